@@ -1,0 +1,44 @@
+//! The `cg` subcommands. Output goes to stdout; logs, progress and errors to stderr.
+
+mod extract;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cg", version, about = "codegraph: a code index for AI coding agents")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the facts extracted from one file, or extract a whole tree and report.
+    Extract(extract::Args),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Extract(args) => extract::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            let _ = writeln!(io::stderr(), "cg: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `cg ... | head` closes the pipe early: that is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
+}

@@ -1,0 +1,242 @@
+//! Which files to read, and reading them in parallel.
+//!
+//! [`walk`] lists the source files under a root, honouring `.gitignore` (nested and
+//! global), `.git/info/exclude` and `.ignore`, the default excluded folders, include
+//! and exclude globs and a language list; symlinks are not followed. The list is
+//! sorted by path, so ids and output never depend on the file system's order.
+//! [`extract_files`] reads and extracts them on the current rayon pool, returning
+//! outcomes in the same order whatever the thread count.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::UNIX_EPOCH;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use rayon::prelude::*;
+
+use super::{Extractor, FileFacts};
+use crate::lang::Language;
+
+/// Folders never walked into, whatever the ignore files say.
+pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &["node_modules", "bin", "obj", "target", "dist", "build", ".git", ".codegraph"];
+
+/// Files larger than this are skipped unless configured otherwise.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
+
+/// How many leading bytes are checked for a NUL to call a file binary.
+const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
+#[derive(Clone, Debug)]
+pub struct WalkOptions {
+    /// Only these languages; empty means all.
+    pub languages: Vec<Language>,
+    /// Globs over relative paths; when not empty, a file must match one.
+    pub include: Vec<String>,
+    /// Globs over relative paths; a file that matches one is left out.
+    pub exclude: Vec<String>,
+    pub max_file_bytes: u64,
+    /// Threads for the directory walk (0: as many as cores).
+    pub threads: usize,
+}
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions {
+            languages: Vec::new(),
+            include: Vec::new(),
+            exclude: Vec::new(),
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            threads: 0,
+        }
+    }
+}
+
+/// A source file found by the walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    pub abs: PathBuf,
+    /// Relative to the root, `/`-separated.
+    pub rel: String,
+    pub language: Language,
+}
+
+/// A file left out, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skip {
+    pub path: String,
+    pub reason: SkipReason,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    TooLarge { size: u64, limit: u64 },
+    Binary,
+    Unreadable(String),
+    NotUtf8Path,
+}
+
+impl SkipReason {
+    /// A short stable label, for counting skips by reason.
+    pub fn label(&self) -> &'static str {
+        match self {
+            SkipReason::TooLarge { .. } => "too large",
+            SkipReason::Binary => "binary",
+            SkipReason::Unreadable(_) => "unreadable",
+            SkipReason::NotUtf8Path => "path not UTF-8",
+        }
+    }
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SkipReason::TooLarge { size, limit } => write!(f, "too large ({size} bytes, limit {limit})"),
+            SkipReason::Binary => write!(f, "binary (NUL byte near the start)"),
+            SkipReason::Unreadable(e) => write!(f, "unreadable: {e}"),
+            SkipReason::NotUtf8Path => write!(f, "path is not valid UTF-8"),
+        }
+    }
+}
+
+/// The result of a walk: files to extract, and what was left out.
+#[derive(Debug, Default)]
+pub struct Walk {
+    pub files: Vec<SourceFile>,
+    pub skipped: Vec<Skip>,
+}
+
+/// A glob list could not be compiled.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid glob {glob:?}: {message}")]
+pub struct GlobError {
+    pub glob: String,
+    pub message: String,
+}
+
+fn glob_set(globs: &[String]) -> Result<Option<GlobSet>, GlobError> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut builder = GlobSetBuilder::new();
+    for g in globs {
+        let glob = GlobBuilder::new(g)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| GlobError { glob: g.clone(), message: e.kind().to_string() })?;
+        builder.add(glob);
+    }
+    builder.build().map(Some).map_err(|e| GlobError { glob: globs.join(", "), message: e.to_string() })
+}
+
+/// Lists the source files under `root`, sorted by relative path.
+pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, GlobError> {
+    let include = glob_set(&options.include)?;
+    let exclude = glob_set(&options.exclude)?;
+    let found = Mutex::new(Walk::default());
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .follow_links(false)
+        .require_git(false)
+        .threads(options.threads)
+        .filter_entry(|e| {
+            !(e.depth() > 0
+                && e.file_type().is_some_and(|t| t.is_dir())
+                && e.file_name().to_str().is_some_and(|n| DEFAULT_EXCLUDED_DIRS.contains(&n)))
+        });
+    builder.build_parallel().run(|| {
+        Box::new(|entry| {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(err) => {
+                    let path = match &err {
+                        ignore::Error::WithPath { path, .. } => rel_path(root, path).unwrap_or_default(),
+                        _ => String::new(),
+                    };
+                    let skip = Skip { path, reason: SkipReason::Unreadable(err.to_string()) };
+                    found.lock().unwrap_or_else(|p| p.into_inner()).skipped.push(skip);
+                    return ignore::WalkState::Continue;
+                }
+            };
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                return ignore::WalkState::Continue;
+            }
+            let Some(language) = Language::from_path(entry.path()) else {
+                return ignore::WalkState::Continue;
+            };
+            if !options.languages.is_empty() && !options.languages.contains(&language) {
+                return ignore::WalkState::Continue;
+            }
+            let Some(rel) = rel_path(root, entry.path()) else {
+                let path = entry.path().to_string_lossy().into_owned();
+                found.lock().unwrap_or_else(|p| p.into_inner()).skipped.push(Skip { path, reason: SkipReason::NotUtf8Path });
+                return ignore::WalkState::Continue;
+            };
+            if include.as_ref().is_some_and(|g| !g.is_match(&rel)) || exclude.as_ref().is_some_and(|g| g.is_match(&rel)) {
+                return ignore::WalkState::Continue;
+            }
+            let file = SourceFile { abs: entry.into_path(), rel, language };
+            found.lock().unwrap_or_else(|p| p.into_inner()).files.push(file);
+            ignore::WalkState::Continue
+        })
+    });
+    let mut walk = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    walk.files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+    walk.skipped.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    Ok(walk)
+}
+
+/// `path` relative to `root`, `/`-separated; `None` when not valid UTF-8.
+pub fn rel_path(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let mut out = String::new();
+    for part in rel.components() {
+        if !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(part.as_os_str().to_str()?);
+    }
+    Some(out)
+}
+
+/// What became of one file.
+pub type Outcome = Result<FileFacts, Skip>;
+
+/// Reads and extracts `files` on the current rayon pool; outcomes are in input order.
+pub fn extract_files(files: &[SourceFile], max_file_bytes: u64) -> Vec<Outcome> {
+    files
+        .par_iter()
+        .map_init(Extractor::new, |extractor, file| {
+            let (bytes, mtime_ns) = read_source(&file.abs, max_file_bytes)
+                .map_err(|reason| Skip { path: file.rel.clone(), reason })?;
+            Ok(extractor.extract(&file.rel, file.language, &bytes, mtime_ns))
+        })
+        .collect()
+}
+
+/// Reads a file for extraction: its bytes and mtime, or why it is skipped.
+pub fn read_source(path: &Path, max_file_bytes: u64) -> Result<(Vec<u8>, i64), SkipReason> {
+    let unreadable = |e: std::io::Error| SkipReason::Unreadable(e.to_string());
+    let mut file = File::open(path).map_err(unreadable)?;
+    let meta = file.metadata().map_err(unreadable)?;
+    let size = meta.len();
+    if size > max_file_bytes {
+        return Err(SkipReason::TooLarge { size, limit: max_file_bytes });
+    }
+    let mtime_ns = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    // Bounded read: a file that grew since the stat is still capped.
+    (&mut file).take(max_file_bytes + 1).read_to_end(&mut bytes).map_err(unreadable)?;
+    if bytes.len() as u64 > max_file_bytes {
+        return Err(SkipReason::TooLarge { size: bytes.len() as u64, limit: max_file_bytes });
+    }
+    if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
+        return Err(SkipReason::Binary);
+    }
+    Ok((bytes, mtime_ns))
+}

@@ -1,0 +1,165 @@
+//! Extraction: the facts of every source file.
+//!
+//! In: a tree of files on disk ([`walk`]) or one file's bytes ([`Extractor`]).
+//! Out: one [`FileFacts`] per file: each line's [`LineType`], each term with the
+//! lines it occurs on, and the file's structure (header comments, types, methods,
+//! properties). Extraction never fails a run: a file that cannot be read, is binary
+//! or is too large is a [`Skip`]; a file that does not parse still yields facts, with
+//! a [`Diagnostic`]. The same bytes always give the same facts.
+
+mod files;
+mod parsers;
+mod tree;
+mod render;
+pub mod words;
+
+pub use files::{extract_files, read_source, rel_path, walk, DEFAULT_MAX_FILE_BYTES, Outcome, Skip, SkipReason, SourceFile, Walk, WalkOptions};
+pub use parsers::Extractor;
+pub use render::render;
+
+use crate::lang::Language;
+
+/// The type of one line. When a line holds several things, the first that applies
+/// in this order wins: `struct`, `method`, `property`, `code`, `comment`, `string`.
+/// So a declaration line is a declaration even with a trailing comment; a line with
+/// any code token is `code`; a line with comment words and string words is
+/// `comment`; a line is `string` only when its only content is string literals. A
+/// blank line is `code`, unless it lies inside a comment or a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum LineType {
+    Code = 0,
+    Comment = 1,
+    Struct = 2,
+    Method = 3,
+    Property = 4,
+    String = 5,
+}
+
+impl LineType {
+    pub const ALL: [LineType; 6] = [
+        LineType::Code,
+        LineType::Comment,
+        LineType::Struct,
+        LineType::Method,
+        LineType::Property,
+        LineType::String,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LineType::Code => "code",
+            LineType::Comment => "comment",
+            LineType::Struct => "struct",
+            LineType::Method => "method",
+            LineType::Property => "property",
+            LineType::String => "string",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<LineType> {
+        LineType::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    pub fn from_u8(v: u8) -> Option<LineType> {
+        LineType::ALL.get(v as usize).copied()
+    }
+
+    /// Definition lines sort before the rest in query results.
+    pub fn is_definition(self) -> bool {
+        matches!(self, LineType::Struct | LineType::Method | LineType::Property)
+    }
+}
+
+/// Everything extraction learns about one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileFacts {
+    /// Relative to the walked root, `/`-separated.
+    pub path: String,
+    pub language: Language,
+    pub size: u64,
+    /// xxh3-64 of the file's bytes.
+    pub hash: u64,
+    /// Modification time, nanoseconds since the Unix epoch (0 when unknown).
+    pub mtime_ns: i64,
+    /// One entry per line; `line_types[0]` is line 1.
+    pub line_types: Vec<LineType>,
+    /// Distinct terms, sorted by their bytes, each with its sorted 1-based lines.
+    pub terms: Vec<TermLines>,
+    /// The comments before the first code, markers removed (license blocks left out).
+    pub header: String,
+    pub types: Vec<TypeDef>,
+    pub methods: Vec<MethodDef>,
+    pub properties: Vec<PropertyDef>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileFacts {
+    pub fn line_count(&self) -> u32 {
+        self.line_types.len() as u32
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TermLines {
+    pub term: String,
+    pub lines: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeDef {
+    pub name: String,
+    /// `class`, `struct`, `interface`, `enum`, `record`, `trait`, `type`, `union`, `delegate`.
+    pub kind: &'static str,
+    pub line: u32,
+    pub parent: Option<String>,
+    pub visibility: Option<&'static str>,
+    /// The comments right before the declaration, markers removed.
+    pub doc: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodDef {
+    pub name: String,
+    /// The signature without its body (and without attributes), whitespace collapsed.
+    pub prototype: String,
+    pub line: u32,
+    pub visibility: Option<&'static str>,
+    pub is_static: bool,
+    pub is_async: bool,
+    pub parent: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyDef {
+    pub name: String,
+    /// The declaration without its initializer or accessor bodies, whitespace collapsed.
+    pub declaration: String,
+    pub line: u32,
+    pub visibility: Option<&'static str>,
+    pub is_static: bool,
+    pub parent: Option<String>,
+}
+
+/// Something worth telling about a file that was still indexed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Diagnostic {
+    /// The file is not valid UTF-8; invalid bytes were replaced.
+    LossyUtf8,
+    /// The parser recovered from syntax errors; facts near them may be partial.
+    SyntaxErrors { first_line: u32 },
+    /// The parser gave no tree; every word was indexed as code.
+    ParseFailed,
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Diagnostic::LossyUtf8 => write!(f, "not valid UTF-8; invalid bytes replaced"),
+            Diagnostic::SyntaxErrors { first_line } => {
+                write!(f, "syntax errors (first on line {first_line}); facts near them may be partial")
+            }
+            Diagnostic::ParseFailed => write!(f, "parser gave no tree; indexed words as code"),
+        }
+    }
+}

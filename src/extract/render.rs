@@ -1,0 +1,69 @@
+//! A readable rendering of one file's facts: what `cg extract FILE` prints and what
+//! the golden files under `fixtures/extract/` hold. Every line of the source is
+//! shown with its type and the terms found on it.
+
+use std::fmt::Write;
+
+use super::FileFacts;
+
+/// Renders `facts` with `source` (the file's text) beside each line. The mtime is
+/// left out so the output depends on the bytes only.
+pub fn render(facts: &FileFacts, source: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "file: {}", facts.path);
+    let _ = writeln!(out, "language: {}", facts.language);
+    let _ = writeln!(out, "size: {} bytes, {} lines, xxh3 {:016x}", facts.size, facts.line_count(), facts.hash);
+    for d in &facts.diagnostics {
+        let _ = writeln!(out, "diagnostic: {d}");
+    }
+    out.push_str("\n## header\n");
+    for line in facts.header.lines() {
+        let _ = writeln!(out, "  | {line}");
+    }
+    out.push_str("\n## types\n");
+    for t in &facts.types {
+        let _ = writeln!(out, "  L{} {} {}{}{}", t.line, t.kind, t.name, parent(&t.parent), vis(t.visibility));
+        for line in t.doc.lines() {
+            let _ = writeln!(out, "      doc | {line}");
+        }
+    }
+    out.push_str("\n## methods\n");
+    for m in &facts.methods {
+        let flags = [(m.is_static, " static"), (m.is_async, " async")];
+        let flags: String = flags.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
+        let _ = writeln!(out, "  L{} {}{}{}{}", m.line, m.name, parent(&m.parent), vis(m.visibility), flags);
+        let _ = writeln!(out, "      {}", m.prototype);
+    }
+    out.push_str("\n## properties\n");
+    for p in &facts.properties {
+        let flags = if p.is_static { " static" } else { "" };
+        let _ = writeln!(out, "  L{} {}{}{}{}", p.line, p.name, parent(&p.parent), vis(p.visibility), flags);
+        let _ = writeln!(out, "      {}", p.declaration);
+    }
+    out.push_str("\n## lines\n");
+    let mut terms_by_line: Vec<Vec<&str>> = vec![Vec::new(); facts.line_types.len()];
+    for t in &facts.terms {
+        for &l in &t.lines {
+            if let Some(v) = terms_by_line.get_mut(l as usize - 1) {
+                v.push(&t.term);
+            }
+        }
+    }
+    let mut source_lines = source.lines();
+    for (i, ty) in facts.line_types.iter().enumerate() {
+        let text = source_lines.next().unwrap_or("").trim_end();
+        let _ = writeln!(out, "{:>4} {:<8} | {}", i + 1, ty.name(), text);
+        if !terms_by_line[i].is_empty() {
+            let _ = writeln!(out, "     {:<8}   > {}", "", terms_by_line[i].join(" "));
+        }
+    }
+    out
+}
+
+fn parent(p: &Option<String>) -> String {
+    p.as_ref().map(|p| format!(" in {p}")).unwrap_or_default()
+}
+
+fn vis(v: Option<&str>) -> String {
+    v.map(|v| format!(" [{v}]")).unwrap_or_default()
+}

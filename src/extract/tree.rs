@@ -1,0 +1,702 @@
+//! One pass over a parsed tree: line types, terms and structure.
+//!
+//! The walk is iterative (a `TreeCursor`, no recursion), so deeply nested input
+//! cannot overflow the stack. Node kinds are classified once per grammar into a
+//! [`Roles`] table indexed by kind id; the walk itself compares no strings.
+
+use tree_sitter::{Node, TreeCursor};
+
+use super::words::{clean_comment, for_each_word, normalize_ws, WordSource};
+use super::{Diagnostic, FileFacts, LineType, MethodDef, PropertyDef, TermLines, TypeDef};
+use crate::lang::{Decl, LanguageSpec, VisibilityInput};
+
+/// Longest prototype or declaration kept, in bytes.
+const MAX_SIGNATURE_BYTES: usize = 1024;
+
+// Line flags; the highest set bit decides the line's type (see `LineType`).
+const F_STRING: u8 = 1;
+const F_COMMENT: u8 = 2;
+const F_CODE: u8 = 4;
+const F_PROPERTY: u8 = 8;
+const F_METHOD: u8 = 16;
+const F_STRUCT: u8 = 32;
+
+fn line_type(flags: u8) -> LineType {
+    if flags & F_STRUCT != 0 {
+        LineType::Struct
+    } else if flags & F_METHOD != 0 {
+        LineType::Method
+    } else if flags & F_PROPERTY != 0 {
+        LineType::Property
+    } else if flags & F_CODE != 0 {
+        LineType::Code
+    } else if flags & F_COMMENT != 0 {
+        LineType::Comment
+    } else if flags & F_STRING != 0 {
+        LineType::String
+    } else {
+        LineType::Code
+    }
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Class {
+    #[default]
+    Plain,
+    Comment,
+    String,
+    StringCode,
+    StringSkip,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Role {
+    class: Class,
+    decl: Option<Decl>,
+    modifier: bool,
+    attribute: bool,
+    wrapper: bool,
+    preamble: bool,
+    namespace: bool,
+    function_value: bool,
+    self_param: bool,
+}
+
+/// The role of every node kind of one grammar, by kind id.
+pub(crate) struct Roles {
+    by_kind: Vec<Role>,
+}
+
+impl Roles {
+    pub(crate) fn new(spec: &LanguageSpec, grammar: &tree_sitter::Language) -> Roles {
+        let count = grammar.node_kind_count();
+        let mut by_kind = vec![Role::default(); count];
+        for (id, role) in by_kind.iter_mut().enumerate() {
+            let id = id as u16;
+            let Some(kind) = grammar.node_kind_for_id(id) else { continue };
+            if !grammar.node_kind_is_named(id) {
+                continue;
+            }
+            let has = |list: &[&str]| list.contains(&kind);
+            role.class = if has(spec.comment_kinds) {
+                Class::Comment
+            } else if has(spec.string_kinds) {
+                Class::String
+            } else if has(spec.string_code_kinds) {
+                Class::StringCode
+            } else if has(spec.string_skip_kinds) {
+                Class::StringSkip
+            } else {
+                Class::Plain
+            };
+            role.decl = spec.decls.iter().find(|(k, _)| *k == kind).map(|(_, d)| *d);
+            role.modifier = has(spec.modifier_kinds);
+            role.attribute = has(spec.attribute_kinds);
+            role.wrapper = has(spec.wrapper_kinds);
+            role.preamble = has(spec.preamble_kinds);
+            role.namespace = has(spec.namespace_kinds);
+            role.function_value = has(spec.function_value_kinds);
+            role.self_param = spec.self_param_kind == Some(kind);
+        }
+        Roles { by_kind }
+    }
+
+    fn of(&self, node: Node<'_>) -> Role {
+        self.by_kind.get(node.kind_id() as usize).copied().unwrap_or_default()
+    }
+}
+
+struct Scope {
+    depth: usize,
+    name: String,
+    kind: &'static str,
+}
+
+/// The state of one file's walk.
+pub(crate) struct Visit<'a> {
+    src: &'a str,
+    spec: &'static LanguageSpec,
+    roles: &'a Roles,
+    flags: Vec<u8>,
+    words: Vec<(&'a str, u32)>,
+    types: Vec<TypeDef>,
+    methods: Vec<MethodDef>,
+    properties: Vec<PropertyDef>,
+    scopes: Vec<Scope>,
+    /// Depths of the string nodes whose code children are being walked.
+    strings: Vec<usize>,
+    first_error_row: Option<u32>,
+    aux: Option<TreeCursor<'a>>,
+}
+
+/// Number of lines of `src`: a final line without `\n` counts, an empty file has none.
+pub(crate) fn count_lines(src: &str) -> usize {
+    let newlines = memchr_count(src.as_bytes());
+    if src.is_empty() || src.ends_with('\n') {
+        newlines
+    } else {
+        newlines + 1
+    }
+}
+
+fn memchr_count(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+impl<'a> Visit<'a> {
+    pub(crate) fn new(src: &'a str, spec: &'static LanguageSpec, roles: &'a Roles) -> Visit<'a> {
+        Visit {
+            src,
+            spec,
+            roles,
+            flags: vec![0; count_lines(src)],
+            words: Vec::with_capacity(src.len() / 8),
+            types: Vec::new(),
+            methods: Vec::new(),
+            properties: Vec::new(),
+            scopes: Vec::new(),
+            strings: Vec::new(),
+            first_error_row: None,
+            aux: None,
+        }
+    }
+
+    /// Walks the whole tree.
+    pub(crate) fn walk(&mut self, root: Node<'a>) {
+        let mut cursor = root.walk();
+        let mut depth = 0usize;
+        loop {
+            let node = cursor.node();
+            if self.visit(node, depth) && cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    /// Lexical fallback when there is no tree: every word is a code term.
+    pub(crate) fn words_only(&mut self) {
+        let src = self.src;
+        let spec = self.spec;
+        let words = &mut self.words;
+        for_each_word(src, 0, WordSource::Code, |w, row| {
+            if !spec.is_keyword(w) {
+                words.push((w, row));
+            }
+        });
+    }
+
+    /// Visits one node; returns whether to walk its children.
+    fn visit(&mut self, node: Node<'a>, depth: usize) -> bool {
+        while self.scopes.last().is_some_and(|s| s.depth >= depth) {
+            self.scopes.pop();
+        }
+        while self.strings.last().is_some_and(|&d| d >= depth) {
+            self.strings.pop();
+        }
+        let role = self.roles.of(node);
+        if self.strings.last().is_some_and(|&d| d + 1 == depth) {
+            // A direct child of a string: only its code parts are walked (the
+            // string's words were taken when the string was visited).
+            return role.class == Class::StringCode;
+        }
+        if (node.is_error() || node.is_missing()) && self.first_error_row.is_none() {
+            self.first_error_row = Some(node.start_position().row as u32);
+        }
+        match role.class {
+            Class::Comment => {
+                self.comment(node);
+                return false;
+            }
+            Class::String => {
+                let has_code = self.string(node);
+                if has_code {
+                    self.strings.push(depth);
+                }
+                return has_code;
+            }
+            _ => {}
+        }
+        if node.is_missing() {
+            return false;
+        }
+        if let Some(decl) = role.decl {
+            self.declaration(node, decl, depth);
+        }
+        if node.child_count() == 0 {
+            self.leaf(node);
+            return false;
+        }
+        true
+    }
+
+    fn text(&self, node: Node<'_>) -> &'a str {
+        self.src.get(node.byte_range()).unwrap_or("")
+    }
+
+    /// The rows a node covers; a node ending at column 0 ends on the row before.
+    fn rows(node: Node<'_>) -> (u32, u32) {
+        let start = node.start_position().row;
+        let end = node.end_position();
+        let end_row = if end.column == 0 && end.row > start { end.row - 1 } else { end.row };
+        (start as u32, end_row as u32)
+    }
+
+    fn mark(&mut self, (start, end): (u32, u32), flag: u8) {
+        let end = (end as usize).min(self.flags.len().saturating_sub(1));
+        for f in self.flags.iter_mut().take(end + 1).skip(start as usize) {
+            *f |= flag;
+        }
+    }
+
+    fn mark_row(&mut self, row: usize, flag: u8) {
+        if let Some(f) = self.flags.get_mut(row) {
+            *f |= flag;
+        }
+    }
+
+    fn leaf(&mut self, node: Node<'a>) {
+        self.mark(Self::rows(node), F_CODE);
+        if !node.is_named() {
+            return;
+        }
+        let text = self.text(node);
+        let text = text.strip_prefix("r#").unwrap_or(text);
+        let spec = self.spec;
+        let words = &mut self.words;
+        for_each_word(text, node.start_position().row as u32, WordSource::Code, |w, row| {
+            if !spec.is_keyword(w) {
+                words.push((w, row));
+            }
+        });
+    }
+
+    fn comment(&mut self, node: Node<'a>) {
+        self.mark(Self::rows(node), F_COMMENT);
+        let words = &mut self.words;
+        for_each_word(self.src.get(node.byte_range()).unwrap_or(""), node.start_position().row as u32, WordSource::Prose, |w, row| {
+            words.push((w, row))
+        });
+    }
+
+    /// Takes the words of a string literal, leaving out its delimiters, escape
+    /// sequences and code parts. Returns whether it has code parts to walk.
+    fn string(&mut self, node: Node<'a>) -> bool {
+        self.mark(Self::rows(node), F_STRING);
+        let src = self.src;
+        let mut pos = node.start_byte();
+        let mut row = node.start_position().row as u32;
+        let mut has_code = false;
+        let mut segments: Vec<(usize, usize, u32)> = Vec::new();
+        let cursor = match &mut self.aux {
+            Some(c) => {
+                c.reset(node);
+                c
+            }
+            None => self.aux.insert(node.walk()),
+        };
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                let class = self.roles.of(child).class;
+                if !child.is_named() || class == Class::StringSkip || class == Class::StringCode {
+                    segments.push((pos, child.start_byte(), row));
+                    pos = child.end_byte();
+                    row = child.end_position().row as u32;
+                    has_code |= class == Class::StringCode;
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        segments.push((pos, node.end_byte(), row));
+        for (start, end, row) in segments {
+            let text = src.get(start..end).unwrap_or("");
+            let words = &mut self.words;
+            for_each_word(text, row, WordSource::Prose, |w, r| words.push((w, r)));
+        }
+        has_code
+    }
+
+    fn declaration(&mut self, node: Node<'a>, decl: Decl, depth: usize) {
+        match decl {
+            Decl::Type(kind) => self.type_decl(node, kind, depth),
+            Decl::Scope(field) => {
+                if let Some(t) = node.child_by_field_name(field) {
+                    let name = self.type_name(t).to_string();
+                    let kind = if node.child_by_field_name("trait").is_some() { "impl trait" } else { "impl" };
+                    self.scopes.push(Scope { depth, name, kind });
+                }
+            }
+            Decl::Method => self.method(node, node, None),
+            Decl::Property => self.property(node),
+            Decl::Members => {
+                let mut cursor = node.walk();
+                let names: Vec<Node<'a>> = node.children_by_field_name("name", &mut cursor).collect();
+                for name in names {
+                    let text = self.text(name);
+                    self.push_property(name, text, text, &[], false);
+                }
+            }
+            Decl::Binding { value_is_property } => {
+                let Some(value) = node.child_by_field_name("value") else {
+                    if value_is_property {
+                        self.property(node);
+                    }
+                    return;
+                };
+                if self.roles.of(value).function_value {
+                    self.method(node, value, Some(value));
+                } else if value_is_property {
+                    self.property(node);
+                }
+            }
+        }
+    }
+
+    fn current_scope(&self) -> Option<&Scope> {
+        self.scopes.last()
+    }
+
+    fn type_decl(&mut self, node: Node<'a>, kind: &'static str, depth: usize) {
+        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let name = self.text(name_node).to_string();
+        let kind = node
+            .child_by_field_name("type")
+            .and_then(|t| self.spec.type_kind_by_value.iter().find(|(k, _)| *k == t.kind()))
+            .map_or(kind, |(_, refined)| *refined);
+        let modifiers = self.modifiers(node, Some(name_node));
+        let parent = self.current_scope();
+        let visibility = (self.spec.visibility)(&VisibilityInput {
+            modifiers: &modifiers,
+            name: &name,
+            parent_kind: parent.map(|s| s.kind),
+            is_type: true,
+        });
+        let def = TypeDef {
+            name: name.clone(),
+            kind,
+            line: name_node.start_position().row as u32 + 1,
+            parent: parent.map(|s| s.name.clone()),
+            visibility,
+            doc: self.doc_comment(node),
+        };
+        self.mark_row(name_node.start_position().row, F_STRUCT);
+        self.types.push(def);
+        self.scopes.push(Scope { depth, name, kind });
+    }
+
+    /// A method. `node` is the declaration; `func` holds its parameters and body (the
+    /// same node, or the function value of a binding).
+    fn method(&mut self, node: Node<'a>, func: Node<'a>, value: Option<Node<'a>>) {
+        let name_node = node.child_by_field_name("name").or_else(|| node.child_by_field_name("key"));
+        let name = match name_node {
+            Some(n) => trim_quotes(self.text(n)).to_string(),
+            None => match self.unnamed_method_name(node) {
+                Some(n) => n,
+                None => return,
+            },
+        };
+        let start = self.signature_start(node);
+        let end = match func.child_by_field_name("body") {
+            Some(body) => body.start_byte(),
+            None => self.bodyless_end(node, name_node),
+        };
+        let prototype = self.signature_text(start, end);
+        let mut modifiers = self.modifiers(node, name_node);
+        if let Some(v) = value {
+            modifiers.extend(self.modifiers(v, None));
+        }
+        let receiver = self
+            .spec
+            .receiver_field
+            .and_then(|f| node.child_by_field_name(f))
+            .and_then(|r| r.named_child(0))
+            .and_then(|p| p.child_by_field_name("type"))
+            .map(|t| self.type_name(t).to_string());
+        let scope = self.current_scope();
+        let in_type = scope.is_some() && receiver.is_none();
+        let parent_kind = scope.map(|s| s.kind);
+        let parent = receiver.or_else(|| scope.map(|s| s.name.clone()));
+        let is_static = modifiers.contains(&"static")
+            || (in_type && self.spec.self_param_kind.is_some() && !self.has_self_param(func));
+        let visibility = (self.spec.visibility)(&VisibilityInput {
+            modifiers: &modifiers,
+            name: &name,
+            parent_kind,
+            is_type: false,
+        });
+        let row = name_node.map_or_else(|| node.start_position().row, |n| n.start_position().row);
+        self.mark_row(row, F_METHOD);
+        self.methods.push(MethodDef {
+            name,
+            prototype,
+            line: row as u32 + 1,
+            visibility,
+            is_static,
+            is_async: modifiers.contains(&"async"),
+            parent,
+        });
+    }
+
+    /// Operators, conversions and indexers have no `name` field.
+    fn unnamed_method_name(&self, node: Node<'a>) -> Option<String> {
+        if let Some(op) = node.child_by_field_name("operator") {
+            return Some(format!("operator {}", self.text(op)));
+        }
+        node.child_by_field_name("type").map(|t| format!("operator {}", normalize_ws(self.text(t), 200)))
+    }
+
+    /// Where the signature of a declaration without a body ends: before a `{` that
+    /// follows its name (`macro_rules! m { .. }`), else at its end.
+    fn bodyless_end(&self, node: Node<'a>, name: Option<Node<'a>>) -> usize {
+        if let Some(name) = name {
+            let mut next = name.next_sibling();
+            while let Some(n) = next {
+                if !n.is_named() && self.text(n) == "{" {
+                    return n.start_byte();
+                }
+                next = n.next_sibling();
+            }
+        }
+        node.end_byte()
+    }
+
+    fn has_self_param(&self, func: Node<'a>) -> bool {
+        let Some(params) = func.child_by_field_name("parameters") else { return false };
+        let mut cursor = params.walk();
+        let found = params.named_children(&mut cursor).any(|p| self.roles.of(p).self_param);
+        found
+    }
+
+    fn property(&mut self, node: Node<'a>) {
+        let mut cursor = node.walk();
+        let mut names: Vec<Node<'a>> =
+            node.children_by_field_name("name", &mut cursor).filter(|n| n.is_named()).collect();
+        if names.is_empty() {
+            // C#: `int a, b;` declares its names in a variable_declaration.
+            for child in node.named_children(&mut node.walk()) {
+                if child.kind() == "variable_declaration" {
+                    for d in child.named_children(&mut child.walk()) {
+                        names.extend(d.child_by_field_name("name"));
+                    }
+                }
+            }
+        }
+        let start = self.signature_start(node);
+        let end = ["value", "accessors", "body", "default_value"]
+            .iter()
+            .filter_map(|f| node.child_by_field_name(f))
+            .map(|n| n.start_byte())
+            .min()
+            .unwrap_or(node.end_byte());
+        let declaration = self.signature_text(start, end);
+        let modifiers = self.modifiers(node, names.first().copied());
+        let is_static = modifiers.contains(&"static") || modifiers.contains(&"const");
+        if names.is_empty() {
+            if node.kind().contains("indexer") {
+                let row = node.start_position().row;
+                self.push_property_at(row, "this", &declaration, &modifiers, is_static);
+            }
+            return;
+        }
+        for name in names {
+            let text = trim_quotes(self.text(name));
+            self.push_property(name, text, &declaration, &modifiers, is_static);
+        }
+    }
+
+    fn push_property(&mut self, name: Node<'a>, text: &str, declaration: &str, modifiers: &[&str], is_static: bool) {
+        self.push_property_at(name.start_position().row, text, declaration, modifiers, is_static);
+    }
+
+    fn push_property_at(&mut self, row: usize, name: &str, declaration: &str, modifiers: &[&str], is_static: bool) {
+        let scope = self.current_scope();
+        let visibility = (self.spec.visibility)(&VisibilityInput {
+            modifiers,
+            name,
+            parent_kind: scope.map(|s| s.kind),
+            is_type: false,
+        });
+        let parent = scope.map(|s| s.name.clone());
+        self.mark_row(row, F_PROPERTY);
+        self.properties.push(PropertyDef {
+            name: name.to_string(),
+            declaration: normalize_ws(declaration, MAX_SIGNATURE_BYTES),
+            line: row as u32 + 1,
+            visibility,
+            is_static,
+            parent,
+        });
+    }
+
+    /// Modifier words of a declaration: the text of its modifier nodes and its
+    /// anonymous word tokens (`static`, `async`), up to its name.
+    fn modifiers(&self, node: Node<'a>, stop: Option<Node<'a>>) -> Vec<&'a str> {
+        let mut out = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if stop.is_some_and(|s| child.start_byte() >= s.start_byte()) {
+                break;
+            }
+            let text = self.text(child);
+            if self.roles.of(child).modifier {
+                out.extend(text.split_whitespace());
+            } else if !child.is_named() && text.bytes().all(|b| b.is_ascii_alphabetic()) {
+                out.push(text);
+            }
+        }
+        out
+    }
+
+    /// The first byte of a declaration's signature: after its attributes, decorators
+    /// and leading comments.
+    fn signature_start(&self, node: Node<'a>) -> usize {
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            let role = self.roles.of(child);
+            if !role.attribute && role.class != Class::Comment {
+                return child.start_byte();
+            }
+        }
+        node.start_byte()
+    }
+
+    fn signature_text(&self, start: usize, end: usize) -> String {
+        let text = self.src.get(start..end.max(start)).unwrap_or("");
+        let text = normalize_ws(text, MAX_SIGNATURE_BYTES);
+        text.trim_end_matches([';', ',', '{', '=', ' ']).to_string()
+    }
+
+    /// The plain name of a type expression: `Foo` for `&mut Foo<T>`, `pkg::Foo`, `*Foo`.
+    fn type_name(&self, mut node: Node<'a>) -> &'a str {
+        for _ in 0..8 {
+            if node.named_child_count() == 0 {
+                break;
+            }
+            let next = node
+                .child_by_field_name("name")
+                .or_else(|| node.child_by_field_name("type"))
+                .or_else(|| node.named_child(0));
+            match next {
+                Some(n) => node = n,
+                None => break,
+            }
+        }
+        self.text(node)
+    }
+
+    /// The comments right before a type (skipping attributes), or before the node
+    /// that wraps it (`export`, Go's `type (...)`).
+    fn doc_comment(&self, node: Node<'a>) -> String {
+        let mut comments = self.preceding_comments(node);
+        if comments.is_empty() {
+            if let Some(parent) = node.parent().filter(|p| self.roles.of(*p).wrapper) {
+                comments = self.preceding_comments(parent);
+            }
+        }
+        comments.iter().rev().map(|c| clean_comment(self.text(*c))).collect::<Vec<_>>().join("\n")
+    }
+
+    fn preceding_comments(&self, node: Node<'a>) -> Vec<Node<'a>> {
+        let mut out = Vec::new();
+        let mut next_row = node.start_position().row as u32;
+        let mut prev = node.prev_sibling();
+        while let Some(p) = prev {
+            let role = self.roles.of(p);
+            if role.attribute {
+                next_row = p.start_position().row as u32;
+            } else if role.class == Class::Comment && Self::rows(p).1 + 1 >= next_row {
+                next_row = p.start_position().row as u32;
+                out.push(p);
+            } else {
+                break;
+            }
+            prev = p.prev_sibling();
+        }
+        out
+    }
+
+    /// The comments before the first code, in blocks; blocks that are a license or
+    /// copyright notice are left out.
+    pub(crate) fn header(&self, root: Node<'a>) -> String {
+        let mut blocks: Vec<Vec<Node<'a>>> = Vec::new();
+        self.header_blocks(root, &mut blocks, 0);
+        let mut out: Vec<String> = Vec::new();
+        for block in blocks {
+            let text = block.iter().map(|c| clean_comment(self.text(*c))).collect::<Vec<_>>().join("\n");
+            let lower = text.to_ascii_lowercase();
+            if lower.contains("copyright") || lower.contains("license") || text.trim().is_empty() {
+                continue;
+            }
+            out.push(text);
+        }
+        out.join("\n\n")
+    }
+
+    /// Returns false once real code was reached.
+    fn header_blocks(&self, parent: Node<'a>, blocks: &mut Vec<Vec<Node<'a>>>, level: usize) -> bool {
+        let mut cursor = parent.walk();
+        let mut last_comment_end: Option<u32> = None;
+        for child in parent.children(&mut cursor) {
+            if !child.is_named() {
+                continue;
+            }
+            let role = self.roles.of(child);
+            if role.class == Class::Comment {
+                let (start, end) = Self::rows(child);
+                match (last_comment_end, blocks.last_mut()) {
+                    (Some(e), Some(block)) if e + 1 >= start => block.push(child),
+                    _ => blocks.push(vec![child]),
+                }
+                last_comment_end = Some(end);
+            } else if role.preamble {
+                last_comment_end = None;
+            } else if role.namespace && level < 4 {
+                let Some(body) = child.child_by_field_name("body") else { return false };
+                return self.header_blocks(body, blocks, level + 1);
+            } else {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Turns the walk's results into facts.
+    pub(crate) fn finish(self, facts: &mut FileFacts, parse_failed: bool) {
+        let mut words = self.words;
+        words.sort_unstable();
+        words.dedup();
+        let mut terms: Vec<TermLines> = Vec::new();
+        for (word, row) in words {
+            match terms.last_mut() {
+                Some(t) if t.term == word => t.lines.push(row + 1),
+                _ => terms.push(TermLines { term: word.to_string(), lines: vec![row + 1] }),
+            }
+        }
+        facts.terms = terms;
+        facts.line_types = self.flags.iter().map(|&f| line_type(f)).collect();
+        facts.types = self.types;
+        facts.methods = self.methods;
+        facts.properties = self.properties;
+        if parse_failed {
+            facts.diagnostics.push(Diagnostic::ParseFailed);
+        } else if let Some(row) = self.first_error_row {
+            facts.diagnostics.push(Diagnostic::SyntaxErrors { first_line: row + 1 });
+        }
+    }
+}
+
+fn trim_quotes(s: &str) -> &str {
+    s.trim_matches(|c| c == '"' || c == '\'' || c == '`')
+}

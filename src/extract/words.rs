@@ -1,0 +1,194 @@
+//! Words: how text becomes terms.
+//!
+//! A *word* is a maximal run of Unicode letters, digits and `_`. Everything else
+//! (punctuation, comment markers, quotes, `$`, `@`, `#`) separates words. A word that
+//! starts with a digit is a number and is never a term. Words longer than
+//! [`MAX_TERM_BYTES`] are dropped (minified blobs, base64). In code every identifier
+//! word is a term, one letter or not (`i`, `T`); in comments and strings words of one
+//! character are dropped, since there they are prose (`a`, `I`) or escapes.
+
+/// Longest term kept, in bytes.
+pub const MAX_TERM_BYTES: usize = 128;
+
+/// Where a word comes from; decides the minimum length.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WordSource {
+    Code,
+    Prose,
+}
+
+#[inline]
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Calls `f(word, row)` for every term-worthy word of `text`, which starts on `row`;
+/// rows advance on each `\n`.
+pub fn for_each_word<'t>(text: &'t str, mut row: u32, source: WordSource, mut f: impl FnMut(&'t str, u32)) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if b == b'\n' {
+                row += 1;
+                i += 1;
+                continue;
+            }
+            if !(b.is_ascii_alphanumeric() || b == b'_') {
+                i += 1;
+                continue;
+            }
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            if !is_word_char(c) {
+                i += c.len_utf8();
+                continue;
+            }
+        }
+        // A word starts at i: extend it.
+        let start = i;
+        let mut chars = 0usize;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii() {
+                if b.is_ascii_alphanumeric() || b == b'_' {
+                    i += 1;
+                    chars += 1;
+                    continue;
+                }
+                break;
+            }
+            let c = text[i..].chars().next().unwrap_or(' ');
+            if !is_word_char(c) {
+                break;
+            }
+            i += c.len_utf8();
+            chars += 1;
+        }
+        let word = &text[start..i];
+        if keep(word, chars, source) {
+            f(word, row);
+        }
+    }
+}
+
+#[inline]
+fn keep(word: &str, chars: usize, source: WordSource) -> bool {
+    let first = word.as_bytes()[0];
+    if first.is_ascii_digit() || word.len() > MAX_TERM_BYTES {
+        return false;
+    }
+    if !first.is_ascii() && word.chars().next().is_some_and(|c| c.is_numeric()) {
+        return false;
+    }
+    source == WordSource::Code || chars > 1
+}
+
+/// The text of a comment without its markers (`//`, `///`, `//!`, `/*`, `/**`, `*/`,
+/// leading `*`), trimmed, one output line per source line, blank lines at both ends
+/// removed. C# XML doc lines that are only a tag (`<summary>`) are dropped.
+pub fn clean_comment(text: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for line in text.lines() {
+        let mut l = line.trim();
+        for marker in ["///", "//!", "//", "/**", "/*!", "/*"] {
+            if let Some(rest) = l.strip_prefix(marker) {
+                l = rest;
+                break;
+            }
+        }
+        if let Some(rest) = l.strip_suffix("*/") {
+            l = rest;
+        }
+        l = l.trim();
+        if let Some(rest) = l.strip_prefix('*') {
+            l = rest.trim();
+        }
+        if is_lone_xml_tag(l) {
+            continue;
+        }
+        out.push(l);
+    }
+    while out.first().is_some_and(|l| l.is_empty()) {
+        out.remove(0);
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    out.join("\n")
+}
+
+fn is_lone_xml_tag(l: &str) -> bool {
+    l.len() > 2
+        && l.starts_with('<')
+        && l.ends_with('>')
+        && l[1..l.len() - 1].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'_')
+}
+
+/// Collapses every run of whitespace to one space and trims; cuts at `max` bytes
+/// (on a character boundary) with a trailing `…`.
+pub fn normalize_ws(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max + 4));
+    for part in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(part);
+        if out.len() > max {
+            let mut cut = max;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str, source: WordSource) -> Vec<(String, u32)> {
+        let mut v = Vec::new();
+        for_each_word(text, 1, source, |w, r| v.push((w.to_string(), r)));
+        v
+    }
+
+    #[test]
+    fn words_split_on_everything_but_letters_digits_and_underscore() {
+        let w = words("/// Parse the `foo_bar`-thing, 42 times: x86_64 & 3rd\nnext", WordSource::Prose);
+        let got: Vec<_> = w.iter().map(|(w, r)| format!("{w}@{r}")).collect();
+        assert_eq!(got, ["Parse@1", "the@1", "foo_bar@1", "thing@1", "times@1", "x86_64@1", "next@2"]);
+    }
+
+    #[test]
+    fn one_letter_words_are_terms_in_code_only() {
+        assert_eq!(words("a b", WordSource::Prose), []);
+        assert_eq!(words("i T", WordSource::Code), [("i".into(), 1), ("T".into(), 1)]);
+    }
+
+    #[test]
+    fn unicode_words_are_kept_whole_and_overlong_words_dropped() {
+        let long = "x".repeat(MAX_TERM_BYTES + 1);
+        let w = words(&format!("größe Ünïcode {long} ok"), WordSource::Prose);
+        let got: Vec<_> = w.into_iter().map(|(w, _)| w).collect();
+        assert_eq!(got, ["größe", "Ünïcode", "ok"]);
+    }
+
+    #[test]
+    fn comment_markers_are_removed() {
+        assert_eq!(clean_comment("/**\n * Does X.\n *   Y.\n */"), "Does X.\nY.");
+        assert_eq!(clean_comment("/// <summary>\n/// Hello\n/// </summary>"), "Hello");
+        assert_eq!(clean_comment("//! Crate docs"), "Crate docs");
+    }
+
+    #[test]
+    fn whitespace_is_collapsed_and_long_text_cut() {
+        assert_eq!(normalize_ws("fn  foo(\n    a: u8,\n)", 100), "fn foo( a: u8, )");
+        assert_eq!(normalize_ws("abcdef", 3), "abc…");
+    }
+}

@@ -1,0 +1,238 @@
+//! Languages: which files `cg` reads and how each grammar's nodes map to facts.
+//!
+//! In: a path (its extension). Out: a [`LanguageSpec`], the data that drives
+//! extraction for that language: its tree-sitter grammar, its keywords, and which
+//! node kinds are comments, strings, type / method / property declarations.
+//! The extractor itself knows no language. Adding a language means one new file
+//! beside this one (its spec) and one line in [`SPECS`].
+
+mod csharp;
+mod go;
+mod rust;
+mod typescript;
+
+use std::path::Path;
+
+/// A language `cg` indexes. TSX is TypeScript; JavaScript is parsed with the TSX grammar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Language {
+    CSharp,
+    TypeScript,
+    JavaScript,
+    Rust,
+    Go,
+}
+
+impl Language {
+    /// Every language, in the order of their ids.
+    pub const ALL: [Language; 5] = [
+        Language::CSharp,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Rust,
+        Language::Go,
+    ];
+
+    /// The name used in config files, `--languages` and output.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// A stable small id, used in the snapshot.
+    pub fn id(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_id(id: u8) -> Option<Language> {
+        Language::ALL.get(id as usize).copied()
+    }
+
+    /// Parses a name as written by a user (`csharp`, `c#`, `cs`, `ts`, ...).
+    pub fn from_name(name: &str) -> Option<Language> {
+        let name = name.trim().to_ascii_lowercase();
+        SPECS
+            .iter()
+            .find(|s| s.name == name || s.aliases.contains(&name.as_str()))
+            .map(|s| s.language)
+    }
+
+    /// The language of a path, from its extension.
+    pub fn from_path(path: &Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?;
+        SPECS
+            .iter()
+            .find(|s| s.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+            .map(|s| s.language)
+    }
+
+    pub fn spec(self) -> &'static LanguageSpec {
+        SPECS
+            .iter()
+            .find(|s| s.language == self)
+            .expect("every Language has a spec in SPECS")
+    }
+
+    /// The grammar for a file of this language (TypeScript picks TSX for `.tsx`).
+    pub fn grammar(self, path: &Path) -> tree_sitter::Language {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        (self.spec().grammar)(ext)
+    }
+}
+
+impl std::fmt::Display for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The registry: one spec per language.
+pub static SPECS: &[&LanguageSpec] = &[&csharp::SPEC, &typescript::SPEC_TS, &typescript::SPEC_JS, &rust::SPEC, &go::SPEC];
+
+/// What a declaration node contributes to a file's structure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decl {
+    /// A type definition of the given kind (`class`, `struct`, `trait`, ...). Its
+    /// members get it as parent.
+    Type(&'static str),
+    /// A function, method, constructor or operator: a method with a prototype.
+    Method,
+    /// Fields, properties, constants, enum members. A node may declare several names
+    /// (`int a, b;`); each becomes one property.
+    Property,
+    /// A list whose `name` children are each a property declared by its own text
+    /// (TypeScript's `enum_body`: `enum E { A, B }`).
+    Members,
+    /// A name bound to a value that is a method when the value is a function
+    /// (`const f = () => 1`, `{ f: function () {} }`, a class field holding an arrow
+    /// function) and a property otherwise (class fields only: see `value_is_property`).
+    Binding { value_is_property: bool },
+    /// A block whose members belong to a type named elsewhere (`impl Foo { .. }`).
+    /// The type's name is read from the given field.
+    Scope(&'static str),
+}
+
+/// Everything extraction needs to know about one language. Pure data plus two small
+/// functions for the rules that differ by language (visibility, a method's parent).
+pub struct LanguageSpec {
+    pub language: Language,
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    pub extensions: &'static [&'static str],
+    pub grammar: fn(ext: &str) -> tree_sitter::Language,
+    /// Words that are never terms when they appear as identifiers in code.
+    pub keywords: &'static [&'static str],
+    /// Comment nodes: their words are terms, their lines are `comment`.
+    pub comment_kinds: &'static [&'static str],
+    /// String literal nodes: their words are terms, their lines are `string`.
+    pub string_kinds: &'static [&'static str],
+    /// Children of a string that hold code (`${x}`, `{x}`): traversed as code.
+    pub string_code_kinds: &'static [&'static str],
+    /// Children of a string that are not words (escape sequences).
+    pub string_skip_kinds: &'static [&'static str],
+    /// Declarations, by node kind.
+    pub decls: &'static [(&'static str, Decl)],
+    /// Node kinds that hold modifiers (`public`, `static`, `async`, `pub(crate)`),
+    /// looked for among a declaration's direct children.
+    pub modifier_kinds: &'static [&'static str],
+    /// Children that come before a declaration's signature and are left out of its
+    /// prototype (attributes, decorators).
+    pub attribute_kinds: &'static [&'static str],
+    /// Nodes that wrap a declaration (`export ...`): a type's doc comment precedes them.
+    pub wrapper_kinds: &'static [&'static str],
+    /// Nodes that may come before the first code without ending the header comments
+    /// (`using`, `package`, `import`, `use`).
+    pub preamble_kinds: &'static [&'static str],
+    /// Namespace-like nodes whose body continues the file's header.
+    pub namespace_kinds: &'static [&'static str],
+    /// Function-valued expressions, for [`Decl::Binding`].
+    pub function_value_kinds: &'static [&'static str],
+    /// When set, a method inside a type scope without a parameter of this kind is
+    /// static (Rust's associated functions: no `self`).
+    pub self_param_kind: Option<&'static str>,
+    /// When set, a method's parent type is read from this field (Go's receiver).
+    pub receiver_field: Option<&'static str>,
+    /// Refines a `Decl::Type` kind by the kind of the node's `type` field
+    /// (Go: `type T struct{}` is a struct, `type T interface{}` an interface).
+    pub type_kind_by_value: &'static [(&'static str, &'static str)],
+    /// The visibility of a declaration from its modifiers, its name and its context.
+    pub visibility: fn(&VisibilityInput<'_>) -> Option<&'static str>,
+}
+
+/// What [`LanguageSpec::visibility`] decides from.
+pub struct VisibilityInput<'a> {
+    /// Modifier words found on the declaration (`public`, `static`, `pub(crate)`).
+    pub modifiers: &'a [&'a str],
+    pub name: &'a str,
+    /// The kind of the enclosing type, if any (`class`, `interface`, ...).
+    pub parent_kind: Option<&'a str>,
+    /// Whether the declaration is a type (as opposed to a member).
+    pub is_type: bool,
+}
+
+impl LanguageSpec {
+    pub fn is_keyword(&self, word: &str) -> bool {
+        self.keywords.binary_search(&word).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keyword_tables_are_sorted_and_unique_so_binary_search_works() {
+        for spec in SPECS {
+            for pair in spec.keywords.windows(2) {
+                assert!(pair[0] < pair[1], "{}: {:?} out of order", spec.name, pair);
+            }
+        }
+    }
+
+    #[test]
+    fn every_node_kind_named_in_a_spec_exists_in_its_grammar() {
+        for spec in SPECS {
+            let grammars: Vec<_> = spec.extensions.iter().map(|e| (spec.grammar)(e)).collect();
+            let known = |kind: &str| {
+                grammars.iter().any(|g| {
+                    (0..g.node_kind_count() as u16).any(|id| g.node_kind_for_id(id) == Some(kind))
+                })
+            };
+            {
+                let named = spec
+                    .comment_kinds
+                    .iter()
+                    .chain(spec.string_kinds)
+                    .chain(spec.string_code_kinds)
+                    .chain(spec.string_skip_kinds)
+                    .chain(spec.decls.iter().map(|(k, _)| k))
+                    .chain(spec.modifier_kinds)
+                    .chain(spec.attribute_kinds)
+                    .chain(spec.wrapper_kinds)
+                    .chain(spec.preamble_kinds)
+                    .chain(spec.namespace_kinds)
+                    .chain(spec.function_value_kinds)
+                    .chain(spec.self_param_kind.iter())
+                    .chain(spec.type_kind_by_value.iter().map(|(k, _)| k));
+                for kind in named {
+                    assert!(known(kind), "{}: no node kind {kind:?}", spec.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn languages_resolve_from_extensions_and_names() {
+        assert_eq!(Language::from_path(Path::new("a/b.cs")), Some(Language::CSharp));
+        assert_eq!(Language::from_path(Path::new("x.tsx")), Some(Language::TypeScript));
+        assert_eq!(Language::from_path(Path::new("x.mjs")), Some(Language::JavaScript));
+        assert_eq!(Language::from_path(Path::new("x.RS")), Some(Language::Rust));
+        assert_eq!(Language::from_path(Path::new("x.go")), Some(Language::Go));
+        assert_eq!(Language::from_path(Path::new("Makefile")), None);
+        assert_eq!(Language::from_name("C#"), Some(Language::CSharp));
+        assert_eq!(Language::from_name("ts"), Some(Language::TypeScript));
+        for l in Language::ALL {
+            assert_eq!(Language::from_id(l.id()), Some(l));
+            assert_eq!(Language::from_name(l.name()), Some(l));
+        }
+    }
+}

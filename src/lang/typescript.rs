@@ -1,0 +1,107 @@
+//! TypeScript (`.ts`, `.tsx`) and JavaScript (`.js`, `.jsx`, `.mjs`, `.cjs`),
+//! both with tree-sitter-typescript: JavaScript is read with the TSX grammar, which
+//! accepts plain JavaScript and JSX.
+
+use super::{Decl, Language, LanguageSpec, VisibilityInput};
+
+/// Reserved words, TypeScript's type keywords and the contextual keywords that are
+/// rarely names. Left out on purpose, because they are common property names:
+/// `get`, `set`, `from`, `of`, `module`, `is`. Sorted.
+const KEYWORDS: &[&str] = &[
+    "abstract", "any", "asserts", "async", "await", "bigint", "boolean", "break", "case",
+    "catch", "class", "const", "continue", "debugger", "declare", "default", "delete", "do",
+    "else", "enum", "export", "extends", "false", "finally", "for", "function", "if",
+    "implements", "import", "in", "infer", "instanceof", "interface", "keyof", "let",
+    "namespace", "never", "new", "null", "number", "object", "override", "package", "private",
+    "protected", "public", "readonly", "return", "satisfies", "static", "string", "super",
+    "switch", "symbol", "this", "throw", "true", "try", "type", "typeof", "undefined",
+    "unknown", "var", "void", "while", "with", "yield",
+];
+
+const DECLS: &[(&str, Decl)] = &[
+    ("class_declaration", Decl::Type("class")),
+    ("abstract_class_declaration", Decl::Type("class")),
+    ("class", Decl::Type("class")),
+    ("interface_declaration", Decl::Type("interface")),
+    ("enum_declaration", Decl::Type("enum")),
+    ("type_alias_declaration", Decl::Type("type")),
+    ("function_declaration", Decl::Method),
+    ("generator_function_declaration", Decl::Method),
+    ("method_definition", Decl::Method),
+    ("method_signature", Decl::Method),
+    ("abstract_method_signature", Decl::Method),
+    ("function_signature", Decl::Method),
+    ("variable_declarator", Decl::Binding { value_is_property: false }),
+    ("pair", Decl::Binding { value_is_property: false }),
+    ("public_field_definition", Decl::Binding { value_is_property: true }),
+    ("property_signature", Decl::Property),
+    ("enum_body", Decl::Members),
+    ("enum_assignment", Decl::Property),
+];
+
+pub static SPEC_TS: LanguageSpec = LanguageSpec {
+    language: Language::TypeScript,
+    name: "typescript",
+    aliases: &["ts", "tsx"],
+    extensions: &["ts", "tsx", "mts", "cts"],
+    grammar: |ext| {
+        if ext.eq_ignore_ascii_case("tsx") {
+            tree_sitter_typescript::LANGUAGE_TSX.into()
+        } else {
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+        }
+    },
+    ..JS_LIKE
+};
+
+pub static SPEC_JS: LanguageSpec = LanguageSpec {
+    language: Language::JavaScript,
+    name: "javascript",
+    aliases: &["js", "jsx"],
+    extensions: &["js", "jsx", "mjs", "cjs"],
+    grammar: |_| tree_sitter_typescript::LANGUAGE_TSX.into(),
+    ..JS_LIKE
+};
+
+const JS_LIKE: LanguageSpec = LanguageSpec {
+    language: Language::TypeScript,
+    name: "",
+    aliases: &[],
+    extensions: &[],
+    grammar: |_| tree_sitter_typescript::LANGUAGE_TSX.into(),
+    keywords: KEYWORDS,
+    comment_kinds: &["comment", "html_comment"],
+    string_kinds: &["string", "template_string", "regex", "jsx_text"],
+    string_code_kinds: &["template_substitution"],
+    string_skip_kinds: &["escape_sequence", "html_character_reference", "regex_flags"],
+    decls: DECLS,
+    modifier_kinds: &["accessibility_modifier", "override_modifier"],
+    attribute_kinds: &["decorator"],
+    wrapper_kinds: &["export_statement", "ambient_declaration"],
+    preamble_kinds: &["import_statement", "hash_bang_line"],
+    namespace_kinds: &[],
+    function_value_kinds: &["arrow_function", "function_expression", "generator_function"],
+    self_param_kind: None,
+    receiver_field: None,
+    type_kind_by_value: &[],
+    visibility,
+};
+
+/// Class members are public unless stated or `#private`; free functions have none.
+fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
+    for m in v.modifiers {
+        match *m {
+            "public" => return Some("public"),
+            "protected" => return Some("protected"),
+            "private" => return Some("private"),
+            _ => {}
+        }
+    }
+    if v.name.starts_with('#') {
+        Some("private")
+    } else if v.parent_kind.is_some() {
+        Some("public")
+    } else {
+        None
+    }
+}
