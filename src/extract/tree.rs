@@ -264,17 +264,26 @@ impl<'a> Visit<'a> {
         }
     }
 
+    /// A token outside comments and strings. Identifier words are terms unless they
+    /// are keywords; a raw identifier (`r#match`) is a term even when its word is a
+    /// keyword. Punctuation alone does not make a line `code`, so `"text",` is a
+    /// string line and `} // done` a comment line.
     fn leaf(&mut self, node: Node<'a>) {
-        self.mark(Self::rows(node), F_CODE);
+        let text = self.text(node);
+        if node.is_named() || text.bytes().any(|b| b.is_ascii_alphanumeric()) {
+            self.mark(Self::rows(node), F_CODE);
+        }
         if !node.is_named() {
             return;
         }
-        let text = self.text(node);
-        let text = text.strip_prefix("r#").unwrap_or(text);
+        let (text, raw) = match text.strip_prefix("r#") {
+            Some(rest) => (rest, true),
+            None => (text, false),
+        };
         let spec = self.spec;
         let words = &mut self.words;
         for_each_word(text, node.start_position().row as u32, WordSource::Code, |w, row| {
-            if !spec.is_keyword(w) {
+            if raw || !spec.is_keyword(w) {
                 words.push((w, row));
             }
         });
@@ -574,7 +583,7 @@ impl<'a> Visit<'a> {
 
     fn signature_text(&self, start: usize, end: usize) -> String {
         let text = self.src.get(start..end.max(start)).unwrap_or("");
-        let text = normalize_ws(text, MAX_SIGNATURE_BYTES);
+        let text = normalize_ws(text, MAX_SIGNATURE_BYTES).replace("( ", "(").replace(" )", ")");
         text.trim_end_matches([';', ',', '{', '=', ' ']).to_string()
     }
 
@@ -605,7 +614,8 @@ impl<'a> Visit<'a> {
                 comments = self.preceding_comments(parent);
             }
         }
-        comments.iter().rev().map(|c| clean_comment(self.text(*c))).collect::<Vec<_>>().join("\n")
+        comments.reverse();
+        self.clean_block(&comments)
     }
 
     fn preceding_comments(&self, node: Node<'a>) -> Vec<Node<'a>> {
@@ -634,7 +644,7 @@ impl<'a> Visit<'a> {
         self.header_blocks(root, &mut blocks, 0);
         let mut out: Vec<String> = Vec::new();
         for block in blocks {
-            let text = block.iter().map(|c| clean_comment(self.text(*c))).collect::<Vec<_>>().join("\n");
+            let text = self.clean_block(&block);
             let lower = text.to_ascii_lowercase();
             if lower.contains("copyright") || lower.contains("license") || text.trim().is_empty() {
                 continue;
@@ -644,7 +654,14 @@ impl<'a> Visit<'a> {
         out.join("\n\n")
     }
 
-    /// Returns false once real code was reached.
+    /// The text of adjacent comments, markers removed.
+    fn clean_block(&self, comments: &[Node<'a>]) -> String {
+        let raw: Vec<&str> = comments.iter().map(|c| self.text(*c).trim_end()).collect();
+        clean_comment(&raw.join("\n"))
+    }
+
+    /// Returns false once real code was reached. When that code is a declaration, a
+    /// block that touches it is its doc comment, not the file's header: dropped.
     fn header_blocks(&self, parent: Node<'a>, blocks: &mut Vec<Vec<Node<'a>>>, level: usize) -> bool {
         let mut cursor = parent.walk();
         let mut last_comment_end: Option<u32> = None;
@@ -653,7 +670,9 @@ impl<'a> Visit<'a> {
                 continue;
             }
             let role = self.roles.of(child);
-            if role.class == Class::Comment {
+            if role.class == Class::Comment && self.text(child).starts_with("#!") {
+                last_comment_end = None;
+            } else if role.class == Class::Comment {
                 let (start, end) = Self::rows(child);
                 match (last_comment_end, blocks.last_mut()) {
                     (Some(e), Some(block)) if e + 1 >= start => block.push(child),
@@ -666,6 +685,10 @@ impl<'a> Visit<'a> {
                 let Some(body) = child.child_by_field_name("body") else { return false };
                 return self.header_blocks(body, blocks, level + 1);
             } else {
+                let declares = role.decl.is_some() || role.wrapper || role.attribute;
+                if declares && last_comment_end.is_some_and(|e| e + 1 >= child.start_position().row as u32) {
+                    blocks.pop();
+                }
                 return false;
             }
         }

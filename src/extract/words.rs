@@ -3,7 +3,8 @@
 //! A *word* is a maximal run of Unicode letters, digits and `_`. Everything else
 //! (punctuation, comment markers, quotes, `$`, `@`, `#`) separates words. A word that
 //! starts with a digit is a number and is never a term. Words longer than
-//! [`MAX_TERM_BYTES`] are dropped (minified blobs, base64). In code every identifier
+//! [`MAX_TERM_BYTES`] are dropped (minified blobs, base64), and so are words made
+//! only of `_` (Go's blank identifier, Rust's `'_`). In code every identifier
 //! word is a term, one letter or not (`i`, `T`); in comments and strings words of one
 //! character are dropped, since there they are prose (`a`, `I`) or escapes.
 
@@ -76,7 +77,7 @@ pub fn for_each_word<'t>(text: &'t str, mut row: u32, source: WordSource, mut f:
 #[inline]
 fn keep(word: &str, chars: usize, source: WordSource) -> bool {
     let first = word.as_bytes()[0];
-    if first.is_ascii_digit() || word.len() > MAX_TERM_BYTES {
+    if first.is_ascii_digit() || word.len() > MAX_TERM_BYTES || word.bytes().all(|b| b == b'_') {
         return false;
     }
     if !first.is_ascii() && word.chars().next().is_some_and(|c| c.is_numeric()) {
