@@ -231,7 +231,7 @@ pub fn read_source(path: &Path, max_file_bytes: u64) -> Result<(Vec<u8>, i64), S
         .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
     let mut bytes = Vec::with_capacity(size as usize + 1);
     // Bounded read: a file that grew since the stat is still capped.
-    (&mut file).take(max_file_bytes + 1).read_to_end(&mut bytes).map_err(unreadable)?;
+    (&mut file).take(max_file_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(unreadable)?;
     if bytes.len() as u64 > max_file_bytes {
         return Err(SkipReason::TooLarge { size: bytes.len() as u64, limit: max_file_bytes });
     }

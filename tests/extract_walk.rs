@@ -1,0 +1,138 @@
+//! Walking a tree: ignore rules, default excludes, globs, languages, skips, and the
+//! same outcomes in the same order whatever the thread count.
+
+use std::fs;
+use std::path::Path;
+
+use codegraph::extract::{extract_files, walk, Outcome, SkipReason, WalkOptions};
+use codegraph::lang::Language;
+
+fn write(root: &Path, rel: &str, content: &[u8]) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, content).unwrap();
+}
+
+fn rels(root: &Path, options: &WalkOptions) -> Vec<String> {
+    walk(root, options).unwrap().files.into_iter().map(|f| f.rel).collect()
+}
+
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "src/main.rs", b"fn main() {}\n");
+    write(root, "src/lib/util.go", b"package lib\n");
+    write(root, "web/app.ts", b"export const a = 1;\n");
+    write(root, "web/app.js", b"var a = 1;\n");
+    write(root, "Engine.cs", b"class Engine {}\n");
+    write(root, "README.md", b"# not source\n");
+    write(root, "node_modules/dep/index.js", b"var dep;\n");
+    write(root, "target/debug/gen.rs", b"fn gen() {}\n");
+    write(root, "obj/x.cs", b"class X {}\n");
+    write(root, "sub/build/out.ts", b"let o = 1;\n");
+    write(root, ".gitignore", b"ignored/\n*.gen.ts\n");
+    write(root, "ignored/skip.rs", b"fn skip() {}\n");
+    write(root, "web/types.gen.ts", b"let g = 1;\n");
+    write(root, "web/.ignore", b"local.ts\n");
+    write(root, "web/local.ts", b"let l = 1;\n");
+    write(root, "web/nested/.gitignore", b"secret.go\n");
+    write(root, "web/nested/secret.go", b"package n\n");
+    write(root, "web/nested/open.go", b"package n\n");
+    dir
+}
+
+#[test]
+fn walk_honours_ignore_files_and_default_excludes() {
+    let dir = tree();
+    assert_eq!(
+        rels(dir.path(), &WalkOptions::default()),
+        ["Engine.cs", "src/lib/util.go", "src/main.rs", "web/app.js", "web/app.ts", "web/nested/open.go"]
+    );
+}
+
+#[test]
+fn walk_filters_by_language_and_globs() {
+    let dir = tree();
+    let only_rust_go = WalkOptions { languages: vec![Language::Rust, Language::Go], ..WalkOptions::default() };
+    assert_eq!(rels(dir.path(), &only_rust_go), ["src/lib/util.go", "src/main.rs", "web/nested/open.go"]);
+    let include = WalkOptions { include: vec!["web/**".into()], ..WalkOptions::default() };
+    assert_eq!(rels(dir.path(), &include), ["web/app.js", "web/app.ts", "web/nested/open.go"]);
+    let exclude = WalkOptions { exclude: vec!["**/*.go".into(), "*.cs".into()], ..WalkOptions::default() };
+    assert_eq!(rels(dir.path(), &exclude), ["src/main.rs", "web/app.js", "web/app.ts"]);
+    // `*` does not cross folders.
+    let shallow = WalkOptions { include: vec!["src/*".into()], ..WalkOptions::default() };
+    assert_eq!(rels(dir.path(), &shallow), ["src/main.rs"]);
+}
+
+#[test]
+fn bad_glob_is_an_error_naming_the_glob() {
+    let dir = tree();
+    let bad = WalkOptions { exclude: vec!["src/[".into()], ..WalkOptions::default() };
+    let err = walk(dir.path(), &bad).unwrap_err().to_string();
+    assert!(err.contains("src/["), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_are_not_followed() {
+    let dir = tree();
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "far.rs", b"fn far() {}\n");
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("far.rs"), dir.path().join("far_link.rs")).unwrap();
+    let files = rels(dir.path(), &WalkOptions::default());
+    assert!(!files.iter().any(|f| f.contains("far")), "{files:?}");
+}
+
+#[test]
+fn large_binary_and_unreadable_files_are_skipped_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "big.rs", &vec![b'a'; 5000]);
+    write(dir.path(), "bin.rs", b"fn a() {}\0\0\0");
+    write(dir.path(), "ok.rs", b"fn ok() {}\n");
+    write(dir.path(), "latin1.rs", b"// caf\xe9\nfn cafe() {}\n");
+    let w = walk(dir.path(), &WalkOptions::default()).unwrap();
+    let mut files = w.files.clone();
+    files.push(codegraph::extract::SourceFile {
+        abs: dir.path().join("vanished.rs"),
+        rel: "vanished.rs".into(),
+        language: Language::Rust,
+    });
+    let outcomes = extract_files(&files, 4096);
+    let summary: Vec<String> = outcomes
+        .iter()
+        .map(|o| match o {
+            Ok(f) => format!("{}: ok {:?}", f.path, f.diagnostics.iter().map(|d| d.to_string()).collect::<Vec<_>>()),
+            Err(s) => format!("{}: {}", s.path, s.reason.label()),
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "big.rs: too large",
+            "bin.rs: binary",
+            "latin1.rs: ok [\"not valid UTF-8; invalid bytes replaced\"]",
+            "ok.rs: ok []",
+            "vanished.rs: unreadable",
+        ]
+    );
+    assert!(matches!(outcomes[0], Err(ref s) if s.reason == SkipReason::TooLarge { size: 5000, limit: 4096 }));
+}
+
+#[test]
+fn outcomes_are_identical_with_one_thread_and_many() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..60 {
+        let body = format!("// file {i}\npub struct S{i} {{ v: u32 }}\nfn f{i}() -> u32 {{ {i} }}\n");
+        write(dir.path(), &format!("m{}/f{i}.rs", i % 7), body.as_bytes());
+    }
+    let run = |threads: usize| -> Vec<Outcome> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let options = WalkOptions { threads, ..WalkOptions::default() };
+        let w = walk(dir.path(), &options).unwrap();
+        pool.install(|| extract_files(&w.files, u64::MAX))
+    };
+    let one = run(1);
+    assert_eq!(one.len(), 60);
+    assert_eq!(one, run(4));
+}
