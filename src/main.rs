@@ -8,5 +8,24 @@ mod cli;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    use_mimalloc_in_tree_sitter();
     cli::main()
+}
+
+/// tree-sitter allocates through C `malloc` unless told otherwise; parsing is the
+/// bulk of indexing, so it gets the same allocator as the rest of `cg`.
+#[allow(unsafe_code)]
+fn use_mimalloc_in_tree_sitter() {
+    use libmimalloc_sys::{mi_calloc, mi_free, mi_malloc, mi_realloc};
+    // SAFETY: this runs first in `main`, before any parser or tree exists, so no
+    // block allocated by one allocator is ever freed by the other. The four
+    // mimalloc functions have exactly the C signatures tree-sitter expects.
+    unsafe {
+        tree_sitter::set_allocator(
+            Some(mi_malloc),
+            Some(mi_calloc),
+            Some(mi_realloc),
+            Some(mi_free),
+        )
+    };
 }

@@ -9,12 +9,69 @@ const PATHS: [&str; 6] = ["f.cs", "f.ts", "f.tsx", "f.js", "f.rs", "f.go"];
 
 /// Fragments that make plausible and implausible code in all five languages.
 const TOKENS: &[&str] = &[
-    "class ", "struct ", "fn ", "func ", "function ", "impl ", "interface ", "enum ", "public ", "static ",
-    "async ", "const ", "let ", "var ", "type ", "Foo", "bar", "baz_1", "Größe", "x", "(", ")", "{", "}",
-    "[", "]", "<", ">", ";", ",", ":", "=", "=>", "->", ".", "\n", "\n", " ", "\"str ing\"", "'c'",
-    "`tmpl ${a} b`", "$\"in {x} terp\"", "r#\"raw\"#", "@\"verb\"", "// line comment\n", "/* block */",
-    "/** doc\n * more */", "/// doc\n", "#[attr]", "@Deco()", "\\", "\"unterminated", "/*", "'", "`",
-    "0x1F", "42", "_", "r#match", "#priv", "\u{feff}", "\r\n", "\t",
+    "class ",
+    "struct ",
+    "fn ",
+    "func ",
+    "function ",
+    "impl ",
+    "interface ",
+    "enum ",
+    "public ",
+    "static ",
+    "async ",
+    "const ",
+    "let ",
+    "var ",
+    "type ",
+    "Foo",
+    "bar",
+    "baz_1",
+    "Größe",
+    "x",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">",
+    ";",
+    ",",
+    ":",
+    "=",
+    "=>",
+    "->",
+    ".",
+    "\n",
+    "\n",
+    " ",
+    "\"str ing\"",
+    "'c'",
+    "`tmpl ${a} b`",
+    "$\"in {x} terp\"",
+    "r#\"raw\"#",
+    "@\"verb\"",
+    "// line comment\n",
+    "/* block */",
+    "/** doc\n * more */",
+    "/// doc\n",
+    "#[attr]",
+    "@Deco()",
+    "\\",
+    "\"unterminated",
+    "/*",
+    "'",
+    "`",
+    "0x1F",
+    "42",
+    "_",
+    "r#match",
+    "#priv",
+    "\u{feff}",
+    "\r\n",
+    "\t",
 ];
 
 fn source() -> impl Strategy<Value = String> {
@@ -30,15 +87,24 @@ fn check(facts: &FileFacts, text: &str) {
     }
     for t in &facts.terms {
         assert!(!t.lines.is_empty());
-        assert!(t.lines.windows(2).all(|w| w[0] < w[1]), "lines sorted and distinct");
+        assert!(
+            t.lines.windows(2).all(|w| w[0] < w[1]),
+            "lines sorted and distinct"
+        );
         for &l in &t.lines {
             assert!(l >= 1 && l <= facts.line_count(), "line {l} out of range");
             let line = lines[l as usize - 1];
             // The parser may split text differently from the word rule (`0A` is a
             // number and a name to it), so the oracle is containment.
-            assert!(line.contains(t.term.as_str()), "term {:?} not on line {l}: {line:?}", t.term);
+            assert!(
+                line.contains(t.term.as_str()),
+                "term {:?} not on line {l}: {line:?}",
+                t.term
+            );
             let mut is_word = true;
-            words::for_each_word(&t.term, 0, words::WordSource::Code, |w, _| is_word &= w == t.term);
+            words::for_each_word(&t.term, 0, words::WordSource::Code, |w, _| {
+                is_word &= w == t.term
+            });
             assert!(is_word, "term {:?} is one word", t.term);
         }
     }

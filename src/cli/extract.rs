@@ -30,13 +30,17 @@ pub struct Args {
     /// Only files matching this glob (repeatable).
     #[arg(long)]
     include: Vec<String>,
+    /// For a folder: only read and parse, to measure extraction's overhead.
+    #[arg(long)]
+    parse_only: bool,
     /// Skip files larger than this many bytes.
     #[arg(long, default_value_t = extract::DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let meta = std::fs::metadata(&args.path).with_context(|| format!("{}: cannot read", args.path.display()))?;
+    let meta = std::fs::metadata(&args.path)
+        .with_context(|| format!("{}: cannot read", args.path.display()))?;
     if meta.is_dir() {
         tree(args)
     } else {
@@ -47,7 +51,11 @@ pub fn run(args: Args) -> Result<()> {
 fn file(args: Args) -> Result<()> {
     let path = &args.path;
     let Some(language) = Language::from_path(path) else {
-        bail!("{}: not a source file cg knows (extensions: {})", path.display(), known_extensions());
+        bail!(
+            "{}: not a source file cg knows (extensions: {})",
+            path.display(),
+            known_extensions()
+        );
     };
     let (bytes, mtime) = extract::read_source(path, args.max_file_bytes)
         .map_err(|reason| anyhow::anyhow!("{}: skipped: {reason}", path.display()))?;
@@ -64,7 +72,11 @@ fn file(args: Args) -> Result<()> {
 }
 
 fn known_extensions() -> String {
-    codegraph::lang::SPECS.iter().flat_map(|s| s.extensions.iter().map(|e| format!(".{e}"))).collect::<Vec<_>>().join(" ")
+    codegraph::lang::SPECS
+        .iter()
+        .flat_map(|s| s.extensions.iter().map(|e| format!(".{e}")))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn facts_json(f: &FileFacts) -> serde_json::Value {
@@ -94,11 +106,23 @@ fn facts_json(f: &FileFacts) -> serde_json::Value {
     })
 }
 
+struct FileSummary {
+    language: Language,
+    size: u64,
+    lines: u64,
+    occurrences: u64,
+    diagnostics: Vec<extract::Diagnostic>,
+}
+
 fn tree(args: Args) -> Result<()> {
     let languages = args
         .languages
         .iter()
-        .map(|n| Language::from_name(n).with_context(|| format!("unknown language {n:?}: use csharp, typescript, javascript, rust or go")))
+        .map(|n| {
+            Language::from_name(n).with_context(|| {
+                format!("unknown language {n:?}: use csharp, typescript, javascript, rust or go")
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     let options = WalkOptions {
         languages,
@@ -107,12 +131,36 @@ fn tree(args: Args) -> Result<()> {
         max_file_bytes: args.max_file_bytes,
         threads: args.threads,
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
     let started = Instant::now();
     let walk = extract::walk(&args.path, &options)?;
     let walked = started.elapsed();
-    eprintln!("cg: {} source files found in {:.2?}; extracting on {} threads", walk.files.len(), walked, pool.current_num_threads());
-    let outcomes = pool.install(|| extract::extract_files(&walk.files, args.max_file_bytes));
+    eprintln!(
+        "cg: {} source files found in {:.2?}; extracting on {} threads",
+        walk.files.len(),
+        walked,
+        pool.current_num_threads()
+    );
+    if args.parse_only {
+        let bytes = pool.install(|| extract::parse_files(&walk.files, args.max_file_bytes));
+        let secs = (started.elapsed() - walked).as_secs_f64();
+        writeln!(io::stdout(), "parse only: {} files, {:.1} MiB in {secs:.2} s (after a {:.2} s walk): {:.0} files/s, {:.1} MiB/s", walk.files.len(), bytes as f64 / 1048576.0, walked.as_secs_f64(), walk.files.len() as f64 / secs, bytes as f64 / secs / 1048576.0)?;
+        return Ok(());
+    }
+    // Keep a small summary per file, not the facts: memory stays flat on big trees.
+    let outcomes = pool.install(|| {
+        extract::extract_each(&walk.files, args.max_file_bytes, |o| {
+            o.map(|f| FileSummary {
+                language: f.language,
+                size: f.size,
+                lines: f.line_count() as u64,
+                occurrences: f.terms.iter().map(|t| t.lines.len() as u64).sum(),
+                diagnostics: f.diagnostics,
+            })
+        })
+    });
     let elapsed = started.elapsed();
 
     #[derive(Default)]
@@ -134,8 +182,8 @@ fn tree(args: Args) -> Result<()> {
                 let p = per_lang.entry(f.language.name()).or_default();
                 p.files += 1;
                 p.bytes += f.size;
-                p.lines += f.line_count() as u64;
-                p.occurrences += f.terms.iter().map(|t| t.lines.len() as u64).sum::<u64>();
+                p.lines += f.lines;
+                p.occurrences += f.occurrences;
                 for d in &f.diagnostics {
                     let key = match d {
                         extract::Diagnostic::SyntaxErrors { .. } => "syntax errors".to_string(),
@@ -165,9 +213,23 @@ fn tree(args: Args) -> Result<()> {
         writeln!(out)?;
         return Ok(());
     }
-    writeln!(out, "{files} files, {:.1} MiB in {secs:.2} s: {:.0} files/s, {:.1} MiB/s ({} threads)", bytes as f64 / 1048576.0, files as f64 / secs, bytes as f64 / secs / 1048576.0, pool.current_num_threads())?;
+    writeln!(
+        out,
+        "{files} files, {:.1} MiB in {secs:.2} s: {:.0} files/s, {:.1} MiB/s ({} threads)",
+        bytes as f64 / 1048576.0,
+        files as f64 / secs,
+        bytes as f64 / secs / 1048576.0,
+        pool.current_num_threads()
+    )?;
     for (lang, p) in &per_lang {
-        writeln!(out, "  {lang:<11} {:>7} files {:>9.1} MiB {:>10} lines {:>11} term lines", p.files, p.bytes as f64 / 1048576.0, p.lines, p.occurrences)?;
+        writeln!(
+            out,
+            "  {lang:<11} {:>7} files {:>9.1} MiB {:>10} lines {:>11} term lines",
+            p.files,
+            p.bytes as f64 / 1048576.0,
+            p.lines,
+            p.occurrences
+        )?;
     }
     for (reason, n) in &skipped {
         writeln!(out, "  skipped ({reason}): {n}")?;

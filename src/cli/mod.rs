@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "cg", version, about = "codegraph: a code index for AI coding agents")]
+#[command(
+    name = "cg",
+    version,
+    about = "codegraph: a code index for AI coding agents"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -39,6 +43,8 @@ pub fn main() -> ExitCode {
 
 /// `cg ... | head` closes the pipe early: that is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain()
-        .any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
 }

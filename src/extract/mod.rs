@@ -9,11 +9,14 @@
 
 mod files;
 mod parsers;
-mod tree;
 mod render;
+mod tree;
 pub mod words;
 
-pub use files::{extract_files, read_source, rel_path, walk, DEFAULT_MAX_FILE_BYTES, Outcome, Skip, SkipReason, SourceFile, Walk, WalkOptions};
+pub use files::{
+    extract_each, extract_files, parse_files, read_source, rel_path, walk, Outcome, Skip,
+    SkipReason, SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,
+};
 pub use parsers::Extractor;
 pub use render::render;
 
@@ -58,7 +61,9 @@ impl LineType {
     }
 
     pub fn from_name(name: &str) -> Option<LineType> {
-        LineType::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+        LineType::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
     }
 
     pub fn from_u8(v: u8) -> Option<LineType> {
@@ -67,7 +72,10 @@ impl LineType {
 
     /// Definition lines sort before the rest in query results.
     pub fn is_definition(self) -> bool {
-        matches!(self, LineType::Struct | LineType::Method | LineType::Property)
+        matches!(
+            self,
+            LineType::Struct | LineType::Method | LineType::Property
+        )
     }
 }
 
@@ -157,7 +165,10 @@ impl std::fmt::Display for Diagnostic {
         match self {
             Diagnostic::LossyUtf8 => write!(f, "not valid UTF-8; invalid bytes replaced"),
             Diagnostic::SyntaxErrors { first_line } => {
-                write!(f, "syntax errors (first on line {first_line}); facts near them may be partial")
+                write!(
+                    f,
+                    "syntax errors (first on line {first_line}); facts near them may be partial"
+                )
             }
             Diagnostic::ParseFailed => write!(f, "parser gave no tree; indexed words as code"),
         }

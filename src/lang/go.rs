@@ -11,15 +11,64 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     // Keywords, predeclared types and predeclared constants. The builtin functions
     // (`len`, `append`, `panic`, ...) stay searchable. Sorted.
     keywords: &[
-    "any", "bool", "break", "byte", "case", "chan", "comparable", "complex128", "complex64",
-    "const", "continue", "default", "defer", "else", "error", "fallthrough", "false",
-    "float32", "float64", "for", "func", "go", "goto", "if", "import", "int", "int16", "int32",
-    "int64", "int8", "interface", "iota", "map", "nil", "package", "range", "return", "rune",
-    "select", "string", "struct", "switch", "true", "type", "uint", "uint16", "uint32",
-    "uint64", "uint8", "uintptr", "var",
+        "any",
+        "bool",
+        "break",
+        "byte",
+        "case",
+        "chan",
+        "comparable",
+        "complex128",
+        "complex64",
+        "const",
+        "continue",
+        "default",
+        "defer",
+        "else",
+        "error",
+        "fallthrough",
+        "false",
+        "float32",
+        "float64",
+        "for",
+        "func",
+        "go",
+        "goto",
+        "if",
+        "import",
+        "int",
+        "int16",
+        "int32",
+        "int64",
+        "int8",
+        "interface",
+        "iota",
+        "map",
+        "nil",
+        "package",
+        "range",
+        "return",
+        "rune",
+        "select",
+        "string",
+        "struct",
+        "switch",
+        "true",
+        "type",
+        "uint",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uint8",
+        "uintptr",
+        "var",
     ],
     comment_kinds: &["comment"],
-    string_kinds: &["interpreted_string_literal", "raw_string_literal", "rune_literal"],
+    string_kinds: &[
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "rune_literal",
+    ],
     string_code_kinds: &[],
     string_skip_kinds: &["escape_sequence"],
     decls: &[
@@ -46,5 +95,9 @@ pub static SPEC: LanguageSpec = LanguageSpec {
 /// Exported (capitalized) names are public, the rest private.
 fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
     let first = v.name.chars().next()?;
-    Some(if first.is_uppercase() { "public" } else { "private" })
+    Some(if first.is_uppercase() {
+        "public"
+    } else {
+        "private"
+    })
 }

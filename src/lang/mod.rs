@@ -86,7 +86,13 @@ impl std::fmt::Display for Language {
 }
 
 /// The registry: one spec per language.
-pub static SPECS: &[&LanguageSpec] = &[&csharp::SPEC, &typescript::SPEC_TS, &typescript::SPEC_JS, &rust::SPEC, &go::SPEC];
+pub static SPECS: &[&LanguageSpec] = &[
+    &csharp::SPEC,
+    &typescript::SPEC_TS,
+    &typescript::SPEC_JS,
+    &rust::SPEC,
+    &go::SPEC,
+];
 
 /// What a declaration node contributes to a file's structure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,9 +228,18 @@ mod tests {
 
     #[test]
     fn languages_resolve_from_extensions_and_names() {
-        assert_eq!(Language::from_path(Path::new("a/b.cs")), Some(Language::CSharp));
-        assert_eq!(Language::from_path(Path::new("x.tsx")), Some(Language::TypeScript));
-        assert_eq!(Language::from_path(Path::new("x.mjs")), Some(Language::JavaScript));
+        assert_eq!(
+            Language::from_path(Path::new("a/b.cs")),
+            Some(Language::CSharp)
+        );
+        assert_eq!(
+            Language::from_path(Path::new("x.tsx")),
+            Some(Language::TypeScript)
+        );
+        assert_eq!(
+            Language::from_path(Path::new("x.mjs")),
+            Some(Language::JavaScript)
+        );
         assert_eq!(Language::from_path(Path::new("x.RS")), Some(Language::Rust));
         assert_eq!(Language::from_path(Path::new("x.go")), Some(Language::Go));
         assert_eq!(Language::from_path(Path::new("Makefile")), None);
