@@ -9,4 +9,8 @@
 #![deny(unsafe_code)]
 
 pub mod extract;
+pub mod index;
 pub mod lang;
+pub mod project;
+pub mod query;
+pub mod snapshot;

@@ -1,6 +1,8 @@
 //! The `cg` subcommands. Output goes to stdout; logs, progress and errors to stderr.
 
 mod extract;
+mod index;
+mod query;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -20,6 +22,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Index a project: walk, extract and write `.codegraph/`.
+    Init(index::InitArgs),
+    /// Find where a term occurs.
+    Query(query::Args),
+    /// Counts and state of the index.
+    Status(index::StatusArgs),
+    /// Check every checksum and record of the index.
+    Verify(index::VerifyArgs),
     /// Print the facts extracted from one file, or extract a whole tree and report.
     Extract(extract::Args),
 }
@@ -27,6 +37,10 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Init(args) => index::init(args),
+        Command::Query(args) => query::run(args),
+        Command::Status(args) => index::status(args),
+        Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),
     };
     match result {

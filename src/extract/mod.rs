@@ -7,15 +7,15 @@
 //! or is too large is a [`Skip`]; a file that does not parse still yields facts, with
 //! a [`Diagnostic`]. The same bytes always give the same facts.
 
-mod files;
+pub mod files;
 mod parsers;
 mod render;
 mod tree;
 pub mod words;
 
 pub use files::{
-    extract_each, extract_files, parse_files, read_source, rel_path, walk, Outcome, Skip,
-    SkipReason, SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,
+    extract_each, extract_files, parse_files, read_source, rel_path, walk, GlobError, Outcome,
+    Skip, SkipReason, SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,
 };
 pub use parsers::Extractor;
 pub use render::render;

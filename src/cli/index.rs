@@ -1,0 +1,218 @@
+//! `cg init`, `cg status`, `cg verify`: building and inspecting an index.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::{Context, Result};
+use codegraph::extract::SkipReason;
+use codegraph::index::Progress;
+use codegraph::project::{self, Index, InitOptions};
+use serde_json::json;
+
+#[derive(clap::Args)]
+pub struct InitArgs {
+    /// The project root (default: the current directory).
+    path: Option<PathBuf>,
+    /// The project's display name (default: the folder's name).
+    #[arg(long)]
+    name: Option<String>,
+    /// Only these languages (comma-separated: csharp,typescript,javascript,rust,go).
+    #[arg(long, value_delimiter = ',')]
+    languages: Vec<String>,
+    /// Leave out files matching this glob, e.g. '**/generated/**' (repeatable).
+    #[arg(long)]
+    exclude: Vec<String>,
+    /// Only files matching this glob (repeatable).
+    #[arg(long)]
+    include: Vec<String>,
+    /// Threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Slots per segment (tests use small values to cross segment boundaries).
+    #[arg(long, hide = true)]
+    segment_slots: Option<u32>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn init(args: InitArgs) -> Result<()> {
+    let root = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()?;
+    let options = InitOptions {
+        name: args.name.clone(),
+        languages: args.languages.clone(),
+        exclude: args.exclude.clone(),
+        include: args.include.clone(),
+        max_slots_per_segment: args.segment_slots,
+    };
+    let show = io::stderr().is_terminal();
+    let last = AtomicUsize::new(0);
+    let progress = |p: Progress| {
+        if show && p.files_done.saturating_sub(last.load(Ordering::Relaxed)) >= 512 {
+            last.store(p.files_done, Ordering::Relaxed);
+            eprint!("\rcg: indexing {}/{} files", p.files_done, p.files_total);
+        }
+    };
+    let report = pool.install(|| project::init(&root, &options, &progress))?;
+    if show {
+        eprint!("\r\x1b[K");
+    }
+    let m = &report.manifest;
+    let mut out = io::stdout().lock();
+    if args.json {
+        let value = json!({
+            "success": true,
+            "codegraph_path": report.codegraph_path,
+            "files_indexed": m.files,
+            "items_found": m.terms,
+            "duration_ms": report.duration_ms,
+            "occurrences": m.occurrences,
+            "segments": m.segments.len(),
+            "files_skipped": report.skipped.iter().map(|s| json!({"file": s.path, "reason": s.reason.to_string()})).collect::<Vec<_>>(),
+        });
+        serde_json::to_writer(&mut out, &value)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let disk: u64 = dir_size(&report.codegraph_path);
+    writeln!(
+        out,
+        "indexed {} files ({:.1} MiB, {} lines) in {:.2} s: {} terms, {} occurrences, {} segment(s), {:.1} MiB on disk",
+        m.files,
+        m.source_bytes as f64 / 1048576.0,
+        m.lines,
+        report.duration_ms as f64 / 1000.0,
+        m.terms,
+        m.occurrences,
+        m.segments.len(),
+        disk as f64 / 1048576.0
+    )?;
+    writeln!(out, "index: {}", report.codegraph_path.display())?;
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for s in &report.skipped {
+        *counts.entry(s.reason.label()).or_default() += 1;
+    }
+    for (reason, n) in counts {
+        writeln!(out, "skipped ({reason}): {n}")?;
+    }
+    for s in report
+        .skipped
+        .iter()
+        .filter(|s| matches!(s.reason, SkipReason::Unreadable(_)))
+        .take(5)
+    {
+        writeln!(out, "  {}: {}", s.path, s.reason)?;
+    }
+    if !report.diagnostics.is_empty() {
+        writeln!(
+            out,
+            "{} file(s) indexed with diagnostics (syntax errors or invalid UTF-8)",
+            report.diagnostics.len()
+        )?;
+    }
+    Ok(())
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// The project root for commands that read an index.
+pub fn project_root(project: &Option<PathBuf>) -> Result<PathBuf> {
+    let start = project.clone().unwrap_or_else(|| PathBuf::from("."));
+    Ok(project::find(&start)?)
+}
+
+#[derive(clap::Args)]
+pub struct StatusArgs {
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn status(args: StatusArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let m = index.manifest.clone().context("index has no manifest")?;
+    let stats = index.stats()?;
+    let dir = root.join(project::DIR);
+    let mut out = io::stdout().lock();
+    if args.json {
+        let value = json!({
+            "project_name": m.name,
+            "codegraph_path": dir,
+            "schema_version": codegraph::snapshot::FORMAT_VERSION.to_string(),
+            "statistics": {
+                "files": stats.files, "lines": stats.lines, "items": stats.terms, "occurrences": stats.occurrences,
+                "methods": m.methods, "types": m.types, "dependencies": 0, "segments": stats.segments,
+            },
+            "generation": m.generation,
+            "last_update": m.created_unix_ms / 1000,
+            "database_size_bytes": dir_size(&dir),
+        });
+        serde_json::to_writer(&mut out, &value)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(out, "project: {} ({})", m.name, root.display())?;
+    writeln!(
+        out,
+        "files: {}  lines: {}  terms: {}  occurrences: {}",
+        stats.files, stats.lines, stats.terms, stats.occurrences
+    )?;
+    writeln!(out, "types: {}  methods: {}", m.types, m.methods)?;
+    writeln!(
+        out,
+        "generation {} in {} segment(s), {:.1} MiB on disk, built {}",
+        m.generation,
+        stats.segments,
+        dir_size(&dir) as f64 / 1048576.0,
+        ago(m.created_unix_ms)
+    )?;
+    Ok(())
+}
+
+fn ago(unix_ms: u64) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let secs = now.saturating_sub(unix_ms) / 1000;
+    match secs {
+        0..=59 => format!("{secs} s ago"),
+        60..=3599 => format!("{} min ago", secs / 60),
+        3600..=86399 => format!("{} h ago", secs / 3600),
+        _ => format!("{} days ago", secs / 86400),
+    }
+}
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    #[arg(long)]
+    project: Option<PathBuf>,
+}
+
+pub fn verify(args: VerifyArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    index.verify()?;
+    writeln!(
+        io::stdout(),
+        "ok: {} segment(s), every checksum and record checked",
+        index.segments.len()
+    )?;
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! The index build: a walked tree in, segment bytes out.
+//!
+//! Files are extracted in batches on the rayon pool while the previous batch is
+//! added to the current [`SegmentWriter`], in path order. A segment closes when
+//! the next file's slots would not fit (65,536 slots, or the configured size), so
+//! segments cover consecutive ranges of the sorted path list. The bytes of each
+//! segment go to a sink as soon as it closes; nothing here touches `.codegraph/`.
+//! Same tree, same bytes, whatever the thread count.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::extract::{self, Diagnostic, Outcome, Skip, WalkOptions};
+use crate::snapshot::{SegmentWriter, MAX_SLOTS_PER_SEGMENT};
+
+/// How to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub walk: WalkOptions,
+    /// Slots per segment (at most 65,536). Small values let tests cross segment
+    /// boundaries with a handful of files.
+    pub max_slots_per_segment: u32,
+    /// Files extracted per batch.
+    pub batch_files: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            walk: WalkOptions::default(),
+            max_slots_per_segment: MAX_SLOTS_PER_SEGMENT,
+            batch_files: 2048,
+        }
+    }
+}
+
+/// What a build did.
+#[derive(Debug, Default)]
+pub struct BuildSummary {
+    pub files: u64,
+    pub bytes: u64,
+    pub lines: u64,
+    pub types: u64,
+    pub methods: u64,
+    pub segments: u32,
+    pub skipped: Vec<Skip>,
+    pub diagnostics: Vec<(String, Diagnostic)>,
+    pub walk_time: Duration,
+    pub total_time: Duration,
+}
+
+/// Progress of a build, for a progress bar.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub files_done: usize,
+    pub files_total: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("{0}")]
+    Glob(#[from] extract::GlobError),
+    #[error("{path}: not a directory")]
+    NotADirectory { path: std::path::PathBuf },
+    #[error("writing segment {segment}: {source}")]
+    Write {
+        segment: u32,
+        source: std::io::Error,
+    },
+}
+
+/// Walks and extracts `root` on the current rayon pool, handing each finished
+/// segment (its index and bytes) to `sink`.
+pub fn build(
+    root: &Path,
+    options: &BuildOptions,
+    sink: &mut (dyn FnMut(u32, Vec<u8>) -> std::io::Result<()> + Send),
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<BuildSummary, BuildError> {
+    let started = Instant::now();
+    if !root.is_dir() {
+        return Err(BuildError::NotADirectory {
+            path: root.to_path_buf(),
+        });
+    }
+    let walk = extract::walk(root, &options.walk)?;
+    let mut summary = BuildSummary {
+        walk_time: started.elapsed(),
+        skipped: walk.skipped,
+        ..Default::default()
+    };
+    let files = walk.files;
+    let max_bytes = options.walk.max_file_bytes;
+    let batch = options.batch_files.max(1);
+    let mut writer = SegmentWriter::new(options.max_slots_per_segment);
+    let mut done = 0usize;
+    let mut segment = 0u32;
+    let mut pending: Vec<Outcome> = Vec::new();
+    let mut chunks = files.chunks(batch);
+    let mut next = chunks.next();
+    let mut write_error: Option<BuildError> = None;
+    loop {
+        // Extract the next batch while the previous one is added to the writer.
+        let to_add = std::mem::take(&mut pending);
+        let (extracted, ()) = rayon::join(
+            || {
+                next.map(|c| extract::extract_files(c, max_bytes))
+                    .unwrap_or_default()
+            },
+            || {
+                for outcome in to_add {
+                    match outcome {
+                        Ok(facts) => {
+                            if !writer.fits(facts.line_count()) {
+                                let full = std::mem::replace(
+                                    &mut writer,
+                                    SegmentWriter::new(options.max_slots_per_segment),
+                                );
+                                if let Err(source) = sink(segment, full.finish()) {
+                                    write_error
+                                        .get_or_insert(BuildError::Write { segment, source });
+                                }
+                                segment += 1;
+                            }
+                            summary.files += 1;
+                            summary.bytes += facts.size;
+                            summary.lines += facts.line_count() as u64;
+                            summary.types += facts.types.len() as u64;
+                            summary.methods += facts.methods.len() as u64;
+                            for d in &facts.diagnostics {
+                                summary.diagnostics.push((facts.path.clone(), d.clone()));
+                            }
+                            writer.add(&facts);
+                        }
+                        Err(skip) => summary.skipped.push(skip),
+                    }
+                }
+            },
+        );
+        if let Some(e) = write_error.take() {
+            return Err(e);
+        }
+        if next.is_none() {
+            break;
+        }
+        done += next.map_or(0, |c| c.len());
+        progress(Progress {
+            files_done: done,
+            files_total: files.len(),
+        });
+        pending = extracted;
+        next = chunks.next();
+    }
+    if !writer.is_empty() || segment == 0 {
+        sink(segment, writer.finish()).map_err(|source| BuildError::Write { segment, source })?;
+        segment += 1;
+    }
+    summary.segments = segment;
+    summary.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    summary.total_time = started.elapsed();
+    Ok(summary)
+}

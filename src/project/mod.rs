@@ -1,0 +1,343 @@
+//! The project store: the `.codegraph/` folder of an indexed tree.
+//!
+//! In: a project root. Out: an opened [`Index`] (manifest + memory-mapped segments),
+//! or a new generation written by [`init`]. Layout:
+//!
+//! - `manifest.json` names the current generation and its segment files; it is
+//!   replaced atomically (temp file, fsync, rename), and that rename is the switch
+//!   from one generation to the next;
+//! - `seg-GGGGGG-NNNN.cgs`: segment files of generation G, never modified after
+//!   they are renamed into place;
+//! - `config.json`: languages / include / exclude / auto_update, read by later runs;
+//! - `lock`: held (flock) by the one process writing a new generation.
+
+mod index;
+
+pub use index::{Index, IndexStats};
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::extract::{Diagnostic, Skip, WalkOptions, DEFAULT_MAX_FILE_BYTES};
+use crate::index::{self as build_index, BuildError, BuildOptions, Progress};
+use crate::lang::Language;
+use crate::snapshot::{SnapshotError, FORMAT_VERSION};
+
+/// The folder an index lives in, under the project root.
+pub const DIR: &str = ".codegraph";
+pub const MANIFEST: &str = "manifest.json";
+pub const CONFIG: &str = "config.json";
+
+/// What can go wrong with a project's store. Every message says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    #[error("no codegraph index found in {start} or any parent folder: run `cg init` in the project root")]
+    NotFound { start: PathBuf },
+    #[error("{path}: does not exist")]
+    Missing { path: PathBuf },
+    #[error("{path}: not a directory")]
+    NotADirectory { path: PathBuf },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: unreadable manifest ({message}); run `cg init` to rebuild the index")]
+    BadManifest { path: PathBuf, message: String },
+    #[error("{path}: unreadable config ({message}); fix or delete it")]
+    BadConfig { path: PathBuf, message: String },
+    #[error("another cg process is writing this index ({path} is locked); wait for it to finish and try again")]
+    Locked { path: PathBuf },
+    #[error("unknown language {0:?}: use csharp, typescript, javascript, rust or go")]
+    UnknownLanguage(String),
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+    #[error(transparent)]
+    Build(#[from] BuildError),
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ProjectError + '_ {
+    move |source| ProjectError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The current generation, as `manifest.json` states it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Manifest {
+    pub format_version: u32,
+    pub generation: u64,
+    pub name: String,
+    pub segments: Vec<String>,
+    pub created_unix_ms: u64,
+    pub files: u64,
+    pub lines: u64,
+    /// Distinct terms, case-insensitively, over all segments.
+    pub terms: u64,
+    pub occurrences: u64,
+    pub types: u64,
+    pub methods: u64,
+    pub source_bytes: u64,
+}
+
+/// `config.json`: how the tree is walked, kept for later runs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Config {
+    #[serde(default)]
+    pub languages: Vec<String>,
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    #[serde(default)]
+    pub include: Vec<String>,
+    #[serde(default)]
+    pub auto_update: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_file_bytes: Option<u64>,
+}
+
+impl Config {
+    pub fn walk_options(&self) -> Result<WalkOptions, ProjectError> {
+        let languages = self
+            .languages
+            .iter()
+            .map(|n| Language::from_name(n).ok_or_else(|| ProjectError::UnknownLanguage(n.clone())))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(WalkOptions {
+            languages,
+            include: self.include.clone(),
+            exclude: self.exclude.clone(),
+            max_file_bytes: self.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES),
+            threads: 0,
+        })
+    }
+}
+
+/// Finds the project whose `.codegraph/manifest.json` is at `start` or above it.
+pub fn find(start: &Path) -> Result<PathBuf, ProjectError> {
+    let start = fs::canonicalize(start).map_err(|_| ProjectError::Missing {
+        path: start.to_path_buf(),
+    })?;
+    let mut dir = Some(start.as_path());
+    while let Some(d) = dir {
+        if d.join(DIR).join(MANIFEST).is_file() {
+            return Ok(d.to_path_buf());
+        }
+        dir = d.parent();
+    }
+    Err(ProjectError::NotFound { start })
+}
+
+pub fn read_manifest(root: &Path) -> Result<Manifest, ProjectError> {
+    let path = root.join(DIR).join(MANIFEST);
+    let text = fs::read_to_string(&path).map_err(io_err(&path))?;
+    let manifest: Manifest =
+        serde_json::from_str(&text).map_err(|e| ProjectError::BadManifest {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+    if manifest.format_version != FORMAT_VERSION {
+        return Err(SnapshotError::Version {
+            path,
+            found: manifest.format_version,
+            expected: FORMAT_VERSION,
+        }
+        .into());
+    }
+    Ok(manifest)
+}
+
+pub fn read_config(root: &Path) -> Result<Option<Config>, ProjectError> {
+    let path = root.join(DIR).join(CONFIG);
+    match fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| ProjectError::BadConfig {
+                path,
+                message: e.to_string(),
+            }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ProjectError::Io { path, source: e }),
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temp file beside it, fsync, rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+    f.write_all(bytes).map_err(io_err(&tmp))?;
+    f.sync_all().map_err(io_err(&tmp))?;
+    drop(f);
+    fs::rename(&tmp, path).map_err(io_err(path))?;
+    Ok(())
+}
+
+fn sync_dir(dir: &Path) {
+    // Makes the renames durable; not all platforms allow opening a directory.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// The exclusive write lock of a store, released on drop (or when the process dies).
+pub struct WriteLock {
+    _file: File,
+}
+
+impl WriteLock {
+    pub fn acquire(dir: &Path) -> Result<WriteLock, ProjectError> {
+        let path = dir.join("lock");
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        match file.try_lock() {
+            Ok(()) => Ok(WriteLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(ProjectError::Locked { path }),
+            Err(std::fs::TryLockError::Error(e)) => Err(ProjectError::Io { path, source: e }),
+        }
+    }
+}
+
+/// Options of `cg init`; `None` / empty fields fall back to `config.json`.
+#[derive(Clone, Debug, Default)]
+pub struct InitOptions {
+    pub name: Option<String>,
+    pub languages: Vec<String>,
+    pub exclude: Vec<String>,
+    pub include: Vec<String>,
+    pub max_slots_per_segment: Option<u32>,
+}
+
+/// What `init` did (the spec's InitResult, plus what was skipped).
+#[derive(Debug)]
+pub struct InitReport {
+    pub codegraph_path: PathBuf,
+    pub manifest: Manifest,
+    pub skipped: Vec<Skip>,
+    pub diagnostics: Vec<(String, Diagnostic)>,
+    pub duration_ms: u64,
+}
+
+/// Indexes `root` into `root/.codegraph/` as a new generation, on the current rayon
+/// pool. The previous generation stays readable until the manifest switch, and its
+/// files are deleted after it.
+pub fn init(
+    root: &Path,
+    options: &InitOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<InitReport, ProjectError> {
+    let started = Instant::now();
+    if !root.exists() {
+        return Err(ProjectError::Missing {
+            path: root.to_path_buf(),
+        });
+    }
+    if !root.is_dir() {
+        return Err(ProjectError::NotADirectory {
+            path: root.to_path_buf(),
+        });
+    }
+    let root = fs::canonicalize(root).map_err(io_err(root))?;
+    let dir = root.join(DIR);
+    fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+    let _lock = WriteLock::acquire(&dir)?;
+
+    let mut config = read_config(&root)?.unwrap_or_default();
+    if !options.languages.is_empty() {
+        config.languages = options.languages.clone();
+    }
+    if !options.exclude.is_empty() {
+        config.exclude = options.exclude.clone();
+    }
+    if !options.include.is_empty() {
+        config.include = options.include.clone();
+    }
+    let walk = config.walk_options()?;
+    let previous = read_manifest(&root).ok();
+    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
+    let name = options
+        .name
+        .clone()
+        .or_else(|| previous.as_ref().map(|m| m.name.clone()))
+        .unwrap_or_else(|| {
+            root.file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("project")
+                .to_string()
+        });
+
+    let build = BuildOptions {
+        walk,
+        max_slots_per_segment: options
+            .max_slots_per_segment
+            .unwrap_or(crate::snapshot::MAX_SLOTS_PER_SEGMENT),
+        ..BuildOptions::default()
+    };
+    let mut segments = Vec::new();
+    let mut sink = |i: u32, bytes: Vec<u8>| -> std::io::Result<()> {
+        let name = format!("seg-{generation:06}-{i:04}.cgs");
+        write_atomic(&dir.join(&name), &bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
+        segments.push(name);
+        Ok(())
+    };
+    let summary = build_index::build(&root, &build, &mut sink, progress)?;
+    let config_bytes = serde_json::to_vec_pretty(&config).unwrap_or_default();
+    write_atomic(&dir.join(CONFIG), &config_bytes)?;
+
+    let opened = Index::open_segments(&root, &segments)?;
+    let stats = opened.stats()?;
+    drop(opened);
+    let manifest = Manifest {
+        format_version: FORMAT_VERSION,
+        generation,
+        name,
+        segments,
+        created_unix_ms: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64),
+        files: summary.files,
+        lines: summary.lines,
+        terms: stats.terms,
+        occurrences: stats.occurrences,
+        types: summary.types,
+        methods: summary.methods,
+        source_bytes: summary.bytes,
+    };
+    let manifest_bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+    write_atomic(&dir.join(MANIFEST), &manifest_bytes)?;
+    sync_dir(&dir);
+    remove_unreferenced(&dir, &manifest);
+    Ok(InitReport {
+        codegraph_path: dir,
+        manifest,
+        skipped: summary.skipped,
+        diagnostics: summary.diagnostics,
+        duration_ms: started.elapsed().as_millis() as u64,
+    })
+}
+
+/// Deletes segment files of older generations and stray temp files. Readers that
+/// still map an old file keep it alive until they close it.
+fn remove_unreferenced(dir: &Path, manifest: &Manifest) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let stale_segment =
+            name.starts_with("seg-") && !manifest.segments.iter().any(|s| s == name);
+        if stale_segment || name.ends_with(".tmp") {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! Queries: a term and a mode in, matching lines out.
+//!
+//! A match is a (file, line) where at least one term matches; each line counts
+//! once. Modes: `exact`, `starts_with`, `contains`, `regex` (unanchored, like grep,
+//! unless the pattern anchors itself), case-insensitive unless asked otherwise.
+//! Results list definition lines (`struct`, `method`, `property`) first, then the
+//! rest, each in path and line order; `total` counts every match even when the
+//! limit cuts the list.
+//!
+//! Finding terms never scans the dictionary for `exact` and `starts_with` (fst
+//! lookups), nor for `contains` with 3+ bytes or a `regex` with a required literal
+//! of 3+ bytes (a trigram index over the dictionary gives the candidates, which
+//! are then checked). Shorter needles and regexes without such a literal scan the
+//! dictionary.
+
+mod matcher;
+pub mod text;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use globset::{GlobBuilder, GlobMatcher};
+use roaring::RoaringBitmap;
+
+pub use matcher::Matcher;
+
+use crate::extract::LineType;
+use crate::project::Index;
+use crate::snapshot::{unpack, Segment, SlotRec, SnapshotError};
+
+/// How a query term matches index terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Exact,
+    StartsWith,
+    Contains,
+    Regex,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Exact => "exact",
+            Mode::StartsWith => "starts_with",
+            Mode::Contains => "contains",
+            Mode::Regex => "regex",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Mode> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "exact" => Some(Mode::Exact),
+            "starts_with" | "prefix" | "starts-with" => Some(Mode::StartsWith),
+            "contains" => Some(Mode::Contains),
+            "regex" | "re" => Some(Mode::Regex),
+            _ => None,
+        }
+    }
+}
+
+/// The default number of matches returned.
+pub const DEFAULT_LIMIT: usize = 100;
+
+/// A query.
+#[derive(Clone, Debug)]
+pub struct Query {
+    pub term: String,
+    pub mode: Mode,
+    pub case_sensitive: bool,
+    /// A glob over relative paths (`src/Core/**`); `*` stays inside one folder.
+    pub file_filter: Option<String>,
+    /// Only lines of these types; empty means all.
+    pub types: Vec<LineType>,
+    /// At most this many matches; 0 means no limit.
+    pub limit: usize,
+}
+
+impl Query {
+    pub fn new(term: &str, mode: Mode) -> Query {
+        Query {
+            term: term.to_string(),
+            mode,
+            case_sensitive: false,
+            file_filter: None,
+            types: Vec::new(),
+            limit: DEFAULT_LIMIT,
+        }
+    }
+}
+
+/// One matching line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub path: String,
+    pub line: u32,
+    pub line_type: LineType,
+    /// Which segment and slot it came from (to check staleness).
+    pub segment: u32,
+    pub slot: u32,
+}
+
+/// The matches of a query.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Matches {
+    pub hits: Vec<Hit>,
+    /// Every match, including those the limit left out.
+    pub total: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    #[error("empty search term: give a name, a prefix, a substring or a regex")]
+    EmptyTerm,
+    #[error("invalid regex: {0}")]
+    BadRegex(String),
+    #[error("invalid file filter {glob:?}: {message}")]
+    BadGlob { glob: String, message: String },
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+}
+
+/// Runs a query over every segment of an index.
+pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
+    let matcher = Matcher::new(&query.term, query.mode, query.case_sensitive)?;
+    let filter = Filter::new(query)?;
+    let limit = if query.limit == 0 {
+        usize::MAX
+    } else {
+        query.limit
+    };
+    let mut defs: Vec<Hit> = Vec::new();
+    let mut rest: Vec<Hit> = Vec::new();
+    let mut total = 0u64;
+    for (i, segment) in index.segments.iter().enumerate() {
+        // A corrupted fst can make the fst crate panic: report it as corruption.
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            search_segment(segment, i as u32, &matcher, &filter, limit)
+        }));
+        let part = match r {
+            Ok(r) => r?,
+            Err(_) => return Err(segment.corrupt("term dictionary").into()),
+        };
+        total += part.total;
+        defs.extend(part.defs);
+        rest.extend(part.rest);
+    }
+    defs.truncate(limit);
+    let room = limit - defs.len();
+    defs.extend(rest.into_iter().take(room));
+    Ok(Matches { hits: defs, total })
+}
+
+struct Filter {
+    glob: Option<GlobMatcher>,
+    types: [bool; 6],
+    any_type: bool,
+}
+
+impl Filter {
+    fn new(query: &Query) -> Result<Filter, QueryError> {
+        let glob = match &query.file_filter {
+            Some(g) if !g.trim().is_empty() => Some(
+                GlobBuilder::new(g.trim())
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| QueryError::BadGlob {
+                        glob: g.clone(),
+                        message: e.kind().to_string(),
+                    })?
+                    .compile_matcher(),
+            ),
+            _ => None,
+        };
+        let mut types = [query.types.is_empty(); 6];
+        for t in &query.types {
+            types[*t as usize] = true;
+        }
+        Ok(Filter {
+            glob,
+            types,
+            any_type: query.types.is_empty(),
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.glob.is_none() && self.any_type
+    }
+}
+
+struct SegmentMatches {
+    defs: Vec<Hit>,
+    rest: Vec<Hit>,
+    total: u64,
+}
+
+fn search_segment(
+    seg: &Segment,
+    seg_index: u32,
+    matcher: &Matcher,
+    filter: &Filter,
+    limit: usize,
+) -> Result<SegmentMatches, QueryError> {
+    let variants = matcher.variants(seg)?;
+    let mut out = SegmentMatches {
+        defs: Vec::new(),
+        rest: Vec::new(),
+        total: 0,
+    };
+    if variants.is_empty() {
+        return Ok(out);
+    }
+    let mut all = RoaringBitmap::new();
+    let mut defs = RoaringBitmap::new();
+    for v in &variants {
+        if variants.len() == 1 {
+            all = seg.postings(v)?;
+            defs = seg.def_postings(v)?;
+        } else {
+            all |= seg.postings(v)?;
+            defs |= seg.def_postings(v)?;
+        }
+    }
+    let mut slots = SlotCache::default();
+    if filter.is_empty() {
+        // Definitions come from their own list; the rest needs only the first
+        // `limit` postings that are not definitions.
+        out.total = all.len();
+        for p in defs.iter().take(limit) {
+            out.defs.push(slots.hit(seg, seg_index, p)?);
+        }
+        let room = limit.saturating_sub(out.defs.len());
+        for p in all.iter().filter(|p| !defs.contains(*p)).take(room) {
+            out.rest.push(slots.hit(seg, seg_index, p)?);
+        }
+        return Ok(out);
+    }
+    for p in all.iter() {
+        let (slot_id, line_id) = unpack(p);
+        let (slot, path_ok) = slots.get(seg, slot_id, filter)?;
+        if !path_ok {
+            continue;
+        }
+        let line = slot.line_number(line_id);
+        let line_type = seg.line_type(&slot, line)?;
+        if !filter.types[line_type as usize] {
+            continue;
+        }
+        out.total += 1;
+        let list = if line_type.is_definition() {
+            &mut out.defs
+        } else {
+            &mut out.rest
+        };
+        if list.len() < limit {
+            let path = seg.slot_path(&slot)?.to_string();
+            list.push(Hit {
+                path,
+                line,
+                line_type,
+                segment: seg_index,
+                slot: slot_id,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The last slot read, and whether its path passes the filter.
+#[derive(Default)]
+struct SlotCache {
+    last: Option<(u32, SlotRec, bool)>,
+}
+
+impl SlotCache {
+    fn get(
+        &mut self,
+        seg: &Segment,
+        id: u32,
+        filter: &Filter,
+    ) -> Result<(SlotRec, bool), QueryError> {
+        if let Some((last, rec, ok)) = self.last {
+            if last == id {
+                return Ok((rec, ok));
+            }
+        }
+        let rec = seg.slot(id)?;
+        let ok = match &filter.glob {
+            Some(g) => g.is_match(seg.slot_path(&rec)?),
+            None => true,
+        };
+        self.last = Some((id, rec, ok));
+        Ok((rec, ok))
+    }
+
+    fn hit(&mut self, seg: &Segment, seg_index: u32, posting: u32) -> Result<Hit, QueryError> {
+        let (slot_id, line_id) = unpack(posting);
+        let rec = match self.last {
+            Some((last, rec, _)) if last == slot_id => rec,
+            _ => {
+                let rec = seg.slot(slot_id)?;
+                self.last = Some((slot_id, rec, true));
+                rec
+            }
+        };
+        let line = rec.line_number(line_id);
+        Ok(Hit {
+            path: seg.slot_path(&rec)?.to_string(),
+            line,
+            line_type: seg.line_type(&rec, line)?,
+            segment: seg_index,
+            slot: slot_id,
+        })
+    }
+}

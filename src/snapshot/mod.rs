@@ -1,0 +1,153 @@
+//! The snapshot: one immutable file per segment, read in place from a memory map.
+//!
+//! In: the bytes a [`SegmentWriter`] produced. Out: a [`Segment`] whose tables are
+//! read straight from the map, with no deserialization on open. `format/README.md`
+//! is the byte-level description; keep it true with this module.
+//!
+//! Every read is bounds-checked: a corrupted or truncated file yields a
+//! [`SnapshotError`], never undefined behaviour. Opening checks only the header,
+//! the section table and the footer's magic (O(1) in the file's size); checksums
+//! are checked by [`Segment::verify`] (`cg verify`).
+
+mod mmap;
+mod read;
+pub mod structure;
+mod write;
+
+pub use read::{FoldRec, Segment, SlotRec, VariantRec};
+pub use write::{slots_for, SegmentWriter};
+
+use std::path::PathBuf;
+
+/// First bytes of every segment file.
+pub const MAGIC: &[u8; 8] = b"CODEGRPH";
+/// Last bytes of every segment file.
+pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
+/// The format version this build reads and writes. Bump it, and add a line to
+/// `format/README.md`'s changelog, with any change to the layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+pub const HEADER_LEN: usize = 64;
+pub const SECTION_ENTRY_LEN: usize = 32;
+pub const FOOTER_LEN: usize = 16;
+pub const FOLD_LEN: usize = 24;
+pub const VARIANT_LEN: usize = 32;
+pub const SLOT_LEN: usize = 64;
+pub const GRAM_LEN: usize = 12;
+
+/// Lines per slot: a file with more lines takes several slots (parts), so line ids
+/// fit the 16 low bits of a posting.
+pub const LINES_PER_SLOT: u32 = 65_535;
+/// Slots per segment: slot ids fit the 16 high bits of a posting.
+pub const MAX_SLOTS_PER_SEGMENT: u32 = 65_536;
+
+/// Section kinds, in the order they are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Section {
+    /// fst map: folded term → fold id.
+    TermFst = 1,
+    /// Fixed records, one per fold id.
+    Folds = 2,
+    /// Fixed records, one per case variant.
+    Variants = 3,
+    /// Concatenated UTF-8: fold keys, variants, paths.
+    Strings = 4,
+    /// Concatenated roaring bitmaps of packed occurrences.
+    Postings = 5,
+    /// Fixed records, one per slot.
+    Slots = 6,
+    /// One byte per line of every file.
+    LineTypes = 7,
+    /// One rkyv archive per file: header comments, types, methods, properties.
+    Structure = 8,
+    /// fst map: trigram of folded terms → gram entry.
+    GramFst = 9,
+    /// Fixed records, one per trigram: where its fold-id bitmap is.
+    Grams = 10,
+    /// Concatenated roaring bitmaps of fold ids.
+    GramPostings = 11,
+}
+
+impl Section {
+    pub const ALL: [Section; 11] = [
+        Section::TermFst,
+        Section::Folds,
+        Section::Variants,
+        Section::Strings,
+        Section::Postings,
+        Section::Slots,
+        Section::LineTypes,
+        Section::Structure,
+        Section::GramFst,
+        Section::Grams,
+        Section::GramPostings,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Section::TermFst => "term fst",
+            Section::Folds => "folds",
+            Section::Variants => "variants",
+            Section::Strings => "strings",
+            Section::Postings => "postings",
+            Section::Slots => "slots",
+            Section::LineTypes => "line types",
+            Section::Structure => "structure",
+            Section::GramFst => "gram fst",
+            Section::Grams => "grams",
+            Section::GramPostings => "gram postings",
+        }
+    }
+}
+
+/// What can go wrong reading a snapshot. Every message says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    #[error("{path}: cannot read the index: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: not a codegraph snapshot (bad magic); run `cg init` to rebuild the index")]
+    NotASnapshot { path: PathBuf },
+    #[error(
+        "{path}: index is format v{found}, this cg reads v{expected}: run `cg init` to rebuild it"
+    )]
+    Version {
+        path: PathBuf,
+        found: u32,
+        expected: u32,
+    },
+    #[error("{path}: index is corrupted ({what}); run `cg init` to rebuild it")]
+    Corrupt { path: PathBuf, what: String },
+}
+
+/// The case fold used for keys: Unicode lowercase.
+pub fn fold(term: &str) -> String {
+    if term
+        .bytes()
+        .all(|b| !b.is_ascii_uppercase() && b.is_ascii())
+    {
+        return term.to_string();
+    }
+    term.to_lowercase()
+}
+
+/// Packs a slot and a line id into one posting.
+#[inline]
+pub fn pack(slot: u32, line_id: u32) -> u32 {
+    (slot << 16) | line_id
+}
+
+/// Splits a posting into its slot and line id.
+#[inline]
+pub fn unpack(posting: u32) -> (u32, u32) {
+    (posting >> 16, posting & 0xFFFF)
+}
+
+/// The byte trigrams of a folded term, deduplicated (terms shorter than three
+/// bytes have none).
+pub fn trigrams(folded: &str) -> impl Iterator<Item = [u8; 3]> + '_ {
+    folded.as_bytes().windows(3).map(|w| [w[0], w[1], w[2]])
+}

@@ -1,0 +1,406 @@
+//! Reading a segment in place. Opening reads the header, the section table and the
+//! footer magic: O(1) in the file's size. Every later read is a bounds-checked
+//! slice of the map; bad offsets become [`SnapshotError::Corrupt`].
+
+use std::fs::File;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use roaring::RoaringBitmap;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::mmap::Mapped;
+use super::structure::FileStructure;
+use super::*;
+use crate::extract::LineType;
+
+enum Bytes {
+    Mapped(Mapped),
+    Owned(Vec<u8>),
+}
+
+/// One opened segment file.
+pub struct Segment {
+    path: PathBuf,
+    bytes: Bytes,
+    sections: Vec<Range<usize>>,
+    checksums: Vec<u64>,
+    pub slot_count: u32,
+    pub fold_count: u32,
+    pub variant_count: u32,
+    pub file_count: u32,
+    pub line_count: u64,
+    pub occurrence_count: u64,
+}
+
+/// A fold: the case-insensitive key shared by one or more exact terms (variants).
+#[derive(Clone, Copy, Debug)]
+pub struct FoldRec {
+    pub first_variant: u32,
+    pub variant_count: u32,
+    pub key: (u32, u32),
+    /// Distinct (slot, line) pairs over all variants.
+    pub occurrences: u64,
+}
+
+/// One exact term and where its postings are: all of them, then (right after)
+/// those on definition lines.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantRec {
+    pub term: (u32, u32),
+    pub postings: (u64, u32),
+    pub def_postings_len: u32,
+    pub occurrences: u32,
+}
+
+/// One slot: a file, or one part of a file longer than 65,535 lines.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotRec {
+    pub path: (u32, u32),
+    pub size: u64,
+    pub hash: u64,
+    pub mtime_ns: i64,
+    pub line_types_off: u64,
+    pub structure: (u64, u32),
+    pub line_count: u32,
+    pub part: u16,
+    pub language: u8,
+    pub diagnostics: u8,
+    pub error_line: u32,
+}
+
+impl SlotRec {
+    /// The file line number of this slot's line id.
+    pub fn line_number(&self, line_id: u32) -> u32 {
+        self.part as u32 * LINES_PER_SLOT + line_id
+    }
+}
+
+fn u32_at(b: &[u8], off: usize) -> Option<u32> {
+    b.get(off..off.checked_add(4)?)
+        .and_then(|s| s.try_into().ok())
+        .map(u32::from_le_bytes)
+}
+
+fn u64_at(b: &[u8], off: usize) -> Option<u64> {
+    b.get(off..off.checked_add(8)?)
+        .and_then(|s| s.try_into().ok())
+        .map(u64::from_le_bytes)
+}
+
+fn u16_at(b: &[u8], off: usize) -> Option<u16> {
+    b.get(off..off.checked_add(2)?)
+        .and_then(|s| s.try_into().ok())
+        .map(u16::from_le_bytes)
+}
+
+impl Segment {
+    /// Maps and opens a segment file.
+    pub fn open(path: &Path) -> Result<Segment, SnapshotError> {
+        let io = |source| SnapshotError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        let map = Mapped::open(&file).map_err(io)?;
+        Segment::parse(path.to_path_buf(), Bytes::Mapped(map))
+    }
+
+    /// Opens a segment held in memory (tests, fuzzing).
+    pub fn from_vec(name: &str, bytes: Vec<u8>) -> Result<Segment, SnapshotError> {
+        Segment::parse(PathBuf::from(name), Bytes::Owned(bytes))
+    }
+
+    fn parse(path: PathBuf, bytes: Bytes) -> Result<Segment, SnapshotError> {
+        let b: &[u8] = match &bytes {
+            Bytes::Mapped(m) => m.bytes(),
+            Bytes::Owned(v) => v,
+        };
+        let corrupt = |what: &str| SnapshotError::Corrupt {
+            path: path.clone(),
+            what: what.to_string(),
+        };
+        if b.len() < 8 || &b[..8] != MAGIC {
+            return Err(SnapshotError::NotASnapshot { path });
+        }
+        if b.len() < HEADER_LEN + FOOTER_LEN {
+            return Err(corrupt("truncated header"));
+        }
+        let version = u32_at(b, 8).unwrap_or(0);
+        if version != FORMAT_VERSION {
+            return Err(SnapshotError::Version {
+                path,
+                found: version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        if &b[b.len() - 8..] != FOOTER_MAGIC {
+            return Err(corrupt("truncated: footer missing"));
+        }
+        let count = u32_at(b, 12).unwrap_or(0) as usize;
+        if count != Section::ALL.len() {
+            return Err(corrupt("unexpected section count"));
+        }
+        let body_end = b.len() - FOOTER_LEN;
+        let mut sections = Vec::with_capacity(count);
+        let mut checksums = Vec::with_capacity(count);
+        for (i, expected) in Section::ALL.iter().enumerate() {
+            let e = HEADER_LEN + i * SECTION_ENTRY_LEN;
+            let kind = u32_at(b, e).ok_or_else(|| corrupt("section table"))?;
+            let off = u64_at(b, e + 8).ok_or_else(|| corrupt("section table"))? as usize;
+            let len = u64_at(b, e + 16).ok_or_else(|| corrupt("section table"))? as usize;
+            let sum = u64_at(b, e + 24).ok_or_else(|| corrupt("section table"))?;
+            let end = off.checked_add(len).filter(|&end| end <= body_end);
+            if kind != *expected as u32 || end.is_none() || off < HEADER_LEN {
+                return Err(corrupt(&format!(
+                    "{} section out of bounds",
+                    expected.name()
+                )));
+            }
+            sections.push(off..off + len);
+            checksums.push(sum);
+        }
+        let header = |off| u32_at(b, off).unwrap_or(0);
+        let segment = Segment {
+            slot_count: header(16),
+            fold_count: header(20),
+            variant_count: header(24),
+            file_count: header(28),
+            line_count: u64_at(b, 32).unwrap_or(0),
+            occurrence_count: u64_at(b, 40).unwrap_or(0),
+            path,
+            sections,
+            checksums,
+            bytes: Bytes::Owned(Vec::new()),
+        };
+        let segment = Segment { bytes, ..segment };
+        // The fixed-record sections must hold the counts the header states.
+        let fits =
+            |s: Section, n: u32, width: usize| segment.section(s).len() >= n as usize * width;
+        if !fits(Section::Folds, segment.fold_count, FOLD_LEN)
+            || !fits(Section::Variants, segment.variant_count, VARIANT_LEN)
+            || !fits(Section::Slots, segment.slot_count, SLOT_LEN)
+            || segment.slot_count > MAX_SLOTS_PER_SEGMENT
+        {
+            return Err(segment.corrupt("record counts exceed their sections"));
+        }
+        Ok(segment)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn all(&self) -> &[u8] {
+        match &self.bytes {
+            Bytes::Mapped(m) => m.bytes(),
+            Bytes::Owned(v) => v,
+        }
+    }
+
+    pub fn byte_len(&self) -> u64 {
+        self.all().len() as u64
+    }
+
+    fn section(&self, s: Section) -> &[u8] {
+        let r = self.sections[s as usize - 1].clone();
+        self.all().get(r).unwrap_or(&[])
+    }
+
+    pub fn corrupt(&self, what: &str) -> SnapshotError {
+        SnapshotError::Corrupt {
+            path: self.path.clone(),
+            what: what.to_string(),
+        }
+    }
+
+    pub fn term_fst(&self) -> Result<fst::Map<&[u8]>, SnapshotError> {
+        fst::Map::new(self.section(Section::TermFst))
+            .map_err(|e| self.corrupt(&format!("term fst: {e}")))
+    }
+
+    pub fn gram_fst(&self) -> Result<fst::Map<&[u8]>, SnapshotError> {
+        fst::Map::new(self.section(Section::GramFst))
+            .map_err(|e| self.corrupt(&format!("gram fst: {e}")))
+    }
+
+    pub fn fold(&self, id: u32) -> Result<FoldRec, SnapshotError> {
+        let b = self.section(Section::Folds);
+        let o = id as usize * FOLD_LEN;
+        let rec = (|| {
+            Some(FoldRec {
+                first_variant: u32_at(b, o)?,
+                variant_count: u32_at(b, o + 4)?,
+                key: (u32_at(b, o + 8)?, u32_at(b, o + 12)?),
+                occurrences: u64_at(b, o + 16)?,
+            })
+        })();
+        rec.filter(|_| id < self.fold_count)
+            .ok_or_else(|| self.corrupt("fold id out of range"))
+    }
+
+    pub fn variant(&self, i: u32) -> Result<VariantRec, SnapshotError> {
+        let b = self.section(Section::Variants);
+        let o = i as usize * VARIANT_LEN;
+        let rec = (|| {
+            Some(VariantRec {
+                term: (u32_at(b, o)?, u32_at(b, o + 4)?),
+                postings: (u64_at(b, o + 8)?, u32_at(b, o + 16)?),
+                def_postings_len: u32_at(b, o + 20)?,
+                occurrences: u32_at(b, o + 24)?,
+            })
+        })();
+        rec.filter(|_| i < self.variant_count)
+            .ok_or_else(|| self.corrupt("variant out of range"))
+    }
+
+    /// A string of the strings section.
+    pub fn str_at(&self, (off, len): (u32, u32)) -> Result<&str, SnapshotError> {
+        let b = self.section(Section::Strings);
+        let bytes = b
+            .get(off as usize..off as usize + len as usize)
+            .ok_or_else(|| self.corrupt("string out of bounds"))?;
+        std::str::from_utf8(bytes).map_err(|_| self.corrupt("string not UTF-8"))
+    }
+
+    /// All postings of a variant.
+    pub fn postings(&self, v: &VariantRec) -> Result<RoaringBitmap, SnapshotError> {
+        self.bitmap(v.postings.0 as usize, v.postings.1 as usize)
+    }
+
+    /// The postings of a variant that lie on definition lines.
+    pub fn def_postings(&self, v: &VariantRec) -> Result<RoaringBitmap, SnapshotError> {
+        let off = (v.postings.0 as usize)
+            .checked_add(v.postings.1 as usize)
+            .ok_or_else(|| self.corrupt("postings"))?;
+        self.bitmap(off, v.def_postings_len as usize)
+    }
+
+    fn bitmap(&self, off: usize, len: usize) -> Result<RoaringBitmap, SnapshotError> {
+        let b = self.section(Section::Postings);
+        let bytes = off
+            .checked_add(len)
+            .and_then(|end| b.get(off..end))
+            .ok_or_else(|| self.corrupt("postings out of bounds"))?;
+        RoaringBitmap::deserialize_from(bytes).map_err(|e| self.corrupt(&format!("postings: {e}")))
+    }
+
+    pub fn slot(&self, i: u32) -> Result<SlotRec, SnapshotError> {
+        let b = self.section(Section::Slots);
+        let o = i as usize * SLOT_LEN;
+        let rec = (|| {
+            Some(SlotRec {
+                path: (u32_at(b, o)?, u32_at(b, o + 4)?),
+                size: u64_at(b, o + 8)?,
+                hash: u64_at(b, o + 16)?,
+                mtime_ns: u64_at(b, o + 24)? as i64,
+                line_types_off: u64_at(b, o + 32)?,
+                structure: (u64_at(b, o + 40)?, u32_at(b, o + 48)?),
+                line_count: u32_at(b, o + 52)?,
+                part: u16_at(b, o + 56)?,
+                language: *b.get(o + 58)?,
+                diagnostics: *b.get(o + 59)?,
+                error_line: u32_at(b, o + 60)?,
+            })
+        })();
+        rec.filter(|_| i < self.slot_count)
+            .ok_or_else(|| self.corrupt("slot out of range"))
+    }
+
+    pub fn slot_path(&self, slot: &SlotRec) -> Result<&str, SnapshotError> {
+        self.str_at(slot.path)
+    }
+
+    /// The type of a file line (1-based, counted over the whole file).
+    pub fn line_type(&self, slot: &SlotRec, line: u32) -> Result<LineType, SnapshotError> {
+        if line == 0 || line > slot.line_count {
+            return Err(self.corrupt("line out of range"));
+        }
+        let b = self.section(Section::LineTypes);
+        let at = slot.line_types_off as usize + line as usize - 1;
+        b.get(at)
+            .and_then(|&v| LineType::from_u8(v))
+            .ok_or_else(|| self.corrupt("line type"))
+    }
+
+    /// The structure of a slot's file (empty when it has none).
+    pub fn structure(&self, slot: &SlotRec) -> Result<FileStructure, SnapshotError> {
+        let (off, len) = (slot.structure.0 as usize, slot.structure.1 as usize);
+        if len == 0 {
+            return Ok(FileStructure::default());
+        }
+        let b = self.section(Section::Structure);
+        let bytes = off
+            .checked_add(len)
+            .and_then(|end| b.get(off..end))
+            .ok_or_else(|| self.corrupt("structure out of bounds"))?;
+        FileStructure::from_bytes(bytes).ok_or_else(|| self.corrupt("structure archive invalid"))
+    }
+
+    /// The fold ids whose keys contain a trigram, or `None` when no key does.
+    pub fn gram(&self, gram: [u8; 3]) -> Result<Option<RoaringBitmap>, SnapshotError> {
+        let Some(i) = self.gram_fst()?.get(gram) else {
+            return Ok(None);
+        };
+        let b = self.section(Section::Grams);
+        let o = i as usize * GRAM_LEN;
+        let (off, len) = match (u64_at(b, o), u32_at(b, o + 8)) {
+            (Some(off), Some(len)) => (off as usize, len as usize),
+            _ => return Err(self.corrupt("gram entry out of range")),
+        };
+        let p = self.section(Section::GramPostings);
+        let bytes = off
+            .checked_add(len)
+            .and_then(|end| p.get(off..end))
+            .ok_or_else(|| self.corrupt("gram postings out of bounds"))?;
+        RoaringBitmap::deserialize_from(bytes)
+            .map(Some)
+            .map_err(|e| self.corrupt(&format!("gram postings: {e}")))
+    }
+
+    /// Checks every checksum and every record: what `cg verify` runs. Costs a full
+    /// read of the file.
+    pub fn verify(&self) -> Result<(), SnapshotError> {
+        let all = self.all();
+        let body = &all[..all.len() - FOOTER_LEN];
+        let stored = u64_at(all, all.len() - FOOTER_LEN).unwrap_or(0);
+        if xxh3_64(body) != stored {
+            return Err(self.corrupt("file checksum mismatch"));
+        }
+        for (i, s) in Section::ALL.iter().enumerate() {
+            if xxh3_64(self.section(*s)) != self.checksums[i] {
+                return Err(self.corrupt(&format!("{} checksum mismatch", s.name())));
+            }
+        }
+        self.term_fst()?
+            .as_fst()
+            .verify()
+            .map_err(|e| self.corrupt(&format!("term fst: {e}")))?;
+        self.gram_fst()?
+            .as_fst()
+            .verify()
+            .map_err(|e| self.corrupt(&format!("gram fst: {e}")))?;
+        for v in 0..self.variant_count {
+            let rec = self.variant(v)?;
+            self.str_at(rec.term)?;
+            self.postings(&rec)?;
+            self.def_postings(&rec)?;
+        }
+        for f in 0..self.fold_count {
+            let rec = self.fold(f)?;
+            self.str_at(rec.key)?;
+            if rec.first_variant as u64 + rec.variant_count as u64 > self.variant_count as u64 {
+                return Err(self.corrupt("fold variants out of range"));
+            }
+        }
+        for s in 0..self.slot_count {
+            let slot = self.slot(s)?;
+            self.slot_path(&slot)?;
+            self.structure(&slot)?;
+            if slot.line_count > 0 {
+                self.line_type(&slot, slot.line_count)?;
+            }
+        }
+        Ok(())
+    }
+}

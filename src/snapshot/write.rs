@@ -1,0 +1,318 @@
+//! Writing one segment: facts of up to 65,536 slots in, the bytes of one segment
+//! file out (see `format/README.md`). The output depends only on the facts and
+//! their order, never on hashing order or thread count.
+
+use std::collections::BTreeMap;
+
+use roaring::RoaringBitmap;
+use rustc_hash::FxHashMap;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::structure::FileStructure;
+use super::*;
+use crate::extract::FileFacts;
+
+/// Accumulates files, then writes a segment.
+pub struct SegmentWriter {
+    max_slots: u32,
+    /// exact term → its postings: all, and those on definition lines
+    terms: FxHashMap<Box<str>, (RoaringBitmap, RoaringBitmap)>,
+    slots: Vec<SlotRecord>,
+    strings: Vec<u8>,
+    line_types: Vec<u8>,
+    structure: Vec<u8>,
+    files: u32,
+    lines: u64,
+}
+
+struct SlotRecord {
+    path: (u32, u32),
+    size: u64,
+    hash: u64,
+    mtime_ns: i64,
+    line_types_off: u64,
+    structure: (u64, u32),
+    line_count: u32,
+    part: u16,
+    language: u8,
+    diagnostics: u8,
+    error_line: u32,
+}
+
+/// The slots a file of `lines` lines takes.
+pub fn slots_for(lines: u32) -> u32 {
+    lines.div_ceil(LINES_PER_SLOT).max(1)
+}
+
+impl SegmentWriter {
+    /// A writer whose segment holds at most `max_slots` slots (at most 65,536).
+    pub fn new(max_slots: u32) -> SegmentWriter {
+        SegmentWriter {
+            max_slots: max_slots.clamp(1, MAX_SLOTS_PER_SEGMENT),
+            terms: FxHashMap::default(),
+            slots: Vec::new(),
+            strings: Vec::new(),
+            line_types: Vec::new(),
+            structure: Vec::new(),
+            files: 0,
+            lines: 0,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Whether a file of `lines` lines still fits.
+    pub fn fits(&self, lines: u32) -> bool {
+        self.slots.len() as u32 + slots_for(lines) <= self.max_slots
+    }
+
+    pub fn slot_count(&self) -> u32 {
+        self.slots.len() as u32
+    }
+
+    fn push_string(&mut self, s: &str) -> (u32, u32) {
+        let off = self.strings.len() as u32;
+        self.strings.extend_from_slice(s.as_bytes());
+        (off, s.len() as u32)
+    }
+
+    /// Adds a file. The caller checks [`SegmentWriter::fits`] first.
+    pub fn add(&mut self, facts: &FileFacts) {
+        let first_slot = self.slots.len() as u32;
+        let lines = facts.line_count();
+        let parts = slots_for(lines);
+        let path = self.push_string(&facts.path);
+        let line_types_off = self.line_types.len() as u64;
+        self.line_types
+            .extend(facts.line_types.iter().map(|t| *t as u8));
+        let record = FileStructure::from_facts(facts);
+        let structure = if record.is_empty() {
+            (0, 0)
+        } else {
+            while self.structure.len() % 16 != 0 {
+                self.structure.push(0);
+            }
+            let bytes = record.to_bytes();
+            let off = self.structure.len() as u64;
+            self.structure.extend_from_slice(&bytes);
+            (off, bytes.len() as u32)
+        };
+        let mut diagnostics = 0u8;
+        let mut error_line = 0u32;
+        for d in &facts.diagnostics {
+            match d {
+                crate::extract::Diagnostic::LossyUtf8 => diagnostics |= 1,
+                crate::extract::Diagnostic::SyntaxErrors { first_line } => {
+                    diagnostics |= 2;
+                    error_line = *first_line;
+                }
+                crate::extract::Diagnostic::ParseFailed => diagnostics |= 4,
+            }
+        }
+        for part in 0..parts {
+            self.slots.push(SlotRecord {
+                path,
+                size: facts.size,
+                hash: facts.hash,
+                mtime_ns: facts.mtime_ns,
+                line_types_off,
+                structure,
+                line_count: lines,
+                part: part as u16,
+                language: facts.language.id(),
+                diagnostics,
+                error_line,
+            });
+        }
+        for t in &facts.terms {
+            let (all, defs) = match self.terms.get_mut(t.term.as_str()) {
+                Some(b) => b,
+                None => self.terms.entry(t.term.as_str().into()).or_default(),
+            };
+            for &line in &t.lines {
+                let part = (line - 1) / LINES_PER_SLOT;
+                let posting = pack(first_slot + part, line - part * LINES_PER_SLOT);
+                all.insert(posting);
+                if facts
+                    .line_types
+                    .get(line as usize - 1)
+                    .is_some_and(|t| t.is_definition())
+                {
+                    defs.insert(posting);
+                }
+            }
+        }
+        self.files += 1;
+        self.lines += lines as u64;
+    }
+
+    /// Writes the segment's bytes.
+    pub fn finish(self) -> Vec<u8> {
+        let SegmentWriter {
+            terms,
+            slots,
+            mut strings,
+            line_types,
+            structure,
+            files,
+            lines,
+            ..
+        } = self;
+
+        // Group exact terms by their fold, both in byte order.
+        let mut by_fold: BTreeMap<String, Vec<(Box<str>, (RoaringBitmap, RoaringBitmap))>> =
+            BTreeMap::new();
+        for (term, bitmaps) in terms {
+            by_fold
+                .entry(fold(&term))
+                .or_default()
+                .push((term, bitmaps));
+        }
+        let mut fst_builder = fst::MapBuilder::memory();
+        let mut folds = Vec::with_capacity(by_fold.len() * FOLD_LEN);
+        let mut variants = Vec::new();
+        let mut postings = Vec::new();
+        let mut grams: BTreeMap<[u8; 3], RoaringBitmap> = BTreeMap::new();
+        let mut variant_count = 0u32;
+        let mut occurrences = 0u64;
+        for (fold_id, (key, mut group)) in by_fold.into_iter().enumerate() {
+            group.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let fold_id = fold_id as u32;
+            fst_builder
+                .insert(key.as_bytes(), fold_id as u64)
+                .expect("fold keys come sorted from a BTreeMap");
+            for g in trigrams(&key) {
+                grams.entry(g).or_default().insert(fold_id);
+            }
+            let key_off = strings.len() as u32;
+            strings.extend_from_slice(key.as_bytes());
+            let mut union = RoaringBitmap::new();
+            for (term, (bitmap, defs)) in &group {
+                let str_off = strings.len() as u32;
+                strings.extend_from_slice(term.as_bytes());
+                let post_off = postings.len() as u64;
+                bitmap
+                    .serialize_into(&mut postings)
+                    .expect("writing to a Vec cannot fail");
+                let all_len = postings.len() as u64 - post_off;
+                defs.serialize_into(&mut postings)
+                    .expect("writing to a Vec cannot fail");
+                let defs_len = postings.len() as u64 - post_off - all_len;
+                put_u32(&mut variants, str_off);
+                put_u32(&mut variants, term.len() as u32);
+                put_u64(&mut variants, post_off);
+                put_u32(&mut variants, all_len as u32);
+                put_u32(&mut variants, defs_len as u32);
+                put_u32(&mut variants, bitmap.len() as u32);
+                put_u32(&mut variants, 0);
+                if group.len() > 1 {
+                    union |= bitmap;
+                }
+            }
+            let fold_occurrences = if group.len() > 1 {
+                union.len()
+            } else {
+                group[0].1 .0.len()
+            };
+            occurrences += fold_occurrences;
+            put_u32(&mut folds, variant_count);
+            put_u32(&mut folds, group.len() as u32);
+            put_u32(&mut folds, key_off);
+            put_u32(&mut folds, key.len() as u32);
+            put_u64(&mut folds, fold_occurrences);
+            variant_count += group.len() as u32;
+        }
+        let term_fst = fst_builder.into_inner().expect("in-memory fst");
+
+        let mut gram_builder = fst::MapBuilder::memory();
+        let mut gram_entries = Vec::with_capacity(grams.len() * GRAM_LEN);
+        let mut gram_postings = Vec::new();
+        for (i, (gram, ids)) in grams.iter().enumerate() {
+            gram_builder
+                .insert(gram, i as u64)
+                .expect("grams come sorted from a BTreeMap");
+            let off = gram_postings.len() as u64;
+            ids.serialize_into(&mut gram_postings)
+                .expect("writing to a Vec cannot fail");
+            put_u64(&mut gram_entries, off);
+            put_u32(&mut gram_entries, (gram_postings.len() as u64 - off) as u32);
+        }
+        let gram_fst = gram_builder.into_inner().expect("in-memory fst");
+
+        let mut slot_bytes = Vec::with_capacity(slots.len() * SLOT_LEN);
+        for s in &slots {
+            put_u32(&mut slot_bytes, s.path.0);
+            put_u32(&mut slot_bytes, s.path.1);
+            put_u64(&mut slot_bytes, s.size);
+            put_u64(&mut slot_bytes, s.hash);
+            put_u64(&mut slot_bytes, s.mtime_ns as u64);
+            put_u64(&mut slot_bytes, s.line_types_off);
+            put_u64(&mut slot_bytes, s.structure.0);
+            put_u32(&mut slot_bytes, s.structure.1);
+            put_u32(&mut slot_bytes, s.line_count);
+            slot_bytes.extend_from_slice(&s.part.to_le_bytes());
+            slot_bytes.push(s.language);
+            slot_bytes.push(s.diagnostics);
+            put_u32(&mut slot_bytes, s.error_line);
+        }
+
+        let sections: [(Section, &[u8]); 11] = [
+            (Section::TermFst, &term_fst),
+            (Section::Folds, &folds),
+            (Section::Variants, &variants),
+            (Section::Strings, &strings),
+            (Section::Postings, &postings),
+            (Section::Slots, &slot_bytes),
+            (Section::LineTypes, &line_types),
+            (Section::Structure, &structure),
+            (Section::GramFst, &gram_fst),
+            (Section::Grams, &gram_entries),
+            (Section::GramPostings, &gram_postings),
+        ];
+        let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
+        let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();
+        let mut out = Vec::with_capacity(align16(table_end) + body + FOOTER_LEN);
+        out.extend_from_slice(MAGIC);
+        put_u32(&mut out, FORMAT_VERSION);
+        put_u32(&mut out, sections.len() as u32);
+        put_u32(&mut out, slots.len() as u32);
+        put_u32(&mut out, (folds.len() / FOLD_LEN) as u32);
+        put_u32(&mut out, variant_count);
+        put_u32(&mut out, files);
+        put_u64(&mut out, lines);
+        put_u64(&mut out, occurrences);
+        out.resize(HEADER_LEN, 0);
+        let mut offset = align16(table_end);
+        for (kind, bytes) in &sections {
+            put_u32(&mut out, *kind as u32);
+            put_u32(&mut out, 0);
+            put_u64(&mut out, offset as u64);
+            put_u64(&mut out, bytes.len() as u64);
+            put_u64(&mut out, xxh3_64(bytes));
+            offset += align16(bytes.len());
+        }
+        for (_, bytes) in &sections {
+            out.resize(align16(out.len()), 0);
+            out.extend_from_slice(bytes);
+        }
+        out.resize(align16(out.len()), 0);
+        let checksum = xxh3_64(&out);
+        put_u64(&mut out, checksum);
+        out.extend_from_slice(FOOTER_MAGIC);
+        out
+    }
+}
+
+fn align16(n: usize) -> usize {
+    n.div_ceil(16) * 16
+}
+
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_u64(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
