@@ -12,11 +12,14 @@ use super::structure::FileStructure;
 use super::*;
 use crate::extract::FileFacts;
 
+/// An exact term's postings: all of them, and those on definition lines.
+type Postings = (RoaringBitmap, RoaringBitmap);
+
 /// Accumulates files, then writes a segment.
 pub struct SegmentWriter {
     max_slots: u32,
     /// exact term → its postings: all, and those on definition lines
-    terms: FxHashMap<Box<str>, (RoaringBitmap, RoaringBitmap)>,
+    terms: FxHashMap<Box<str>, Postings>,
     slots: Vec<SlotRecord>,
     strings: Vec<u8>,
     line_types: Vec<u8>,
@@ -91,7 +94,7 @@ impl SegmentWriter {
         let structure = if record.is_empty() {
             (0, 0)
         } else {
-            while self.structure.len() % 16 != 0 {
+            while !self.structure.len().is_multiple_of(16) {
                 self.structure.push(0);
             }
             let bytes = record.to_bytes();
@@ -162,8 +165,7 @@ impl SegmentWriter {
         } = self;
 
         // Group exact terms by their fold, both in byte order.
-        let mut by_fold: BTreeMap<String, Vec<(Box<str>, (RoaringBitmap, RoaringBitmap))>> =
-            BTreeMap::new();
+        let mut by_fold: BTreeMap<String, Vec<(Box<str>, Postings)>> = BTreeMap::new();
         for (term, bitmaps) in terms {
             by_fold
                 .entry(fold(&term))
