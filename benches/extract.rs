@@ -26,10 +26,7 @@ fn corpus_root() -> PathBuf {
 }
 
 fn samples() -> Vec<Sample> {
-    let per_language: usize = std::env::var("CG_BENCH_FILES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(400);
+    let per_language: usize = std::env::var("CG_BENCH_FILES").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
     let corpus = corpus_root();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract");
     let trees = [
@@ -43,26 +40,15 @@ fn samples() -> Vec<Sample> {
         .iter()
         .map(|&(language, tree)| {
             let root = corpus.join(tree);
-            let root = if root.join(".complete").exists() {
-                root
-            } else {
-                fixtures.clone()
-            };
-            let options = WalkOptions {
-                languages: vec![language],
-                ..WalkOptions::default()
-            };
+            let root = if root.join(".complete").exists() { root } else { fixtures.clone() };
+            let options = WalkOptions { languages: vec![language], ..WalkOptions::default() };
             let found = walk(&root, &options).map(|w| w.files).unwrap_or_default();
             let step = (found.len() / per_language).max(1);
             let files = found
                 .iter()
                 .step_by(step)
                 .take(per_language)
-                .filter_map(|f| {
-                    read_source(&f.abs, 2 << 20)
-                        .ok()
-                        .map(|(b, _)| (f.rel.clone(), b))
-                })
+                .filter_map(|f| read_source(&f.abs, 2 << 20).ok().map(|(b, _)| (f.rel.clone(), b)))
                 .collect();
             Sample { language, files }
         })
@@ -81,19 +67,11 @@ fn bench(c: &mut Criterion) {
         let name = sample.language.name();
         let mut extractor = Extractor::new();
         group.bench_with_input(BenchmarkId::new("parse_only", name), &sample, |b, s| {
-            b.iter(|| {
-                s.files
-                    .iter()
-                    .map(|(p, src)| extractor.parse_only(p, s.language, src))
-                    .sum::<usize>()
-            })
+            b.iter(|| s.files.iter().map(|(p, src)| extractor.parse_only(p, s.language, src)).sum::<usize>())
         });
         group.bench_with_input(BenchmarkId::new("extract", name), &sample, |b, s| {
             b.iter(|| {
-                s.files
-                    .iter()
-                    .map(|(p, src)| extractor.extract(p, s.language, src, 0).terms.len())
-                    .sum::<usize>()
+                s.files.iter().map(|(p, src)| extractor.extract(p, s.language, src, 0).terms.len()).sum::<usize>()
             })
         });
     }

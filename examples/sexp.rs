@@ -3,8 +3,7 @@ fn main() {
     let src = std::fs::read_to_string(&path).unwrap();
     let lang = codegraph::lang::Language::from_path(std::path::Path::new(&path)).unwrap();
     let mut p = tree_sitter::Parser::new();
-    p.set_language(&lang.grammar(std::path::Path::new(&path)))
-        .unwrap();
+    p.set_language(&lang.grammar(std::path::Path::new(&path))).unwrap();
     let t = p.parse(&src, None).unwrap();
     let mut c = t.walk();
     let mut depth = 0;

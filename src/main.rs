@@ -20,12 +20,5 @@ fn use_mimalloc_in_tree_sitter() {
     // SAFETY: this runs first in `main`, before any parser or tree exists, so no
     // block allocated by one allocator is ever freed by the other. The four
     // mimalloc functions have exactly the C signatures tree-sitter expects.
-    unsafe {
-        tree_sitter::set_allocator(
-            Some(mi_malloc),
-            Some(mi_calloc),
-            Some(mi_realloc),
-            Some(mi_free),
-        )
-    };
+    unsafe { tree_sitter::set_allocator(Some(mi_malloc), Some(mi_calloc), Some(mi_realloc), Some(mi_free)) };
 }

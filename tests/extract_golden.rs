@@ -33,18 +33,11 @@ fn extraction_matches_golden_files() {
     let files = fixtures();
     assert!(files.len() >= 5, "expected fixtures for every language");
     for path in files {
-        let rel = path
-            .strip_prefix(root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
+        let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
         let bytes = fs::read(&path).unwrap();
         let facts = extractor.extract(&rel, Language::from_path(&path).unwrap(), &bytes, 0);
         let actual = render(&facts, &String::from_utf8_lossy(&bytes));
-        let golden = path.with_file_name(format!(
-            "{}.golden",
-            path.file_name().unwrap().to_string_lossy()
-        ));
+        let golden = path.with_file_name(format!("{}.golden", path.file_name().unwrap().to_string_lossy()));
         if update {
             fs::write(&golden, &actual).unwrap();
             continue;
@@ -55,9 +48,5 @@ fn extraction_matches_golden_files() {
             let _ = fs::write(golden.with_extension("golden.actual"), &actual);
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{}\n(see the .actual files; UPDATE_GOLDEN=1 regenerates)",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{}\n(see the .actual files; UPDATE_GOLDEN=1 regenerates)", failures.join("\n"));
 }

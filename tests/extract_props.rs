@@ -87,24 +87,15 @@ fn check(facts: &FileFacts, text: &str) {
     }
     for t in &facts.terms {
         assert!(!t.lines.is_empty());
-        assert!(
-            t.lines.windows(2).all(|w| w[0] < w[1]),
-            "lines sorted and distinct"
-        );
+        assert!(t.lines.windows(2).all(|w| w[0] < w[1]), "lines sorted and distinct");
         for &l in &t.lines {
             assert!(l >= 1 && l <= facts.line_count(), "line {l} out of range");
             let line = lines[l as usize - 1];
             // The parser may split text differently from the word rule (`0A` is a
             // number and a name to it), so the oracle is containment.
-            assert!(
-                line.contains(t.term.as_str()),
-                "term {:?} not on line {l}: {line:?}",
-                t.term
-            );
+            assert!(line.contains(t.term.as_str()), "term {:?} not on line {l}: {line:?}", t.term);
             let mut is_word = true;
-            words::for_each_word(&t.term, 0, words::WordSource::Code, |w, _| {
-                is_word &= w == t.term
-            });
+            words::for_each_word(&t.term, 0, words::WordSource::Code, |w, _| is_word &= w == t.term);
             assert!(is_word, "term {:?} is one word", t.term);
         }
     }

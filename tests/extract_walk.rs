@@ -14,12 +14,7 @@ fn write(root: &Path, rel: &str, content: &[u8]) {
 }
 
 fn rels(root: &Path, options: &WalkOptions) -> Vec<String> {
-    walk(root, options)
-        .unwrap()
-        .files
-        .into_iter()
-        .map(|f| f.rel)
-        .collect()
+    walk(root, options).unwrap().files.into_iter().map(|f| f.rel).collect()
 }
 
 fn tree() -> tempfile::TempDir {
@@ -51,59 +46,28 @@ fn walk_honours_ignore_files_and_default_excludes() {
     let dir = tree();
     assert_eq!(
         rels(dir.path(), &WalkOptions::default()),
-        [
-            "Engine.cs",
-            "src/lib/util.go",
-            "src/main.rs",
-            "web/app.js",
-            "web/app.ts",
-            "web/nested/open.go"
-        ]
+        ["Engine.cs", "src/lib/util.go", "src/main.rs", "web/app.js", "web/app.ts", "web/nested/open.go"]
     );
 }
 
 #[test]
 fn walk_filters_by_language_and_globs() {
     let dir = tree();
-    let only_rust_go = WalkOptions {
-        languages: vec![Language::Rust, Language::Go],
-        ..WalkOptions::default()
-    };
-    assert_eq!(
-        rels(dir.path(), &only_rust_go),
-        ["src/lib/util.go", "src/main.rs", "web/nested/open.go"]
-    );
-    let include = WalkOptions {
-        include: vec!["web/**".into()],
-        ..WalkOptions::default()
-    };
-    assert_eq!(
-        rels(dir.path(), &include),
-        ["web/app.js", "web/app.ts", "web/nested/open.go"]
-    );
-    let exclude = WalkOptions {
-        exclude: vec!["**/*.go".into(), "*.cs".into()],
-        ..WalkOptions::default()
-    };
-    assert_eq!(
-        rels(dir.path(), &exclude),
-        ["src/main.rs", "web/app.js", "web/app.ts"]
-    );
+    let only_rust_go = WalkOptions { languages: vec![Language::Rust, Language::Go], ..WalkOptions::default() };
+    assert_eq!(rels(dir.path(), &only_rust_go), ["src/lib/util.go", "src/main.rs", "web/nested/open.go"]);
+    let include = WalkOptions { include: vec!["web/**".into()], ..WalkOptions::default() };
+    assert_eq!(rels(dir.path(), &include), ["web/app.js", "web/app.ts", "web/nested/open.go"]);
+    let exclude = WalkOptions { exclude: vec!["**/*.go".into(), "*.cs".into()], ..WalkOptions::default() };
+    assert_eq!(rels(dir.path(), &exclude), ["src/main.rs", "web/app.js", "web/app.ts"]);
     // `*` does not cross folders.
-    let shallow = WalkOptions {
-        include: vec!["src/*".into()],
-        ..WalkOptions::default()
-    };
+    let shallow = WalkOptions { include: vec!["src/*".into()], ..WalkOptions::default() };
     assert_eq!(rels(dir.path(), &shallow), ["src/main.rs"]);
 }
 
 #[test]
 fn bad_glob_is_an_error_naming_the_glob() {
     let dir = tree();
-    let bad = WalkOptions {
-        exclude: vec!["src/[".into()],
-        ..WalkOptions::default()
-    };
+    let bad = WalkOptions { exclude: vec!["src/[".into()], ..WalkOptions::default() };
     let err = walk(dir.path(), &bad).unwrap_err().to_string();
     assert!(err.contains("src/["), "{err}");
 }
@@ -115,11 +79,7 @@ fn symlinks_are_not_followed() {
     let outside = tempfile::tempdir().unwrap();
     write(outside.path(), "far.rs", b"fn far() {}\n");
     std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
-    std::os::unix::fs::symlink(
-        outside.path().join("far.rs"),
-        dir.path().join("far_link.rs"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(outside.path().join("far.rs"), dir.path().join("far_link.rs")).unwrap();
     let files = rels(dir.path(), &WalkOptions::default());
     assert!(!files.iter().any(|f| f.contains("far")), "{files:?}");
 }
@@ -142,14 +102,7 @@ fn large_binary_and_unreadable_files_are_skipped_with_a_reason() {
     let summary: Vec<String> = outcomes
         .iter()
         .map(|o| match o {
-            Ok(f) => format!(
-                "{}: ok {:?}",
-                f.path,
-                f.diagnostics
-                    .iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-            ),
+            Ok(f) => format!("{}: ok {:?}", f.path, f.diagnostics.iter().map(|d| d.to_string()).collect::<Vec<_>>()),
             Err(s) => format!("{}: {}", s.path, s.reason.label()),
         })
         .collect();
@@ -163,28 +116,19 @@ fn large_binary_and_unreadable_files_are_skipped_with_a_reason() {
             "vanished.rs: unreadable",
         ]
     );
-    assert!(
-        matches!(outcomes[0], Err(ref s) if s.reason == SkipReason::TooLarge { size: 5000, limit: 4096 })
-    );
+    assert!(matches!(outcomes[0], Err(ref s) if s.reason == SkipReason::TooLarge { size: 5000, limit: 4096 }));
 }
 
 #[test]
 fn outcomes_are_identical_with_one_thread_and_many() {
     let dir = tempfile::tempdir().unwrap();
     for i in 0..60 {
-        let body =
-            format!("// file {i}\npub struct S{i} {{ v: u32 }}\nfn f{i}() -> u32 {{ {i} }}\n");
+        let body = format!("// file {i}\npub struct S{i} {{ v: u32 }}\nfn f{i}() -> u32 {{ {i} }}\n");
         write(dir.path(), &format!("m{}/f{i}.rs", i % 7), body.as_bytes());
     }
     let run = |threads: usize| -> Vec<Outcome> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let options = WalkOptions {
-            threads,
-            ..WalkOptions::default()
-        };
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let options = WalkOptions { threads, ..WalkOptions::default() };
         let w = walk(dir.path(), &options).unwrap();
         pool.install(|| extract_files(&w.files, u64::MAX))
     };

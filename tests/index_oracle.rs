@@ -11,43 +11,30 @@ use codegraph::query::{search, Hit, Matcher, Mode, Query};
 use proptest::prelude::*;
 
 fn build(root: &Path, segment_slots: u32) -> Index {
-    let options = InitOptions {
-        max_slots_per_segment: Some(segment_slots),
-        ..InitOptions::default()
-    };
+    let options = InitOptions { max_slots_per_segment: Some(segment_slots), ..InitOptions::default() };
     project::init(root, &options, &|_| {}).expect("init");
     Index::open(root).expect("open")
 }
 
 fn facts_of(root: &Path) -> Vec<FileFacts> {
     let w = walk(root, &WalkOptions::default()).unwrap();
-    extract_files(&w.files, u64::MAX)
-        .into_iter()
-        .map(|o| o.unwrap())
-        .collect()
+    extract_files(&w.files, u64::MAX).into_iter().map(|o| o.unwrap()).collect()
 }
 
 /// What the index must answer: a scan of every (term, line) of every file.
 fn brute_force(facts: &[FileFacts], q: &Query) -> (Vec<(String, u32, LineType)>, u64) {
     let matcher = Matcher::new(&q.term, q.mode, q.case_sensitive).unwrap();
-    let glob = q.file_filter.as_ref().map(|g| {
-        globset::GlobBuilder::new(g)
-            .literal_separator(true)
-            .build()
-            .unwrap()
-            .compile_matcher()
-    });
+    let glob = q
+        .file_filter
+        .as_ref()
+        .map(|g| globset::GlobBuilder::new(g).literal_separator(true).build().unwrap().compile_matcher());
     let mut found: Vec<(String, u32, LineType)> = Vec::new();
     for f in facts {
         if glob.as_ref().is_some_and(|g| !g.is_match(&f.path)) {
             continue;
         }
-        let mut lines: Vec<u32> = f
-            .terms
-            .iter()
-            .filter(|t| matcher.matches(&t.term))
-            .flat_map(|t| t.lines.iter().copied())
-            .collect();
+        let mut lines: Vec<u32> =
+            f.terms.iter().filter(|t| matcher.matches(&t.term)).flat_map(|t| t.lines.iter().copied()).collect();
         lines.sort_unstable();
         lines.dedup();
         for l in lines {
@@ -67,9 +54,7 @@ fn brute_force(facts: &[FileFacts], q: &Query) -> (Vec<(String, u32, LineType)>,
 }
 
 fn flat(hits: &[Hit]) -> Vec<(String, u32, LineType)> {
-    hits.iter()
-        .map(|h| (h.path.clone(), h.line, h.line_type))
-        .collect()
+    hits.iter().map(|h| (h.path.clone(), h.line, h.line_type)).collect()
 }
 
 fn check(index: &Index, facts: &[FileFacts], q: &Query) {
@@ -82,10 +67,7 @@ fn check(index: &Index, facts: &[FileFacts], q: &Query) {
 /// A spread of queries over the terms that exist: whole terms, prefixes,
 /// substrings, case changes, regexes.
 fn queries_for(facts: &[FileFacts]) -> Vec<Query> {
-    let mut terms: Vec<&str> = facts
-        .iter()
-        .flat_map(|f| f.terms.iter().map(|t| t.term.as_str()))
-        .collect();
+    let mut terms: Vec<&str> = facts.iter().flat_map(|f| f.terms.iter().map(|t| t.term.as_str())).collect();
     terms.sort_unstable();
     terms.dedup();
     let step = (terms.len() / 25).max(1);
@@ -140,14 +122,7 @@ fn fixtures_answer_like_a_brute_force_scan() {
     let facts = facts_of(dir.path());
     for slots in [65_536, 2] {
         let index = build(dir.path(), slots);
-        assert_eq!(
-            index.segments.len(),
-            if slots == 2 {
-                facts.len().div_ceil(2)
-            } else {
-                1
-            }
-        );
+        assert_eq!(index.segments.len(), if slots == 2 { facts.len().div_ceil(2) } else { 1 });
         for q in queries_for(&facts) {
             check(&index, &facts, &q);
         }
@@ -267,23 +242,10 @@ fn same_tree_gives_byte_identical_segments_with_one_thread_and_many() {
         fs::write(dir.path().join(format!("f{i:02}.rs")), source(0, &words)).unwrap();
     }
     let snapshot = |threads: usize| -> Vec<Vec<u8>> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let options = InitOptions {
-            max_slots_per_segment: Some(16),
-            ..InitOptions::default()
-        };
-        let report = pool
-            .install(|| project::init(dir.path(), &options, &|_| {}))
-            .unwrap();
-        report
-            .manifest
-            .segments
-            .iter()
-            .map(|s| fs::read(report.codegraph_path.join(s)).unwrap())
-            .collect()
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let options = InitOptions { max_slots_per_segment: Some(16), ..InitOptions::default() };
+        let report = pool.install(|| project::init(dir.path(), &options, &|_| {})).unwrap();
+        report.manifest.segments.iter().map(|s| fs::read(report.codegraph_path.join(s)).unwrap()).collect()
     };
     let one = snapshot(1);
     assert_eq!(one.len(), 3);

@@ -39,8 +39,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    let meta = std::fs::metadata(&args.path)
-        .with_context(|| format!("{}: cannot read", args.path.display()))?;
+    let meta = std::fs::metadata(&args.path).with_context(|| format!("{}: cannot read", args.path.display()))?;
     if meta.is_dir() {
         tree(args)
     } else {
@@ -51,11 +50,7 @@ pub fn run(args: Args) -> Result<()> {
 fn file(args: Args) -> Result<()> {
     let path = &args.path;
     let Some(language) = Language::from_path(path) else {
-        bail!(
-            "{}: not a source file cg knows (extensions: {})",
-            path.display(),
-            known_extensions()
-        );
+        bail!("{}: not a source file cg knows (extensions: {})", path.display(), known_extensions());
     };
     let (bytes, mtime) = extract::read_source(path, args.max_file_bytes)
         .map_err(|reason| anyhow::anyhow!("{}: skipped: {reason}", path.display()))?;
@@ -119,9 +114,8 @@ fn tree(args: Args) -> Result<()> {
         .languages
         .iter()
         .map(|n| {
-            Language::from_name(n).with_context(|| {
-                format!("unknown language {n:?}: use csharp, typescript, javascript, rust or go")
-            })
+            Language::from_name(n)
+                .with_context(|| format!("unknown language {n:?}: use csharp, typescript, javascript, rust or go"))
         })
         .collect::<Result<Vec<_>>>()?;
     let options = WalkOptions {
@@ -131,9 +125,7 @@ fn tree(args: Args) -> Result<()> {
         max_file_bytes: args.max_file_bytes,
         threads: args.threads,
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let started = Instant::now();
     let walk = extract::walk(&args.path, &options)?;
     let walked = started.elapsed();
@@ -146,7 +138,15 @@ fn tree(args: Args) -> Result<()> {
     if args.parse_only {
         let bytes = pool.install(|| extract::parse_files(&walk.files, args.max_file_bytes));
         let secs = (started.elapsed() - walked).as_secs_f64();
-        writeln!(io::stdout(), "parse only: {} files, {:.1} MiB in {secs:.2} s (after a {:.2} s walk): {:.0} files/s, {:.1} MiB/s", walk.files.len(), bytes as f64 / 1048576.0, walked.as_secs_f64(), walk.files.len() as f64 / secs, bytes as f64 / secs / 1048576.0)?;
+        writeln!(
+            io::stdout(),
+            "parse only: {} files, {:.1} MiB in {secs:.2} s (after a {:.2} s walk): {:.0} files/s, {:.1} MiB/s",
+            walk.files.len(),
+            bytes as f64 / 1048576.0,
+            walked.as_secs_f64(),
+            walk.files.len() as f64 / secs,
+            bytes as f64 / secs / 1048576.0
+        )?;
         return Ok(());
     }
     // Keep a small summary per file, not the facts: memory stays flat on big trees.

@@ -39,9 +39,7 @@ pub struct InitArgs {
 
 pub fn init(args: InitArgs) -> Result<()> {
     let root = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let options = InitOptions {
         name: args.name.clone(),
         languages: args.languages.clone(),
@@ -99,12 +97,7 @@ pub fn init(args: InitArgs) -> Result<()> {
     for (reason, n) in counts {
         writeln!(out, "skipped ({reason}): {n}")?;
     }
-    for s in report
-        .skipped
-        .iter()
-        .filter(|s| matches!(s.reason, SkipReason::Unreadable(_)))
-        .take(5)
-    {
+    for s in report.skipped.iter().filter(|s| matches!(s.reason, SkipReason::Unreadable(_))).take(5) {
         writeln!(out, "  {}: {}", s.path, s.reason)?;
     }
     if !report.diagnostics.is_empty() {
@@ -119,13 +112,7 @@ pub fn init(args: InitArgs) -> Result<()> {
 
 fn dir_size(dir: &Path) -> u64 {
     std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .filter_map(|e| e.metadata().ok())
-                .filter(|m| m.is_file())
-                .map(|m| m.len())
-                .sum()
-        })
+        .map(|rd| rd.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum())
         .unwrap_or(0)
 }
 
@@ -187,9 +174,7 @@ pub fn status(args: StatusArgs) -> Result<()> {
 }
 
 fn ago(unix_ms: u64) -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let secs = now.saturating_sub(unix_ms) / 1000;
     match secs {
         0..=59 => format!("{secs} s ago"),
@@ -209,10 +194,6 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;
     index.verify()?;
-    writeln!(
-        io::stdout(),
-        "ok: {} segment(s), every checksum and record checked",
-        index.segments.len()
-    )?;
+    writeln!(io::stdout(), "ok: {} segment(s), every checksum and record checked", index.segments.len())?;
     Ok(())
 }

@@ -10,11 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(
-    name = "cg",
-    version,
-    about = "codegraph: a code index for AI coding agents"
-)]
+#[command(name = "cg", version, about = "codegraph: a code index for AI coding agents")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,8 +53,5 @@ pub fn main() -> ExitCode {
 
 /// `cg ... | head` closes the pipe early: that is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
+    err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
 }

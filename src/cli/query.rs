@@ -39,18 +39,13 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let Some(mode) = Mode::from_name(&args.mode) else {
-        bail!(
-            "unknown mode {:?}: use exact, starts_with, contains or regex",
-            args.mode
-        );
+        bail!("unknown mode {:?}: use exact, starts_with, contains or regex", args.mode);
     };
     let mut types = Vec::new();
     for t in &args.types {
         match LineType::from_name(t) {
             Some(t) => types.push(t),
-            None => bail!(
-                "unknown line type {t:?}: use code, comment, struct, method, property or string"
-            ),
+            None => bail!("unknown line type {t:?}: use code, comment, struct, method, property or string"),
         }
     }
     let root = project_root(&args.project)?;
@@ -72,7 +67,8 @@ pub fn run(args: Args) -> Result<()> {
             .iter()
             .zip(&texts)
             .map(|(h, t)| {
-                let mut m = json!({"file": h.path, "line_number": h.line, "line_type": h.line_type.name(), "text": t.text});
+                let mut m =
+                    json!({"file": h.path, "line_number": h.line, "line_type": h.line_type.name(), "text": t.text});
                 if t.stale {
                     m["stale"] = json!(true);
                 }
@@ -91,23 +87,11 @@ pub fn run(args: Args) -> Result<()> {
     }
     for (h, t) in matches.hits.iter().zip(&texts) {
         let stale = if t.stale { " [stale]" } else { "" };
-        writeln!(
-            out,
-            "{}:{}: {}{}: {}",
-            h.path,
-            h.line,
-            h.line_type.name(),
-            stale,
-            t.text.as_deref().unwrap_or("")
-        )?;
+        writeln!(out, "{}:{}: {}{}: {}", h.path, h.line, h.line_type.name(), stale, t.text.as_deref().unwrap_or(""))?;
     }
     let shown = matches.hits.len() as u64;
     if shown < matches.total {
-        writeln!(
-            out,
-            "{} matches (showing {shown}; --limit 0 for all)",
-            matches.total
-        )?;
+        writeln!(out, "{} matches (showing {shown}; --limit 0 for all)", matches.total)?;
     } else {
         writeln!(out, "{} matches", matches.total)?;
     }

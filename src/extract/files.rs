@@ -20,16 +20,8 @@ use super::{Extractor, FileFacts};
 use crate::lang::Language;
 
 /// Folders never walked into, whatever the ignore files say.
-pub const DEFAULT_EXCLUDED_DIRS: &[&str] = &[
-    "node_modules",
-    "bin",
-    "obj",
-    "target",
-    "dist",
-    "build",
-    ".git",
-    ".codegraph",
-];
+pub const DEFAULT_EXCLUDED_DIRS: &[&str] =
+    &["node_modules", "bin", "obj", "target", "dist", "build", ".git", ".codegraph"];
 
 /// Files larger than this are skipped unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
@@ -135,16 +127,10 @@ fn glob_set(globs: &[String]) -> Result<Option<GlobSet>, GlobError> {
         let glob = GlobBuilder::new(g)
             .literal_separator(true)
             .build()
-            .map_err(|e| GlobError {
-                glob: g.clone(),
-                message: e.kind().to_string(),
-            })?;
+            .map_err(|e| GlobError { glob: g.clone(), message: e.kind().to_string() })?;
         builder.add(glob);
     }
-    builder.build().map(Some).map_err(|e| GlobError {
-        glob: globs.join(", "),
-        message: e.to_string(),
-    })
+    builder.build().map(Some).map_err(|e| GlobError { glob: globs.join(", "), message: e.to_string() })
 }
 
 /// Lists the source files under `root`, sorted by relative path.
@@ -153,37 +139,22 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, GlobError> {
     let exclude = glob_set(&options.exclude)?;
     let found = Mutex::new(Walk::default());
     let mut builder = ignore::WalkBuilder::new(root);
-    builder
-        .follow_links(false)
-        .require_git(false)
-        .threads(options.threads)
-        .filter_entry(|e| {
-            !(e.depth() > 0
-                && e.file_type().is_some_and(|t| t.is_dir())
-                && e.file_name()
-                    .to_str()
-                    .is_some_and(|n| DEFAULT_EXCLUDED_DIRS.contains(&n)))
-        });
+    builder.follow_links(false).require_git(false).threads(options.threads).filter_entry(|e| {
+        !(e.depth() > 0
+            && e.file_type().is_some_and(|t| t.is_dir())
+            && e.file_name().to_str().is_some_and(|n| DEFAULT_EXCLUDED_DIRS.contains(&n)))
+    });
     builder.build_parallel().run(|| {
         Box::new(|entry| {
             let entry = match entry {
                 Ok(e) => e,
                 Err(err) => {
                     let path = match &err {
-                        ignore::Error::WithPath { path, .. } => {
-                            rel_path(root, path).unwrap_or_default()
-                        }
+                        ignore::Error::WithPath { path, .. } => rel_path(root, path).unwrap_or_default(),
                         _ => String::new(),
                     };
-                    let skip = Skip {
-                        path,
-                        reason: SkipReason::Unreadable(err.to_string()),
-                    };
-                    found
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .skipped
-                        .push(skip);
+                    let skip = Skip { path, reason: SkipReason::Unreadable(err.to_string()) };
+                    found.lock().unwrap_or_else(|p| p.into_inner()).skipped.push(skip);
                     return ignore::WalkState::Continue;
                 }
             };
@@ -202,27 +173,15 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, GlobError> {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .skipped
-                    .push(Skip {
-                        path,
-                        reason: SkipReason::NotUtf8Path,
-                    });
+                    .push(Skip { path, reason: SkipReason::NotUtf8Path });
                 return ignore::WalkState::Continue;
             };
-            if include.as_ref().is_some_and(|g| !g.is_match(&rel))
-                || exclude.as_ref().is_some_and(|g| g.is_match(&rel))
+            if include.as_ref().is_some_and(|g| !g.is_match(&rel)) || exclude.as_ref().is_some_and(|g| g.is_match(&rel))
             {
                 return ignore::WalkState::Continue;
             }
-            let file = SourceFile {
-                abs: entry.into_path(),
-                rel,
-                language,
-            };
-            found
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .files
-                .push(file);
+            let file = SourceFile { abs: entry.into_path(), rel, language };
+            found.lock().unwrap_or_else(|p| p.into_inner()).files.push(file);
             ignore::WalkState::Continue
         })
     });
@@ -256,22 +215,13 @@ pub fn extract_files(files: &[SourceFile], max_file_bytes: u64) -> Vec<Outcome> 
 /// Reads and extracts `files` on the current rayon pool and hands each outcome to
 /// `f` on the thread that made it, so a caller can reduce facts as they come
 /// instead of holding them all. Results are in input order.
-pub fn extract_each<T: Send>(
-    files: &[SourceFile],
-    max_file_bytes: u64,
-    f: impl Fn(Outcome) -> T + Sync,
-) -> Vec<T> {
+pub fn extract_each<T: Send>(files: &[SourceFile], max_file_bytes: u64, f: impl Fn(Outcome) -> T + Sync) -> Vec<T> {
     files
         .par_iter()
         .map_init(Extractor::new, |extractor, file| {
             let outcome = read_source(&file.abs, max_file_bytes)
-                .map(|(bytes, mtime_ns)| {
-                    extractor.extract(&file.rel, file.language, &bytes, mtime_ns)
-                })
-                .map_err(|reason| Skip {
-                    path: file.rel.clone(),
-                    reason,
-                });
+                .map(|(bytes, mtime_ns)| extractor.extract(&file.rel, file.language, &bytes, mtime_ns))
+                .map_err(|reason| Skip { path: file.rel.clone(), reason });
             f(outcome)
         })
         .collect()
@@ -282,11 +232,9 @@ pub fn extract_each<T: Send>(
 pub fn parse_files(files: &[SourceFile], max_file_bytes: u64) -> u64 {
     files
         .par_iter()
-        .map_init(Extractor::new, |extractor, file| {
-            match read_source(&file.abs, max_file_bytes) {
-                Ok((bytes, _)) => extractor.parse_only(&file.rel, file.language, &bytes) as u64,
-                Err(_) => 0,
-            }
+        .map_init(Extractor::new, |extractor, file| match read_source(&file.abs, max_file_bytes) {
+            Ok((bytes, _)) => extractor.parse_only(&file.rel, file.language, &bytes) as u64,
+            Err(_) => 0,
         })
         .sum()
 }
@@ -298,10 +246,7 @@ pub fn read_source(path: &Path, max_file_bytes: u64) -> Result<(Vec<u8>, i64), S
     let meta = file.metadata().map_err(unreadable)?;
     let size = meta.len();
     if size > max_file_bytes {
-        return Err(SkipReason::TooLarge {
-            size,
-            limit: max_file_bytes,
-        });
+        return Err(SkipReason::TooLarge { size, limit: max_file_bytes });
     }
     let mtime_ns = meta
         .modified()
@@ -310,15 +255,9 @@ pub fn read_source(path: &Path, max_file_bytes: u64) -> Result<(Vec<u8>, i64), S
         .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
     let mut bytes = Vec::with_capacity(size as usize + 1);
     // Bounded read: a file that grew since the stat is still capped.
-    (&mut file)
-        .take(max_file_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
+    (&mut file).take(max_file_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(unreadable)?;
     if bytes.len() as u64 > max_file_bytes {
-        return Err(SkipReason::TooLarge {
-            size: bytes.len() as u64,
-            limit: max_file_bytes,
-        });
+        return Err(SkipReason::TooLarge { size: bytes.len() as u64, limit: max_file_bytes });
     }
     if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
         return Err(SkipReason::Binary);

@@ -14,8 +14,8 @@ mod tree;
 pub mod words;
 
 pub use files::{
-    extract_each, extract_files, parse_files, read_source, rel_path, walk, GlobError, Outcome,
-    Skip, SkipReason, SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,
+    extract_each, extract_files, parse_files, read_source, rel_path, walk, GlobError, Outcome, Skip, SkipReason,
+    SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,
 };
 pub use parsers::Extractor;
 pub use render::render;
@@ -40,14 +40,8 @@ pub enum LineType {
 }
 
 impl LineType {
-    pub const ALL: [LineType; 6] = [
-        LineType::Code,
-        LineType::Comment,
-        LineType::Struct,
-        LineType::Method,
-        LineType::Property,
-        LineType::String,
-    ];
+    pub const ALL: [LineType; 6] =
+        [LineType::Code, LineType::Comment, LineType::Struct, LineType::Method, LineType::Property, LineType::String];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -61,9 +55,7 @@ impl LineType {
     }
 
     pub fn from_name(name: &str) -> Option<LineType> {
-        LineType::ALL
-            .into_iter()
-            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+        LineType::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(name.trim()))
     }
 
     pub fn from_u8(v: u8) -> Option<LineType> {
@@ -72,10 +64,7 @@ impl LineType {
 
     /// Definition lines sort before the rest in query results.
     pub fn is_definition(self) -> bool {
-        matches!(
-            self,
-            LineType::Struct | LineType::Method | LineType::Property
-        )
+        matches!(self, LineType::Struct | LineType::Method | LineType::Property)
     }
 }
 
@@ -165,10 +154,7 @@ impl std::fmt::Display for Diagnostic {
         match self {
             Diagnostic::LossyUtf8 => write!(f, "not valid UTF-8; invalid bytes replaced"),
             Diagnostic::SyntaxErrors { first_line } => {
-                write!(
-                    f,
-                    "syntax errors (first on line {first_line}); facts near them may be partial"
-                )
+                write!(f, "syntax errors (first on line {first_line}); facts near them may be partial")
             }
             Diagnostic::ParseFailed => write!(f, "parser gave no tree; indexed words as code"),
         }

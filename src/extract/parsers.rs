@@ -32,13 +32,7 @@ impl Extractor {
     /// Extracts the facts of one file. `path` is the relative path to record (its
     /// extension picks the grammar); `bytes` its contents; `mtime_ns` its
     /// modification time. Never fails: bad input gives facts plus diagnostics.
-    pub fn extract(
-        &mut self,
-        path: &str,
-        language: Language,
-        bytes: &[u8],
-        mtime_ns: i64,
-    ) -> FileFacts {
+    pub fn extract(&mut self, path: &str, language: Language, bytes: &[u8], mtime_ns: i64) -> FileFacts {
         let mut facts = FileFacts {
             path: path.to_string(),
             language,
@@ -61,11 +55,7 @@ impl Extractor {
                 String::from_utf8_lossy(body)
             }
         };
-        let ext = Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let grammar = self.grammar(language, &ext);
         let spec = language.spec();
         let tree = grammar.parser.parse(source.as_bytes(), None);
@@ -91,39 +81,26 @@ impl Extractor {
     pub fn parse_only(&mut self, path: &str, language: Language, bytes: &[u8]) -> usize {
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let source = String::from_utf8_lossy(body);
-        let ext = Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let grammar = self.grammar(language, &ext);
-        grammar
-            .parser
-            .parse(source.as_bytes(), None)
-            .map_or(0, |t| t.root_node().end_byte())
+        grammar.parser.parse(source.as_bytes(), None).map_or(0, |t| t.root_node().end_byte())
     }
 
     fn grammar(&mut self, language: Language, ext: &str) -> &mut Grammar {
         let spec = language.spec();
         // Extensions that share a grammar share an entry (`.ts` / `.mts`, all of JS).
         let ts_language = (spec.grammar)(ext);
-        let found = self.grammars.iter().position(|g| {
-            g.language == language && (g.ext == ext || (spec.grammar)(&g.ext) == ts_language)
-        });
+        let found = self
+            .grammars
+            .iter()
+            .position(|g| g.language == language && (g.ext == ext || (spec.grammar)(&g.ext) == ts_language));
         let index = match found {
             Some(i) => i,
             None => {
                 let mut parser = Parser::new();
-                parser
-                    .set_language(&ts_language)
-                    .expect("bundled grammars match the tree-sitter library version");
+                parser.set_language(&ts_language).expect("bundled grammars match the tree-sitter library version");
                 let roles = Roles::new(spec, &ts_language);
-                self.grammars.push(Grammar {
-                    language,
-                    ext: ext.to_string(),
-                    parser,
-                    roles,
-                });
+                self.grammars.push(Grammar { language, ext: ext.to_string(), parser, roles });
                 self.grammars.len() - 1
             }
         };
@@ -137,34 +114,19 @@ mod tests {
     use crate::extract::LineType;
 
     fn lines_of(facts: &FileFacts, term: &str) -> Vec<u32> {
-        facts
-            .terms
-            .iter()
-            .find(|t| t.term == term)
-            .map(|t| t.lines.clone())
-            .unwrap_or_default()
+        facts.terms.iter().find(|t| t.term == term).map(|t| t.lines.clone()).unwrap_or_default()
     }
 
     #[test]
     fn keywords_are_not_terms_and_identifiers_are() {
-        let f = Extractor::new().extract(
-            "a.rs",
-            Language::Rust,
-            b"fn main() { let x: u32 = helper(); }\n",
-            0,
-        );
+        let f = Extractor::new().extract("a.rs", Language::Rust, b"fn main() { let x: u32 = helper(); }\n", 0);
         let terms: Vec<_> = f.terms.iter().map(|t| t.term.as_str()).collect();
         assert_eq!(terms, ["helper", "main", "x"]);
     }
 
     #[test]
     fn string_escapes_separate_words() {
-        let f = Extractor::new().extract(
-            "a.go",
-            Language::Go,
-            b"package p\nvar s = \"hello\\nworld\"\n",
-            0,
-        );
+        let f = Extractor::new().extract("a.go", Language::Go, b"package p\nvar s = \"hello\\nworld\"\n", 0);
         assert_eq!(lines_of(&f, "hello"), [2]);
         assert_eq!(lines_of(&f, "world"), [2]);
         assert!(lines_of(&f, "nworld").is_empty());
@@ -193,8 +155,7 @@ mod tests {
 
     #[test]
     fn utf8_bom_is_ignored() {
-        let f =
-            Extractor::new().extract("a.cs", Language::CSharp, b"\xEF\xBB\xBFclass Foo {}\n", 0);
+        let f = Extractor::new().extract("a.cs", Language::CSharp, b"\xEF\xBB\xBFclass Foo {}\n", 0);
         assert_eq!(f.types.len(), 1);
         assert_eq!(f.types[0].name, "Foo");
         assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);

@@ -12,13 +12,7 @@ pub fn render(facts: &FileFacts, source: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "file: {}", facts.path);
     let _ = writeln!(out, "language: {}", facts.language);
-    let _ = writeln!(
-        out,
-        "size: {} bytes, {} lines, xxh3 {:016x}",
-        facts.size,
-        facts.line_count(),
-        facts.hash
-    );
+    let _ = writeln!(out, "size: {} bytes, {} lines, xxh3 {:016x}", facts.size, facts.line_count(), facts.hash);
     for d in &facts.diagnostics {
         let _ = writeln!(out, "diagnostic: {d}");
     }
@@ -28,15 +22,7 @@ pub fn render(facts: &FileFacts, source: &str) -> String {
     }
     out.push_str("\n## types\n");
     for t in &facts.types {
-        let _ = writeln!(
-            out,
-            "  L{} {} {}{}{}",
-            t.line,
-            t.kind,
-            t.name,
-            parent(&t.parent),
-            vis(t.visibility)
-        );
+        let _ = writeln!(out, "  L{} {} {}{}{}", t.line, t.kind, t.name, parent(&t.parent), vis(t.visibility));
         for line in t.doc.lines() {
             let _ = writeln!(out, "      doc | {line}");
         }
@@ -44,34 +30,14 @@ pub fn render(facts: &FileFacts, source: &str) -> String {
     out.push_str("\n## methods\n");
     for m in &facts.methods {
         let flags = [(m.is_static, " static"), (m.is_async, " async")];
-        let flags: String = flags
-            .iter()
-            .filter(|(on, _)| *on)
-            .map(|(_, s)| *s)
-            .collect();
-        let _ = writeln!(
-            out,
-            "  L{} {}{}{}{}",
-            m.line,
-            m.name,
-            parent(&m.parent),
-            vis(m.visibility),
-            flags
-        );
+        let flags: String = flags.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
+        let _ = writeln!(out, "  L{} {}{}{}{}", m.line, m.name, parent(&m.parent), vis(m.visibility), flags);
         let _ = writeln!(out, "      {}", m.prototype);
     }
     out.push_str("\n## properties\n");
     for p in &facts.properties {
         let flags = if p.is_static { " static" } else { "" };
-        let _ = writeln!(
-            out,
-            "  L{} {}{}{}{}",
-            p.line,
-            p.name,
-            parent(&p.parent),
-            vis(p.visibility),
-            flags
-        );
+        let _ = writeln!(out, "  L{} {}{}{}{}", p.line, p.name, parent(&p.parent), vis(p.visibility), flags);
         let _ = writeln!(out, "      {}", p.declaration);
     }
     out.push_str("\n## lines\n");

@@ -106,10 +106,7 @@ impl Roles {
             role.function_value = has(spec.function_value_kinds);
             role.self_param = spec.self_param_kind == Some(kind);
         }
-        Roles {
-            by_kind,
-            keywords: spec.keywords.iter().copied().collect(),
-        }
+        Roles { by_kind, keywords: spec.keywords.iter().copied().collect() }
     }
 
     fn is_keyword(&self, word: &str) -> bool {
@@ -124,11 +121,7 @@ impl Roles {
     fn by_id(&self, kind: u16) -> Role {
         match self.by_kind.get(kind as usize) {
             Some(role) => *role,
-            None => Role {
-                named: true,
-                error: true,
-                ..Role::default()
-            },
+            None => Role { named: true, error: true, ..Role::default() },
         }
     }
 }
@@ -271,11 +264,7 @@ impl<'a> Visit<'a> {
     fn rows(node: Node<'_>) -> (u32, u32) {
         let start = node.start_position().row;
         let end = node.end_position();
-        let end_row = if end.column == 0 && end.row > start {
-            end.row - 1
-        } else {
-            end.row
-        };
+        let end_row = if end.column == 0 && end.row > start { end.row - 1 } else { end.row };
         (start as u32, end_row as u32)
     }
 
@@ -317,16 +306,11 @@ impl<'a> Visit<'a> {
         };
         let roles = self.roles;
         let words = &mut self.words;
-        for_each_word(
-            text,
-            node.start_position().row as u32,
-            WordSource::Code,
-            |w, row| {
-                if raw || !roles.is_keyword(w) {
-                    words.push((w, row));
-                }
-            },
-        );
+        for_each_word(text, node.start_position().row as u32, WordSource::Code, |w, row| {
+            if raw || !roles.is_keyword(w) {
+                words.push((w, row));
+            }
+        });
     }
 
     fn comment(&mut self, node: Node<'a>) {
@@ -360,10 +344,7 @@ impl<'a> Visit<'a> {
             loop {
                 let child = cursor.node();
                 let class = self.roles.of(child).class;
-                if !self.roles.of(child).named
-                    || class == Class::StringSkip
-                    || class == Class::StringCode
-                {
+                if !self.roles.of(child).named || class == Class::StringSkip || class == Class::StringCode {
                     segments.push((pos, child.start_byte(), row));
                     pos = child.end_byte();
                     row = child.end_position().row as u32;
@@ -389,11 +370,7 @@ impl<'a> Visit<'a> {
             Decl::Scope(field) => {
                 if let Some(t) = node.child_by_field_name(field) {
                     let name = self.type_name(t).to_string();
-                    let kind = if node.child_by_field_name("trait").is_some() {
-                        "impl trait"
-                    } else {
-                        "impl"
-                    };
+                    let kind = if node.child_by_field_name("trait").is_some() { "impl trait" } else { "impl" };
                     self.scopes.push(Scope { depth, name, kind });
                 }
             }
@@ -401,8 +378,7 @@ impl<'a> Visit<'a> {
             Decl::Property => self.property(node),
             Decl::Members => {
                 let mut cursor = node.walk();
-                let names: Vec<Node<'a>> =
-                    node.children_by_field_name("name", &mut cursor).collect();
+                let names: Vec<Node<'a>> = node.children_by_field_name("name", &mut cursor).collect();
                 for name in names {
                     let text = self.text(name);
                     self.push_property(name, text, text, &[], false);
@@ -435,12 +411,7 @@ impl<'a> Visit<'a> {
         let name = self.text(name_node).to_string();
         let kind = node
             .child_by_field_name("type")
-            .and_then(|t| {
-                self.spec
-                    .type_kind_by_value
-                    .iter()
-                    .find(|(k, _)| *k == t.kind())
-            })
+            .and_then(|t| self.spec.type_kind_by_value.iter().find(|(k, _)| *k == t.kind()))
             .map_or(kind, |(_, refined)| *refined);
         let modifiers = self.modifiers(node, Some(name_node));
         let parent = self.current_scope();
@@ -466,9 +437,7 @@ impl<'a> Visit<'a> {
     /// A method. `node` is the declaration; `func` holds its parameters and body (the
     /// same node, or the function value of a binding).
     fn method(&mut self, node: Node<'a>, func: Node<'a>, value: Option<Node<'a>>) {
-        let name_node = node
-            .child_by_field_name("name")
-            .or_else(|| node.child_by_field_name("key"));
+        let name_node = node.child_by_field_name("name").or_else(|| node.child_by_field_name("key"));
         let name = match name_node {
             Some(n) => trim_quotes(self.text(n)).to_string(),
             None => match self.unnamed_method_name(node) {
@@ -523,8 +492,7 @@ impl<'a> Visit<'a> {
         if let Some(op) = node.child_by_field_name("operator") {
             return Some(format!("operator {}", self.text(op)));
         }
-        node.child_by_field_name("type")
-            .map(|t| format!("operator {}", normalize_ws(self.text(t), 200)))
+        node.child_by_field_name("type").map(|t| format!("operator {}", normalize_ws(self.text(t), 200)))
     }
 
     /// Where the signature of a declaration without a body ends: before a `{` that
@@ -547,18 +515,14 @@ impl<'a> Visit<'a> {
             return false;
         };
         let mut cursor = params.walk();
-        let found = params
-            .named_children(&mut cursor)
-            .any(|p| self.roles.of(p).self_param);
+        let found = params.named_children(&mut cursor).any(|p| self.roles.of(p).self_param);
         found
     }
 
     fn property(&mut self, node: Node<'a>) {
         let mut cursor = node.walk();
-        let mut names: Vec<Node<'a>> = node
-            .children_by_field_name("name", &mut cursor)
-            .filter(|n| n.is_named())
-            .collect();
+        let mut names: Vec<Node<'a>> =
+            node.children_by_field_name("name", &mut cursor).filter(|n| n.is_named()).collect();
         if names.is_empty() {
             // C#: `int a, b;` declares its names in a variable_declaration.
             for child in node.named_children(&mut node.walk()) {
@@ -592,31 +556,11 @@ impl<'a> Visit<'a> {
         }
     }
 
-    fn push_property(
-        &mut self,
-        name: Node<'a>,
-        text: &str,
-        declaration: &str,
-        modifiers: &[&str],
-        is_static: bool,
-    ) {
-        self.push_property_at(
-            name.start_position().row,
-            text,
-            declaration,
-            modifiers,
-            is_static,
-        );
+    fn push_property(&mut self, name: Node<'a>, text: &str, declaration: &str, modifiers: &[&str], is_static: bool) {
+        self.push_property_at(name.start_position().row, text, declaration, modifiers, is_static);
     }
 
-    fn push_property_at(
-        &mut self,
-        row: usize,
-        name: &str,
-        declaration: &str,
-        modifiers: &[&str],
-        is_static: bool,
-    ) {
+    fn push_property_at(&mut self, row: usize, name: &str, declaration: &str, modifiers: &[&str], is_static: bool) {
         let scope = self.current_scope();
         let visibility = (self.spec.visibility)(&VisibilityInput {
             modifiers,
@@ -670,9 +614,7 @@ impl<'a> Visit<'a> {
 
     fn signature_text(&self, start: usize, end: usize) -> String {
         let text = self.src.get(start..end.max(start)).unwrap_or("");
-        let text = normalize_ws(text, MAX_SIGNATURE_BYTES)
-            .replace("( ", "(")
-            .replace(" )", ")");
+        let text = normalize_ws(text, MAX_SIGNATURE_BYTES).replace("( ", "(").replace(" )", ")");
         text.trim_end_matches([';', ',', '{', '=', ' ']).to_string()
     }
 
@@ -751,12 +693,7 @@ impl<'a> Visit<'a> {
 
     /// Returns false once real code was reached. When that code is a declaration, a
     /// block that touches it is its doc comment, not the file's header: dropped.
-    fn header_blocks(
-        &self,
-        parent: Node<'a>,
-        blocks: &mut Vec<Vec<Node<'a>>>,
-        level: usize,
-    ) -> bool {
+    fn header_blocks(&self, parent: Node<'a>, blocks: &mut Vec<Vec<Node<'a>>>, level: usize) -> bool {
         let mut cursor = parent.walk();
         let mut last_comment_end: Option<u32> = None;
         for child in parent.children(&mut cursor) {
@@ -782,9 +719,7 @@ impl<'a> Visit<'a> {
                 return self.header_blocks(body, blocks, level + 1);
             } else {
                 let declares = role.decl.is_some() || role.wrapper || role.attribute;
-                if declares
-                    && last_comment_end.is_some_and(|e| e + 1 >= child.start_position().row as u32)
-                {
+                if declares && last_comment_end.is_some_and(|e| e + 1 >= child.start_position().row as u32) {
                     blocks.pop();
                 }
                 return false;
@@ -816,10 +751,7 @@ impl<'a> Visit<'a> {
                     lines.sort_unstable();
                 }
                 lines.dedup();
-                TermLines {
-                    term: term.to_string(),
-                    lines,
-                }
+                TermLines { term: term.to_string(), lines }
             })
             .collect();
         facts.line_types = self.flags.iter().map(|&f| line_type(f)).collect();
@@ -829,9 +761,7 @@ impl<'a> Visit<'a> {
         if parse_failed {
             facts.diagnostics.push(Diagnostic::ParseFailed);
         } else if let Some(row) = self.first_error_row {
-            facts.diagnostics.push(Diagnostic::SyntaxErrors {
-                first_line: row + 1,
-            });
+            facts.diagnostics.push(Diagnostic::SyntaxErrors { first_line: row + 1 });
         }
     }
 }

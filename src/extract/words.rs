@@ -25,12 +25,7 @@ fn is_word_char(c: char) -> bool {
 
 /// Calls `f(word, row)` for every term-worthy word of `text`, which starts on `row`;
 /// rows advance on each `\n`.
-pub fn for_each_word<'t>(
-    text: &'t str,
-    mut row: u32,
-    source: WordSource,
-    mut f: impl FnMut(&'t str, u32),
-) {
+pub fn for_each_word<'t>(text: &'t str, mut row: u32, source: WordSource, mut f: impl FnMut(&'t str, u32)) {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -129,9 +124,7 @@ fn is_lone_xml_tag(l: &str) -> bool {
     l.len() > 2
         && l.starts_with('<')
         && l.ends_with('>')
-        && l[1..l.len() - 1]
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'_')
+        && l[1..l.len() - 1].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'/' || b == b'_')
 }
 
 /// Collapses every run of whitespace to one space and trims; cuts at `max` bytes
@@ -168,32 +161,15 @@ mod tests {
 
     #[test]
     fn words_split_on_everything_but_letters_digits_and_underscore() {
-        let w = words(
-            "/// Parse the `foo_bar`-thing, 42 times: x86_64 & 3rd\nnext",
-            WordSource::Prose,
-        );
+        let w = words("/// Parse the `foo_bar`-thing, 42 times: x86_64 & 3rd\nnext", WordSource::Prose);
         let got: Vec<_> = w.iter().map(|(w, r)| format!("{w}@{r}")).collect();
-        assert_eq!(
-            got,
-            [
-                "Parse@1",
-                "the@1",
-                "foo_bar@1",
-                "thing@1",
-                "times@1",
-                "x86_64@1",
-                "next@2"
-            ]
-        );
+        assert_eq!(got, ["Parse@1", "the@1", "foo_bar@1", "thing@1", "times@1", "x86_64@1", "next@2"]);
     }
 
     #[test]
     fn one_letter_words_are_terms_in_code_only() {
         assert_eq!(words("a b", WordSource::Prose), []);
-        assert_eq!(
-            words("i T", WordSource::Code),
-            [("i".into(), 1), ("T".into(), 1)]
-        );
+        assert_eq!(words("i T", WordSource::Code), [("i".into(), 1), ("T".into(), 1)]);
     }
 
     #[test]
@@ -206,23 +182,14 @@ mod tests {
 
     #[test]
     fn comment_markers_are_removed() {
-        assert_eq!(
-            clean_comment("/**\n * Does X.\n *   Y.\n */"),
-            "Does X.\nY."
-        );
-        assert_eq!(
-            clean_comment("/// <summary>\n/// Hello\n/// </summary>"),
-            "Hello"
-        );
+        assert_eq!(clean_comment("/**\n * Does X.\n *   Y.\n */"), "Does X.\nY.");
+        assert_eq!(clean_comment("/// <summary>\n/// Hello\n/// </summary>"), "Hello");
         assert_eq!(clean_comment("//! Crate docs"), "Crate docs");
     }
 
     #[test]
     fn whitespace_is_collapsed_and_long_text_cut() {
-        assert_eq!(
-            normalize_ws("fn  foo(\n    a: u8,\n)", 100),
-            "fn foo( a: u8, )"
-        );
+        assert_eq!(normalize_ws("fn  foo(\n    a: u8,\n)", 100), "fn foo( a: u8, )");
         assert_eq!(normalize_ws("abcdef", 3), "abc…");
     }
 }

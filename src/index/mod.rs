@@ -26,11 +26,7 @@ pub struct BuildOptions {
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions {
-            walk: WalkOptions::default(),
-            max_slots_per_segment: MAX_SLOTS_PER_SEGMENT,
-            batch_files: 2048,
-        }
+        BuildOptions { walk: WalkOptions::default(), max_slots_per_segment: MAX_SLOTS_PER_SEGMENT, batch_files: 2048 }
     }
 }
 
@@ -63,10 +59,7 @@ pub enum BuildError {
     #[error("{path}: not a directory")]
     NotADirectory { path: std::path::PathBuf },
     #[error("writing segment {segment}: {source}")]
-    Write {
-        segment: u32,
-        source: std::io::Error,
-    },
+    Write { segment: u32, source: std::io::Error },
 }
 
 /// Walks and extracts `root` on the current rayon pool, handing each finished
@@ -79,16 +72,10 @@ pub fn build(
 ) -> Result<BuildSummary, BuildError> {
     let started = Instant::now();
     if !root.is_dir() {
-        return Err(BuildError::NotADirectory {
-            path: root.to_path_buf(),
-        });
+        return Err(BuildError::NotADirectory { path: root.to_path_buf() });
     }
     let walk = extract::walk(root, &options.walk)?;
-    let mut summary = BuildSummary {
-        walk_time: started.elapsed(),
-        skipped: walk.skipped,
-        ..Default::default()
-    };
+    let mut summary = BuildSummary { walk_time: started.elapsed(), skipped: walk.skipped, ..Default::default() };
     let files = walk.files;
     let max_bytes = options.walk.max_file_bytes;
     let batch = options.batch_files.max(1);
@@ -103,22 +90,16 @@ pub fn build(
         // Extract the next batch while the previous one is added to the writer.
         let to_add = std::mem::take(&mut pending);
         let (extracted, ()) = rayon::join(
-            || {
-                next.map(|c| extract::extract_files(c, max_bytes))
-                    .unwrap_or_default()
-            },
+            || next.map(|c| extract::extract_files(c, max_bytes)).unwrap_or_default(),
             || {
                 for outcome in to_add {
                     match outcome {
                         Ok(facts) => {
                             if !writer.fits(facts.line_count()) {
-                                let full = std::mem::replace(
-                                    &mut writer,
-                                    SegmentWriter::new(options.max_slots_per_segment),
-                                );
+                                let full =
+                                    std::mem::replace(&mut writer, SegmentWriter::new(options.max_slots_per_segment));
                                 if let Err(source) = sink(segment, full.finish()) {
-                                    write_error
-                                        .get_or_insert(BuildError::Write { segment, source });
+                                    write_error.get_or_insert(BuildError::Write { segment, source });
                                 }
                                 segment += 1;
                             }
@@ -144,10 +125,7 @@ pub fn build(
             break;
         }
         done += next.map_or(0, |c| c.len());
-        progress(Progress {
-            files_done: done,
-            files_total: files.len(),
-        });
+        progress(Progress { files_done: done, files_total: files.len() });
         pending = extracted;
         next = chunks.next();
     }

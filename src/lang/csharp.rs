@@ -187,12 +187,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
 /// public, other members private, top-level types internal.
 fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
     let has = |w: &str| v.modifiers.contains(&w);
-    let stated = match (
-        has("public"),
-        has("protected"),
-        has("internal"),
-        has("private"),
-    ) {
+    let stated = match (has("public"), has("protected"), has("internal"), has("private")) {
         (true, ..) => Some("public"),
         (_, true, true, _) => Some("protected internal"),
         (_, true, _, true) => Some("private protected"),

@@ -64,11 +64,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         "var",
     ],
     comment_kinds: &["comment"],
-    string_kinds: &[
-        "interpreted_string_literal",
-        "raw_string_literal",
-        "rune_literal",
-    ],
+    string_kinds: &["interpreted_string_literal", "raw_string_literal", "rune_literal"],
     string_code_kinds: &[],
     string_skip_kinds: &["escape_sequence"],
     decls: &[
@@ -95,9 +91,5 @@ pub static SPEC: LanguageSpec = LanguageSpec {
 /// Exported (capitalized) names are public, the rest private.
 fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
     let first = v.name.chars().next()?;
-    Some(if first.is_uppercase() {
-        "public"
-    } else {
-        "private"
-    })
+    Some(if first.is_uppercase() { "public" } else { "private" })
 }

@@ -25,13 +25,8 @@ pub enum Language {
 
 impl Language {
     /// Every language, in the order of their ids.
-    pub const ALL: [Language; 5] = [
-        Language::CSharp,
-        Language::TypeScript,
-        Language::JavaScript,
-        Language::Rust,
-        Language::Go,
-    ];
+    pub const ALL: [Language; 5] =
+        [Language::CSharp, Language::TypeScript, Language::JavaScript, Language::Rust, Language::Go];
 
     /// The name used in config files, `--languages` and output.
     pub fn name(self) -> &'static str {
@@ -50,26 +45,17 @@ impl Language {
     /// Parses a name as written by a user (`csharp`, `c#`, `cs`, `ts`, ...).
     pub fn from_name(name: &str) -> Option<Language> {
         let name = name.trim().to_ascii_lowercase();
-        SPECS
-            .iter()
-            .find(|s| s.name == name || s.aliases.contains(&name.as_str()))
-            .map(|s| s.language)
+        SPECS.iter().find(|s| s.name == name || s.aliases.contains(&name.as_str())).map(|s| s.language)
     }
 
     /// The language of a path, from its extension.
     pub fn from_path(path: &Path) -> Option<Language> {
         let ext = path.extension()?.to_str()?;
-        SPECS
-            .iter()
-            .find(|s| s.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
-            .map(|s| s.language)
+        SPECS.iter().find(|s| s.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext))).map(|s| s.language)
     }
 
     pub fn spec(self) -> &'static LanguageSpec {
-        SPECS
-            .iter()
-            .find(|s| s.language == self)
-            .expect("every Language has a spec in SPECS")
+        SPECS.iter().find(|s| s.language == self).expect("every Language has a spec in SPECS")
     }
 
     /// The grammar for a file of this language (TypeScript picks TSX for `.tsx`).
@@ -86,13 +72,8 @@ impl std::fmt::Display for Language {
 }
 
 /// The registry: one spec per language.
-pub static SPECS: &[&LanguageSpec] = &[
-    &csharp::SPEC,
-    &typescript::SPEC_TS,
-    &typescript::SPEC_JS,
-    &rust::SPEC,
-    &go::SPEC,
-];
+pub static SPECS: &[&LanguageSpec] =
+    &[&csharp::SPEC, &typescript::SPEC_TS, &typescript::SPEC_JS, &rust::SPEC, &go::SPEC];
 
 /// What a declaration node contributes to a file's structure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,9 +180,7 @@ mod tests {
         for spec in SPECS {
             let grammars: Vec<_> = spec.extensions.iter().map(|e| (spec.grammar)(e)).collect();
             let known = |kind: &str| {
-                grammars.iter().any(|g| {
-                    (0..g.node_kind_count() as u16).any(|id| g.node_kind_for_id(id) == Some(kind))
-                })
+                grammars.iter().any(|g| (0..g.node_kind_count() as u16).any(|id| g.node_kind_for_id(id) == Some(kind)))
             };
             {
                 let named = spec
@@ -228,18 +207,9 @@ mod tests {
 
     #[test]
     fn languages_resolve_from_extensions_and_names() {
-        assert_eq!(
-            Language::from_path(Path::new("a/b.cs")),
-            Some(Language::CSharp)
-        );
-        assert_eq!(
-            Language::from_path(Path::new("x.tsx")),
-            Some(Language::TypeScript)
-        );
-        assert_eq!(
-            Language::from_path(Path::new("x.mjs")),
-            Some(Language::JavaScript)
-        );
+        assert_eq!(Language::from_path(Path::new("a/b.cs")), Some(Language::CSharp));
+        assert_eq!(Language::from_path(Path::new("x.tsx")), Some(Language::TypeScript));
+        assert_eq!(Language::from_path(Path::new("x.mjs")), Some(Language::JavaScript));
         assert_eq!(Language::from_path(Path::new("x.RS")), Some(Language::Rust));
         assert_eq!(Language::from_path(Path::new("x.go")), Some(Language::Go));
         assert_eq!(Language::from_path(Path::new("Makefile")), None);

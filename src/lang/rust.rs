@@ -11,13 +11,12 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     // Strict and reserved keywords and the primitive types. Sorted (`Self` first:
     // uppercase sorts before lowercase).
     keywords: &[
-        "Self", "abstract", "as", "async", "await", "become", "bool", "box", "break", "char",
-        "const", "continue", "crate", "do", "dyn", "else", "enum", "extern", "f32", "f64", "false",
-        "final", "fn", "for", "i128", "i16", "i32", "i64", "i8", "if", "impl", "in", "isize",
-        "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
-        "return", "self", "static", "str", "struct", "super", "trait", "true", "try", "type",
-        "typeof", "u128", "u16", "u32", "u64", "u8", "unsafe", "unsized", "use", "usize",
-        "virtual", "where", "while", "yield",
+        "Self", "abstract", "as", "async", "await", "become", "bool", "box", "break", "char", "const", "continue",
+        "crate", "do", "dyn", "else", "enum", "extern", "f32", "f64", "false", "final", "fn", "for", "i128", "i16",
+        "i32", "i64", "i8", "if", "impl", "in", "isize", "let", "loop", "macro", "match", "mod", "move", "mut",
+        "override", "priv", "pub", "ref", "return", "self", "static", "str", "struct", "super", "trait", "true", "try",
+        "type", "typeof", "u128", "u16", "u32", "u64", "u8", "unsafe", "unsized", "use", "usize", "virtual", "where",
+        "while", "yield",
     ],
     comment_kinds: &["line_comment", "block_comment"],
     string_kinds: &["string_literal", "raw_string_literal", "char_literal"],
@@ -41,12 +40,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     modifier_kinds: &["visibility_modifier", "function_modifiers"],
     attribute_kinds: &["attribute_item"],
     wrapper_kinds: &[],
-    preamble_kinds: &[
-        "use_declaration",
-        "extern_crate_declaration",
-        "inner_attribute_item",
-        "mod_item",
-    ],
+    preamble_kinds: &["use_declaration", "extern_crate_declaration", "inner_attribute_item", "mod_item"],
     namespace_kinds: &[],
     function_value_kinds: &[],
     self_param_kind: Some("self_parameter"),

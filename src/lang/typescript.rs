@@ -90,24 +90,9 @@ const DECLS: &[(&str, Decl)] = &[
     ("method_signature", Decl::Method),
     ("abstract_method_signature", Decl::Method),
     ("function_signature", Decl::Method),
-    (
-        "variable_declarator",
-        Decl::Binding {
-            value_is_property: false,
-        },
-    ),
-    (
-        "pair",
-        Decl::Binding {
-            value_is_property: false,
-        },
-    ),
-    (
-        "public_field_definition",
-        Decl::Binding {
-            value_is_property: true,
-        },
-    ),
+    ("variable_declarator", Decl::Binding { value_is_property: false }),
+    ("pair", Decl::Binding { value_is_property: false }),
+    ("public_field_definition", Decl::Binding { value_is_property: true }),
     ("property_signature", Decl::Property),
     ("enum_body", Decl::Members),
     ("enum_assignment", Decl::Property),
@@ -154,11 +139,7 @@ const JS_LIKE: LanguageSpec = LanguageSpec {
     wrapper_kinds: &["export_statement", "ambient_declaration"],
     preamble_kinds: &["import_statement"],
     namespace_kinds: &[],
-    function_value_kinds: &[
-        "arrow_function",
-        "function_expression",
-        "generator_function",
-    ],
+    function_value_kinds: &["arrow_function", "function_expression", "generator_function"],
     self_param_kind: None,
     receiver_field: None,
     type_kind_by_value: &[],

@@ -39,24 +39,14 @@ impl Index {
     /// Opens the named segment files of `root/.codegraph/`.
     pub fn open_segments(root: &Path, names: &[String]) -> Result<Index, ProjectError> {
         let dir = root.join(DIR);
-        let segments = names
-            .iter()
-            .map(|n| Segment::open(&dir.join(n)))
-            .collect::<Result<Vec<_>, SnapshotError>>()?;
-        Ok(Index {
-            root: root.to_path_buf(),
-            manifest: None,
-            segments,
-        })
+        let segments = names.iter().map(|n| Segment::open(&dir.join(n))).collect::<Result<Vec<_>, SnapshotError>>()?;
+        Ok(Index { root: root.to_path_buf(), manifest: None, segments })
     }
 
     /// Counts files, lines, distinct terms (a union of the segments' term
     /// dictionaries) and occurrences.
     pub fn stats(&self) -> Result<IndexStats, SnapshotError> {
-        let mut stats = IndexStats {
-            segments: self.segments.len() as u64,
-            ..IndexStats::default()
-        };
+        let mut stats = IndexStats { segments: self.segments.len() as u64, ..IndexStats::default() };
         let mut maps = Vec::with_capacity(self.segments.len());
         for s in &self.segments {
             stats.files += s.file_count as u64;

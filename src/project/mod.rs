@@ -42,10 +42,7 @@ pub enum ProjectError {
     #[error("{path}: not a directory")]
     NotADirectory { path: PathBuf },
     #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     #[error("{path}: unreadable manifest ({message}); run `cg init` to rebuild the index")]
     BadManifest { path: PathBuf, message: String },
     #[error("{path}: unreadable config ({message}); fix or delete it")]
@@ -61,10 +58,7 @@ pub enum ProjectError {
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ProjectError + '_ {
-    move |source| ProjectError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+    move |source| ProjectError::Io { path: path.to_path_buf(), source }
 }
 
 /// The current generation, as `manifest.json` states it.
@@ -119,9 +113,7 @@ impl Config {
 
 /// Finds the project whose `.codegraph/manifest.json` is at `start` or above it.
 pub fn find(start: &Path) -> Result<PathBuf, ProjectError> {
-    let start = fs::canonicalize(start).map_err(|_| ProjectError::Missing {
-        path: start.to_path_buf(),
-    })?;
+    let start = fs::canonicalize(start).map_err(|_| ProjectError::Missing { path: start.to_path_buf() })?;
     let mut dir = Some(start.as_path());
     while let Some(d) = dir {
         if d.join(DIR).join(MANIFEST).is_file() {
@@ -135,18 +127,10 @@ pub fn find(start: &Path) -> Result<PathBuf, ProjectError> {
 pub fn read_manifest(root: &Path) -> Result<Manifest, ProjectError> {
     let path = root.join(DIR).join(MANIFEST);
     let text = fs::read_to_string(&path).map_err(io_err(&path))?;
-    let manifest: Manifest =
-        serde_json::from_str(&text).map_err(|e| ProjectError::BadManifest {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
+    let manifest: Manifest = serde_json::from_str(&text)
+        .map_err(|e| ProjectError::BadManifest { path: path.clone(), message: e.to_string() })?;
     if manifest.format_version != FORMAT_VERSION {
-        return Err(SnapshotError::Version {
-            path,
-            found: manifest.format_version,
-            expected: FORMAT_VERSION,
-        }
-        .into());
+        return Err(SnapshotError::Version { path, found: manifest.format_version, expected: FORMAT_VERSION }.into());
     }
     Ok(manifest)
 }
@@ -154,12 +138,9 @@ pub fn read_manifest(root: &Path) -> Result<Manifest, ProjectError> {
 pub fn read_config(root: &Path) -> Result<Option<Config>, ProjectError> {
     let path = root.join(DIR).join(CONFIG);
     match fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| ProjectError::BadConfig {
-                path,
-                message: e.to_string(),
-            }),
+        Ok(text) => {
+            serde_json::from_str(&text).map(Some).map_err(|e| ProjectError::BadConfig { path, message: e.to_string() })
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(ProjectError::Io { path, source: e }),
     }
@@ -193,12 +174,7 @@ pub struct WriteLock {
 impl WriteLock {
     pub fn acquire(dir: &Path) -> Result<WriteLock, ProjectError> {
         let path = dir.join("lock");
-        let file = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io_err(&path))?;
+        let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(io_err(&path))?;
         match file.try_lock() {
             Ok(()) => Ok(WriteLock { _file: file }),
             Err(std::fs::TryLockError::WouldBlock) => Err(ProjectError::Locked { path }),
@@ -237,14 +213,10 @@ pub fn init(
 ) -> Result<InitReport, ProjectError> {
     let started = Instant::now();
     if !root.exists() {
-        return Err(ProjectError::Missing {
-            path: root.to_path_buf(),
-        });
+        return Err(ProjectError::Missing { path: root.to_path_buf() });
     }
     if !root.is_dir() {
-        return Err(ProjectError::NotADirectory {
-            path: root.to_path_buf(),
-        });
+        return Err(ProjectError::NotADirectory { path: root.to_path_buf() });
     }
     let root = fs::canonicalize(root).map_err(io_err(root))?;
     let dir = root.join(DIR);
@@ -268,18 +240,11 @@ pub fn init(
         .name
         .clone()
         .or_else(|| previous.as_ref().map(|m| m.name.clone()))
-        .unwrap_or_else(|| {
-            root.file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("project")
-                .to_string()
-        });
+        .unwrap_or_else(|| root.file_name().and_then(|n| n.to_str()).unwrap_or("project").to_string());
 
     let build = BuildOptions {
         walk,
-        max_slots_per_segment: options
-            .max_slots_per_segment
-            .unwrap_or(crate::snapshot::MAX_SLOTS_PER_SEGMENT),
+        max_slots_per_segment: options.max_slots_per_segment.unwrap_or(crate::snapshot::MAX_SLOTS_PER_SEGMENT),
         ..BuildOptions::default()
     };
     let mut segments = Vec::new();
@@ -301,9 +266,7 @@ pub fn init(
         generation,
         name,
         segments,
-        created_unix_ms: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64),
+        created_unix_ms: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
         files: summary.files,
         lines: summary.lines,
         terms: stats.terms,
@@ -334,8 +297,7 @@ fn remove_unreferenced(dir: &Path, manifest: &Manifest) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let stale_segment =
-            name.starts_with("seg-") && !manifest.segments.iter().any(|s| s == name);
+        let stale_segment = name.starts_with("seg-") && !manifest.segments.iter().any(|s| s == name);
         if stale_segment || name.ends_with(".tmp") {
             let _ = fs::remove_file(entry.path());
         }

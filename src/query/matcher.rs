@@ -36,21 +36,12 @@ impl Matcher {
                     .dfa_size_limit(REGEX_DFA_SIZE_LIMIT)
                     .build()
                     .map_err(|e| QueryError::BadRegex(e.to_string()))?;
-                let literal = regex_syntax::Parser::new()
-                    .parse(term)
-                    .ok()
-                    .and_then(|h| required_literal(&h));
+                let literal = regex_syntax::Parser::new().parse(term).ok().and_then(|h| required_literal(&h));
                 (literal.map(|l| fold(&l)).unwrap_or_default(), Some(regex))
             }
             _ => (fold(term), None),
         };
-        Ok(Matcher {
-            mode,
-            case_sensitive,
-            exact: term.to_string(),
-            folded,
-            regex,
-        })
+        Ok(Matcher { mode, case_sensitive, exact: term.to_string(), folded, regex })
     }
 
     /// Whether an exact term matches (the brute-force definition the index

@@ -122,19 +122,13 @@ pub enum QueryError {
 pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     let matcher = Matcher::new(&query.term, query.mode, query.case_sensitive)?;
     let filter = Filter::new(query)?;
-    let limit = if query.limit == 0 {
-        usize::MAX
-    } else {
-        query.limit
-    };
+    let limit = if query.limit == 0 { usize::MAX } else { query.limit };
     let mut defs: Vec<Hit> = Vec::new();
     let mut rest: Vec<Hit> = Vec::new();
     let mut total = 0u64;
     for (i, segment) in index.segments.iter().enumerate() {
         // A corrupted fst can make the fst crate panic: report it as corruption.
-        let r = catch_unwind(AssertUnwindSafe(|| {
-            search_segment(segment, i as u32, &matcher, &filter, limit)
-        }));
+        let r = catch_unwind(AssertUnwindSafe(|| search_segment(segment, i as u32, &matcher, &filter, limit)));
         let part = match r {
             Ok(r) => r?,
             Err(_) => return Err(segment.corrupt("term dictionary").into()),
@@ -162,10 +156,7 @@ impl Filter {
                 GlobBuilder::new(g.trim())
                     .literal_separator(true)
                     .build()
-                    .map_err(|e| QueryError::BadGlob {
-                        glob: g.clone(),
-                        message: e.kind().to_string(),
-                    })?
+                    .map_err(|e| QueryError::BadGlob { glob: g.clone(), message: e.kind().to_string() })?
                     .compile_matcher(),
             ),
             _ => None,
@@ -174,11 +165,7 @@ impl Filter {
         for t in &query.types {
             types[*t as usize] = true;
         }
-        Ok(Filter {
-            glob,
-            types,
-            any_type: query.types.is_empty(),
-        })
+        Ok(Filter { glob, types, any_type: query.types.is_empty() })
     }
 
     fn is_empty(&self) -> bool {
@@ -200,29 +187,44 @@ fn search_segment(
     limit: usize,
 ) -> Result<SegmentMatches, QueryError> {
     let variants = matcher.variants(seg)?;
-    let mut out = SegmentMatches {
-        defs: Vec::new(),
-        rest: Vec::new(),
-        total: 0,
-    };
+    let mut out = SegmentMatches { defs: Vec::new(), rest: Vec::new(), total: 0 };
     if variants.is_empty() {
+        return Ok(out);
+    }
+    let mut slots = SlotCache::default();
+    if filter.is_empty() && variants.len() == 1 {
+        // The common case streams the lists: definitions first, then the first
+        // postings that are not definitions. Cost follows the limit, not the list.
+        let v = &variants[0];
+        out.total = v.occurrences as u64;
+        let mut defs = seg.def_posting_iter(v)?;
+        for p in defs.by_ref().take(limit) {
+            out.defs.push(slots.hit(seg, seg_index, p)?);
+        }
+        let room = limit.saturating_sub(out.defs.len());
+        let mut skip = seg.def_posting_iter(v)?.peekable();
+        let mut all = seg.posting_iter(v)?;
+        for p in all.by_ref() {
+            if out.rest.len() >= room {
+                break;
+            }
+            while skip.next_if(|d| *d < p).is_some() {}
+            if skip.next_if_eq(&p).is_none() {
+                out.rest.push(slots.hit(seg, seg_index, p)?);
+            }
+        }
+        if defs.error.is_some() || all.error.is_some() {
+            return Err(seg.corrupt("postings malformed").into());
+        }
         return Ok(out);
     }
     let mut all = RoaringBitmap::new();
     let mut defs = RoaringBitmap::new();
     for v in &variants {
-        if variants.len() == 1 {
-            all = seg.postings(v)?;
-            defs = seg.def_postings(v)?;
-        } else {
-            all |= seg.postings(v)?;
-            defs |= seg.def_postings(v)?;
-        }
+        all |= seg.postings(v)?;
+        defs |= seg.def_postings(v)?;
     }
-    let mut slots = SlotCache::default();
     if filter.is_empty() {
-        // Definitions come from their own list; the rest needs only the first
-        // `limit` postings that are not definitions.
         out.total = all.len();
         for p in defs.iter().take(limit) {
             out.defs.push(slots.hit(seg, seg_index, p)?);
@@ -245,20 +247,10 @@ fn search_segment(
             continue;
         }
         out.total += 1;
-        let list = if line_type.is_definition() {
-            &mut out.defs
-        } else {
-            &mut out.rest
-        };
+        let list = if line_type.is_definition() { &mut out.defs } else { &mut out.rest };
         if list.len() < limit {
             let path = seg.slot_path(&slot)?.to_string();
-            list.push(Hit {
-                path,
-                line,
-                line_type,
-                segment: seg_index,
-                slot: slot_id,
-            });
+            list.push(Hit { path, line, line_type, segment: seg_index, slot: slot_id });
         }
     }
     Ok(out)
@@ -271,12 +263,7 @@ struct SlotCache {
 }
 
 impl SlotCache {
-    fn get(
-        &mut self,
-        seg: &Segment,
-        id: u32,
-        filter: &Filter,
-    ) -> Result<(SlotRec, bool), QueryError> {
+    fn get(&mut self, seg: &Segment, id: u32, filter: &Filter) -> Result<(SlotRec, bool), QueryError> {
         if let Some((last, rec, ok)) = self.last {
             if last == id {
                 return Ok((rec, ok));

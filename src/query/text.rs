@@ -26,18 +26,10 @@ pub fn line_texts(index: &Index, hits: &[Hit]) -> Vec<LineText> {
     let mut files: HashMap<&str, Option<(String, bool)>> = HashMap::new();
     hits.iter()
         .map(|hit| {
-            let file = files
-                .entry(hit.path.as_str())
-                .or_insert_with(|| read(index, hit));
+            let file = files.entry(hit.path.as_str()).or_insert_with(|| read(index, hit));
             match file {
-                None => LineText {
-                    text: None,
-                    stale: true,
-                },
-                Some((content, stale)) => LineText {
-                    text: line(content, hit.line),
-                    stale: *stale,
-                },
+                None => LineText { text: None, stale: true },
+                Some((content, stale)) => LineText { text: line(content, hit.line), stale: *stale },
             }
         })
         .collect()
@@ -46,11 +38,7 @@ pub fn line_texts(index: &Index, hits: &[Hit]) -> Vec<LineText> {
 fn read(index: &Index, hit: &Hit) -> Option<(String, bool)> {
     let path = index.root.join(&hit.path);
     let bytes = std::fs::read(&path).ok()?;
-    let stale = match index
-        .segments
-        .get(hit.segment as usize)
-        .and_then(|s| s.slot(hit.slot).ok())
-    {
+    let stale = match index.segments.get(hit.segment as usize).and_then(|s| s.slot(hit.slot).ok()) {
         Some(slot) => {
             let mtime = std::fs::metadata(&path)
                 .ok()
@@ -58,8 +46,7 @@ fn read(index: &Index, hit: &Hit) -> Option<(String, bool)> {
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_nanos() as i64);
             // Size and mtime first; the hash settles a touched-but-unchanged file.
-            (bytes.len() as u64 != slot.size || mtime != slot.mtime_ns)
-                && xxh3_64(&bytes) != slot.hash
+            (bytes.len() as u64 != slot.size || mtime != slot.mtime_ns) && xxh3_64(&bytes) != slot.hash
         }
         None => true,
     };

@@ -10,6 +10,7 @@
 //! are checked by [`Segment::verify`] (`cg verify`).
 
 mod mmap;
+pub mod postings;
 mod read;
 pub mod structure;
 mod write;
@@ -53,13 +54,14 @@ pub enum Section {
     Variants = 3,
     /// Concatenated UTF-8: fold keys, variants, paths.
     Strings = 4,
-    /// Concatenated roaring bitmaps of packed occurrences.
+    /// Concatenated posting lists of packed occurrences (`postings.rs`).
     Postings = 5,
     /// Fixed records, one per slot.
     Slots = 6,
     /// One byte per line of every file.
     LineTypes = 7,
-    /// One rkyv archive per file: header comments, types, methods, properties.
+    /// One lz4-compressed rkyv archive per file: header comments, types,
+    /// methods, properties.
     Structure = 8,
     /// fst map: trigram of folded terms → gram entry.
     GramFst = 9,
@@ -105,30 +107,18 @@ impl Section {
 #[derive(Debug, thiserror::Error)]
 pub enum SnapshotError {
     #[error("{path}: cannot read the index: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     #[error("{path}: not a codegraph snapshot (bad magic); run `cg init` to rebuild the index")]
     NotASnapshot { path: PathBuf },
-    #[error(
-        "{path}: index is format v{found}, this cg reads v{expected}: run `cg init` to rebuild it"
-    )]
-    Version {
-        path: PathBuf,
-        found: u32,
-        expected: u32,
-    },
+    #[error("{path}: index is format v{found}, this cg reads v{expected}: run `cg init` to rebuild it")]
+    Version { path: PathBuf, found: u32, expected: u32 },
     #[error("{path}: index is corrupted ({what}); run `cg init` to rebuild it")]
     Corrupt { path: PathBuf, what: String },
 }
 
 /// The case fold used for keys: Unicode lowercase.
 pub fn fold(term: &str) -> String {
-    if term
-        .bytes()
-        .all(|b| !b.is_ascii_uppercase() && b.is_ascii())
-    {
+    if term.bytes().all(|b| !b.is_ascii_uppercase() && b.is_ascii()) {
         return term.to_string();
     }
     term.to_lowercase()

@@ -10,6 +10,7 @@ use roaring::RoaringBitmap;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::mmap::Mapped;
+use super::postings::{self, PostingIter};
 use super::structure::FileStructure;
 use super::*;
 use crate::extract::LineType;
@@ -77,30 +78,21 @@ impl SlotRec {
 }
 
 fn u32_at(b: &[u8], off: usize) -> Option<u32> {
-    b.get(off..off.checked_add(4)?)
-        .and_then(|s| s.try_into().ok())
-        .map(u32::from_le_bytes)
+    b.get(off..off.checked_add(4)?).and_then(|s| s.try_into().ok()).map(u32::from_le_bytes)
 }
 
 fn u64_at(b: &[u8], off: usize) -> Option<u64> {
-    b.get(off..off.checked_add(8)?)
-        .and_then(|s| s.try_into().ok())
-        .map(u64::from_le_bytes)
+    b.get(off..off.checked_add(8)?).and_then(|s| s.try_into().ok()).map(u64::from_le_bytes)
 }
 
 fn u16_at(b: &[u8], off: usize) -> Option<u16> {
-    b.get(off..off.checked_add(2)?)
-        .and_then(|s| s.try_into().ok())
-        .map(u16::from_le_bytes)
+    b.get(off..off.checked_add(2)?).and_then(|s| s.try_into().ok()).map(u16::from_le_bytes)
 }
 
 impl Segment {
     /// Maps and opens a segment file.
     pub fn open(path: &Path) -> Result<Segment, SnapshotError> {
-        let io = |source| SnapshotError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let io = |source| SnapshotError::Io { path: path.to_path_buf(), source };
         let file = File::open(path).map_err(io)?;
         let map = Mapped::open(&file).map_err(io)?;
         Segment::parse(path.to_path_buf(), Bytes::Mapped(map))
@@ -116,10 +108,7 @@ impl Segment {
             Bytes::Mapped(m) => m.bytes(),
             Bytes::Owned(v) => v,
         };
-        let corrupt = |what: &str| SnapshotError::Corrupt {
-            path: path.clone(),
-            what: what.to_string(),
-        };
+        let corrupt = |what: &str| SnapshotError::Corrupt { path: path.clone(), what: what.to_string() };
         if b.len() < 8 || &b[..8] != MAGIC {
             return Err(SnapshotError::NotASnapshot { path });
         }
@@ -128,11 +117,7 @@ impl Segment {
         }
         let version = u32_at(b, 8).unwrap_or(0);
         if version != FORMAT_VERSION {
-            return Err(SnapshotError::Version {
-                path,
-                found: version,
-                expected: FORMAT_VERSION,
-            });
+            return Err(SnapshotError::Version { path, found: version, expected: FORMAT_VERSION });
         }
         if &b[b.len() - 8..] != FOOTER_MAGIC {
             return Err(corrupt("truncated: footer missing"));
@@ -152,10 +137,7 @@ impl Segment {
             let sum = u64_at(b, e + 24).ok_or_else(|| corrupt("section table"))?;
             let end = off.checked_add(len).filter(|&end| end <= body_end);
             if kind != *expected as u32 || end.is_none() || off < HEADER_LEN {
-                return Err(corrupt(&format!(
-                    "{} section out of bounds",
-                    expected.name()
-                )));
+                return Err(corrupt(&format!("{} section out of bounds", expected.name())));
             }
             sections.push(off..off + len);
             checksums.push(sum);
@@ -175,8 +157,7 @@ impl Segment {
         };
         let segment = Segment { bytes, ..segment };
         // The fixed-record sections must hold the counts the header states.
-        let fits =
-            |s: Section, n: u32, width: usize| segment.section(s).len() >= n as usize * width;
+        let fits = |s: Section, n: u32, width: usize| segment.section(s).len() >= n as usize * width;
         if !fits(Section::Folds, segment.fold_count, FOLD_LEN)
             || !fits(Section::Variants, segment.variant_count, VARIANT_LEN)
             || !fits(Section::Slots, segment.slot_count, SLOT_LEN)
@@ -208,20 +189,15 @@ impl Segment {
     }
 
     pub fn corrupt(&self, what: &str) -> SnapshotError {
-        SnapshotError::Corrupt {
-            path: self.path.clone(),
-            what: what.to_string(),
-        }
+        SnapshotError::Corrupt { path: self.path.clone(), what: what.to_string() }
     }
 
     pub fn term_fst(&self) -> Result<fst::Map<&[u8]>, SnapshotError> {
-        fst::Map::new(self.section(Section::TermFst))
-            .map_err(|e| self.corrupt(&format!("term fst: {e}")))
+        fst::Map::new(self.section(Section::TermFst)).map_err(|e| self.corrupt(&format!("term fst: {e}")))
     }
 
     pub fn gram_fst(&self) -> Result<fst::Map<&[u8]>, SnapshotError> {
-        fst::Map::new(self.section(Section::GramFst))
-            .map_err(|e| self.corrupt(&format!("gram fst: {e}")))
+        fst::Map::new(self.section(Section::GramFst)).map_err(|e| self.corrupt(&format!("gram fst: {e}")))
     }
 
     pub fn fold(&self, id: u32) -> Result<FoldRec, SnapshotError> {
@@ -235,8 +211,7 @@ impl Segment {
                 occurrences: u64_at(b, o + 16)?,
             })
         })();
-        rec.filter(|_| id < self.fold_count)
-            .ok_or_else(|| self.corrupt("fold id out of range"))
+        rec.filter(|_| id < self.fold_count).ok_or_else(|| self.corrupt("fold id out of range"))
     }
 
     pub fn variant(&self, i: u32) -> Result<VariantRec, SnapshotError> {
@@ -250,16 +225,14 @@ impl Segment {
                 occurrences: u32_at(b, o + 24)?,
             })
         })();
-        rec.filter(|_| i < self.variant_count)
-            .ok_or_else(|| self.corrupt("variant out of range"))
+        rec.filter(|_| i < self.variant_count).ok_or_else(|| self.corrupt("variant out of range"))
     }
 
     /// A string of the strings section.
     pub fn str_at(&self, (off, len): (u32, u32)) -> Result<&str, SnapshotError> {
         let b = self.section(Section::Strings);
-        let bytes = b
-            .get(off as usize..off as usize + len as usize)
-            .ok_or_else(|| self.corrupt("string out of bounds"))?;
+        let bytes =
+            b.get(off as usize..off as usize + len as usize).ok_or_else(|| self.corrupt("string out of bounds"))?;
         std::str::from_utf8(bytes).map_err(|_| self.corrupt("string not UTF-8"))
     }
 
@@ -270,19 +243,34 @@ impl Segment {
 
     /// The postings of a variant that lie on definition lines.
     pub fn def_postings(&self, v: &VariantRec) -> Result<RoaringBitmap, SnapshotError> {
-        let off = (v.postings.0 as usize)
-            .checked_add(v.postings.1 as usize)
-            .ok_or_else(|| self.corrupt("postings"))?;
+        let off = (v.postings.0 as usize).checked_add(v.postings.1 as usize).ok_or_else(|| self.corrupt("postings"))?;
         self.bitmap(off, v.def_postings_len as usize)
     }
 
-    fn bitmap(&self, off: usize, len: usize) -> Result<RoaringBitmap, SnapshotError> {
+    /// Streams all postings of a variant in order.
+    pub fn posting_iter(&self, v: &VariantRec) -> Result<PostingIter<'_>, SnapshotError> {
+        Ok(PostingIter::new(self.posting_bytes(v.postings.0 as usize, v.postings.1 as usize)?))
+    }
+
+    /// Streams the definition-line postings of a variant in order.
+    pub fn def_posting_iter(&self, v: &VariantRec) -> Result<PostingIter<'_>, SnapshotError> {
+        if v.def_postings_len == 0 {
+            return Ok(PostingIter::new(&[0]));
+        }
+        let off = (v.postings.0 as usize).checked_add(v.postings.1 as usize).ok_or_else(|| self.corrupt("postings"))?;
+        Ok(PostingIter::new(self.posting_bytes(off, v.def_postings_len as usize)?))
+    }
+
+    fn posting_bytes(&self, off: usize, len: usize) -> Result<&[u8], SnapshotError> {
         let b = self.section(Section::Postings);
-        let bytes = off
-            .checked_add(len)
-            .and_then(|end| b.get(off..end))
-            .ok_or_else(|| self.corrupt("postings out of bounds"))?;
-        RoaringBitmap::deserialize_from(bytes).map_err(|e| self.corrupt(&format!("postings: {e}")))
+        off.checked_add(len).and_then(|end| b.get(off..end)).ok_or_else(|| self.corrupt("postings out of bounds"))
+    }
+
+    fn bitmap(&self, off: usize, len: usize) -> Result<RoaringBitmap, SnapshotError> {
+        if len == 0 {
+            return Ok(RoaringBitmap::new());
+        }
+        postings::decode(self.posting_bytes(off, len)?).map_err(|_| self.corrupt("postings malformed"))
     }
 
     pub fn slot(&self, i: u32) -> Result<SlotRec, SnapshotError> {
@@ -303,8 +291,7 @@ impl Segment {
                 error_line: u32_at(b, o + 60)?,
             })
         })();
-        rec.filter(|_| i < self.slot_count)
-            .ok_or_else(|| self.corrupt("slot out of range"))
+        rec.filter(|_| i < self.slot_count).ok_or_else(|| self.corrupt("slot out of range"))
     }
 
     pub fn slot_path(&self, slot: &SlotRec) -> Result<&str, SnapshotError> {
@@ -318,9 +305,7 @@ impl Segment {
         }
         let b = self.section(Section::LineTypes);
         let at = slot.line_types_off as usize + line as usize - 1;
-        b.get(at)
-            .and_then(|&v| LineType::from_u8(v))
-            .ok_or_else(|| self.corrupt("line type"))
+        b.get(at).and_then(|&v| LineType::from_u8(v)).ok_or_else(|| self.corrupt("line type"))
     }
 
     /// The structure of a slot's file (empty when it has none).
@@ -334,7 +319,7 @@ impl Segment {
             .checked_add(len)
             .and_then(|end| b.get(off..end))
             .ok_or_else(|| self.corrupt("structure out of bounds"))?;
-        FileStructure::from_bytes(bytes).ok_or_else(|| self.corrupt("structure archive invalid"))
+        FileStructure::from_compressed_bytes(bytes).ok_or_else(|| self.corrupt("structure archive invalid"))
     }
 
     /// The fold ids whose keys contain a trigram, or `None` when no key does.
@@ -353,9 +338,7 @@ impl Segment {
             .checked_add(len)
             .and_then(|end| p.get(off..end))
             .ok_or_else(|| self.corrupt("gram postings out of bounds"))?;
-        RoaringBitmap::deserialize_from(bytes)
-            .map(Some)
-            .map_err(|e| self.corrupt(&format!("gram postings: {e}")))
+        RoaringBitmap::deserialize_from(bytes).map(Some).map_err(|e| self.corrupt(&format!("gram postings: {e}")))
     }
 
     /// Checks every checksum and every record: what `cg verify` runs. Costs a full
@@ -372,14 +355,8 @@ impl Segment {
                 return Err(self.corrupt(&format!("{} checksum mismatch", s.name())));
             }
         }
-        self.term_fst()?
-            .as_fst()
-            .verify()
-            .map_err(|e| self.corrupt(&format!("term fst: {e}")))?;
-        self.gram_fst()?
-            .as_fst()
-            .verify()
-            .map_err(|e| self.corrupt(&format!("gram fst: {e}")))?;
+        self.term_fst()?.as_fst().verify().map_err(|e| self.corrupt(&format!("term fst: {e}")))?;
+        self.gram_fst()?.as_fst().verify().map_err(|e| self.corrupt(&format!("gram fst: {e}")))?;
         for v in 0..self.variant_count {
             let rec = self.variant(v)?;
             self.str_at(rec.term)?;

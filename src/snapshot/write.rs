@@ -88,16 +88,12 @@ impl SegmentWriter {
         let parts = slots_for(lines);
         let path = self.push_string(&facts.path);
         let line_types_off = self.line_types.len() as u64;
-        self.line_types
-            .extend(facts.line_types.iter().map(|t| *t as u8));
+        self.line_types.extend(facts.line_types.iter().map(|t| *t as u8));
         let record = FileStructure::from_facts(facts);
         let structure = if record.is_empty() {
             (0, 0)
         } else {
-            while !self.structure.len().is_multiple_of(16) {
-                self.structure.push(0);
-            }
-            let bytes = record.to_bytes();
+            let bytes = record.to_compressed_bytes();
             let off = self.structure.len() as u64;
             self.structure.extend_from_slice(&bytes);
             (off, bytes.len() as u32)
@@ -138,11 +134,7 @@ impl SegmentWriter {
                 let part = (line - 1) / LINES_PER_SLOT;
                 let posting = pack(first_slot + part, line - part * LINES_PER_SLOT);
                 all.insert(posting);
-                if facts
-                    .line_types
-                    .get(line as usize - 1)
-                    .is_some_and(|t| t.is_definition())
-                {
+                if facts.line_types.get(line as usize - 1).is_some_and(|t| t.is_definition()) {
                     defs.insert(posting);
                 }
             }
@@ -153,24 +145,12 @@ impl SegmentWriter {
 
     /// Writes the segment's bytes.
     pub fn finish(self) -> Vec<u8> {
-        let SegmentWriter {
-            terms,
-            slots,
-            mut strings,
-            line_types,
-            structure,
-            files,
-            lines,
-            ..
-        } = self;
+        let SegmentWriter { terms, slots, mut strings, line_types, structure, files, lines, .. } = self;
 
         // Group exact terms by their fold, both in byte order.
         let mut by_fold: BTreeMap<String, Vec<(Box<str>, Postings)>> = BTreeMap::new();
         for (term, bitmaps) in terms {
-            by_fold
-                .entry(fold(&term))
-                .or_default()
-                .push((term, bitmaps));
+            by_fold.entry(fold(&term)).or_default().push((term, bitmaps));
         }
         let mut fst_builder = fst::MapBuilder::memory();
         let mut folds = Vec::with_capacity(by_fold.len() * FOLD_LEN);
@@ -182,9 +162,7 @@ impl SegmentWriter {
         for (fold_id, (key, mut group)) in by_fold.into_iter().enumerate() {
             group.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             let fold_id = fold_id as u32;
-            fst_builder
-                .insert(key.as_bytes(), fold_id as u64)
-                .expect("fold keys come sorted from a BTreeMap");
+            fst_builder.insert(key.as_bytes(), fold_id as u64).expect("fold keys come sorted from a BTreeMap");
             for g in trigrams(&key) {
                 grams.entry(g).or_default().insert(fold_id);
             }
@@ -192,15 +170,19 @@ impl SegmentWriter {
             strings.extend_from_slice(key.as_bytes());
             let mut union = RoaringBitmap::new();
             for (term, (bitmap, defs)) in &group {
-                let str_off = strings.len() as u32;
-                strings.extend_from_slice(term.as_bytes());
+                // A variant spelled like its fold key shares the key's bytes.
+                let str_off = if **term == *key {
+                    key_off
+                } else {
+                    strings.extend_from_slice(term.as_bytes());
+                    (strings.len() - term.len()) as u32
+                };
                 let post_off = postings.len() as u64;
-                bitmap
-                    .serialize_into(&mut postings)
-                    .expect("writing to a Vec cannot fail");
+                super::postings::encode(bitmap, &mut postings);
                 let all_len = postings.len() as u64 - post_off;
-                defs.serialize_into(&mut postings)
-                    .expect("writing to a Vec cannot fail");
+                if !defs.is_empty() {
+                    super::postings::encode(defs, &mut postings);
+                }
                 let defs_len = postings.len() as u64 - post_off - all_len;
                 put_u32(&mut variants, str_off);
                 put_u32(&mut variants, term.len() as u32);
@@ -213,11 +195,7 @@ impl SegmentWriter {
                     union |= bitmap;
                 }
             }
-            let fold_occurrences = if group.len() > 1 {
-                union.len()
-            } else {
-                group[0].1 .0.len()
-            };
+            let fold_occurrences = if group.len() > 1 { union.len() } else { group[0].1 .0.len() };
             occurrences += fold_occurrences;
             put_u32(&mut folds, variant_count);
             put_u32(&mut folds, group.len() as u32);
@@ -232,12 +210,9 @@ impl SegmentWriter {
         let mut gram_entries = Vec::with_capacity(grams.len() * GRAM_LEN);
         let mut gram_postings = Vec::new();
         for (i, (gram, ids)) in grams.iter().enumerate() {
-            gram_builder
-                .insert(gram, i as u64)
-                .expect("grams come sorted from a BTreeMap");
+            gram_builder.insert(gram, i as u64).expect("grams come sorted from a BTreeMap");
             let off = gram_postings.len() as u64;
-            ids.serialize_into(&mut gram_postings)
-                .expect("writing to a Vec cannot fail");
+            ids.serialize_into(&mut gram_postings).expect("writing to a Vec cannot fail");
             put_u64(&mut gram_entries, off);
             put_u32(&mut gram_entries, (gram_postings.len() as u64 - off) as u32);
         }
