@@ -12,8 +12,10 @@ use super::structure::FileStructure;
 use super::*;
 use crate::extract::FileFacts;
 
-/// An exact term's postings: all of them, and those on definition lines.
-type Postings = (RoaringBitmap, RoaringBitmap);
+/// An exact term's postings, each list increasing: all of them, and those on
+/// definition lines. Files arrive in slot order and lines in order, so pushing
+/// keeps them sorted (cheaper than inserting into a bitmap).
+type Postings = (Vec<u32>, Vec<u32>);
 
 /// Accumulates files, then writes a segment.
 pub struct SegmentWriter {
@@ -133,9 +135,9 @@ impl SegmentWriter {
             for &line in &t.lines {
                 let part = (line - 1) / LINES_PER_SLOT;
                 let posting = pack(first_slot + part, line - part * LINES_PER_SLOT);
-                all.insert(posting);
+                all.push(posting);
                 if facts.line_types.get(line as usize - 1).is_some_and(|t| t.is_definition()) {
-                    defs.insert(posting);
+                    defs.push(posting);
                 }
             }
         }
@@ -168,7 +170,7 @@ impl SegmentWriter {
             }
             let key_off = strings.len() as u32;
             strings.extend_from_slice(key.as_bytes());
-            let mut union = RoaringBitmap::new();
+            let mut union: Vec<u32> = Vec::new();
             for (term, (bitmap, defs)) in &group {
                 // A variant spelled like its fold key shares the key's bytes.
                 let str_off = if **term == *key {
@@ -192,10 +194,16 @@ impl SegmentWriter {
                 put_u32(&mut variants, bitmap.len() as u32);
                 put_u32(&mut variants, 0);
                 if group.len() > 1 {
-                    union |= bitmap;
+                    union.extend_from_slice(bitmap);
                 }
             }
-            let fold_occurrences = if group.len() > 1 { union.len() } else { group[0].1 .0.len() };
+            let fold_occurrences = if group.len() > 1 {
+                union.sort_unstable();
+                union.dedup();
+                union.len() as u64
+            } else {
+                group[0].1 .0.len() as u64
+            };
             occurrences += fold_occurrences;
             put_u32(&mut folds, variant_count);
             put_u32(&mut folds, group.len() as u32);
