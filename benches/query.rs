@@ -54,7 +54,7 @@ fn sample_terms(index: &Index) -> Vec<(String, u64)> {
     let mut i = 0u64;
     while let Some((k, v)) = stream.next() {
         i += 1;
-        if i % 97 == 0 {
+        if i.is_multiple_of(97) {
             if let (Ok(k), Ok(f)) = (std::str::from_utf8(k), seg.fold(v as u32)) {
                 if k.len() >= 4 {
                     out.push((k.to_string(), f.occurrences));
@@ -91,7 +91,14 @@ fn regex_escape(chars: &[char]) -> String {
 fn percentiles(mut v: Vec<Duration>) -> String {
     v.sort();
     let at = |p: f64| v[((v.len() as f64 - 1.0) * p) as usize];
-    format!("p50 {:>9.1?}  p90 {:>9.1?}  p99 {:>9.1?}  max {:>9.1?}  (n={})", at(0.5), at(0.9), at(0.99), at(1.0), v.len())
+    format!(
+        "p50 {:>9.1?}  p90 {:>9.1?}  p99 {:>9.1?}  max {:>9.1?}  (n={})",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0),
+        v.len()
+    )
 }
 
 fn bench(c: &mut Criterion) {

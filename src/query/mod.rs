@@ -19,13 +19,12 @@ pub mod text;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use globset::{GlobBuilder, GlobMatcher};
-use roaring::RoaringBitmap;
 
 pub use matcher::Matcher;
 
 use crate::extract::LineType;
 use crate::project::Index;
-use crate::snapshot::{unpack, Segment, SlotRec, SnapshotError};
+use crate::snapshot::{unpack, Segment, SlotRec, SnapshotError, VariantRec};
 
 /// How a query term matches index terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -218,24 +217,21 @@ fn search_segment(
         }
         return Ok(out);
     }
-    let mut all = RoaringBitmap::new();
-    let mut defs = RoaringBitmap::new();
-    for v in &variants {
-        all |= seg.postings(v)?;
-        defs |= seg.def_postings(v)?;
-    }
+    // Many variants: stream every list into one buffer, sort, dedup. Cheaper than
+    // decoding a bitmap per variant and merging them.
+    let (all, defs) = union_postings(seg, &variants)?;
     if filter.is_empty() {
-        out.total = all.len();
-        for p in defs.iter().take(limit) {
+        out.total = all.len() as u64;
+        for &p in defs.iter().take(limit) {
             out.defs.push(slots.hit(seg, seg_index, p)?);
         }
         let room = limit.saturating_sub(out.defs.len());
-        for p in all.iter().filter(|p| !defs.contains(*p)).take(room) {
+        for &p in all.iter().filter(|p| defs.binary_search(p).is_err()).take(room) {
             out.rest.push(slots.hit(seg, seg_index, p)?);
         }
         return Ok(out);
     }
-    for p in all.iter() {
+    for &p in all.iter() {
         let (slot_id, line_id) = unpack(p);
         let (slot, path_ok) = slots.get(seg, slot_id, filter)?;
         if !path_ok {
@@ -254,6 +250,28 @@ fn search_segment(
         }
     }
     Ok(out)
+}
+
+/// The sorted, distinct postings of several variants: all, and on definition lines.
+fn union_postings(seg: &Segment, variants: &[VariantRec]) -> Result<(Vec<u32>, Vec<u32>), QueryError> {
+    let mut all = Vec::with_capacity(variants.iter().map(|v| v.occurrences as usize).sum());
+    let mut defs = Vec::new();
+    for v in variants {
+        let mut it = seg.posting_iter(v)?;
+        all.extend(it.by_ref());
+        let mut d = seg.def_posting_iter(v)?;
+        defs.extend(d.by_ref());
+        if it.error.is_some() || d.error.is_some() {
+            return Err(seg.corrupt("postings malformed").into());
+        }
+    }
+    if variants.len() > 1 {
+        all.sort_unstable();
+        all.dedup();
+        defs.sort_unstable();
+        defs.dedup();
+    }
+    Ok((all, defs))
 }
 
 /// The last slot read, and whether its path passes the filter.
