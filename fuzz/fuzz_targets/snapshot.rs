@@ -1,0 +1,18 @@
+//! Arbitrary bytes as a segment file: opening, verifying and querying return
+//! errors or answers, never panic.
+#![no_main]
+
+use codegraph::project::Index;
+use codegraph::query::{search, Mode, Query};
+use codegraph::snapshot::Segment;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(segment) = Segment::from_vec("fuzz", data.to_vec()) else { return };
+    let _ = segment.verify();
+    let index = Index { root: std::env::temp_dir(), manifest: None, segments: vec![segment] };
+    for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains), ("^p.*r$", Mode::Regex)] {
+        let _ = search(&index, &Query::new(term, mode));
+    }
+    let _ = index.stats();
+});

@@ -1,0 +1,146 @@
+//! Bad input and bad bytes: every case is a clear error, never a panic, and a
+//! failed or refused write leaves the previous index usable.
+
+use std::fs;
+use std::path::Path;
+
+use codegraph::project::{self, Index, InitOptions, ProjectError};
+use codegraph::query::{search, Mode, Query, QueryError};
+use codegraph::snapshot::{Segment, SnapshotError};
+
+fn indexed() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("a.rs"),
+        "/// Player docs\npub struct Player { health: u32 }\nfn damage(p: &Player) {}\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("b.go"), "package b\n// player note\nfunc PlayerHealth() int { return 1 }\n").unwrap();
+    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
+    dir
+}
+
+fn segment_path(root: &Path) -> std::path::PathBuf {
+    let m = project::read_manifest(root).unwrap();
+    root.join(".codegraph").join(&m.segments[0])
+}
+
+/// Runs every kind of query; returns an error if any failed.
+fn query_all(index: &Index) -> Result<(), QueryError> {
+    for (term, mode) in [
+        ("player", Mode::Exact),
+        ("pla", Mode::StartsWith),
+        ("ayer", Mode::Contains),
+        ("^pl.*h$", Mode::Regex),
+        ("a", Mode::Contains),
+    ] {
+        let mut q = Query::new(term, mode);
+        search(index, &q)?;
+        q.file_filter = Some("*.rs".into());
+        search(index, &q)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn truncated_segments_are_errors_that_say_to_rebuild() {
+    let dir = indexed();
+    let seg = fs::read(segment_path(dir.path())).unwrap();
+    for len in [0, 7, 8, 40, 64, 100, seg.len() / 2, seg.len() - 1] {
+        let err = Segment::from_vec("seg", seg[..len].to_vec()).err().unwrap_or_else(|| panic!("len {len} opened"));
+        let msg = err.to_string();
+        assert!(msg.contains("cg init"), "{len}: {msg}");
+    }
+}
+
+#[test]
+fn every_flipped_byte_is_caught_by_verify_and_never_panics_a_query() {
+    let dir = indexed();
+    let path = segment_path(dir.path());
+    let seg = fs::read(&path).unwrap();
+    Index::open(dir.path()).unwrap().verify().unwrap();
+    for i in 0..seg.len() {
+        let mut bad = seg.clone();
+        bad[i] ^= 0x5A;
+        match Segment::from_vec("seg", bad) {
+            Err(e) => assert!(e.to_string().contains("cg init"), "byte {i}: {e}"),
+            Ok(s) => {
+                assert!(s.verify().is_err(), "byte {i}: flip not detected by verify");
+                let index = Index { root: dir.path().to_path_buf(), manifest: None, segments: vec![s] };
+                // Queries may succeed or fail on bad bytes, but must return.
+                let _ = query_all(&index);
+            }
+        }
+    }
+}
+
+#[test]
+fn another_format_version_says_how_to_fix_it() {
+    let dir = indexed();
+    let path = segment_path(dir.path());
+    let mut seg = fs::read(&path).unwrap();
+    seg[8] = 99;
+    let err = Segment::from_vec("seg", seg).err().unwrap();
+    assert!(matches!(err, SnapshotError::Version { found: 99, .. }), "{err}");
+    assert!(err.to_string().contains("format v99, this cg reads v1: run `cg init`"), "{err}");
+
+    let manifest = dir.path().join(".codegraph/manifest.json");
+    let text = fs::read_to_string(&manifest).unwrap().replace("\"format_version\": 1", "\"format_version\": 7");
+    fs::write(&manifest, text).unwrap();
+    let err = Index::open(dir.path()).err().unwrap().to_string();
+    assert!(err.contains("format v7"), "{err}");
+}
+
+#[test]
+fn a_missing_index_says_to_run_init() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = project::find(dir.path()).unwrap_err();
+    assert!(matches!(err, ProjectError::NotFound { .. }));
+    assert!(err.to_string().contains("run `cg init`"), "{err}");
+    let err = project::find(&dir.path().join("nope")).unwrap_err();
+    assert!(err.to_string().contains("does not exist"), "{err}");
+}
+
+#[test]
+fn bad_queries_are_clear_errors() {
+    let dir = indexed();
+    let index = Index::open(dir.path()).unwrap();
+    let err = search(&index, &Query::new("", Mode::Exact)).unwrap_err();
+    assert!(matches!(err, QueryError::EmptyTerm));
+    let err = search(&index, &Query::new("foo(", Mode::Regex)).unwrap_err().to_string();
+    assert!(err.contains("invalid regex") && err.contains("unclosed group"), "{err}");
+    let huge = "(?:\\w{200}){200}";
+    let err = search(&index, &Query::new(huge, Mode::Regex)).unwrap_err().to_string();
+    assert!(err.contains("invalid regex") && err.contains("size limit"), "{err}");
+    let mut q = Query::new("player", Mode::Exact);
+    q.file_filter = Some("src/[".into());
+    let err = search(&index, &q).unwrap_err().to_string();
+    assert!(err.contains("invalid file filter"), "{err}");
+}
+
+#[test]
+fn a_second_writer_is_refused_and_the_index_stays_usable() {
+    let dir = indexed();
+    let lock = project::WriteLock::acquire(&dir.path().join(".codegraph")).unwrap();
+    let err = project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap_err();
+    assert!(matches!(err, ProjectError::Locked { .. }), "{err}");
+    assert!(err.to_string().contains("another cg process"), "{err}");
+    drop(lock);
+    let index = Index::open(dir.path()).unwrap();
+    assert_eq!(search(&index, &Query::new("player", Mode::Exact)).unwrap().total, 4);
+}
+
+#[test]
+fn reinit_switches_generations_and_removes_the_old_files() {
+    let dir = indexed();
+    let first = project::read_manifest(dir.path()).unwrap();
+    let old_reader = Index::open(dir.path()).unwrap();
+    fs::write(dir.path().join("c.ts"), "export const player = 1;\n").unwrap();
+    let report = project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
+    assert_eq!(report.manifest.generation, first.generation + 1);
+    assert!(!dir.path().join(".codegraph").join(&first.segments[0]).exists());
+    // A reader of the old generation keeps answering from its mapped files.
+    assert_eq!(search(&old_reader, &Query::new("player", Mode::Exact)).unwrap().total, 4);
+    let new_reader = Index::open(dir.path()).unwrap();
+    assert_eq!(search(&new_reader, &Query::new("player", Mode::Exact)).unwrap().total, 5);
+}
