@@ -88,7 +88,7 @@ impl Matcher {
             Mode::Contains | Mode::Regex => match self.candidates(seg)? {
                 Some(candidates) => {
                     for id in candidates {
-                        if self.key_matches(seg.str_at(seg.fold(id)?.key)?) {
+                        if self.key_matches(&seg.fold_key(&seg.fold(id)?)?) {
                             folds.push(id);
                         }
                     }

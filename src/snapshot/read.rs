@@ -38,11 +38,11 @@ pub struct Segment {
 }
 
 /// A fold: the case-insensitive key shared by one or more exact terms (variants).
+/// The key is not stored; it is the fold of any of its variants.
 #[derive(Clone, Copy, Debug)]
 pub struct FoldRec {
     pub first_variant: u32,
     pub variant_count: u32,
-    pub key: (u32, u32),
     /// Distinct (slot, line) pairs over all variants.
     pub occurrences: u64,
 }
@@ -228,8 +228,7 @@ impl Segment {
             Some(FoldRec {
                 first_variant: u32_at(b, o)?,
                 variant_count: u32_at(b, o + 4)?,
-                key: (u32_at(b, o + 8)?, u32_at(b, o + 12)?),
-                occurrences: u64_at(b, o + 16)?,
+                occurrences: u64_at(b, o + 8)?,
             })
         })();
         rec.filter(|_| id < self.fold_count).ok_or_else(|| self.corrupt("fold id out of range"))
@@ -250,6 +249,11 @@ impl Segment {
     }
 
     /// A string of the strings section.
+    /// The key of a fold: its first variant, folded.
+    pub fn fold_key(&self, fold: &FoldRec) -> Result<String, SnapshotError> {
+        Ok(super::fold(self.str_at(self.variant(fold.first_variant)?.term)?))
+    }
+
     pub fn str_at(&self, (off, len): (u32, u32)) -> Result<&str, SnapshotError> {
         let b = self.section(Section::Strings);
         let bytes =
@@ -386,7 +390,6 @@ impl Segment {
         }
         for f in 0..self.fold_count {
             let rec = self.fold(f)?;
-            self.str_at(rec.key)?;
             if rec.first_variant as u64 + rec.variant_count as u64 > self.variant_count as u64 {
                 return Err(self.corrupt("fold variants out of range"));
             }

@@ -168,17 +168,11 @@ impl SegmentWriter {
             for g in trigrams(&key) {
                 grams.entry(g).or_default().insert(fold_id);
             }
-            let key_off = strings.len() as u32;
-            strings.extend_from_slice(key.as_bytes());
+            // The key itself is not stored: it is the fold of any variant.
             let mut union: Vec<u32> = Vec::new();
             for (term, (bitmap, defs)) in &group {
-                // A variant spelled like its fold key shares the key's bytes.
-                let str_off = if **term == *key {
-                    key_off
-                } else {
-                    strings.extend_from_slice(term.as_bytes());
-                    (strings.len() - term.len()) as u32
-                };
+                let str_off = strings.len() as u32;
+                strings.extend_from_slice(term.as_bytes());
                 let post_off = postings.len() as u64;
                 super::postings::encode(bitmap, &mut postings);
                 let all_len = postings.len() as u64 - post_off;
@@ -207,8 +201,6 @@ impl SegmentWriter {
             occurrences += fold_occurrences;
             put_u32(&mut folds, variant_count);
             put_u32(&mut folds, group.len() as u32);
-            put_u32(&mut folds, key_off);
-            put_u32(&mut folds, key.len() as u32);
             put_u64(&mut folds, fold_occurrences);
             variant_count += group.len() as u32;
         }
