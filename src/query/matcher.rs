@@ -6,6 +6,7 @@ use regex_syntax::hir::{Hir, HirKind};
 use roaring::RoaringBitmap;
 
 use super::{Mode, QueryError};
+use crate::extract::words::MAX_TERM_BYTES;
 use crate::snapshot::{fold, trigrams, Segment, SnapshotError, VariantRec};
 
 /// Limits on a compiled regex, so a hostile pattern cannot exhaust memory.
@@ -87,8 +88,22 @@ impl Matcher {
             }
             Mode::Contains | Mode::Regex => match self.candidates(seg)? {
                 Some(candidates) => {
+                    let mut buf = [0u8; MAX_TERM_BYTES];
                     for id in candidates {
-                        if self.key_matches(&seg.fold_key(&seg.fold(id)?)?) {
+                        // The key is the fold of the first variant; ASCII folds in
+                        // a stack buffer, without allocating.
+                        let f = seg.fold(id)?;
+                        let first = seg.str_at(seg.variant(f.first_variant)?.term)?;
+                        let hit = match first.len() <= buf.len() && first.is_ascii() {
+                            true => {
+                                let key = &mut buf[..first.len()];
+                                key.copy_from_slice(first.as_bytes());
+                                key.make_ascii_lowercase();
+                                self.key_matches(std::str::from_utf8(key).unwrap_or(first))
+                            }
+                            false => self.key_matches(&fold(first)),
+                        };
+                        if hit {
                             folds.push(id);
                         }
                     }

@@ -266,12 +266,39 @@ fn union_postings(seg: &Segment, variants: &[VariantRec]) -> Result<(Vec<u32>, V
         }
     }
     if variants.len() > 1 {
-        all.sort_unstable();
-        all.dedup();
-        defs.sort_unstable();
-        defs.dedup();
+        sort_dedup(&mut all);
+        sort_dedup(&mut defs);
     }
     Ok((all, defs))
+}
+
+/// Sorts and deduplicates postings; large buffers take an LSD radix sort (three
+/// 11-bit passes), several times faster than a comparison sort on u32s.
+fn sort_dedup(v: &mut Vec<u32>) {
+    if v.len() < 4096 {
+        v.sort_unstable();
+    } else {
+        let mut tmp = vec![0u32; v.len()];
+        for shift in [0u32, 11, 22] {
+            let mut counts = [0usize; 2048];
+            for &x in v.iter() {
+                counts[((x >> shift) & 0x7FF) as usize] += 1;
+            }
+            let mut sum = 0;
+            for c in counts.iter_mut() {
+                let n = *c;
+                *c = sum;
+                sum += n;
+            }
+            for &x in v.iter() {
+                let b = ((x >> shift) & 0x7FF) as usize;
+                tmp[counts[b]] = x;
+                counts[b] += 1;
+            }
+            std::mem::swap(v, &mut tmp);
+        }
+    }
+    v.dedup();
 }
 
 /// The last slot read, and whether its path passes the filter.
@@ -314,5 +341,28 @@ impl SlotCache {
             segment: seg_index,
             slot: slot_id,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_dedup;
+
+    #[test]
+    fn radix_sort_equals_a_comparison_sort() {
+        let mut x = 0x9E37_79B9u32;
+        let mut v: Vec<u32> = (0..50_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                x % 200_000 * 21_001
+            })
+            .collect();
+        let mut want = v.clone();
+        want.sort_unstable();
+        want.dedup();
+        sort_dedup(&mut v);
+        assert_eq!(v, want);
     }
 }
