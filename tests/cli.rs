@@ -1,0 +1,144 @@
+//! The `cg` binary, run as a user runs it: output on stdout, errors on stderr with
+//! a non-zero exit, JSON shapes of the spec.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn cg(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cg")).args(args).current_dir(dir).output().expect("cg runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("src/core")).unwrap();
+    fs::write(
+        dir.path().join("src/core/engine.rs"),
+        "/// The engine.\npub struct PlayerHealth { value: u32 }\n\nfn update_player(h: &mut PlayerHealth) {\n    // PlayerHealth changes here\n    h.value += 1;\n}\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("src/main.go"), "package main\n\nfunc main() { println(\"PlayerHealth\") }\n").unwrap();
+    dir
+}
+
+#[test]
+fn init_then_query_from_a_subfolder() {
+    let dir = project();
+    let init = cg(dir.path(), &["init"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    assert!(stdout(&init).starts_with("indexed 2 files"), "{}", stdout(&init));
+
+    let q = cg(&dir.path().join("src/core"), &["query", "playerhealth"]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    assert_eq!(
+        stdout(&q),
+        "src/core/engine.rs:2: struct: pub struct PlayerHealth { value: u32 }\n\
+         src/core/engine.rs:4: method: fn update_player(h: &mut PlayerHealth) {\n\
+         src/main.go:3: method: func main() { println(\"PlayerHealth\") }\n\
+         src/core/engine.rs:5: comment: // PlayerHealth changes here\n\
+         4 matches\n"
+    );
+}
+
+#[test]
+fn query_json_has_the_spec_shape_and_counts_past_the_limit() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let q = cg(dir.path(), &["query", "player", "--mode", "contains", "--limit", "1", "--json"]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&q)).unwrap();
+    assert_eq!(v["term"], "player");
+    assert_eq!(v["total_matches"], 4);
+    assert_eq!(v["truncated"], true);
+    assert_eq!(v["matches"][0]["file"], "src/core/engine.rs");
+    assert_eq!(v["matches"][0]["line_number"], 2);
+    assert_eq!(v["matches"][0]["line_type"], "struct");
+    let filtered = cg(dir.path(), &["query", "PlayerHealth", "--file-filter", "**/*.go", "--type", "method", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&filtered)).unwrap();
+    assert_eq!(v["total_matches"], 1);
+}
+
+#[test]
+fn a_changed_file_is_marked_stale() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    fs::write(dir.path().join("src/main.go"), "package main\n\n// moved\nfunc main() { println(\"PlayerHealth\") }\n")
+        .unwrap();
+    let q = cg(dir.path(), &["query", "PlayerHealth", "--file-filter", "*.go"]);
+    assert_eq!(stdout(&q), "0 matches\n", "`*` does not cross folders");
+    let q = cg(dir.path(), &["query", "PlayerHealth", "--file-filter", "src/*.go"]);
+    assert!(stdout(&q).contains("src/main.go:3: method [stale]: // moved"), "{}", stdout(&q));
+}
+
+#[test]
+fn status_and_verify_report_the_index() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init", "--name", "demo"]).status.success());
+    let s = cg(dir.path(), &["status", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&s)).unwrap();
+    assert_eq!(v["project_name"], "demo");
+    assert_eq!(v["statistics"]["files"], 2);
+    assert_eq!(v["statistics"]["types"], 1);
+    assert_eq!(v["statistics"]["methods"], 2);
+    let ok = cg(dir.path(), &["verify"]);
+    assert!(ok.status.success() && stdout(&ok).starts_with("ok:"), "{}", stderr(&ok));
+}
+
+#[test]
+fn errors_go_to_stderr_with_a_non_zero_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["query", "x"], "run `cg init`"),
+        (&["init", "does/not/exist"], "does not exist"),
+        (&["status", "--project", "nowhere"], "does not exist"),
+        (&["query", "x", "--mode", "fuzzy", "--project", "."], "unknown mode"),
+        (&["query", "x", "--type", "klass"], "unknown line type"),
+    ];
+    for (args, message) in cases {
+        let o = cg(dir.path(), args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(o.stdout.is_empty(), "{args:?} wrote to stdout");
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+    }
+    let p = project();
+    assert!(cg(p.path(), &["init"]).status.success());
+    for (args, message) in
+        [(["query", "foo("].as_slice(), "invalid regex"), (["query", " "].as_slice(), "empty search term")]
+    {
+        let mut args = args.to_vec();
+        if message == "invalid regex" {
+            args.extend(["--mode", "regex"]);
+        }
+        let o = cg(p.path(), &args);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(message), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_corrupted_index_says_to_rebuild() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join(".codegraph/manifest.json")).unwrap()).unwrap();
+    let seg = dir.path().join(".codegraph").join(m["segments"][0].as_str().unwrap());
+    let mut bytes = fs::read(&seg).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0xFF;
+    fs::write(&seg, &bytes).unwrap();
+    let o = cg(dir.path(), &["verify"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("corrupted") && stderr(&o).contains("cg init"), "{}", stderr(&o));
+    fs::write(&seg, &bytes[..n / 3]).unwrap();
+    let o = cg(dir.path(), &["query", "PlayerHealth"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("cg init"), "{}", stderr(&o));
+}
