@@ -142,3 +142,25 @@ fn a_corrupted_index_says_to_rebuild() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("cg init"), "{}", stderr(&o));
 }
+
+#[test]
+fn signatures_come_from_the_index() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let s = cg(&dir.path().join("src"), &["signature", "core/engine.rs"]);
+    assert!(s.status.success(), "{}", stderr(&s));
+    assert_eq!(
+        stdout(&s),
+        "== src/core/engine.rs (rust, 7 lines)\n  L2     struct PlayerHealth\n  L4     fn update_player(h: &mut PlayerHealth)\n"
+    );
+    let many = cg(dir.path(), &["signatures", "src", "--limit", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&many)).unwrap();
+    assert_eq!(v["signatures"][0]["file"], "src/core/engine.rs");
+    assert_eq!(v["signatures"][0]["methods"][0]["prototype"], "fn update_player(h: &mut PlayerHealth)");
+    assert_eq!(v["omitted"], 1);
+    let outside = cg(dir.path(), &["signature", "/etc/hostname"]);
+    assert!(!outside.status.success());
+    assert!(stderr(&outside).contains("outside the project"), "{}", stderr(&outside));
+    let escape = cg(dir.path(), &["signature", "../../nope.rs"]);
+    assert!(stderr(&escape).contains("outside the project"), "{}", stderr(&escape));
+}

@@ -3,6 +3,7 @@
 mod extract;
 mod index;
 mod query;
+mod signature;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -22,6 +23,10 @@ enum Command {
     Init(index::InitArgs),
     /// Find where a term occurs.
     Query(query::Args),
+    /// What one file declares: header comments, types, methods, properties.
+    Signature(signature::OneArgs),
+    /// What many files declare (a glob or a folder, in path order).
+    Signatures(signature::ManyArgs),
     /// Counts and state of the index.
     Status(index::StatusArgs),
     /// Check every checksum and record of the index.
@@ -35,6 +40,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Init(args) => index::init(args),
         Command::Query(args) => query::run(args),
+        Command::Signature(args) => signature::one(args),
+        Command::Signatures(args) => signature::many(args),
         Command::Status(args) => index::status(args),
         Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),

@@ -12,8 +12,10 @@
 //! - `lock`: held (flock) by the one process writing a new generation.
 
 mod index;
+mod signature;
 
 pub use index::{Index, IndexStats};
+pub use signature::{signature, signatures, Signature, Signatures};
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -49,6 +51,8 @@ pub enum ProjectError {
     BadConfig { path: PathBuf, message: String },
     #[error("another cg process is writing this index ({path} is locked); wait for it to finish and try again")]
     Locked { path: PathBuf },
+    #[error("invalid glob {glob:?}: {message}")]
+    BadGlob { glob: String, message: String },
     #[error("unknown language {0:?}: use csharp, typescript, javascript, rust or go")]
     UnknownLanguage(String),
     #[error(transparent)]

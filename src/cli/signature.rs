@@ -1,0 +1,146 @@
+//! `cg signature FILE` and `cg signatures [GLOB]`: what files declare, from the index.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use codegraph::project::{self, Index, Signature};
+use serde_json::{json, Value};
+
+use super::index::project_root;
+
+#[derive(clap::Args)]
+pub struct OneArgs {
+    /// The file, relative to the current directory or the project root.
+    file: PathBuf,
+    #[arg(long)]
+    project: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ManyArgs {
+    /// A glob over project paths (`src/Core/**`) or a folder; default: every file.
+    glob: Option<String>,
+    /// Explicit files instead of a glob (repeatable).
+    #[arg(long = "files", num_args = 1..)]
+    files: Vec<PathBuf>,
+    /// At most this many files (0: all); the count left out is reported.
+    #[arg(long, default_value_t = 50)]
+    limit: usize,
+    #[arg(long)]
+    project: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+/// A user-given path as a project-relative path; refuses paths outside the project.
+fn project_path(root: &Path, file: &Path) -> Result<String> {
+    let cwd = std::env::current_dir()?;
+    let candidates = [cwd.join(file), root.join(file)];
+    for c in &candidates {
+        if let Ok(abs) = std::fs::canonicalize(c) {
+            return match abs.strip_prefix(root) {
+                Ok(rel) => Ok(codegraph::extract::rel_path(Path::new(""), rel).context("path is not UTF-8")?),
+                Err(_) => bail!("{}: outside the project {}", file.display(), root.display()),
+            };
+        }
+    }
+    // Not on disk (deleted since indexing?): take it as project-relative.
+    let text = file.to_string_lossy().replace('\\', "/");
+    if file.is_absolute() || text.split('/').any(|p| p == "..") {
+        bail!("{}: outside the project {}", file.display(), root.display());
+    }
+    Ok(text)
+}
+
+pub fn one(args: OneArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let rel = project_path(&root, &args.file)?;
+    let Some(sig) = project::signature(&index, &rel)? else {
+        bail!("{rel}: not in the index (not a source file cg reads, excluded, or added since `cg init`)");
+    };
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &to_json(&sig))?;
+        writeln!(out)?;
+    } else {
+        write_human(&mut out, &sig)?;
+    }
+    Ok(())
+}
+
+pub fn many(args: ManyArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let mut sigs = Vec::new();
+    let mut omitted = 0;
+    if args.files.is_empty() {
+        let found = project::signatures(&index, args.glob.as_deref().unwrap_or(""), args.limit)?;
+        sigs = found.signatures;
+        omitted = found.omitted;
+    } else {
+        let limit = if args.limit == 0 { usize::MAX } else { args.limit };
+        for f in &args.files {
+            let rel = project_path(&root, f)?;
+            match project::signature(&index, &rel)? {
+                Some(s) if sigs.len() < limit => sigs.push(s),
+                Some(_) => omitted += 1,
+                None => eprintln!("cg: {rel}: not in the index"),
+            }
+        }
+    }
+    let mut out = io::stdout().lock();
+    if args.json {
+        let v = json!({"signatures": sigs.iter().map(to_json).collect::<Vec<_>>(), "omitted": omitted, "truncated": omitted > 0});
+        serde_json::to_writer(&mut out, &v)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    for (i, s) in sigs.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        write_human(&mut out, s)?;
+    }
+    if omitted > 0 {
+        writeln!(out, "\n... {omitted} more file(s) left out; --limit 0 shows all")?;
+    }
+    Ok(())
+}
+
+fn to_json(s: &Signature) -> Value {
+    json!({
+        "file": s.file,
+        "header_comments": s.header_comments,
+        "types": s.types.iter().map(|t| json!({"name": t.name, "kind": t.kind, "line_number": t.line, "parent": t.parent})).collect::<Vec<_>>(),
+        "methods": s.methods.iter().map(|m| json!({
+            "name": m.name, "prototype": m.prototype, "line_number": m.line, "visibility": m.visibility,
+            "is_static": m.is_static, "is_async": m.is_async,
+        })).collect::<Vec<_>>(),
+        "properties": s.properties.iter().map(|p| json!({
+            "name": p.name, "declaration": p.declaration, "line_number": p.line, "visibility": p.visibility,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn write_human(out: &mut impl Write, s: &Signature) -> io::Result<()> {
+    let lang = s.language.map(|l| l.name()).unwrap_or("?");
+    writeln!(out, "== {} ({lang}, {} lines)", s.file, s.line_count)?;
+    for line in s.header_comments.lines() {
+        writeln!(out, "  | {line}")?;
+    }
+    for t in &s.types {
+        let parent = t.parent.as_ref().map(|p| format!(" (in {p})")).unwrap_or_default();
+        writeln!(out, "  L{:<5} {} {}{parent}", t.line, t.kind, t.name)?;
+    }
+    for m in &s.methods {
+        writeln!(out, "  L{:<5} {}", m.line, m.prototype)?;
+    }
+    for p in &s.properties {
+        writeln!(out, "  L{:<5} {}", p.line, p.declaration)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,114 @@
+//! Signatures: what a file declares, served from the snapshot (no re-parsing).
+//! Header comments, types, methods with prototypes, and properties that are not
+//! private; no bodies, no locals.
+
+use globset::GlobBuilder;
+
+use super::{Index, ProjectError};
+use crate::lang::Language;
+use crate::snapshot::structure::{FileStructure, MethodRecord, PropertyRecord, TypeRecord};
+use crate::snapshot::{Segment, SlotRec, SnapshotError};
+
+/// One file's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    pub file: String,
+    pub language: Option<Language>,
+    pub line_count: u32,
+    pub header_comments: String,
+    pub types: Vec<TypeRecord>,
+    pub methods: Vec<MethodRecord>,
+    /// Properties, without private fields.
+    pub properties: Vec<PropertyRecord>,
+}
+
+impl Signature {
+    fn new(path: &str, slot: &SlotRec, s: FileStructure) -> Signature {
+        Signature {
+            file: path.to_string(),
+            language: Language::from_id(slot.language),
+            line_count: slot.line_count,
+            header_comments: s.header,
+            types: s.types,
+            methods: s.methods,
+            properties: s.properties.into_iter().filter(|p| p.visibility.as_deref() != Some("private")).collect(),
+        }
+    }
+}
+
+/// Several signatures, and how many matching files the limit left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Signatures {
+    pub signatures: Vec<Signature>,
+    pub omitted: usize,
+}
+
+/// The signature of one indexed file (`path` relative to the project root), or
+/// `None` when the index has no such file.
+pub fn signature(index: &Index, path: &str) -> Result<Option<Signature>, SnapshotError> {
+    let path = path.trim_start_matches("./");
+    for seg in &index.segments {
+        if let Some((slot, _)) = find_slot(seg, path)? {
+            return Ok(Some(Signature::new(path, &slot, seg.structure(&slot)?)));
+        }
+    }
+    Ok(None)
+}
+
+/// Binary search over a segment's slots, which are in path order.
+fn find_slot(seg: &Segment, path: &str) -> Result<Option<(SlotRec, u32)>, SnapshotError> {
+    let (mut lo, mut hi) = (0u32, seg.slot_count);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let slot = seg.slot(mid)?;
+        match seg.slot_path(&slot)?.cmp(path) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            _ => hi = mid,
+        }
+    }
+    if lo < seg.slot_count {
+        let slot = seg.slot(lo)?;
+        if seg.slot_path(&slot)? == path {
+            return Ok(Some((slot, lo)));
+        }
+    }
+    Ok(None)
+}
+
+/// The signatures of the files matching a glob (`src/Core/**`), in path order, at
+/// most `limit` (0: all).
+pub fn signatures(index: &Index, glob: &str, limit: usize) -> Result<Signatures, ProjectError> {
+    let glob = glob.trim().trim_start_matches("./");
+    // A folder given without a glob means everything under it.
+    let pattern = if glob.is_empty() {
+        "**".to_string()
+    } else if !glob.contains(['*', '?', '[', '{']) && !glob.contains('.') {
+        format!("{}/**", glob.trim_end_matches('/'))
+    } else {
+        glob.to_string()
+    };
+    let matcher = match GlobBuilder::new(&pattern).literal_separator(true).build() {
+        Ok(g) => g.compile_matcher(),
+        Err(e) => return Err(ProjectError::BadGlob { glob: glob.to_string(), message: e.kind().to_string() }),
+    };
+    let limit = if limit == 0 { usize::MAX } else { limit };
+    let mut out = Signatures::default();
+    for seg in &index.segments {
+        for i in 0..seg.slot_count {
+            let slot = seg.slot(i)?;
+            if slot.part != 0 {
+                continue;
+            }
+            let path = seg.slot_path(&slot)?;
+            if !matcher.is_match(path) {
+                continue;
+            }
+            if out.signatures.len() < limit {
+                out.signatures.push(Signature::new(path, &slot, seg.structure(&slot)?));
+            } else {
+                out.omitted += 1;
+            }
+        }
+    }
+    Ok(out)
+}
