@@ -5,6 +5,18 @@
 //! [`extract`] (per-file facts, in parallel) → the index build → the snapshot →
 //! queries → the project store → the MCP server and the `cg` command line.
 //! See ARCHITECTURE.md for the map and the invariants.
+//!
+//! ```
+//! use codegraph::extract::{Extractor, LineType};
+//! use codegraph::lang::Language;
+//!
+//! let source = b"// Entry point.\nfn main() { run(\"fast\"); }\n";
+//! let facts = Extractor::new().extract("src/main.rs", Language::Rust, source, 0);
+//! assert_eq!(facts.methods[0].prototype, "fn main()");
+//! assert_eq!(facts.line_types, [LineType::Comment, LineType::Method]);
+//! let terms: Vec<&str> = facts.terms.iter().map(|t| t.term.as_str()).collect();
+//! assert_eq!(terms, ["Entry", "fast", "main", "point", "run"]);
+//! ```
 
 #![deny(unsafe_code)]
 
