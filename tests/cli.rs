@@ -164,3 +164,19 @@ fn signatures_come_from_the_index() {
     let escape = cg(dir.path(), &["signature", "../../nope.rs"]);
     assert!(stderr(&escape).contains("outside the project"), "{}", stderr(&escape));
 }
+
+#[test]
+fn tree_lists_folders_and_files_with_counts() {
+    let dir = project();
+    fs::write(dir.path().join("src-old.rs"), "fn old() {}\n").unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let t = cg(dir.path(), &["tree"]);
+    assert_eq!(stdout(&t), "src/ (2 files)\n  core/ (1 files)\n    engine.rs\n  main.go\nsrc-old.rs\n");
+    let t = cg(dir.path(), &["tree", "src", "--depth", "1", "--stats"]);
+    assert_eq!(stdout(&t), "core/ (1 files, 8 items, 1 methods)\nmain.go  [3 items, 1 methods]\n");
+    let j = cg(dir.path(), &["tree", "src/core", "--json", "--stats"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!(v["entries"][0]["path"], "src/core/engine.rs");
+    assert_eq!(v["entries"][0]["type"], "file");
+    assert_eq!(v["entries"][0]["method_count"], 1);
+}

@@ -4,6 +4,7 @@ mod extract;
 mod index;
 mod query;
 mod signature;
+mod tree;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ enum Command {
     Signature(signature::OneArgs),
     /// What many files declare (a glob or a folder, in path order).
     Signatures(signature::ManyArgs),
+    /// The indexed files as a tree, with counts.
+    Tree(tree::Args),
     /// Counts and state of the index.
     Status(index::StatusArgs),
     /// Check every checksum and record of the index.
@@ -42,6 +45,7 @@ pub fn main() -> ExitCode {
         Command::Query(args) => query::run(args),
         Command::Signature(args) => signature::one(args),
         Command::Signatures(args) => signature::many(args),
+        Command::Tree(args) => tree::run(args),
         Command::Status(args) => index::status(args),
         Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),

@@ -13,9 +13,11 @@
 
 mod index;
 mod signature;
+mod tree;
 
 pub use index::{Index, IndexStats};
 pub use signature::{signature, signatures, Signature, Signatures};
+pub use tree::{tree, TreeEntry};
 
 use std::fs::{self, File};
 use std::io::Write;

@@ -33,7 +33,7 @@ pub const SECTION_ENTRY_LEN: usize = 32;
 pub const FOOTER_LEN: usize = 16;
 pub const FOLD_LEN: usize = 16;
 pub const VARIANT_LEN: usize = 32;
-pub const SLOT_LEN: usize = 64;
+pub const SLOT_LEN: usize = 72;
 pub const GRAM_LEN: usize = 12;
 
 /// Lines per slot: a file with more lines takes several slots (parts), so line ids

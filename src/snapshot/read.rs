@@ -71,6 +71,10 @@ pub struct SlotRec {
     pub language: u8,
     pub diagnostics: u8,
     pub error_line: u32,
+    /// Distinct terms of the file.
+    pub term_count: u32,
+    pub method_count: u16,
+    pub type_count: u16,
 }
 
 impl SlotRec {
@@ -314,6 +318,9 @@ impl Segment {
                 language: *b.get(o + 58)?,
                 diagnostics: *b.get(o + 59)?,
                 error_line: u32_at(b, o + 60)?,
+                term_count: u32_at(b, o + 64)?,
+                method_count: u16_at(b, o + 68)?,
+                type_count: u16_at(b, o + 70)?,
             })
         })();
         rec.filter(|_| i < self.slot_count).ok_or_else(|| self.corrupt("slot out of range"))

@@ -42,6 +42,9 @@ struct SlotRecord {
     language: u8,
     diagnostics: u8,
     error_line: u32,
+    term_count: u32,
+    method_count: u16,
+    type_count: u16,
 }
 
 /// The slots a file of `lines` lines takes.
@@ -125,6 +128,9 @@ impl SegmentWriter {
                 language: facts.language.id(),
                 diagnostics,
                 error_line,
+                term_count: facts.terms.len() as u32,
+                method_count: facts.methods.len().min(u16::MAX as usize) as u16,
+                type_count: facts.types.len().min(u16::MAX as usize) as u16,
             });
         }
         for t in &facts.terms {
@@ -233,6 +239,9 @@ impl SegmentWriter {
             slot_bytes.push(s.language);
             slot_bytes.push(s.diagnostics);
             put_u32(&mut slot_bytes, s.error_line);
+            put_u32(&mut slot_bytes, s.term_count);
+            slot_bytes.extend_from_slice(&s.method_count.to_le_bytes());
+            slot_bytes.extend_from_slice(&s.type_count.to_le_bytes());
         }
 
         let sections: [(Section, &[u8]); 11] = [
