@@ -180,3 +180,85 @@ fn tree_lists_folders_and_files_with_counts() {
     assert_eq!(v["entries"][0]["type"], "file");
     assert_eq!(v["entries"][0]["method_count"], 1);
 }
+
+#[test]
+fn summary_detects_entry_points_types_dependencies_and_keeps_what_people_wrote() {
+    let dir = project();
+    let p = dir.path();
+    fs::write(p.join("Cargo.toml"), "[package]\nname = \"demo\"\n\n[dependencies]\nserde = \"1\"\nfst = { version = \"0.4\" }\n\n[dev-dependencies]\nproptest = \"1\"\n").unwrap();
+    fs::write(
+        p.join("go.mod"),
+        "module example.com/demo\n\nrequire (\n\tgithub.com/spf13/cobra v1.0.0\n)\nrequire golang.org/x/sys v0.1.0\n",
+    )
+    .unwrap();
+    fs::create_dir_all(p.join("web")).unwrap();
+    fs::write(p.join("web/package.json"), r#"{"main": "./server.js", "bin": {"demo": "cli.js"}, "dependencies": {"express": "4"}, "devDependencies": {"jest": "29"}}"#).unwrap();
+    fs::write(p.join("web/server.js"), "function start() {}\n").unwrap();
+    fs::create_dir_all(p.join("App")).unwrap();
+    fs::write(p.join("App/App.csproj"), r#"<Project><ItemGroup><PackageReference Include="Newtonsoft.Json" Version="13" /><ProjectReference Include="..\Lib\Lib.csproj" /></ItemGroup></Project>"#).unwrap();
+    fs::write(p.join("App/Program.cs"), "class Program { static void Main(string[] args) { } }\n").unwrap();
+    assert!(cg(p, &["init"]).status.success());
+
+    let d = cg(p, &["describe", "purpose", "Simulates player health."]);
+    assert!(d.status.success(), "{}", stderr(&d));
+    assert!(cg(p, &["describe", "concepts", "- PlayerHealth: hit points"]).status.success());
+    assert!(cg(p, &["describe", "purpose", "And nothing else."]).status.success());
+    let bad = cg(p, &["describe", "mood", "x"]);
+    assert!(stderr(&bad).contains("unknown summary section"), "{}", stderr(&bad));
+    // Re-indexing refreshes the detected part and keeps the written one.
+    assert!(cg(p, &["init"]).status.success());
+
+    let s = stdout(&cg(p, &["summary"]));
+    assert!(s.contains("## Purpose\n\nSimulates player health.\n\nAnd nothing else.\n"), "{s}");
+    assert!(s.contains("## Key Concepts\n\n- PlayerHealth: hit points\n"), "{s}");
+    for expected in [
+        "- App/Program.cs\n",
+        "- src/main.go\n",
+        "- web/server.js (from web/package.json)\n",
+        "- web/cli.js (from web/package.json)\n",
+        "- PlayerHealth (struct, 4 lines)\n",
+        "- serde (Cargo.toml)\n",
+        "- proptest (Cargo.toml)\n",
+        "- github.com/spf13/cobra (go.mod)\n",
+        "- golang.org/x/sys (go.mod)\n",
+        "- express (web/package.json)\n",
+        "- Newtonsoft.Json (App/App.csproj)\n",
+        "- Lib (App/App.csproj)\n",
+        "- src/ — 2 files (go 1, rust 1)\n",
+    ] {
+        assert!(s.contains(expected), "missing {expected:?} in\n{s}");
+    }
+    assert_eq!(s.matches("## Entry Points").count(), 1, "{s}");
+    let j: serde_json::Value = serde_json::from_str(&stdout(&cg(p, &["summary", "--json"]))).unwrap();
+    assert!(j["auto_generated"]["dependencies"].as_array().unwrap().iter().any(|d| d == "express"));
+}
+
+#[test]
+fn docs_import_every_claude_md_and_leave_them_untouched() {
+    let dir = project();
+    let p = dir.path();
+    fs::write(p.join("CLAUDE.md"), "# Rules\n\nQuery codegraph first.\n").unwrap();
+    fs::create_dir_all(p.join(".claude")).unwrap();
+    fs::write(p.join(".claude/CLAUDE.md"), "# Local\n\nUse tabs.\n").unwrap();
+    fs::create_dir_all(p.join("src/physics")).unwrap();
+    fs::write(p.join("src/physics/CLAUDE.md"), "## Physics\n\nSI units only.\n").unwrap();
+    assert!(cg(p, &["init", "--name", "Tornado"]).status.success());
+    let docs = stdout(&cg(p, &["docs"]));
+    let project_at =
+        docs.find("## Project: Tornado\n> Source: CLAUDE.md\n\n# Rules\n\nQuery codegraph first.").expect(&docs);
+    let local_at = docs.find("> Source: .claude/CLAUDE.md\n\n# Local").expect(&docs);
+    let lib_at = docs
+        .find("## Library: src/physics\n> Source: src/physics/CLAUDE.md\n\n## Physics\n\nSI units only.")
+        .expect(&docs);
+    assert!(project_at < local_at && local_at < lib_at);
+    assert_eq!(
+        stdout(&cg(p, &["docs", "physics"])),
+        "## Library: src/physics\n> Source: src/physics/CLAUDE.md\n\n## Physics\n\nSI units only.\n\n"
+    );
+    assert_eq!(fs::read_to_string(p.join("src/physics/CLAUDE.md")).unwrap(), "## Physics\n\nSI units only.\n");
+    fs::write(p.join("src/physics/CLAUDE.md"), "## Physics\n\nMetric.\n").unwrap();
+    let u = cg(p, &["update-docs"]);
+    assert!(stdout(&u).starts_with("imported 3 CLAUDE.md file(s)"), "{}", stdout(&u));
+    assert!(stdout(&cg(p, &["docs", "physics"])).contains("Metric."));
+    assert!(!cg(p, &["docs", "nothing-like-this"]).status.success());
+}

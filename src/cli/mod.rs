@@ -4,6 +4,7 @@ mod extract;
 mod index;
 mod query;
 mod signature;
+mod summary;
 mod tree;
 
 use std::io::{self, Write};
@@ -28,6 +29,16 @@ enum Command {
     Signature(signature::OneArgs),
     /// What many files declare (a glob or a folder, in path order).
     Signatures(signature::ManyArgs),
+    /// The project summary: people's sections, then entry points, main types,
+    /// dependencies and structure (detected by `cg init`).
+    Summary(summary::SummaryArgs),
+    /// Add to (or --replace) a summary section: purpose, architecture, concepts,
+    /// patterns, custom.
+    Describe(summary::DescribeArgs),
+    /// The project's CLAUDE.md files, as imported (all, or the sections matching).
+    Docs(summary::DocsArgs),
+    /// Re-import every CLAUDE.md into the docs.
+    UpdateDocs(summary::UpdateDocsArgs),
     /// The indexed files as a tree, with counts.
     Tree(tree::Args),
     /// Counts and state of the index.
@@ -46,6 +57,10 @@ pub fn main() -> ExitCode {
         Command::Signature(args) => signature::one(args),
         Command::Signatures(args) => signature::many(args),
         Command::Tree(args) => tree::run(args),
+        Command::Summary(args) => summary::show(args),
+        Command::Describe(args) => summary::describe(args),
+        Command::Docs(args) => summary::show_docs(args),
+        Command::UpdateDocs(args) => summary::update_docs(args),
         Command::Status(args) => index::status(args),
         Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),

@@ -11,8 +11,10 @@
 //! - `config.json`: languages / include / exclude / auto_update, read by later runs;
 //! - `lock`: held (flock) by the one process writing a new generation.
 
+pub mod docs;
 mod index;
 mod signature;
+pub mod summary;
 mod tree;
 
 pub use index::{Index, IndexStats};
@@ -53,6 +55,8 @@ pub enum ProjectError {
     BadConfig { path: PathBuf, message: String },
     #[error("another cg process is writing this index ({path} is locked); wait for it to finish and try again")]
     Locked { path: PathBuf },
+    #[error("unknown summary section {0:?}: use purpose, architecture, concepts, patterns or custom")]
+    UnknownSection(String),
     #[error("invalid glob {glob:?}: {message}")]
     BadGlob { glob: String, message: String },
     #[error("unknown language {0:?}: use csharp, typescript, javascript, rust or go")]
@@ -285,6 +289,12 @@ pub fn init(
     write_atomic(&dir.join(MANIFEST), &manifest_bytes)?;
     sync_dir(&dir);
     remove_unreferenced(&dir, &manifest);
+    // The summary's automatic part follows the new generation; people's sections
+    // are kept as they are.
+    let index = Index::open(&root)?;
+    let auto = summary::detect(&index, &root)?;
+    summary::refresh(&root, &manifest.name, &auto)?;
+    docs::update(&root, &manifest.name)?;
     Ok(InitReport {
         codegraph_path: dir,
         manifest,

@@ -1,0 +1,375 @@
+//! The project summary: `.codegraph/summary.md`.
+//!
+//! People's sections (purpose, architecture, key concepts, patterns, notes) come
+//! first and are only ever changed by `cg describe` or by hand. The automatic part —
+//! entry points, main types, dependencies, directory structure — sits between two
+//! marker comments at the end and is rewritten by every `cg init`; nothing outside
+//! the markers is touched. The automatic part is also kept as `summary.json`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fs;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{write_atomic, Index, ProjectError, DIR};
+use crate::lang::Language;
+use crate::snapshot::fold;
+
+pub const SUMMARY: &str = "summary.md";
+pub const SUMMARY_JSON: &str = "summary.json";
+const BEGIN: &str = "<!-- codegraph:auto:begin — rewritten by `cg init`; write in the sections above -->";
+const END: &str = "<!-- codegraph:auto:end -->";
+
+/// The sections people write, as `cg describe` names them, with their headings.
+pub const SECTIONS: [(&str, &str); 5] = [
+    ("purpose", "Purpose"),
+    ("architecture", "Architecture"),
+    ("concepts", "Key Concepts"),
+    ("patterns", "Patterns"),
+    ("custom", "Notes"),
+];
+
+/// What `cg init` detects.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutoSummary {
+    pub entry_points: Vec<String>,
+    /// `name (kind)`, most referenced first.
+    pub main_types: Vec<String>,
+    /// Dependency names, with the manifest that declares them.
+    pub dependencies: Vec<(String, String)>,
+    /// Top folders: `(folder, files, [(language, files)])`.
+    pub structure: Vec<(String, u64, Vec<(String, u64)>)>,
+}
+
+const MAX_ENTRY_POINTS: usize = 25;
+const MAX_MAIN_TYPES: usize = 15;
+const MAX_DEPENDENCIES: usize = 60;
+
+/// Detects the automatic parts from the index and the manifests under `root`.
+pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
+    let mut auto = AutoSummary::default();
+    let mut folders: BTreeMap<String, (u64, BTreeMap<&'static str, u64>)> = BTreeMap::new();
+    let mut entry: BTreeSet<String> = BTreeSet::new();
+    let mut type_names: HashMap<String, &'static str> = HashMap::new();
+    for seg in &index.segments {
+        for i in 0..seg.slot_count {
+            let slot = seg.slot(i)?;
+            if slot.part != 0 {
+                continue;
+            }
+            let path = seg.slot_path(&slot)?;
+            let lang = Language::from_id(slot.language).map_or("?", |l| l.name());
+            let top = match path.split_once('/') {
+                Some((dir, _)) => format!("{dir}/"),
+                None => "(root)".to_string(),
+            };
+            let f = folders.entry(top).or_default();
+            f.0 += 1;
+            *f.1.entry(lang).or_default() += 1;
+            let file = path.rsplit('/').next().unwrap_or(path);
+            if matches!(file, "Program.cs" | "main.go" | "main.rs" | "index.ts" | "main.ts" | "index.js" | "main.js") {
+                entry.insert(path.to_string());
+            }
+            if slot.type_count == 0 && slot.method_count == 0 {
+                continue;
+            }
+            let structure = seg.structure(&slot)?;
+            for m in &structure.methods {
+                let is_main = (m.name == "main" && m.parent.is_none()) || (m.name == "Main" && m.is_static);
+                if is_main {
+                    entry.insert(path.to_string());
+                }
+            }
+            for t in structure.types {
+                let kind: &'static str = match t.kind.as_str() {
+                    "class" => "class",
+                    "struct" => "struct",
+                    "interface" => "interface",
+                    "enum" => "enum",
+                    "record" => "record",
+                    "trait" => "trait",
+                    "union" => "union",
+                    "delegate" => "delegate",
+                    _ => "type",
+                };
+                type_names.entry(t.name).or_insert(kind);
+            }
+        }
+    }
+    let deps = dependencies(root);
+    for (_, (source, main)) in deps.iter().filter(|(_, (_, m))| !m.is_empty()) {
+        for m in main {
+            entry.insert(format!("{m} (from {source})"));
+        }
+    }
+    // Shallow paths first: `main.go` before `cmd/tool/main.go`.
+    let mut entry: Vec<String> = entry.into_iter().collect();
+    entry.sort_by_key(|p| (p.split(" (from").next().unwrap_or(p).matches('/').count(), p.clone()));
+    auto.entry_points = entry.into_iter().take(MAX_ENTRY_POINTS).collect();
+    auto.dependencies =
+        deps.into_iter().filter(|(n, _)| !n.is_empty()).map(|(n, (s, _))| (n, s)).take(MAX_DEPENDENCIES).collect();
+
+    // Main types: the type names whose exact spelling occurs on the most lines.
+    let mut counted: Vec<(u64, String, &'static str)> = Vec::with_capacity(type_names.len());
+    for (name, kind) in type_names {
+        if name.chars().count() < 3 {
+            continue;
+        }
+        let mut n = 0u64;
+        for seg in &index.segments {
+            let fst = seg.term_fst()?;
+            if let Some(id) = fst.get(fold(&name)) {
+                let f = seg.fold(id as u32)?;
+                for v in f.first_variant..f.first_variant.saturating_add(f.variant_count) {
+                    let rec = seg.variant(v)?;
+                    if seg.str_at(rec.term)? == name {
+                        n += rec.occurrences as u64;
+                    }
+                }
+            }
+        }
+        counted.push((n, name, kind));
+    }
+    counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    auto.main_types =
+        counted.into_iter().take(MAX_MAIN_TYPES).map(|(n, name, kind)| format!("{name} ({kind}, {n} lines)")).collect();
+
+    let mut structure: Vec<_> = folders
+        .into_iter()
+        .map(|(dir, (files, langs))| {
+            let mut langs: Vec<(String, u64)> = langs.into_iter().map(|(l, n)| (l.to_string(), n)).collect();
+            langs.sort_by(|a, b| b.1.cmp(&a.1));
+            (dir, files, langs)
+        })
+        .collect();
+    structure.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    structure.truncate(25);
+    auto.structure = structure;
+    Ok(auto)
+}
+
+/// Dependencies declared by package manifests under `root` (name → (manifest,
+/// `main`/`bin` entries of a package.json)), in name order. The walk honours the
+/// same ignore rules as indexing.
+fn dependencies(root: &Path) -> BTreeMap<String, (String, Vec<String>)> {
+    let mut out: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
+    let walker = ignore::WalkBuilder::new(root)
+        .require_git(false)
+        .filter_entry(|e| {
+            !(e.depth() > 0
+                && e.file_type().is_some_and(|t| t.is_dir())
+                && e.file_name().to_str().is_some_and(|n| crate::extract::files::DEFAULT_EXCLUDED_DIRS.contains(&n)))
+        })
+        .build();
+    for entry in walker.flatten().filter(|e| e.file_type().is_some_and(|t| t.is_file())) {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let is_manifest =
+            matches!(name.as_str(), "package.json" | "Cargo.toml" | "go.mod") || name.ends_with(".csproj");
+        if !is_manifest {
+            continue;
+        }
+        let Ok(text) = fs::read_to_string(entry.path()) else { continue };
+        let rel = crate::extract::rel_path(root, entry.path()).unwrap_or(name.clone());
+        let mut add = |dep: &str| {
+            out.entry(dep.to_string()).or_insert_with(|| (rel.clone(), Vec::new()));
+        };
+        match name.as_str() {
+            "package.json" => {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+                for key in ["dependencies", "devDependencies", "peerDependencies"] {
+                    if let Some(obj) = v.get(key).and_then(|d| d.as_object()) {
+                        obj.keys().for_each(|k| add(k));
+                    }
+                }
+                let dir = rel.rsplit_once('/').map(|(d, _)| format!("{d}/")).unwrap_or_default();
+                let mut mains: Vec<String> = Vec::new();
+                if let Some(m) = v.get("main").and_then(|m| m.as_str()) {
+                    mains.push(format!("{dir}{}", m.trim_start_matches("./")));
+                }
+                match v.get("bin") {
+                    Some(serde_json::Value::String(b)) => mains.push(format!("{dir}{}", b.trim_start_matches("./"))),
+                    Some(serde_json::Value::Object(o)) => mains.extend(
+                        o.values().filter_map(|b| b.as_str()).map(|b| format!("{dir}{}", b.trim_start_matches("./"))),
+                    ),
+                    _ => {}
+                }
+                if !mains.is_empty() {
+                    out.entry(String::new()).or_insert_with(|| (rel.clone(), Vec::new())).1.extend(mains);
+                }
+            }
+            "Cargo.toml" => {
+                let mut in_deps = false;
+                for line in text.lines().map(str::trim) {
+                    if line.starts_with('[') {
+                        in_deps = line.ends_with("dependencies]");
+                        continue;
+                    }
+                    if in_deps {
+                        if let Some((dep, _)) = line.split_once('=') {
+                            let dep = dep.trim().trim_matches('"');
+                            if !dep.is_empty() && !dep.starts_with('#') {
+                                add(dep);
+                            }
+                        }
+                    }
+                }
+            }
+            "go.mod" => {
+                let mut in_require = false;
+                for line in text.lines().map(str::trim) {
+                    if line.starts_with("require (") {
+                        in_require = true;
+                    } else if in_require && line.starts_with(')') {
+                        in_require = false;
+                    } else if let Some(rest) = line.strip_prefix("require ") {
+                        rest.split_whitespace().next().into_iter().for_each(&mut add);
+                    } else if in_require && !line.starts_with("//") {
+                        line.split_whitespace().next().into_iter().for_each(&mut add);
+                    }
+                }
+            }
+            _ => {
+                // .csproj: <PackageReference Include="X" ... /> and project references.
+                for part in text.split("<PackageReference").skip(1).chain(text.split("<ProjectReference").skip(1)) {
+                    if let Some(start) = part.find("Include=\"") {
+                        let rest = &part[start + 9..];
+                        if let Some(end) = rest.find('"') {
+                            let dep = rest[..end].rsplit(['\\', '/']).next().unwrap_or("").trim_end_matches(".csproj");
+                            if !dep.is_empty() {
+                                add(dep);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The automatic block, as Markdown.
+pub fn render_auto(auto: &AutoSummary) -> String {
+    let mut s = String::new();
+    s.push_str(BEGIN);
+    s.push_str("\n## Entry Points\n\n");
+    if auto.entry_points.is_empty() {
+        s.push_str("(none found)\n");
+    }
+    for e in &auto.entry_points {
+        s.push_str(&format!("- {e}\n"));
+    }
+    s.push_str("\n## Main Types\n\n");
+    for t in &auto.main_types {
+        s.push_str(&format!("- {t}\n"));
+    }
+    s.push_str("\n## Dependencies\n\n");
+    if auto.dependencies.is_empty() {
+        s.push_str("(no package manifests found)\n");
+    }
+    for (name, source) in &auto.dependencies {
+        s.push_str(&format!("- {name} ({source})\n"));
+    }
+    s.push_str("\n## Directory Structure\n\n");
+    for (dir, files, langs) in &auto.structure {
+        let langs: Vec<String> = langs.iter().map(|(l, n)| format!("{l} {n}")).collect();
+        s.push_str(&format!("- {dir} — {files} files ({})\n", langs.join(", ")));
+    }
+    s.push_str(END);
+    s.push('\n');
+    s
+}
+
+fn template(name: &str) -> String {
+    let mut s = format!("# {name}\n\n");
+    for (_, title) in SECTIONS {
+        s.push_str(&format!("## {title}\n\n"));
+    }
+    s
+}
+
+/// Splits a summary into the people's part and what follows the automatic block.
+fn split(text: &str) -> (&str, &str) {
+    match (text.find(BEGIN), text.find(END)) {
+        (Some(b), Some(e)) if e > b => (&text[..b], &text[e + END.len()..]),
+        _ => (text, ""),
+    }
+}
+
+/// Rewrites the automatic block of `summary.md` (creating the file from a template
+/// the first time) and `summary.json`.
+pub fn refresh(root: &Path, name: &str, auto: &AutoSummary) -> Result<(), ProjectError> {
+    let path = root.join(DIR).join(SUMMARY);
+    let existing = fs::read_to_string(&path).unwrap_or_else(|_| template(name));
+    let (people, after) = split(&existing);
+    let mut text = people.trim_end().to_string();
+    text.push_str("\n\n");
+    text.push_str(&render_auto(auto));
+    text.push_str(after.trim_start_matches('\n'));
+    write_atomic(&path, text.as_bytes())?;
+    write_atomic(&root.join(DIR).join(SUMMARY_JSON), &serde_json::to_vec(auto).unwrap_or_default())?;
+    Ok(())
+}
+
+/// Reads `summary.md` and the detected parts.
+pub fn read(root: &Path) -> Result<(String, AutoSummary), ProjectError> {
+    let path = root.join(DIR).join(SUMMARY);
+    let text = fs::read_to_string(&path).map_err(|source| ProjectError::Io { path, source })?;
+    let auto = fs::read(root.join(DIR).join(SUMMARY_JSON))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    Ok((text, auto))
+}
+
+/// Appends `content` to a people's section (or replaces it), creating the section
+/// if the file lacks it. The automatic block is left as it is.
+pub fn describe(root: &Path, section: &str, content: &str, replace: bool) -> Result<String, ProjectError> {
+    let Some((_, title)) =
+        SECTIONS.iter().find(|(k, t)| k.eq_ignore_ascii_case(section.trim()) || t.eq_ignore_ascii_case(section.trim()))
+    else {
+        return Err(ProjectError::UnknownSection(section.to_string()));
+    };
+    let path = root.join(DIR).join(SUMMARY);
+    let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("project");
+    let existing = fs::read_to_string(&path).unwrap_or_else(|_| template(name));
+    let (people, after_people) = match existing.find(BEGIN) {
+        Some(b) => existing.split_at(b),
+        None => (existing.as_str(), ""),
+    };
+    let heading = format!("## {title}");
+    let lines: Vec<&str> = people.lines().collect();
+    let content = content.trim();
+    let mut out: Vec<String> = Vec::new();
+    match lines.iter().position(|l| l.trim() == heading) {
+        Some(start) => {
+            let end =
+                lines[start + 1..].iter().position(|l| l.starts_with("## ")).map_or(lines.len(), |p| start + 1 + p);
+            out.extend(lines[..=start].iter().map(|l| l.to_string()));
+            let body: Vec<&str> = lines[start + 1..end].to_vec();
+            let old = body.join("\n");
+            let old = old.trim();
+            out.push(String::new());
+            if !replace && !old.is_empty() {
+                out.push(old.to_string());
+                out.push(String::new());
+            }
+            out.push(content.to_string());
+            out.push(String::new());
+            out.extend(lines[end..].iter().map(|l| l.to_string()));
+        }
+        None => {
+            out.extend(lines.iter().map(|l| l.to_string()));
+            out.push(String::new());
+            out.push(heading);
+            out.push(String::new());
+            out.push(content.to_string());
+            out.push(String::new());
+        }
+    }
+    let mut text = out.join("\n").trim_end().to_string();
+    text.push_str("\n\n");
+    text.push_str(after_people);
+    write_atomic(&path, text.as_bytes())?;
+    Ok(title.to_string())
+}
