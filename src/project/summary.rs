@@ -30,6 +30,9 @@ pub const SECTIONS: [(&str, &str); 5] = [
     ("custom", "Notes"),
 ];
 
+/// A top folder: `(folder, files, [(language, files)])`.
+pub type FolderCount = (String, u64, Vec<(String, u64)>);
+
 /// What `cg init` detects.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AutoSummary {
@@ -38,8 +41,8 @@ pub struct AutoSummary {
     pub main_types: Vec<String>,
     /// Dependency names, with the manifest that declares them.
     pub dependencies: Vec<(String, String)>,
-    /// Top folders: `(folder, files, [(language, files)])`.
-    pub structure: Vec<(String, u64, Vec<(String, u64)>)>,
+    /// Top folders, most files first.
+    pub structure: Vec<FolderCount>,
 }
 
 const MAX_ENTRY_POINTS: usize = 25;
@@ -139,7 +142,7 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
         .into_iter()
         .map(|(dir, (files, langs))| {
             let mut langs: Vec<(String, u64)> = langs.into_iter().map(|(l, n)| (l.to_string(), n)).collect();
-            langs.sort_by(|a, b| b.1.cmp(&a.1));
+            langs.sort_by_key(|l| std::cmp::Reverse(l.1));
             (dir, files, langs)
         })
         .collect();
