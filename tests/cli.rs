@@ -262,3 +262,77 @@ fn docs_import_every_claude_md_and_leave_them_untouched() {
     assert!(stdout(&cg(p, &["docs", "physics"])).contains("Metric."));
     assert!(!cg(p, &["docs", "nothing-like-this"]).status.success());
 }
+
+#[test]
+fn linked_projects_are_searched_together_and_a_broken_link_is_reported() {
+    let top = tempfile::tempdir().unwrap();
+    let app = top.path().join("app");
+    let lib = top.path().join("lib");
+    let gone = top.path().join("gone");
+    for (dir, body) in [
+        (&app, "fn render() { mesh_draw(); }\n"),
+        (&lib, "pub fn mesh_draw() {}\n"),
+        (&gone, "fn mesh_draw_old() {}\n"),
+    ] {
+        fs::create_dir_all(dir).unwrap();
+        fs::write(dir.join("x.rs"), body).unwrap();
+        assert!(cg(dir, &["init"]).status.success());
+    }
+    let l = cg(&app, &["link", "../lib/.codegraph", "--name", "Lib", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&l)).unwrap();
+    assert_eq!(
+        (v["name"].as_str(), v["files_available"].as_u64(), v["dependency_id"].as_u64()),
+        (Some("Lib"), Some(1), Some(1))
+    );
+    assert!(cg(&app, &["link", "../gone"]).status.success());
+    let not_indexed = cg(&app, &["link", "/tmp"]);
+    assert!(stderr(&not_indexed).contains("not an indexed project"), "{}", stderr(&not_indexed));
+    let selfish = cg(&app, &["link", "."]);
+    assert!(stderr(&selfish).contains("cannot link to itself"), "{}", stderr(&selfish));
+
+    fs::remove_dir_all(gone.join(".codegraph")).unwrap();
+    let links = stdout(&cg(&app, &["links"]));
+    assert!(links.contains("Lib  ") && links.contains("1 files"), "{links}");
+    assert!(links.contains("gone  ") && links.contains("unreachable"), "{links}");
+
+    let q = cg(&app, &["query", "mesh_draw", "--include-dependencies"]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    let text = stdout(&q);
+    assert!(
+        text.starts_with("x.rs:1: method: fn render() { mesh_draw(); }\n[Lib] x.rs:1: method: pub fn mesh_draw() {}\n"),
+        "{text}"
+    );
+    assert!(text.contains("[gone] unavailable:") && text.ends_with("2 matches\n"), "{text}");
+    let j = cg(&app, &["query", "mesh_draw", "--include-dependencies", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!(v["matches"][1]["project"], "Lib");
+    assert!(v["matches"][0].get("project").is_none());
+    assert_eq!(v["dependency_errors"][0]["project"], "gone");
+    // Without the flag, only the project itself.
+    assert_eq!(stdout(&cg(&app, &["query", "mesh_draw"])).lines().last(), Some("1 matches"));
+
+    assert!(cg(&app, &["unlink", "gone"]).status.success());
+    assert!(!stdout(&cg(&app, &["links"])).contains("gone"));
+    assert!(stderr(&cg(&app, &["unlink", "gone"])).contains("no link named"));
+}
+
+#[test]
+fn scan_finds_every_indexed_project_and_flags_a_broken_one() {
+    let top = tempfile::tempdir().unwrap();
+    for name in ["a", "nested/b", "c"] {
+        let dir = top.path().join(name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("m.go"), "package m\n").unwrap();
+        assert!(cg(&dir, &["init"]).status.success());
+    }
+    fs::write(top.path().join("c/.codegraph/manifest.json"), "{ not json").unwrap();
+    let s = cg(top.path(), &["scan", "--json"]);
+    assert!(s.status.success(), "{}", stderr(&s));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&s)).unwrap();
+    let projects = v["projects"].as_array().unwrap();
+    assert_eq!(projects.len(), 3);
+    assert_eq!(projects[0]["name"], "a");
+    assert_eq!(projects[0]["files"], 1);
+    assert!(projects[1]["error"].as_str().unwrap().contains("unreadable manifest"));
+    assert_eq!(projects[2]["name"], "b");
+}

@@ -2,6 +2,7 @@
 
 mod extract;
 mod index;
+mod links;
 mod query;
 mod signature;
 mod summary;
@@ -39,6 +40,14 @@ enum Command {
     Docs(summary::DocsArgs),
     /// Re-import every CLAUDE.md into the docs.
     UpdateDocs(summary::UpdateDocsArgs),
+    /// Link another indexed project, to search it with --include-dependencies.
+    Link(links::LinkArgs),
+    /// Remove a link, by name or path.
+    Unlink(links::UnlinkArgs),
+    /// The linked projects, and whether each can be reached.
+    Links(links::LinksArgs),
+    /// Every indexed project under a folder.
+    Scan(links::ScanArgs),
     /// The indexed files as a tree, with counts.
     Tree(tree::Args),
     /// Counts and state of the index.
@@ -57,6 +66,10 @@ pub fn main() -> ExitCode {
         Command::Signature(args) => signature::one(args),
         Command::Signatures(args) => signature::many(args),
         Command::Tree(args) => tree::run(args),
+        Command::Link(args) => links::link(args),
+        Command::Unlink(args) => links::unlink(args),
+        Command::Links(args) => links::list(args),
+        Command::Scan(args) => links::scan(args),
         Command::Summary(args) => summary::show(args),
         Command::Describe(args) => summary::describe(args),
         Command::Docs(args) => summary::show_docs(args),

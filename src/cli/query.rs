@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use codegraph::extract::LineType;
+use codegraph::project::links::{self, ProjectMatches};
 use codegraph::project::Index;
 use codegraph::query::{self, text, Mode, Query};
 use serde_json::json;
@@ -30,6 +31,9 @@ pub struct Args {
     /// At most this many matches (0: all). The total is always counted.
     #[arg(long, default_value_t = query::DEFAULT_LIMIT)]
     limit: usize,
+    /// Also search every linked project (`cg link`); matches name their project.
+    #[arg(long)]
+    include_dependencies: bool,
     /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
@@ -58,42 +62,67 @@ pub fn run(args: Args) -> Result<()> {
         types,
         limit: args.limit,
     };
-    let matches = query::search(&index, &q)?;
-    let texts = text::line_texts(&index, &matches.hits);
+    let (groups, errors) = if args.include_dependencies {
+        links::search_with_links(&root, index, &q)?
+    } else {
+        let matches = query::search(&index, &q)?;
+        (vec![ProjectMatches { project: None, index, matches }], Vec::new())
+    };
+    let total: u64 = groups.iter().map(|g| g.matches.total).sum();
+    let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();
     let mut out = io::stdout().lock();
     if args.json {
-        let list: Vec<_> = matches
-            .hits
-            .iter()
-            .zip(&texts)
-            .map(|(h, t)| {
+        let mut list = Vec::new();
+        for g in &groups {
+            let texts = text::line_texts(&g.index, &g.matches.hits);
+            for (h, t) in g.matches.hits.iter().zip(&texts) {
                 let mut m =
                     json!({"file": h.path, "line_number": h.line, "line_type": h.line_type.name(), "text": t.text});
+                if let Some(p) = &g.project {
+                    m["project"] = json!(p);
+                }
                 if t.stale {
                     m["stale"] = json!(true);
                 }
-                m
-            })
-            .collect();
-        let value = json!({
+                list.push(m);
+            }
+        }
+        let mut value = json!({
             "term": args.term,
             "matches": list,
-            "total_matches": matches.total,
-            "truncated": (matches.hits.len() as u64) < matches.total,
+            "total_matches": total,
+            "truncated": (shown as u64) < total,
         });
+        if !errors.is_empty() {
+            value["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
+        }
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
         return Ok(());
     }
-    for (h, t) in matches.hits.iter().zip(&texts) {
-        let stale = if t.stale { " [stale]" } else { "" };
-        writeln!(out, "{}:{}: {}{}: {}", h.path, h.line, h.line_type.name(), stale, t.text.as_deref().unwrap_or(""))?;
+    for g in &groups {
+        let texts = text::line_texts(&g.index, &g.matches.hits);
+        let prefix = g.project.as_ref().map(|p| format!("[{p}] ")).unwrap_or_default();
+        for (h, t) in g.matches.hits.iter().zip(&texts) {
+            let stale = if t.stale { " [stale]" } else { "" };
+            writeln!(
+                out,
+                "{prefix}{}:{}: {}{}: {}",
+                h.path,
+                h.line,
+                h.line_type.name(),
+                stale,
+                t.text.as_deref().unwrap_or("")
+            )?;
+        }
     }
-    let shown = matches.hits.len() as u64;
-    if shown < matches.total {
-        writeln!(out, "{} matches (showing {shown}; --limit 0 for all)", matches.total)?;
+    for (name, e) in &errors {
+        writeln!(out, "[{name}] unavailable: {e}")?;
+    }
+    if (shown as u64) < total {
+        writeln!(out, "{total} matches (showing {shown}; --limit 0 for all)")?;
     } else {
-        writeln!(out, "{} matches", matches.total)?;
+        writeln!(out, "{total} matches")?;
     }
     Ok(())
 }

@@ -13,6 +13,7 @@
 
 pub mod docs;
 mod index;
+pub mod links;
 mod signature;
 pub mod summary;
 mod tree;
@@ -55,6 +56,12 @@ pub enum ProjectError {
     BadConfig { path: PathBuf, message: String },
     #[error("another cg process is writing this index ({path} is locked); wait for it to finish and try again")]
     Locked { path: PathBuf },
+    #[error("{path}: not an indexed project: run `cg init` there first")]
+    NotIndexed { path: PathBuf },
+    #[error("{path}: a project cannot link to itself")]
+    SelfLink { path: PathBuf },
+    #[error("no link named {0:?}: `cg links` lists them")]
+    NoSuchLink(String),
     #[error("unknown summary section {0:?}: use purpose, architecture, concepts, patterns or custom")]
     UnknownSection(String),
     #[error("invalid glob {glob:?}: {message}")]
