@@ -114,14 +114,13 @@ pub struct ProjectMatches {
     pub matches: Matches,
 }
 
+/// Matches per project, and the links that could not be searched (name, why).
+pub type LinkedMatches = (Vec<ProjectMatches>, Vec<(String, String)>);
+
 /// Searches the project and every linked one. A link that is missing or broken is
 /// reported in `errors`, not fatal. The limit applies to the whole list, the
 /// project's own matches first.
-pub fn search_with_links(
-    root: &Path,
-    index: Index,
-    query: &Query,
-) -> Result<(Vec<ProjectMatches>, Vec<(String, String)>), QueryError> {
+pub fn search_with_links(root: &Path, index: Index, query: &Query) -> Result<LinkedMatches, QueryError> {
     let mut groups = Vec::new();
     let mut errors = Vec::new();
     let own = search(&index, query)?;
