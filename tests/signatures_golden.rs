@@ -21,7 +21,8 @@ fn signatures_of_every_fixture_match_the_golden_file() {
             fs::copy(file.path(), to).unwrap();
         }
     }
-    let cg = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_cg")).args(args).current_dir(dir.path()).output().unwrap();
+    let cg =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_cg")).args(args).current_dir(dir.path()).output().unwrap();
     assert!(cg(&["init"]).status.success());
     let out = cg(&["signatures", "--limit", "0"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -13,8 +13,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{write_atomic, Index, ProjectError, DIR};
+use crate::extract::LineType;
 use crate::lang::Language;
-use crate::snapshot::fold;
+use crate::snapshot::{fold, VariantRec};
 
 pub const SUMMARY: &str = "summary.md";
 pub const SUMMARY_JSON: &str = "summary.json";
@@ -39,8 +40,12 @@ pub struct AutoSummary {
     pub entry_points: Vec<String>,
     /// `name (kind)`, most referenced first.
     pub main_types: Vec<String>,
-    /// Dependency names, with the manifest that declares them.
+    /// Dependency names, with the manifest that declares them (the first
+    /// `MAX_DEPENDENCIES`).
     pub dependencies: Vec<(String, String)>,
+    /// All dependencies found, listed or not.
+    #[serde(default)]
+    pub dependency_count: usize,
     /// Top folders, most files first.
     pub structure: Vec<FolderCount>,
 }
@@ -52,7 +57,7 @@ const MAX_DEPENDENCIES: usize = 60;
 /// Detects the automatic parts from the index and the manifests under `root`.
 pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     let mut auto = AutoSummary::default();
-    let mut folders: BTreeMap<String, (u64, BTreeMap<&'static str, u64>)> = BTreeMap::new();
+    let mut files: Vec<(String, &'static str)> = Vec::new();
     let mut entry: BTreeSet<String> = BTreeSet::new();
     let mut type_names: HashMap<String, &'static str> = HashMap::new();
     for seg in &index.segments {
@@ -63,13 +68,7 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
             }
             let path = seg.slot_path(&slot)?;
             let lang = Language::from_id(slot.language).map_or("?", |l| l.name());
-            let top = match path.split_once('/') {
-                Some((dir, _)) => format!("{dir}/"),
-                None => "(root)".to_string(),
-            };
-            let f = folders.entry(top).or_default();
-            f.0 += 1;
-            *f.1.entry(lang).or_default() += 1;
+            files.push((path.to_string(), lang));
             let file = path.rsplit('/').next().unwrap_or(path);
             if matches!(file, "Program.cs" | "main.go" | "main.rs" | "index.ts" | "main.ts" | "index.js" | "main.js") {
                 entry.insert(path.to_string());
@@ -77,6 +76,7 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
             if slot.type_count == 0 && slot.method_count == 0 {
                 continue;
             }
+            let vendored = path.split('/').any(|c| c == "vendor" || c == "third_party");
             let structure = seg.structure(&slot)?;
             for m in &structure.methods {
                 let is_main = (m.name == "main" && m.parent.is_none()) || (m.name == "Main" && m.is_static);
@@ -84,7 +84,7 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
                     entry.insert(path.to_string());
                 }
             }
-            for t in structure.types {
+            for t in structure.types.into_iter().filter(|_| !vendored) {
                 let kind: &'static str = match t.kind.as_str() {
                     "class" => "class",
                     "struct" => "struct",
@@ -100,45 +100,41 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
             }
         }
     }
-    let deps = dependencies(root);
-    for (_, (source, main)) in deps.iter().filter(|(_, (_, m))| !m.is_empty()) {
-        for m in main {
-            entry.insert(format!("{m} (from {source})"));
-        }
+    let (deps, mains) = dependencies(root);
+    for (m, source) in mains {
+        entry.insert(format!("{m} (from {source})"));
     }
     // Shallow paths first: `main.go` before `cmd/tool/main.go`.
     let mut entry: Vec<String> = entry.into_iter().collect();
     entry.sort_by_key(|p| (p.split(" (from").next().unwrap_or(p).matches('/').count(), p.clone()));
     auto.entry_points = entry.into_iter().take(MAX_ENTRY_POINTS).collect();
-    auto.dependencies =
-        deps.into_iter().filter(|(n, _)| !n.is_empty()).map(|(n, (s, _))| (n, s)).take(MAX_DEPENDENCIES).collect();
+    auto.dependency_count = deps.len();
+    auto.dependencies = deps.into_iter().take(MAX_DEPENDENCIES).collect();
 
-    // Main types: the type names whose exact spelling occurs on the most lines.
+    // Main types: capitalized type names of the project (not vendored code),
+    // ranked by the code lines their exact spelling is on. A first cut by all lines
+    // (stored counts, cheap) keeps the line-type pass short.
     let mut counted: Vec<(u64, String, &'static str)> = Vec::with_capacity(type_names.len());
     for (name, kind) in type_names {
-        if name.chars().count() < 3 {
+        if name.chars().count() < 3 || !name.starts_with(|c: char| c.is_uppercase()) {
             continue;
         }
-        let mut n = 0u64;
-        for seg in &index.segments {
-            let fst = seg.term_fst()?;
-            if let Some(id) = fst.get(fold(&name)) {
-                let f = seg.fold(id as u32)?;
-                for v in f.first_variant..f.first_variant.saturating_add(f.variant_count) {
-                    let rec = seg.variant(v)?;
-                    if seg.str_at(rec.term)? == name {
-                        n += rec.occurrences as u64;
-                    }
-                }
-            }
-        }
+        let n = exact_variants(index, &name)?.iter().map(|(_, v)| v.occurrences as u64).sum();
         counted.push((n, name, kind));
     }
     counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    auto.main_types =
-        counted.into_iter().take(MAX_MAIN_TYPES).map(|(n, name, kind)| format!("{name} ({kind}, {n} lines)")).collect();
+    counted.truncate(MAX_MAIN_TYPES * 10);
+    for entry in counted.iter_mut() {
+        entry.0 = code_lines(index, &entry.1)?;
+    }
+    counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    auto.main_types = counted
+        .into_iter()
+        .take(MAX_MAIN_TYPES)
+        .map(|(n, name, kind)| format!("{name} ({kind}, {n} lines of code)"))
+        .collect();
 
-    let mut structure: Vec<_> = folders
+    let mut structure: Vec<_> = top_folders(&files)
         .into_iter()
         .map(|(dir, (files, langs))| {
             let mut langs: Vec<(String, u64)> = langs.into_iter().map(|(l, n)| (l.to_string(), n)).collect();
@@ -152,11 +148,80 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     Ok(auto)
 }
 
-/// Dependencies declared by package manifests under `root` (name → (manifest,
-/// `main`/`bin` entries of a package.json)), in name order. The walk honours the
-/// same ignore rules as indexing.
-fn dependencies(root: &Path) -> BTreeMap<String, (String, Vec<String>)> {
-    let mut out: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
+/// Files per top folder; when one folder holds every file (a tree unpacked into
+/// `project-1.2/`), the level below it instead, down to three levels.
+fn top_folders(files: &[(String, &'static str)]) -> BTreeMap<String, (u64, BTreeMap<&'static str, u64>)> {
+    let mut prefix = String::new();
+    for _ in 0..3 {
+        let mut folders: BTreeMap<String, (u64, BTreeMap<&'static str, u64>)> = BTreeMap::new();
+        for (path, lang) in files {
+            let rest = &path[prefix.len()..];
+            let top = match rest.split_once('/') {
+                Some((dir, _)) => format!("{prefix}{dir}/"),
+                None => format!("{prefix}(files)"),
+            };
+            let f = folders.entry(top).or_default();
+            f.0 += 1;
+            *f.1.entry(lang).or_default() += 1;
+        }
+        match folders.keys().next() {
+            Some(only) if folders.len() == 1 && only.ends_with('/') => prefix = only.clone(),
+            _ => return folders,
+        }
+    }
+    BTreeMap::new()
+}
+
+/// The variants spelled exactly `name`, with the segment each is in.
+fn exact_variants(index: &Index, name: &str) -> Result<Vec<(usize, VariantRec)>, ProjectError> {
+    let mut out = Vec::new();
+    for (i, seg) in index.segments.iter().enumerate() {
+        if let Some(id) = seg.term_fst()?.get(fold(name)) {
+            let f = seg.fold(id as u32)?;
+            for v in f.first_variant..f.first_variant.saturating_add(f.variant_count) {
+                let rec = seg.variant(v)?;
+                if seg.str_at(rec.term)? == name {
+                    out.push((i, rec));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Lines where `name` occurs as code (not in comments or strings).
+fn code_lines(index: &Index, name: &str) -> Result<u64, ProjectError> {
+    let mut n = 0u64;
+    for (i, v) in exact_variants(index, name)? {
+        let seg = &index.segments[i];
+        let mut slot: Option<(u32, crate::snapshot::SlotRec)> = None;
+        for p in seg.posting_iter(&v)? {
+            let (slot_id, line_id) = crate::snapshot::unpack(p);
+            let rec = match slot {
+                Some((id, rec)) if id == slot_id => rec,
+                _ => {
+                    let rec = seg.slot(slot_id)?;
+                    slot = Some((slot_id, rec));
+                    rec
+                }
+            };
+            let t = seg.line_type(&rec, rec.line_number(line_id))?;
+            if !matches!(t, LineType::Comment | LineType::String) {
+                n += 1;
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// Dependencies declared by package manifests under `root` as (name, manifest),
+/// the shallowest manifests first, each name once; and the `main` / `bin` entries
+/// of package.json files as (path, manifest). Vendored manifests are skipped; the
+/// walk honours the same ignore rules as indexing.
+fn dependencies(root: &Path) -> (Vec<(String, String)>, Vec<(String, String)>) {
+    // (manifest depth, manifest, dependency): the project's own manifests first.
+    let mut found: Vec<(usize, String, String)> = Vec::new();
+    let mut mains_found: Vec<(String, String)> = Vec::new();
     let walker = ignore::WalkBuilder::new(root)
         .require_git(false)
         .filter_entry(|e| {
@@ -172,10 +237,17 @@ fn dependencies(root: &Path) -> BTreeMap<String, (String, Vec<String>)> {
         if !is_manifest {
             continue;
         }
-        let Ok(text) = fs::read_to_string(entry.path()) else { continue };
         let rel = crate::extract::rel_path(root, entry.path()).unwrap_or(name.clone());
+        if rel.split('/').any(|c| c == "vendor" || c == "third_party") {
+            continue; // vendored code's manifests are not the project's dependencies
+        }
+        let Ok(text) = fs::read_to_string(entry.path()) else { continue };
+        let depth = rel.matches('/').count();
         let mut add = |dep: &str| {
-            out.entry(dep.to_string()).or_insert_with(|| (rel.clone(), Vec::new()));
+            let dep = dep.trim().trim_matches('"');
+            if !dep.is_empty() {
+                found.push((depth, rel.clone(), dep.to_string()));
+            }
         };
         match name.as_str() {
             "package.json" => {
@@ -197,9 +269,7 @@ fn dependencies(root: &Path) -> BTreeMap<String, (String, Vec<String>)> {
                     ),
                     _ => {}
                 }
-                if !mains.is_empty() {
-                    out.entry(String::new()).or_insert_with(|| (rel.clone(), Vec::new())).1.extend(mains);
-                }
+                mains_found.extend(mains.into_iter().map(|m| (m, rel.clone())));
             }
             "Cargo.toml" => {
                 let mut in_deps = false;
@@ -248,7 +318,10 @@ fn dependencies(root: &Path) -> BTreeMap<String, (String, Vec<String>)> {
             }
         }
     }
-    out
+    found.sort();
+    let mut seen = BTreeSet::new();
+    let deps = found.into_iter().filter(|(_, _, d)| seen.insert(d.clone())).map(|(_, m, d)| (d, m)).collect();
+    (deps, mains_found)
 }
 
 /// The automatic block, as Markdown.
@@ -272,6 +345,9 @@ pub fn render_auto(auto: &AutoSummary) -> String {
     }
     for (name, source) in &auto.dependencies {
         s.push_str(&format!("- {name} ({source})\n"));
+    }
+    if auto.dependency_count > auto.dependencies.len() {
+        s.push_str(&format!("- ... and {} more\n", auto.dependency_count - auto.dependencies.len()));
     }
     s.push_str("\n## Directory Structure\n\n");
     for (dir, files, langs) in &auto.structure {
