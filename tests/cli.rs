@@ -216,7 +216,7 @@ fn summary_detects_entry_points_types_dependencies_and_keeps_what_people_wrote()
         "- src/main.go\n",
         "- web/server.js (from web/package.json)\n",
         "- web/cli.js (from web/package.json)\n",
-        "- PlayerHealth (struct, 2 lines of code)\n",
+        "- PlayerHealth (struct, 3 lines of code)\n",
         "- serde (Cargo.toml)\n",
         "- proptest (Cargo.toml)\n",
         "- github.com/spf13/cobra (go.mod)\n",

@@ -214,11 +214,14 @@ fn code_lines(index: &Index, name: &str) -> Result<u64, ProjectError> {
     Ok(n)
 }
 
+/// A name and the manifest it comes from.
+type Named = (String, String);
+
 /// Dependencies declared by package manifests under `root` as (name, manifest),
 /// the shallowest manifests first, each name once; and the `main` / `bin` entries
 /// of package.json files as (path, manifest). Vendored manifests are skipped; the
 /// walk honours the same ignore rules as indexing.
-fn dependencies(root: &Path) -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn dependencies(root: &Path) -> (Vec<Named>, Vec<Named>) {
     // (manifest depth, manifest, dependency): the project's own manifests first.
     let mut found: Vec<(usize, String, String)> = Vec::new();
     let mut mains_found: Vec<(String, String)> = Vec::new();
