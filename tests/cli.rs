@@ -158,6 +158,14 @@ fn signatures_come_from_the_index() {
     assert_eq!(v["signatures"][0]["file"], "src/core/engine.rs");
     assert_eq!(v["signatures"][0]["methods"][0]["prototype"], "fn update_player(h: &mut PlayerHealth)");
     assert_eq!(v["omitted"], 1);
+    // Regression: a folder whose name has a dot (`pkg-1.2`) was taken as a file name.
+    fs::create_dir_all(dir.path().join("pkg-1.2/sub")).unwrap();
+    fs::write(dir.path().join("pkg-1.2/sub/a.go"), "package sub\nfunc A() {}\n").unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let dotted = cg(dir.path(), &["signatures", "pkg-1.2"]);
+    assert_eq!(stdout(&dotted), "== pkg-1.2/sub/a.go (go, 2 lines)\n  L2     func A()\n");
+    let one = cg(dir.path(), &["signatures", "pkg-1.2/sub/a.go"]);
+    assert_eq!(stdout(&one), stdout(&dotted));
     let outside = cg(dir.path(), &["signature", "/etc/hostname"]);
     assert!(!outside.status.success());
     assert!(stderr(&outside).contains("outside the project"), "{}", stderr(&outside));

@@ -82,8 +82,10 @@ pub fn signatures(index: &Index, glob: &str, limit: usize) -> Result<Signatures,
     // A folder given without a glob means everything under it.
     let pattern = if glob.is_empty() {
         "**".to_string()
-    } else if !glob.contains(['*', '?', '[', '{']) && !glob.contains('.') {
-        format!("{}/**", glob.trim_end_matches('/'))
+    } else if !glob.contains(['*', '?', '[', '{']) {
+        // No glob syntax: the file itself, or everything under the folder.
+        let plain = glob.trim_end_matches('/');
+        format!("{{{plain},{plain}/**}}")
     } else {
         glob.to_string()
     };
