@@ -23,6 +23,7 @@
 pub mod extract;
 pub mod index;
 pub mod lang;
+pub mod mcp;
 pub mod project;
 pub mod query;
 pub mod snapshot;

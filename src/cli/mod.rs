@@ -3,6 +3,7 @@
 mod extract;
 mod index;
 mod links;
+mod mcp;
 mod query;
 mod signature;
 mod summary;
@@ -22,6 +23,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the project to an AI agent over MCP (stdio).
+    Mcp(mcp::Args),
     /// Index a project: walk, extract and write `.codegraph/`.
     Init(index::InitArgs),
     /// Find where a term occurs.
@@ -61,6 +64,7 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Mcp(args) => mcp::run(args),
         Command::Init(args) => index::init(args),
         Command::Query(args) => query::run(args),
         Command::Signature(args) => signature::one(args),

@@ -1,0 +1,28 @@
+//! `cg mcp`: the MCP server on stdio, for Claude Code and other agents.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The project to serve (default: found from the current directory upwards;
+    /// also where codegraph_init indexes by default).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Log requests to stderr (also CG_LOG=1).
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let start = match args.project {
+        Some(p) => p,
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    if args.verbose || std::env::var_os("CG_LOG").is_some() {
+        eprintln!("cg mcp: serving {} (stdout carries only the protocol)", start.display());
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    runtime.block_on(codegraph::mcp::serve(start))
+}

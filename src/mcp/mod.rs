@@ -1,0 +1,579 @@
+//! The MCP server (`cg mcp`): every codegraph tool over stdio, with rmcp.
+//!
+//! In: JSON-RPC on stdin. Out: JSON-RPC on stdout (nothing else is ever written
+//! there; logs go to stderr). The index is memory-mapped once and reopened only when
+//! `manifest.json` changes (another process built a new generation). Results are
+//! compact JSON and bounded: a default limit, a hard cap, and `truncated` with the
+//! total when the limit cuts. Bad input is an `isError` result that says what to do;
+//! a panic in a tool is caught and reported, so it never ends the server.
+
+mod params;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, RequestMetaObject, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::{tool, tool_handler, tool_router, ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{json, Value};
+
+pub use params::*;
+
+use crate::extract::LineType;
+use crate::project::{self, docs, links, summary, Index, InitOptions};
+use crate::query::{self, text, Mode, Query};
+
+/// Most matches one call returns, whatever limit is asked for.
+pub const MAX_LIMIT: usize = 1000;
+
+/// The server's state: the project it serves and the opened index.
+#[derive(Clone)]
+pub struct CodegraphServer {
+    /// Where the server looks for the project (and indexes by default).
+    start: Arc<Mutex<PathBuf>>,
+    state: Arc<Mutex<Option<Opened>>>,
+}
+
+struct Opened {
+    root: PathBuf,
+    stamp: Option<(SystemTime, u64)>,
+    index: Arc<Index>,
+}
+
+fn manifest_stamp(root: &Path) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(root.join(project::DIR).join(project::MANIFEST)).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
+fn ok_json(v: Value) -> Result<CallToolResult, ErrorData> {
+    Ok(CallToolResult::success(vec![ContentBlock::text(v.to_string())]))
+}
+
+fn fail(message: impl std::fmt::Display) -> Result<CallToolResult, ErrorData> {
+    Ok(CallToolResult::error(vec![ContentBlock::text(message.to_string())]))
+}
+
+const NO_INDEX: &str = "this project has no codegraph index yet: call codegraph_init (path: the project root) first";
+
+impl CodegraphServer {
+    /// A server for the project found from `start` (the folder itself or a parent
+    /// with `.codegraph/`); `start` is also the default path of `codegraph_init`.
+    pub fn new(start: PathBuf) -> CodegraphServer {
+        CodegraphServer { start: Arc::new(Mutex::new(start)), state: Arc::new(Mutex::new(None)) }
+    }
+
+    fn start(&self) -> PathBuf {
+        self.start.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The current index, reopened when a newer generation was written.
+    fn index(&self) -> Result<(PathBuf, Arc<Index>), String> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(o) = state.as_ref() {
+            if manifest_stamp(&o.root) == o.stamp {
+                return Ok((o.root.clone(), o.index.clone()));
+            }
+        }
+        let root = match &*state {
+            Some(o) => o.root.clone(),
+            None => project::find(&self.start()).map_err(|_| NO_INDEX.to_string())?,
+        };
+        let stamp = manifest_stamp(&root);
+        let index = Arc::new(Index::open(&root).map_err(|e| e.to_string())?);
+        *state = Some(Opened { root: root.clone(), stamp, index: index.clone() });
+        Ok((root, index))
+    }
+
+    fn root(&self) -> Result<PathBuf, String> {
+        self.index().map(|(r, _)| r)
+    }
+
+    /// Runs blocking work off the async runtime; a panic becomes an error result.
+    async fn blocking<F>(&self, f: F) -> Result<CallToolResult, ErrorData>
+    where
+        F: FnOnce(CodegraphServer) -> Result<Value, String> + Send + 'static,
+    {
+        let me = self.clone();
+        match tokio::task::spawn_blocking(move || f(me)).await {
+            Ok(Ok(v)) => ok_json(v),
+            Ok(Err(message)) => fail(message),
+            Err(_) => fail("internal error in this tool (it panicked); the server keeps running — please report it"),
+        }
+    }
+
+    /// A path from an agent as a project-relative path, refusing ones that leave
+    /// the project (`..`, absolute paths elsewhere, symlinks pointing out).
+    fn relative(&self, root: &Path, path: &str) -> Result<String, String> {
+        let p = Path::new(path);
+        let abs = if p.is_absolute() { p.to_path_buf() } else { root.join(p) };
+        let resolved = std::fs::canonicalize(&abs).ok();
+        let check = resolved.clone().unwrap_or_else(|| abs.clone());
+        let lexical_escape = path.split(['/', '\\']).any(|c| c == "..");
+        if (p.is_absolute() && !check.starts_with(root))
+            || lexical_escape
+            || resolved.as_ref().is_some_and(|r| !r.starts_with(root))
+        {
+            return Err(format!(
+                "{path}: outside the project {}; give a path relative to the project root",
+                root.display()
+            ));
+        }
+        match resolved {
+            Some(r) => crate::extract::rel_path(root, &r).ok_or_else(|| format!("{path}: not valid UTF-8")),
+            None => Ok(path.trim_start_matches("./").replace('\\', "/")),
+        }
+    }
+}
+
+fn signature_json(s: &project::Signature) -> Value {
+    json!({
+        "file": s.file,
+        "header_comments": s.header_comments,
+        "types": s.types.iter().map(|t| json!({"name": t.name, "kind": t.kind, "line_number": t.line})).collect::<Vec<_>>(),
+        "methods": s.methods.iter().map(|m| json!({
+            "name": m.name, "prototype": m.prototype, "line_number": m.line, "visibility": m.visibility,
+            "is_static": m.is_static, "is_async": m.is_async,
+        })).collect::<Vec<_>>(),
+        "properties": s.properties.iter().map(|p| json!({"name": p.name, "declaration": p.declaration, "line_number": p.line})).collect::<Vec<_>>(),
+    })
+}
+
+/// A query's matches grouped by file: `{"file", "matches": [{"line", "type", "text"}]}`.
+fn grouped(index: &Index, project: Option<&str>, m: &query::Matches) -> Vec<Value> {
+    let texts = text::line_texts(index, &m.hits);
+    let mut files: Vec<Value> = Vec::new();
+    for (h, t) in m.hits.iter().zip(&texts) {
+        let mut entry = json!({"line": h.line, "type": h.line_type.name(), "text": t.text});
+        if t.stale {
+            entry["stale"] = json!(true);
+        }
+        let same_file = files.last().is_some_and(|f| f["file"] == h.path.as_str());
+        if !same_file {
+            let mut f = json!({"file": h.path, "matches": []});
+            if let Some(p) = project {
+                f["project"] = json!(p);
+            }
+            files.push(f);
+        }
+        if let Some(list) = files.last_mut().and_then(|f| f["matches"].as_array_mut()) {
+            list.push(entry);
+        }
+    }
+    files
+}
+
+#[tool_handler]
+impl ServerHandler for CodegraphServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("codegraph", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+}
+
+/// What the server tells the agent when it connects.
+const INSTRUCTIONS: &str = "codegraph indexes this project's source (C#, TypeScript, JavaScript, Rust, Go). \
+Prefer it to grep and to reading whole files: codegraph_query finds where a name occurs (file, line, \
+line type, text; definitions first), codegraph_signature(s) shows what files declare, codegraph_summary \
+says what the project is. If a tool says there is no index, call codegraph_init once.";
+
+#[tool_router]
+impl CodegraphServer {
+    #[tool(
+        name = "codegraph_query",
+        description = "Find where a name occurs in the project: file, line, line type (code, comment, struct, method, property, string) and the line's text, definitions first. Use this instead of grep for identifiers, comment words and string words. Modes: exact (default), starts_with, contains, regex; case-insensitive unless case_sensitive. Returns {term, total_matches, truncated, files:[{file, matches:[{line, type, text}]}]}."
+    )]
+    async fn codegraph_query(&self, Parameters(p): Parameters<QueryParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let mode = match p.mode.as_deref() {
+                None => Mode::Exact,
+                Some(m) => Mode::from_name(m)
+                    .ok_or_else(|| format!("unknown mode {m:?}: use exact, starts_with, contains or regex"))?,
+            };
+            let mut types = Vec::new();
+            for t in p.type_filter.unwrap_or_default() {
+                types.push(LineType::from_name(&t).ok_or_else(|| {
+                    format!("unknown line type {t:?}: use code, comment, struct, method, property or string")
+                })?);
+            }
+            let limit = p.limit.unwrap_or(query::DEFAULT_LIMIT as u64).clamp(1, MAX_LIMIT as u64) as usize;
+            let q = Query {
+                term: p.term.clone(),
+                mode,
+                case_sensitive: p.case_sensitive.unwrap_or(false),
+                file_filter: p.file_filter,
+                types,
+                limit,
+            };
+            let mut files = Vec::new();
+            let mut errors = Vec::new();
+            let own = query::search(&index, &q).map_err(|e| e.to_string())?;
+            let mut total = own.total;
+            let mut shown = own.hits.len();
+            files.extend(grouped(&index, None, &own));
+            if p.include_dependencies.unwrap_or(false) {
+                for link in links::read_links(&root).unwrap_or_default() {
+                    let room = limit.saturating_sub(shown);
+                    let result = Index::open(&link.path).map_err(|e| e.to_string()).and_then(|idx| {
+                        let mut lq = q.clone();
+                        lq.limit = room.max(1);
+                        let mut m = query::search(&idx, &lq).map_err(|e| e.to_string())?;
+                        m.hits.truncate(room);
+                        Ok((idx, m))
+                    });
+                    match result {
+                        Ok((idx, m)) => {
+                            total += m.total;
+                            shown += m.hits.len();
+                            files.extend(grouped(&idx, Some(&link.name), &m));
+                        }
+                        Err(e) => errors.push(json!({"project": link.name, "error": e})),
+                    }
+                }
+            }
+            let mut v =
+                json!({"term": p.term, "total_matches": total, "truncated": (shown as u64) < total, "files": files});
+            if !errors.is_empty() {
+                v["dependency_errors"] = json!(errors);
+            }
+            Ok(v)
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_signature",
+        description = "What one file declares, without reading it: header comments, types (name, kind, line), method prototypes (with visibility, static, async) and non-private properties. `file` is relative to the project root."
+    )]
+    async fn codegraph_signature(
+        &self,
+        Parameters(p): Parameters<SignatureParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let rel = me.relative(&root, &p.file)?;
+            match project::signature(&index, &rel).map_err(|e| e.to_string())? {
+                Some(s) => Ok(signature_json(&s)),
+                None => Err(format!("{rel}: not in the index (not a source file codegraph reads, excluded, or new since the last codegraph_init)")),
+            }
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_signatures",
+        description = "Signatures of many files at once, in path order: give `path` (a glob like src/Core/** or a folder) or `files` (a list). At most `limit` files (default 20, max 200); `omitted` counts the rest."
+    )]
+    async fn codegraph_signatures(
+        &self,
+        Parameters(p): Parameters<SignaturesParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let limit = p.limit.unwrap_or(20).clamp(1, 200) as usize;
+            let (sigs, omitted) = match p.files {
+                Some(files) if !files.is_empty() => {
+                    let mut sigs = Vec::new();
+                    let mut omitted = 0;
+                    for f in files {
+                        let rel = me.relative(&root, &f)?;
+                        if let Some(s) = project::signature(&index, &rel).map_err(|e| e.to_string())? {
+                            if sigs.len() < limit { sigs.push(s) } else { omitted += 1 }
+                        }
+                    }
+                    (sigs, omitted)
+                }
+                _ => {
+                    let glob = p.path.unwrap_or_default();
+                    if glob.split('/').any(|c| c == "..") || Path::new(&glob).is_absolute() {
+                        return Err(format!("{glob}: outside the project; give a glob relative to the project root"));
+                    }
+                    let found = project::signatures(&index, &glob, limit).map_err(|e| e.to_string())?;
+                    (found.signatures, found.omitted)
+                }
+            };
+            Ok(json!({"signatures": sigs.iter().map(signature_json).collect::<Vec<_>>(), "omitted": omitted, "truncated": omitted > 0}))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_summary",
+        description = "What this project is: purpose, architecture, key concepts and patterns (written by people or by codegraph_describe), plus detected entry points, main types, dependencies and directory structure. Start here in an unfamiliar project."
+    )]
+    async fn codegraph_summary(&self) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let (content, auto) = summary::read(&root).map_err(|e| e.to_string())?;
+            let name = index.manifest.as_ref().map(|m| m.name.clone()).unwrap_or_default();
+            Ok(json!({
+                "name": name,
+                "content": content,
+                "auto_generated": {
+                    "entry_points": auto.entry_points,
+                    "main_classes": auto.main_types,
+                    "dependencies": auto.dependencies.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+                },
+            }))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_describe",
+        description = "Record what you learned about the project in its summary: section is purpose, architecture, concepts, patterns or custom; content is Markdown, appended unless replace is true. Re-indexing never overwrites it."
+    )]
+    async fn codegraph_describe(&self, Parameters(p): Parameters<DescribeParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let root = me.root()?;
+            let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
+            summary::describe(&root, &p.section, &p.content, p.replace.unwrap_or(false)).map_err(|e| e.to_string())?;
+            Ok(json!({"success": true, "section": p.section}))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_tree",
+        description = "The indexed files as a tree: folders with file counts, files with item (distinct term) and method counts when include_stats. `path` limits it to a folder, `depth` to levels below it (default 2). At most 500 entries."
+    )]
+    async fn codegraph_tree(&self, Parameters(p): Parameters<TreeParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let prefix = match p.path.as_deref() {
+                Some(path) if !path.is_empty() && path != "." => me.relative(&root, path)?,
+                _ => String::new(),
+            };
+            let entries = project::tree(&index, &prefix, p.depth.unwrap_or(2) as usize).map_err(|e| e.to_string())?;
+            let stats = p.include_stats.unwrap_or(false);
+            let at = index.manifest.as_ref().map_or(0, |m| m.created_unix_ms / 1000);
+            let total = entries.len();
+            let list: Vec<Value> = entries
+                .iter()
+                .take(500)
+                .map(|e| {
+                    let mut v = json!({"path": e.path, "type": if e.is_dir { "directory" } else { "file" }});
+                    if e.is_dir {
+                        v["file_count"] = json!(e.files);
+                    }
+                    if stats {
+                        v["item_count"] = json!(e.items);
+                        v["method_count"] = json!(e.methods);
+                        v["last_indexed"] = json!(at);
+                    }
+                    v
+                })
+                .collect();
+            Ok(json!({"root": prefix, "entries": list, "total_entries": total, "truncated": total > 500}))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_status",
+        description = "Counts and state of this project's index: files, lines, items (distinct terms), occurrences, methods, types, linked dependencies, segments, last update, bytes on disk."
+    )]
+    async fn codegraph_status(&self) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let stats = index.stats().map_err(|e| e.to_string())?;
+            let m = index.manifest.clone().ok_or("index has no manifest")?;
+            Ok(json!({
+                "project_name": m.name,
+                "codegraph_path": root.join(project::DIR),
+                "schema_version": crate::snapshot::FORMAT_VERSION.to_string(),
+                "statistics": {
+                    "files": stats.files, "lines": stats.lines, "items": stats.terms, "occurrences": stats.occurrences,
+                    "methods": m.methods, "types": m.types,
+                    "dependencies": links::read_links(&root).map(|l| l.len()).unwrap_or(0),
+                    "segments": stats.segments,
+                },
+                "generation": m.generation,
+                "last_update": m.created_unix_ms / 1000,
+                "database_size_bytes": stats.bytes_on_disk,
+            }))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_init",
+        description = "Index a project (default: the folder the server was started in): walks it honouring .gitignore, extracts every C#, TypeScript, JavaScript, Rust and Go file, writes .codegraph/. Reports progress on long trees; other tools keep answering meanwhile. Returns files_indexed, items_found, duration_ms."
+    )]
+    async fn codegraph_init(
+        &self,
+        Parameters(p): Parameters<InitParams>,
+        meta: RequestMetaObject,
+        client: Peer<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let path = p.path.clone().map(PathBuf::from).unwrap_or_else(|| self.start());
+        let token = meta.get_progress_token();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
+        if let Some(token) = token {
+            let client = client.clone();
+            tokio::spawn(async move {
+                while let Some((done, total)) = rx.recv().await {
+                    let note = ProgressNotificationParam::new(token.clone(), done as f64)
+                        .with_total(total as f64)
+                        .with_message(format!("indexed {done} of {total} files"));
+                    let _ = client.notify_progress(note).await;
+                }
+            });
+        }
+        let result = self
+            .blocking(move |me| {
+                let options = InitOptions {
+                    name: p.name,
+                    languages: p.languages.unwrap_or_default(),
+                    exclude: p.exclude.unwrap_or_default(),
+                    include: Vec::new(),
+                    max_slots_per_segment: None,
+                };
+                let progress = move |pr: crate::index::Progress| {
+                    let _ = tx.send((pr.files_done, pr.files_total));
+                };
+                let report = project::init(&path, &options, &progress).map_err(|e| e.to_string())?;
+                // Serve this project from now on.
+                *me.state.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                if let Some(root) = report.codegraph_path.parent() {
+                    *me.start.lock().unwrap_or_else(|p| p.into_inner()) = root.to_path_buf();
+                }
+                Ok(json!({
+                    "success": true,
+                    "codegraph_path": report.codegraph_path,
+                    "files_indexed": report.manifest.files,
+                    "items_found": report.manifest.terms,
+                    "duration_ms": report.duration_ms,
+                    "files_skipped": report.skipped.len(),
+                }))
+            })
+            .await;
+        result
+    }
+
+    #[tool(
+        name = "codegraph_update",
+        description = "NOT YET SUPPORTED: incremental re-indexing of one file lands in a later version. For now call codegraph_init again after edits (it rebuilds the index)."
+    )]
+    async fn codegraph_update(&self, Parameters(_p): Parameters<UpdateParams>) -> Result<CallToolResult, ErrorData> {
+        fail("codegraph_update is not supported yet; call codegraph_init to rebuild the index after edits")
+    }
+
+    #[tool(
+        name = "codegraph_update_batch",
+        description = "NOT YET SUPPORTED: batch re-indexing lands in a later version. For now call codegraph_init again after edits."
+    )]
+    async fn codegraph_update_batch(
+        &self,
+        Parameters(_p): Parameters<UpdateBatchParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        fail("codegraph_update_batch is not supported yet; call codegraph_init to rebuild the index after edits")
+    }
+
+    #[tool(
+        name = "codegraph_remove",
+        description = "NOT YET SUPPORTED: removing one file from the index lands in a later version. For now call codegraph_init again (deleted files drop out)."
+    )]
+    async fn codegraph_remove(&self, Parameters(_p): Parameters<RemoveParams>) -> Result<CallToolResult, ErrorData> {
+        fail("codegraph_remove is not supported yet; call codegraph_init to rebuild the index")
+    }
+
+    #[tool(
+        name = "codegraph_link",
+        description = "Link another indexed project (its root or its .codegraph folder) so codegraph_query with include_dependencies searches it too. Returns dependency_id, name, files_available."
+    )]
+    async fn codegraph_link(&self, Parameters(p): Parameters<LinkParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let root = me.root()?;
+            let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
+            let (l, files) = links::link(&root, Path::new(&p.path), p.name.as_deref()).map_err(|e| e.to_string())?;
+            Ok(json!({"success": true, "dependency_id": l.id, "name": l.name, "files_available": files}))
+        })
+        .await
+    }
+
+    #[tool(name = "codegraph_unlink", description = "Remove a linked project, by its name or path.")]
+    async fn codegraph_unlink(&self, Parameters(p): Parameters<UnlinkParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let root = me.root()?;
+            let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
+            let l = links::unlink(&root, &p.name).map_err(|e| e.to_string())?;
+            Ok(json!({"success": true, "name": l.name, "path": l.path}))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_links",
+        description = "The linked projects: name, path, files available, and whether each can be reached now."
+    )]
+    async fn codegraph_links(&self) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let root = me.root()?;
+            let statuses = links::statuses(&root).map_err(|e| e.to_string())?;
+            Ok(json!({"links": statuses.iter().map(|s| json!({
+                "id": s.link.id, "name": s.link.name, "path": s.link.path,
+                "files_available": s.files, "reachable": s.error.is_none(), "error": s.error,
+            })).collect::<Vec<_>>()}))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_scan",
+        description = "Find every indexed project under a folder (default: the server's folder): name, path, files, last update; broken indexes are listed with the reason. At most 200."
+    )]
+    async fn codegraph_scan(&self, Parameters(p): Parameters<ScanParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let dir = p.path.map(PathBuf::from).unwrap_or_else(|| me.start());
+            let found = links::scan(&dir).map_err(|e| e.to_string())?;
+            let total = found.len();
+            Ok(json!({"projects": found.iter().take(200).map(|f| json!({
+                "name": f.name, "path": f.path, "files": f.files,
+                "last_update": f.last_update_unix_ms.map(|ms| ms / 1000), "error": f.error,
+            })).collect::<Vec<_>>(), "total": total, "truncated": total > 200}))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_docs",
+        description = "The project's CLAUDE.md files as imported into the index (root, .claude/, subfolders), each section naming its source; `section` keeps only sections whose title or source contains it."
+    )]
+    async fn codegraph_docs(&self, Parameters(p): Parameters<DocsParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let root = me.root()?;
+            let text = docs::read(&root, p.section.as_deref()).map_err(|e| e.to_string())?;
+            Ok(json!({"content": text}))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_update_docs",
+        description = "Re-import every CLAUDE.md of the project into the docs (after they were edited)."
+    )]
+    async fn codegraph_update_docs(&self) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
+            let name = index.manifest.as_ref().map(|m| m.name.clone()).unwrap_or_default();
+            let sources = docs::update(&root, &name).map_err(|e| e.to_string())?;
+            Ok(json!({"success": true, "imported": sources}))
+        })
+        .await
+    }
+}
+
+/// Serves the project found from `start` on stdin/stdout until the client closes.
+pub async fn serve(start: PathBuf) -> anyhow::Result<()> {
+    let server = CodegraphServer::new(start);
+    let running = server.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}

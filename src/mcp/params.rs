@@ -1,0 +1,133 @@
+//! Tool parameters: names and shapes of the CodeGraph spec (section 8), with the
+//! descriptions agents see in each tool's JSON schema.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct QueryParams {
+    #[schemars(description = "The search term: a name, a prefix, a substring or a regex, per `mode`.")]
+    pub term: String,
+    #[schemars(
+        description = "exact (default), starts_with, contains or regex (unanchored unless the pattern anchors itself)."
+    )]
+    pub mode: Option<String>,
+    #[schemars(description = "Match case exactly (default false).")]
+    pub case_sensitive: Option<bool>,
+    #[schemars(description = "Also search linked projects (codegraph_link); matches name their project.")]
+    pub include_dependencies: Option<bool>,
+    #[schemars(
+        description = "Only files matching this glob over project paths, e.g. src/Core/** (* stays in one folder)."
+    )]
+    pub file_filter: Option<String>,
+    #[schemars(description = "Only these line types: code, comment, struct, method, property, string.")]
+    pub type_filter: Option<Vec<String>>,
+    #[schemars(description = "Most matches to return (default 100, max 1000); total_matches always counts all.")]
+    pub limit: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SignatureParams {
+    #[schemars(description = "The file, relative to the project root.")]
+    pub file: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SignaturesParams {
+    #[schemars(description = "A glob over project paths (src/Core/**) or a folder.")]
+    pub path: Option<String>,
+    #[schemars(description = "Explicit files, relative to the project root (instead of path).")]
+    pub files: Option<Vec<String>>,
+    #[schemars(description = "Most files to return (default 20, max 200).")]
+    pub limit: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DescribeParams {
+    #[schemars(description = "purpose, architecture, concepts, patterns or custom.")]
+    pub section: String,
+    #[schemars(description = "Markdown text to add.")]
+    pub content: String,
+    #[schemars(description = "Replace the section's text instead of appending (default false).")]
+    pub replace: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TreeParams {
+    #[schemars(description = "A folder relative to the project root (default: the root).")]
+    pub path: Option<String>,
+    #[schemars(description = "Levels below path to list (default 2; 0 for all).")]
+    pub depth: Option<u64>,
+    #[schemars(description = "Include item and method counts per file (default false).")]
+    pub include_stats: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InitParams {
+    #[schemars(description = "The project directory (default: the folder the server runs in).")]
+    pub path: Option<String>,
+    #[schemars(description = "A display name for the project.")]
+    pub name: Option<String>,
+    #[schemars(description = "Only these languages: csharp, typescript, javascript, rust, go.")]
+    pub languages: Option<Vec<String>>,
+    #[schemars(description = "Globs of files to leave out, e.g. **/generated/**.")]
+    pub exclude: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct UpdateParams {
+    #[schemars(description = "The file, relative to the project root.")]
+    pub file: String,
+    #[schemars(description = "First changed line (a hint).")]
+    pub from_line: Option<u64>,
+    #[schemars(description = "Last changed line (a hint).")]
+    pub to_line: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct UpdateBatchParams {
+    #[schemars(description = "The files to re-index, as {file, from_line?, to_line?}.")]
+    pub files: Vec<UpdateParams>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RemoveParams {
+    #[schemars(description = "The file, relative to the project root.")]
+    pub file: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkParams {
+    #[schemars(description = "Another indexed project: its root or its .codegraph folder.")]
+    pub path: String,
+    #[schemars(description = "Display name (default: the linked project's name).")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnlinkParams {
+    #[schemars(description = "The link's name or path.")]
+    pub name: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScanParams {
+    #[schemars(description = "The folder to search (default: the server's folder).")]
+    pub path: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocsParams {
+    #[schemars(description = "Only sections whose title or source contains this text.")]
+    pub section: Option<String>,
+}
