@@ -1,0 +1,265 @@
+//! The MCP server as Claude Code runs it: `cg mcp` as a child process, JSON-RPC
+//! lines on its stdin and stdout.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    next_id: u64,
+}
+
+impl Client {
+    fn start(dir: &Path) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cg"))
+            .args(["mcp", "--project"])
+            .arg(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut c = Client { child, stdin, lines, next_id: 0 };
+        let init = c.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "codegraph", "{init}");
+        c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        c
+    }
+
+    fn send(&mut self, v: Value) {
+        writeln!(self.stdin, "{v}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request and returns its response (skipping notifications).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let line = self.lines.recv_timeout(Duration::from_secs(60)).expect("a response within 60 s");
+            let v: Value =
+                serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is not JSON-RPC ({e}): {line}"));
+            if v["id"] == id {
+                return v;
+            }
+        }
+    }
+
+    /// Calls a tool; returns (is_error, text).
+    fn call(&mut self, name: &str, args: Value) -> (bool, String) {
+        let r = self.request("tools/call", json!({"name": name, "arguments": args}));
+        if r.get("error").is_some() {
+            return (true, r["error"]["message"].as_str().unwrap_or("").to_string());
+        }
+        let text = r["result"]["content"][0]["text"].as_str().unwrap_or("").to_string();
+        (r["result"]["isError"] == true, text)
+    }
+
+    fn call_json(&mut self, name: &str, args: Value) -> Value {
+        let (err, text) = self.call(name, args.clone());
+        assert!(!err, "{name} {args}: {text}");
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn fixture_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract");
+    for lang in fs::read_dir(&src).unwrap().flatten() {
+        for file in fs::read_dir(lang.path()).unwrap().flatten() {
+            let name = file.file_name().to_string_lossy().to_string();
+            if !name.ends_with(".golden") {
+                let to = dir.path().join(lang.file_name()).join(name);
+                fs::create_dir_all(to.parent().unwrap()).unwrap();
+                fs::copy(file.path(), to).unwrap();
+            }
+        }
+    }
+    fs::write(dir.path().join("CLAUDE.md"), "# Rules\nQuery first.\n").unwrap();
+    dir
+}
+
+#[test]
+fn every_tool_answers_on_a_fixture_project() {
+    let dir = fixture_project();
+    let p = dir.path();
+    let mut c = Client::start(p);
+
+    let tools = c.request("tools/list", json!({}));
+    let list = tools["result"]["tools"].as_array().unwrap();
+    let mut names: Vec<&str> = list.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "codegraph_describe",
+            "codegraph_docs",
+            "codegraph_init",
+            "codegraph_link",
+            "codegraph_links",
+            "codegraph_query",
+            "codegraph_remove",
+            "codegraph_scan",
+            "codegraph_signature",
+            "codegraph_signatures",
+            "codegraph_status",
+            "codegraph_summary",
+            "codegraph_tree",
+            "codegraph_unlink",
+            "codegraph_update",
+            "codegraph_update_batch",
+            "codegraph_update_docs",
+        ]
+    );
+    for t in list {
+        assert!(t["description"].as_str().unwrap().len() > 40, "{t}");
+        assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+    }
+
+    // Before init: a clear message, except for init and scan.
+    let (err, text) = c.call("codegraph_query", json!({"term": "Player"}));
+    assert!(err && text.contains("call codegraph_init"), "{text}");
+    assert!(!c.call("codegraph_scan", json!({})).0);
+
+    let init = c.call_json("codegraph_init", json!({}));
+    assert_eq!(init["files_indexed"], 6);
+
+    let q = c.call_json("codegraph_query", json!({"term": "player", "limit": 2}));
+    assert_eq!(q["truncated"], true);
+    assert!(q["total_matches"].as_u64().unwrap() > 2);
+    assert_eq!(q["files"][0]["file"], "typescript/player.ts");
+    assert_eq!(q["files"][0]["matches"][0]["type"], "struct");
+
+    let s = c.call_json("codegraph_signature", json!({"file": "rust/shapes.rs"}));
+    assert_eq!(s["types"][0]["name"], "Point");
+    let many = c.call_json("codegraph_signatures", json!({"path": "typescript", "limit": 1}));
+    assert_eq!((many["signatures"].as_array().unwrap().len(), many["omitted"].as_u64()), (1, Some(1)));
+    assert_eq!(
+        c.call_json("codegraph_describe", json!({"section": "purpose", "content": "Fixtures."}))["success"],
+        true
+    );
+    let sum = c.call_json("codegraph_summary", json!({}));
+    assert!(sum["content"].as_str().unwrap().contains("Fixtures."));
+    let tree = c.call_json("codegraph_tree", json!({"depth": 1, "include_stats": true}));
+    assert_eq!(tree["entries"][0]["path"], "csharp");
+    let status = c.call_json("codegraph_status", json!({}));
+    assert_eq!(status["statistics"]["files"], 6);
+    assert!(c.call_json("codegraph_docs", json!({}))["content"].as_str().unwrap().contains("Query first."));
+    assert_eq!(c.call_json("codegraph_update_docs", json!({}))["imported"][0], "CLAUDE.md");
+    assert_eq!(c.call_json("codegraph_links", json!({}))["links"], json!([]));
+    let (err, text) = c.call("codegraph_update", json!({"file": "rust/shapes.rs"}));
+    assert!(err && text.contains("not supported yet"), "{text}");
+    assert!(c.call("codegraph_update_batch", json!({"files": [{"file": "a.rs"}]})).0);
+    assert!(c.call("codegraph_remove", json!({"file": "a.rs"})).0);
+
+    // Links across two projects.
+    let other = tempfile::tempdir().unwrap();
+    fs::write(other.path().join("lib.go"), "package lib\nfunc PlayerFactory() {}\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cg")).arg("init").current_dir(other.path()).output().unwrap();
+    assert!(out.status.success());
+    let l = c.call_json("codegraph_link", json!({"path": other.path(), "name": "lib"}));
+    assert_eq!(l["files_available"], 1);
+    let q = c.call_json("codegraph_query", json!({"term": "PlayerFactory", "include_dependencies": true}));
+    assert_eq!(q["files"][0]["project"], "lib");
+    assert_eq!(c.call_json("codegraph_unlink", json!({"name": "lib"}))["success"], true);
+}
+
+#[test]
+fn bad_input_gets_an_error_the_agent_can_act_on_and_the_server_keeps_going() {
+    let dir = fixture_project();
+    let out = Command::new(env!("CARGO_BIN_EXE_cg")).arg("init").current_dir(dir.path()).output().unwrap();
+    assert!(out.status.success());
+    let mut c = Client::start(dir.path());
+    let cases = [
+        ("codegraph_query", json!({}), "term"),
+        ("codegraph_query", json!({"term": "x", "bogus": 1}), "unknown field"),
+        ("codegraph_query", json!({"term": "(", "mode": "regex"}), "invalid regex"),
+        ("codegraph_query", json!({"term": "x", "mode": "fuzzy"}), "unknown mode"),
+        ("codegraph_query", json!({"term": "x", "type_filter": ["klass"]}), "unknown line type"),
+        ("codegraph_query", json!({"term": "   "}), "empty search term"),
+        ("codegraph_signature", json!({"file": "../outside.rs"}), "outside the project"),
+        ("codegraph_signature", json!({"file": "/etc/passwd"}), "outside the project"),
+        ("codegraph_signature", json!({"file": "nope.rs"}), "not in the index"),
+        ("codegraph_signatures", json!({"path": "../**"}), "outside the project"),
+        ("codegraph_describe", json!({"section": "mood", "content": "x"}), "unknown summary section"),
+        ("codegraph_link", json!({"path": "/nonexistent/project"}), "does not exist"),
+        ("codegraph_nonexistent", json!({}), "tool"),
+    ];
+    for (tool, args, message) in cases {
+        let (err, text) = c.call(tool, args.clone());
+        assert!(err, "{tool} {args} succeeded: {text}");
+        assert!(text.to_lowercase().contains(message), "{tool} {args}: {text}");
+    }
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/etc", dir.path().join("escape")).unwrap();
+        let (err, text) = c.call("codegraph_signature", json!({"file": "escape/passwd"}));
+        assert!(err && text.contains("outside the project"), "{text}");
+    }
+    // A huge limit is capped, not refused.
+    let q = c.call_json("codegraph_query", json!({"term": "e", "mode": "contains", "limit": 1_000_000_000u64}));
+    let shown: usize = q["files"].as_array().unwrap().iter().map(|f| f["matches"].as_array().unwrap().len()).sum();
+    assert!(shown <= 1000 && shown > 0);
+    // Still serving.
+    assert_eq!(c.call_json("codegraph_status", json!({}))["statistics"]["files"], 6);
+}
+
+#[test]
+fn query_results_equal_cg_query_json_and_a_new_generation_is_seen_without_restart() {
+    let dir = fixture_project();
+    let cg =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_cg")).args(args).current_dir(dir.path()).output().unwrap();
+    assert!(cg(&["init"]).status.success());
+    let mut c = Client::start(dir.path());
+    for (term, mode) in [("player", "exact"), ("vortex", "contains"), ("^calc", "regex"), ("ser", "starts_with")] {
+        let cli: Value = serde_json::from_slice(&cg(&["query", term, "--mode", mode, "--json"]).stdout).unwrap();
+        let mcp = c.call_json("codegraph_query", json!({"term": term, "mode": mode}));
+        assert_eq!(mcp["total_matches"], cli["total_matches"], "{term}");
+        let flat: Vec<Value> = mcp["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|f| {
+                f["matches"].as_array().unwrap().iter().map(move |m| {
+                    json!({"file": f["file"], "line_number": m["line"], "line_type": m["type"], "text": m["text"]})
+                })
+            })
+            .collect();
+        assert_eq!(Value::Array(flat), cli["matches"], "{term} {mode}");
+    }
+    let before = c.call_json("codegraph_query", json!({"term": "brand_new_name"}));
+    assert_eq!(before["total_matches"], 0);
+    fs::write(dir.path().join("rust/new.rs"), "fn brand_new_name() {}\n").unwrap();
+    assert!(cg(&["init"]).status.success());
+    let after = c.call_json("codegraph_query", json!({"term": "brand_new_name"}));
+    assert_eq!(after["total_matches"], 1);
+}
