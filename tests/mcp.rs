@@ -54,16 +54,23 @@ impl Client {
 
     /// Sends a request and returns its response (skipping notifications).
     fn request(&mut self, method: &str, params: Value) -> Value {
+        self.request_with_notifications(method, params).0
+    }
+
+    /// Sends a request; returns its response and the notifications before it.
+    fn request_with_notifications(&mut self, method: &str, params: Value) -> (Value, Vec<Value>) {
         self.next_id += 1;
         let id = self.next_id;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut notes = Vec::new();
         loop {
             let line = self.lines.recv_timeout(Duration::from_secs(60)).expect("a response within 60 s");
             let v: Value =
                 serde_json::from_str(&line).unwrap_or_else(|e| panic!("stdout is not JSON-RPC ({e}): {line}"));
             if v["id"] == id {
-                return v;
+                return (v, notes);
             }
+            notes.push(v);
         }
     }
 
@@ -150,8 +157,16 @@ fn every_tool_answers_on_a_fixture_project() {
     assert!(err && text.contains("call codegraph_init"), "{text}");
     assert!(!c.call("codegraph_scan", json!({})).0);
 
-    let init = c.call_json("codegraph_init", json!({}));
+    let (init, notes) = c.request_with_notifications(
+        "tools/call",
+        json!({"name": "codegraph_init", "arguments": {}, "_meta": {"progressToken": "init-1"}}),
+    );
+    let init: Value = serde_json::from_str(init["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(init["files_indexed"], 6);
+    let progress: Vec<&Value> = notes.iter().filter(|n| n["method"] == "notifications/progress").collect();
+    assert!(!progress.is_empty(), "no progress notification: {notes:?}");
+    assert_eq!(progress[0]["params"]["progressToken"], "init-1");
+    assert_eq!(progress[0]["params"]["total"], 6.0);
 
     let q = c.call_json("codegraph_query", json!({"term": "player", "limit": 2}));
     assert_eq!(q["truncated"], true);

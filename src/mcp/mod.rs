@@ -414,7 +414,7 @@ impl CodegraphServer {
         let path = p.path.clone().map(PathBuf::from).unwrap_or_else(|| self.start());
         let token = meta.get_progress_token();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
-        if let Some(token) = token {
+        let forwarder = token.map(|token| {
             let client = client.clone();
             tokio::spawn(async move {
                 while let Some((done, total)) = rx.recv().await {
@@ -423,8 +423,8 @@ impl CodegraphServer {
                         .with_message(format!("indexed {done} of {total} files"));
                     let _ = client.notify_progress(note).await;
                 }
-            });
-        }
+            })
+        });
         let result = self
             .blocking(move |me| {
                 let options = InitOptions {
@@ -453,6 +453,10 @@ impl CodegraphServer {
                 }))
             })
             .await;
+        // Every progress notification goes out before the result.
+        if let Some(f) = forwarder {
+            let _ = f.await;
+        }
         result
     }
 
