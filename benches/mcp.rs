@@ -82,6 +82,7 @@ fn main() {
         bytes += line.len();
     }
     let _ = child.kill();
+    let _ = child.wait();
     times.sort();
     let at = |p: f64| times[((times.len() as f64 - 1.0) * p) as usize];
     eprintln!(
