@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use fst::Streamer;
 
 use super::{read_manifest, Manifest, ProjectError, DIR};
-use crate::snapshot::{Segment, SnapshotError};
+use crate::snapshot::{Segment, SlotRec, SnapshotError};
 
 pub struct Index {
     pub root: PathBuf,
@@ -72,6 +72,17 @@ impl Index {
             }
         };
         Ok(stats)
+    }
+
+    /// Every indexed file once (its first slot), in path order: segment, slot, path.
+    pub fn files(&self) -> impl Iterator<Item = Result<(&Segment, SlotRec, &str), SnapshotError>> + '_ {
+        self.segments.iter().flat_map(|seg| {
+            (0..seg.slot_count).filter_map(move |i| match seg.slot(i) {
+                Ok(slot) if slot.part != 0 => None,
+                Ok(slot) => Some(seg.slot_path(&slot).map(|path| (seg, slot, path))),
+                Err(e) => Some(Err(e)),
+            })
+        })
     }
 
     /// Checks every checksum and record of every segment.

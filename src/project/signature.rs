@@ -95,21 +95,15 @@ pub fn signatures(index: &Index, glob: &str, limit: usize) -> Result<Signatures,
     };
     let limit = if limit == 0 { usize::MAX } else { limit };
     let mut out = Signatures::default();
-    for seg in &index.segments {
-        for i in 0..seg.slot_count {
-            let slot = seg.slot(i)?;
-            if slot.part != 0 {
-                continue;
-            }
-            let path = seg.slot_path(&slot)?;
-            if !matcher.is_match(path) {
-                continue;
-            }
-            if out.signatures.len() < limit {
-                out.signatures.push(Signature::new(path, &slot, seg.structure(&slot)?));
-            } else {
-                out.omitted += 1;
-            }
+    for file in index.files() {
+        let (seg, slot, path) = file?;
+        if !matcher.is_match(path) {
+            continue;
+        }
+        if out.signatures.len() < limit {
+            out.signatures.push(Signature::new(path, &slot, seg.structure(&slot)?));
+        } else {
+            out.omitted += 1;
         }
     }
     Ok(out)

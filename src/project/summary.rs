@@ -60,44 +60,38 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     let mut files: Vec<(String, &'static str)> = Vec::new();
     let mut entry: BTreeSet<String> = BTreeSet::new();
     let mut type_names: HashMap<String, &'static str> = HashMap::new();
-    for seg in &index.segments {
-        for i in 0..seg.slot_count {
-            let slot = seg.slot(i)?;
-            if slot.part != 0 {
-                continue;
-            }
-            let path = seg.slot_path(&slot)?;
-            let lang = Language::from_id(slot.language).map_or("?", |l| l.name());
-            files.push((path.to_string(), lang));
-            let file = path.rsplit('/').next().unwrap_or(path);
-            if matches!(file, "Program.cs" | "main.go" | "main.rs" | "index.ts" | "main.ts" | "index.js" | "main.js") {
+    for file in index.files() {
+        let (seg, slot, path) = file?;
+        let lang = Language::from_id(slot.language).map_or("?", |l| l.name());
+        files.push((path.to_string(), lang));
+        let file = path.rsplit('/').next().unwrap_or(path);
+        if matches!(file, "Program.cs" | "main.go" | "main.rs" | "index.ts" | "main.ts" | "index.js" | "main.js") {
+            entry.insert(path.to_string());
+        }
+        if slot.type_count == 0 && slot.method_count == 0 {
+            continue;
+        }
+        let vendored = path.split('/').any(|c| c == "vendor" || c == "third_party");
+        let structure = seg.structure(&slot)?;
+        for m in &structure.methods {
+            let is_main = (m.name == "main" && m.parent.is_none()) || (m.name == "Main" && m.is_static);
+            if is_main {
                 entry.insert(path.to_string());
             }
-            if slot.type_count == 0 && slot.method_count == 0 {
-                continue;
-            }
-            let vendored = path.split('/').any(|c| c == "vendor" || c == "third_party");
-            let structure = seg.structure(&slot)?;
-            for m in &structure.methods {
-                let is_main = (m.name == "main" && m.parent.is_none()) || (m.name == "Main" && m.is_static);
-                if is_main {
-                    entry.insert(path.to_string());
-                }
-            }
-            for t in structure.types.into_iter().filter(|_| !vendored) {
-                let kind: &'static str = match t.kind.as_str() {
-                    "class" => "class",
-                    "struct" => "struct",
-                    "interface" => "interface",
-                    "enum" => "enum",
-                    "record" => "record",
-                    "trait" => "trait",
-                    "union" => "union",
-                    "delegate" => "delegate",
-                    _ => "type",
-                };
-                type_names.entry(t.name).or_insert(kind);
-            }
+        }
+        for t in structure.types.into_iter().filter(|_| !vendored) {
+            let kind: &'static str = match t.kind.as_str() {
+                "class" => "class",
+                "struct" => "struct",
+                "interface" => "interface",
+                "enum" => "enum",
+                "record" => "record",
+                "trait" => "trait",
+                "union" => "union",
+                "delegate" => "delegate",
+                _ => "type",
+            };
+            type_names.entry(t.name).or_insert(kind);
         }
     }
     let (deps, mains) = dependencies(root);

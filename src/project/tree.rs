@@ -28,53 +28,47 @@ pub fn tree(index: &Index, prefix: &str, depth: usize) -> Result<Vec<TreeEntry>,
     // (before a sibling such as `src-old`).
     let key = |p: &str| p.replace('/', "\0");
     let mut entries: BTreeMap<String, TreeEntry> = BTreeMap::new();
-    for seg in &index.segments {
-        for i in 0..seg.slot_count {
-            let slot = seg.slot(i)?;
-            if slot.part != 0 {
-                continue;
+    for file in index.files() {
+        let (_, slot, path) = file?;
+        let rest = if prefix.is_empty() {
+            path
+        } else {
+            match path.strip_prefix(prefix).and_then(|r| r.strip_prefix('/')) {
+                Some(r) => r,
+                None if path == prefix => "",
+                None => continue,
             }
-            let path = seg.slot_path(&slot)?;
-            let rest = if prefix.is_empty() {
-                path
-            } else {
-                match path.strip_prefix(prefix).and_then(|r| r.strip_prefix('/')) {
-                    Some(r) => r,
-                    None if path == prefix => "",
-                    None => continue,
-                }
-            };
-            let parts: Vec<&str> = if rest.is_empty() { Vec::new() } else { rest.split('/').collect() };
-            // Folders on the way, then the file itself if within the depth.
-            for level in 1..parts.len() {
-                if level > depth {
-                    break;
-                }
-                let dir = join(prefix, &parts[..level]);
-                let e = entries.entry(key(&dir)).or_insert(TreeEntry {
-                    path: dir,
-                    is_dir: true,
-                    files: 0,
-                    items: 0,
-                    methods: 0,
-                });
-                e.files += 1;
-                e.items += slot.term_count as u64;
-                e.methods += slot.method_count as u64;
+        };
+        let parts: Vec<&str> = if rest.is_empty() { Vec::new() } else { rest.split('/').collect() };
+        // Folders on the way, then the file itself if within the depth.
+        for level in 1..parts.len() {
+            if level > depth {
+                break;
             }
-            if parts.len() <= depth {
-                let p = path.to_string();
-                entries.insert(
-                    key(&p),
-                    TreeEntry {
-                        path: p,
-                        is_dir: false,
-                        files: 1,
-                        items: slot.term_count as u64,
-                        methods: slot.method_count as u64,
-                    },
-                );
-            }
+            let dir = join(prefix, &parts[..level]);
+            let e = entries.entry(key(&dir)).or_insert(TreeEntry {
+                path: dir,
+                is_dir: true,
+                files: 0,
+                items: 0,
+                methods: 0,
+            });
+            e.files += 1;
+            e.items += slot.term_count as u64;
+            e.methods += slot.method_count as u64;
+        }
+        if parts.len() <= depth {
+            let p = path.to_string();
+            entries.insert(
+                key(&p),
+                TreeEntry {
+                    path: p,
+                    is_dir: false,
+                    files: 1,
+                    items: slot.term_count as u64,
+                    methods: slot.method_count as u64,
+                },
+            );
         }
     }
     Ok(entries.into_values().collect())
