@@ -21,15 +21,8 @@ pub struct Args {
     /// Threads for a folder (default: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Only these languages (comma-separated: csharp,typescript,javascript,rust,go).
-    #[arg(long, value_delimiter = ',')]
-    languages: Vec<String>,
-    /// Leave out files matching this glob (repeatable).
-    #[arg(long)]
-    exclude: Vec<String>,
-    /// Only files matching this glob (repeatable).
-    #[arg(long)]
-    include: Vec<String>,
+    #[command(flatten)]
+    walk: super::WalkFlags,
     /// For a folder: only read and parse, to measure extraction's overhead.
     #[arg(long)]
     parse_only: bool,
@@ -111,6 +104,7 @@ struct FileSummary {
 
 fn tree(args: Args) -> Result<()> {
     let languages = args
+        .walk
         .languages
         .iter()
         .map(|n| {
@@ -120,8 +114,8 @@ fn tree(args: Args) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let options = WalkOptions {
         languages,
-        include: args.include.clone(),
-        exclude: args.exclude.clone(),
+        include: args.walk.include.clone(),
+        exclude: args.walk.exclude.clone(),
         max_file_bytes: args.max_file_bytes,
         threads: args.threads,
     };

@@ -17,15 +17,8 @@ pub struct InitArgs {
     /// The project's display name (default: the folder's name).
     #[arg(long)]
     name: Option<String>,
-    /// Only these languages (comma-separated: csharp,typescript,javascript,rust,go).
-    #[arg(long, value_delimiter = ',')]
-    languages: Vec<String>,
-    /// Leave out files matching this glob, e.g. '**/generated/**' (repeatable).
-    #[arg(long)]
-    exclude: Vec<String>,
-    /// Only files matching this glob (repeatable).
-    #[arg(long)]
-    include: Vec<String>,
+    #[command(flatten)]
+    walk: super::WalkFlags,
     /// Threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -42,9 +35,9 @@ pub fn init(args: InitArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let options = InitOptions {
         name: args.name.clone(),
-        languages: args.languages.clone(),
-        exclude: args.exclude.clone(),
-        include: args.include.clone(),
+        languages: args.walk.languages.clone(),
+        exclude: args.walk.exclude.clone(),
+        include: args.walk.include.clone(),
         max_slots_per_segment: args.segment_slots,
     };
     let show = io::stderr().is_terminal();

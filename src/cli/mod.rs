@@ -94,6 +94,20 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Which files a walk takes: shared by `cg init` and `cg extract DIR`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct WalkFlags {
+    /// Only these languages (comma-separated: csharp,typescript,javascript,rust,go).
+    #[arg(long, value_delimiter = ',')]
+    pub languages: Vec<String>,
+    /// Leave out files matching this glob, e.g. '**/generated/**' (repeatable).
+    #[arg(long)]
+    pub exclude: Vec<String>,
+    /// Only files matching this glob (repeatable).
+    #[arg(long)]
+    pub include: Vec<String>,
+}
+
 /// `cg ... | head` closes the pipe early: that is not an error.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
