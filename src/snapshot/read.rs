@@ -150,21 +150,22 @@ impl Segment {
             checksums.push(sum);
         }
         let header = |off| u32_at(b, off).unwrap_or(0);
+        let (slot_count, fold_count, variant_count, file_count) = (header(16), header(20), header(24), header(28));
+        let (line_count, occurrence_count) = (u64_at(b, 32).unwrap_or(0), u64_at(b, 40).unwrap_or(0));
         let segment = Segment {
-            slot_count: header(16),
-            fold_count: header(20),
-            variant_count: header(24),
-            file_count: header(28),
-            line_count: u64_at(b, 32).unwrap_or(0),
-            occurrence_count: u64_at(b, 40).unwrap_or(0),
+            slot_count,
+            fold_count,
+            variant_count,
+            file_count,
+            line_count,
+            occurrence_count,
             path,
             sections,
             checksums,
             term_fst_checked: OnceLock::new(),
             grams_checked: OnceLock::new(),
-            bytes: Bytes::Owned(Vec::new()),
+            bytes,
         };
-        let segment = Segment { bytes, ..segment };
         // The fixed-record sections must hold the counts the header states.
         let fits = |s: Section, n: u32, width: usize| segment.section(s).len() >= n as usize * width;
         if !fits(Section::Folds, segment.fold_count, FOLD_LEN)
