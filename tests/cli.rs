@@ -344,3 +344,18 @@ fn scan_finds_every_indexed_project_and_flags_a_broken_one() {
     assert!(projects[1]["error"].as_str().unwrap().contains("unreadable manifest"));
     assert_eq!(projects[2]["name"], "b");
 }
+
+#[test]
+fn bench_measures_a_tree_without_touching_its_index() {
+    let dir = project();
+    let b = cg(dir.path(), &["bench", "--queries", "9", "--json"]);
+    assert!(b.status.success(), "{}", stderr(&b));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&b)).unwrap();
+    assert_eq!(v["files"], 2);
+    assert!(v["parse_only_s"].as_f64().unwrap() > 0.0 && v["build_s"].as_f64().unwrap() > 0.0);
+    assert!(v["snapshot_bytes"].as_u64().unwrap() > 0);
+    let modes: Vec<&str> = v["queries"].as_array().unwrap().iter().map(|q| q["mode"].as_str().unwrap()).collect();
+    assert_eq!(modes, ["exact", "starts_with", "contains", "regex"]);
+    assert!(v["languages"]["rust"]["files"] == 1 && v["languages"]["go"]["files"] == 1);
+    assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
+}

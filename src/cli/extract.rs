@@ -145,7 +145,7 @@ fn tree(args: Args) -> Result<()> {
     }
     // Keep a small summary per file, not the facts: memory stays flat on big trees.
     let outcomes = pool.install(|| {
-        extract::extract_each(&walk.files, args.max_file_bytes, |o| {
+        extract::extract_each(&walk.files, args.max_file_bytes, |o, _| {
             o.map(|f| FileSummary {
                 language: f.language,
                 size: f.size,

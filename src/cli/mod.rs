@@ -1,5 +1,6 @@
 //! The `cg` subcommands. Output goes to stdout; logs, progress and errors to stderr.
 
+mod bench;
 mod extract;
 mod index;
 mod links;
@@ -23,6 +24,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Measure indexing throughput and query latency on a tree (into a temporary
+    /// index; the tree's own .codegraph is not touched).
+    Bench(bench::Args),
     /// Serve the project to an AI agent over MCP (stdio).
     Mcp(mcp::Args),
     /// Index a project: walk, extract and write `.codegraph/`.
@@ -64,6 +68,7 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Bench(args) => bench::run(args),
         Command::Mcp(args) => mcp::run(args),
         Command::Init(args) => index::init(args),
         Command::Query(args) => query::run(args),

@@ -11,7 +11,7 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::UNIX_EPOCH;
+use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
@@ -209,22 +209,38 @@ pub type Outcome = Result<FileFacts, Skip>;
 
 /// Reads and extracts `files` on the current rayon pool; outcomes are in input order.
 pub fn extract_files(files: &[SourceFile], max_file_bytes: u64) -> Vec<Outcome> {
-    extract_each(files, max_file_bytes, |outcome| outcome)
+    extract_each(files, max_file_bytes, |outcome, _| outcome)
 }
 
 /// Reads and extracts `files` on the current rayon pool and hands each outcome to
 /// `f` on the thread that made it, so a caller can reduce facts as they come
 /// instead of holding them all. Results are in input order.
-pub fn extract_each<T: Send>(files: &[SourceFile], max_file_bytes: u64, f: impl Fn(Outcome) -> T + Sync) -> Vec<T> {
+pub fn extract_each<T: Send>(
+    files: &[SourceFile],
+    max_file_bytes: u64,
+    f: impl Fn(Outcome, FileTiming) -> T + Sync,
+) -> Vec<T> {
     files
         .par_iter()
         .map_init(Extractor::new, |extractor, file| {
-            let outcome = read_source(&file.abs, max_file_bytes)
+            let started = Instant::now();
+            let read = read_source(&file.abs, max_file_bytes);
+            let read_done = Instant::now();
+            let outcome = read
                 .map(|(bytes, mtime_ns)| extractor.extract(&file.rel, file.language, &bytes, mtime_ns))
                 .map_err(|reason| Skip { path: file.rel.clone(), reason });
-            f(outcome)
+            let timing = FileTiming { read: read_done - started, extract: read_done.elapsed() };
+            f(outcome, timing)
         })
         .collect()
+}
+
+/// Where one file's time went, on the thread that handled it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FileTiming {
+    pub read: Duration,
+    /// Parsing and extraction.
+    pub extract: Duration,
 }
 
 /// Reads and only parses `files` (the baseline for extraction's overhead); returns

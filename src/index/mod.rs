@@ -10,7 +10,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::extract::{self, Diagnostic, Outcome, Skip, WalkOptions};
+use std::collections::BTreeMap;
+
+use crate::extract::{self, Diagnostic, FileTiming, Outcome, Skip, WalkOptions};
+use crate::lang::Language;
 use crate::snapshot::{SegmentWriter, MAX_SLOTS_PER_SEGMENT};
 
 /// How to build.
@@ -43,6 +46,27 @@ pub struct BuildSummary {
     pub diagnostics: Vec<(String, Diagnostic)>,
     pub walk_time: Duration,
     pub total_time: Duration,
+    /// Where the time went. Reading and extraction are summed over threads (CPU
+    /// time); adding, finishing and writing segments run on the calling thread.
+    pub timings: BuildTimings,
+    /// Files, bytes and extraction time (summed over threads) per language.
+    pub languages: BTreeMap<Language, LanguageStats>,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+pub struct BuildTimings {
+    pub read: Duration,
+    pub extract: Duration,
+    pub add: Duration,
+    pub finish: Duration,
+    pub write: Duration,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LanguageStats {
+    pub files: u64,
+    pub bytes: u64,
+    pub extract: Duration,
 }
 
 /// Progress of a build, for a progress bar.
@@ -82,7 +106,7 @@ pub fn build(
     let mut writer = SegmentWriter::new(options.max_slots_per_segment);
     let mut done = 0usize;
     let mut segment = 0u32;
-    let mut pending: Vec<Outcome> = Vec::new();
+    let mut pending: Vec<(Outcome, FileTiming)> = Vec::new();
     let mut chunks = files.chunks(batch);
     let mut next = chunks.next();
     let mut write_error: Option<BuildError> = None;
@@ -90,19 +114,31 @@ pub fn build(
         // Extract the next batch while the previous one is added to the writer.
         let to_add = std::mem::take(&mut pending);
         let (extracted, ()) = rayon::join(
-            || next.map(|c| extract::extract_files(c, max_bytes)).unwrap_or_default(),
+            || next.map(|c| extract::extract_each(c, max_bytes, |o, t| (o, t))).unwrap_or_default(),
             || {
-                for outcome in to_add {
+                for (outcome, timing) in to_add {
+                    summary.timings.read += timing.read;
+                    summary.timings.extract += timing.extract;
                     match outcome {
                         Ok(facts) => {
+                            let lang = summary.languages.entry(facts.language).or_default();
+                            lang.files += 1;
+                            lang.bytes += facts.size;
+                            lang.extract += timing.extract;
                             if !writer.fits(facts.line_count()) {
                                 let full =
                                     std::mem::replace(&mut writer, SegmentWriter::new(options.max_slots_per_segment));
-                                if let Err(source) = sink(segment, full.finish()) {
+                                let t = Instant::now();
+                                let bytes = full.finish();
+                                summary.timings.finish += t.elapsed();
+                                let t = Instant::now();
+                                if let Err(source) = sink(segment, bytes) {
                                     write_error.get_or_insert(BuildError::Write { segment, source });
                                 }
+                                summary.timings.write += t.elapsed();
                                 segment += 1;
                             }
+                            let t = Instant::now();
                             summary.files += 1;
                             summary.bytes += facts.size;
                             summary.lines += facts.line_count() as u64;
@@ -112,6 +148,7 @@ pub fn build(
                                 summary.diagnostics.push((facts.path.clone(), d.clone()));
                             }
                             writer.add(&facts);
+                            summary.timings.add += t.elapsed();
                         }
                         Err(skip) => summary.skipped.push(skip),
                     }
@@ -130,7 +167,12 @@ pub fn build(
         next = chunks.next();
     }
     if !writer.is_empty() || segment == 0 {
-        sink(segment, writer.finish()).map_err(|source| BuildError::Write { segment, source })?;
+        let t = Instant::now();
+        let bytes = writer.finish();
+        summary.timings.finish += t.elapsed();
+        let t = Instant::now();
+        sink(segment, bytes).map_err(|source| BuildError::Write { segment, source })?;
+        summary.timings.write += t.elapsed();
         segment += 1;
     }
     summary.segments = segment;

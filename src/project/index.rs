@@ -38,7 +38,12 @@ impl Index {
 
     /// Opens the named segment files of `root/.codegraph/`.
     pub fn open_segments(root: &Path, names: &[String]) -> Result<Index, ProjectError> {
-        let dir = root.join(DIR);
+        Index::open_in(&root.join(DIR), root, names)
+    }
+
+    /// Opens the named segment files of `dir` for the project at `root` (`cg bench`
+    /// indexes into a temporary folder).
+    pub fn open_in(dir: &Path, root: &Path, names: &[String]) -> Result<Index, ProjectError> {
         let segments = names.iter().map(|n| Segment::open(&dir.join(n))).collect::<Result<Vec<_>, SnapshotError>>()?;
         Ok(Index { root: root.to_path_buf(), manifest: None, segments })
     }

@@ -1,0 +1,348 @@
+//! `cg bench [PATH]`: how fast codegraph indexes a tree and answers, on this machine.
+//!
+//! Indexes PATH into a temporary folder (PATH's own `.codegraph` is not touched),
+//! after a parse-only pass over the same files and threads (the physical limit of
+//! the build), then opens the snapshot and times queries on a seeded sample of the
+//! index's own terms. Progress on stderr; a table (or `--json`) on stdout.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use codegraph::extract::{self, WalkOptions};
+use codegraph::index::{self, BuildOptions, Progress};
+use codegraph::project::Index;
+use codegraph::query::{search, Mode, Query};
+use fst::Streamer;
+use serde_json::{json, Value};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tree to measure (default: the current directory).
+    path: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Queries per mode.
+    #[arg(long, default_value_t = 300)]
+    queries: usize,
+    /// Seed of the term sample.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Also time ripgrep (`rg -w -i`) on a sample of the exact terms.
+    #[arg(long)]
+    vs_rg: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / 1048576.0
+}
+
+fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb * 1024)
+}
+
+fn note(msg: &str) {
+    if io::stderr().is_terminal() {
+        eprint!("\r\x1b[Kcg bench: {msg}");
+    } else {
+        eprintln!("cg bench: {msg}");
+    }
+}
+
+/// A tiny deterministic generator for the term sample.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+struct Percentiles {
+    p50: Duration,
+    p90: Duration,
+    p99: Duration,
+    max: Duration,
+    n: usize,
+}
+
+fn percentiles(mut v: Vec<Duration>) -> Option<Percentiles> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort();
+    let at = |p: f64| v[((v.len() as f64 - 1.0) * p).round() as usize];
+    Some(Percentiles { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: at(1.0), n: v.len() })
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let root = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
+    let root = std::fs::canonicalize(&root).with_context(|| format!("{}: does not exist", root.display()))?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
+    let threads = pool.current_num_threads();
+
+    // 1. Walk, then the parse-only baseline over the same files and threads.
+    note("walking");
+    let started = Instant::now();
+    let walk = extract::walk(&root, &WalkOptions::default())?;
+    let walk_time = started.elapsed();
+    note(&format!("parse-only pass over {} files", walk.files.len()));
+    let started = Instant::now();
+    let parsed_bytes = pool.install(|| extract::parse_files(&walk.files, extract::DEFAULT_MAX_FILE_BYTES));
+    let parse_time = started.elapsed();
+
+    // 2. The full build into a temporary folder.
+    let dir = std::env::temp_dir().join(format!("cg-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let _cleanup = Cleanup(dir.clone());
+    let mut names = Vec::new();
+    let mut sink = |i: u32, bytes: Vec<u8>| -> io::Result<()> {
+        let name = format!("seg-{i:04}.cgs");
+        std::fs::write(dir.join(&name), bytes)?;
+        names.push(name);
+        Ok(())
+    };
+    let total = walk.files.len();
+    let progress = |p: Progress| note(&format!("indexing {}/{} files", p.files_done, total));
+    let started = Instant::now();
+    let summary = pool.install(|| index::build(&root, &BuildOptions::default(), &mut sink, &progress))?;
+    let build_time = started.elapsed();
+    let peak = peak_rss_bytes();
+    let snapshot_bytes: u64 = names.iter().filter_map(|n| std::fs::metadata(dir.join(n)).ok()).map(|m| m.len()).sum();
+
+    // 3. Open and query.
+    note("opening and querying");
+    let mut opens = Vec::new();
+    for _ in 0..50 {
+        let t = Instant::now();
+        let i = Index::open_in(&dir, &root, &names)?;
+        opens.push(t.elapsed());
+        drop(i);
+    }
+    let index = Index::open_in(&dir, &root, &names)?;
+    let terms = sample_terms(&index, args.queries, args.seed)?;
+    let mut modes: Vec<(Mode, Option<Percentiles>, u64)> = Vec::new();
+    for mode in [Mode::Exact, Mode::StartsWith, Mode::Contains, Mode::Regex] {
+        let queries: Vec<Query> = terms.iter().map(|t| query_for(t, mode)).collect();
+        for q in queries.iter().take(20) {
+            let _ = search(&index, q); // first-use checks and page faults
+        }
+        let mut times = Vec::with_capacity(queries.len());
+        let mut matches = 0u64;
+        for q in &queries {
+            let t = Instant::now();
+            let r = search(&index, q);
+            times.push(t.elapsed());
+            matches += r.map(|m| m.total).unwrap_or(0);
+        }
+        modes.push((mode, percentiles(times), matches));
+    }
+    let rg = if args.vs_rg { ripgrep(&root, &terms, &index) } else { None };
+    if io::stderr().is_terminal() {
+        eprint!("\r\x1b[K");
+    }
+
+    let source_bytes = summary.bytes;
+    let open = percentiles(opens);
+    let mut out = io::stdout().lock();
+    let t = &summary.timings;
+    if args.json {
+        let mode_json: Vec<Value> = modes
+            .iter()
+            .map(|(m, p, matches)| {
+                json!({"mode": m.name(), "queries": p.as_ref().map_or(0, |p| p.n), "total_matches": matches,
+                  "p50_us": p.as_ref().map(|p| micros(p.p50)), "p90_us": p.as_ref().map(|p| micros(p.p90)),
+                  "p99_us": p.as_ref().map(|p| micros(p.p99)), "max_us": p.as_ref().map(|p| micros(p.max))})
+            })
+            .collect();
+        let v = json!({
+            "path": root, "threads": threads, "files": summary.files, "source_bytes": source_bytes,
+            "skipped": summary.skipped.len(),
+            "walk_s": secs(walk_time), "parse_only_s": secs(parse_time), "parse_only_mib_s": mib(parsed_bytes) / secs(parse_time),
+            "build_s": secs(build_time), "build_mib_s": mib(source_bytes) / secs(build_time),
+            "build_vs_parse_only": secs(parse_time) / secs(build_time),
+            "phases_cpu_s": {"read": secs(t.read), "extract": secs(t.extract)},
+            "phases_s": {"add": secs(t.add), "finish": secs(t.finish), "write": secs(t.write)},
+            "languages": summary.languages.iter().map(|(l, s)| (l.name().to_string(), json!({
+                "files": s.files, "bytes": s.bytes, "extract_cpu_s": secs(s.extract),
+                "mib_s_per_thread": mib(s.bytes) / secs(s.extract).max(1e-9)}))).collect::<serde_json::Map<_, _>>(),
+            "snapshot_bytes": snapshot_bytes, "snapshot_ratio": snapshot_bytes as f64 / source_bytes.max(1) as f64,
+            "peak_rss_bytes": peak,
+            "open_p50_us": open.as_ref().map(|p| micros(p.p50)),
+            "queries": mode_json,
+            "ripgrep": rg.as_ref().map(|(rg, cg)| json!({"rg_median_ms": rg.as_secs_f64() * 1e3, "cg_exact_median_us": micros(*cg), "ratio": rg.as_secs_f64() / cg.as_secs_f64().max(1e-12)})),
+        });
+        serde_json::to_writer(&mut out, &v)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(out, "cg bench {} ({threads} threads)", root.display())?;
+    writeln!(
+        out,
+        "  files {:>10}   source {:>9.1} MiB   skipped {}",
+        summary.files,
+        mib(source_bytes),
+        summary.skipped.len()
+    )?;
+    writeln!(out, "\nindexing")?;
+    writeln!(out, "  walk                 {:>8.2} s", secs(walk_time))?;
+    writeln!(
+        out,
+        "  parse only           {:>8.2} s   {:>7.1} MiB/s   {:>7.0} files/s",
+        secs(parse_time),
+        mib(parsed_bytes) / secs(parse_time),
+        total as f64 / secs(parse_time)
+    )?;
+    writeln!(
+        out,
+        "  full build           {:>8.2} s   {:>7.1} MiB/s   {:>7.0} files/s   {:.0}% of parse-only",
+        secs(build_time),
+        mib(source_bytes) / secs(build_time),
+        summary.files as f64 / secs(build_time),
+        100.0 * secs(parse_time) / secs(build_time)
+    )?;
+    writeln!(out, "    read (cpu, all threads)      {:>8.2} s", secs(t.read))?;
+    writeln!(out, "    parse+extract (cpu)          {:>8.2} s", secs(t.extract))?;
+    writeln!(out, "    terms+postings (add)         {:>8.2} s", secs(t.add))?;
+    writeln!(out, "    segments (finish)            {:>8.2} s", secs(t.finish))?;
+    writeln!(out, "    write                        {:>8.2} s", secs(t.write))?;
+    for (lang, s) in &summary.languages {
+        writeln!(
+            out,
+            "  {:<11} {:>7} files {:>9.1} MiB   {:>6.1} MiB/s per thread",
+            lang.name(),
+            s.files,
+            mib(s.bytes),
+            mib(s.bytes) / secs(s.extract).max(1e-9)
+        )?;
+    }
+    writeln!(
+        out,
+        "  snapshot  {:>9.1} MiB = {:.1}% of source    peak memory {}",
+        mib(snapshot_bytes),
+        100.0 * snapshot_bytes as f64 / source_bytes.max(1) as f64,
+        peak.map_or("?".to_string(), |b| format!("{:.0} MiB", mib(b)))
+    )?;
+    writeln!(out, "\nqueries (first 50 hits + total, in-process, warm)")?;
+    if let Some(p) = &open {
+        writeln!(out, "  {:<12} p50 {:>9.1} µs   p99 {:>9.1} µs", "open", micros(p.p50), micros(p.p99))?;
+    }
+    for (mode, p, _) in &modes {
+        if let Some(p) = p {
+            writeln!(
+                out,
+                "  {:<12} p50 {:>9.1} µs   p90 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   (n={})",
+                mode.name(),
+                micros(p.p50),
+                micros(p.p90),
+                micros(p.p99),
+                micros(p.max),
+                p.n
+            )?;
+        }
+    }
+    match rg {
+        Some((rg, cg)) => writeln!(
+            out,
+            "\nripgrep (rg -w -i) median {:.1} ms vs cg exact median {:.1} µs: {:.0}x",
+            rg.as_secs_f64() * 1e3,
+            micros(cg),
+            rg.as_secs_f64() / cg.as_secs_f64().max(1e-12)
+        )?,
+        None if args.vs_rg => writeln!(out, "\nripgrep: `rg` not found on PATH")?,
+        None => {}
+    }
+    Ok(())
+}
+
+/// A seeded sample of dictionary terms: a third rare, a third medium, a third
+/// frequent (by lines), from the first segment.
+fn sample_terms(index: &Index, n: usize, seed: u64) -> Result<Vec<String>> {
+    let Some(seg) = index.segments.first() else { return Ok(Vec::new()) };
+    let fst = seg.term_fst()?;
+    let mut all: Vec<(u64, String)> = Vec::new();
+    let mut stream = fst.stream();
+    while let Some((k, v)) = stream.next() {
+        if let (Ok(k), Ok(f)) = (std::str::from_utf8(k), seg.fold(v as u32)) {
+            if k.chars().count() >= 4 {
+                all.push((f.occurrences, k.to_string()));
+            }
+        }
+    }
+    all.sort();
+    let mut rng = XorShift(seed.max(1));
+    let mut out = Vec::with_capacity(n);
+    let third = all.len() / 3;
+    if third == 0 {
+        return Ok(all.into_iter().map(|(_, t)| t).take(n).collect());
+    }
+    for i in 0..n {
+        let bucket = i % 3;
+        let pick = bucket * third + (rng.next() as usize % third);
+        out.push(all[pick].1.clone());
+    }
+    Ok(out)
+}
+
+fn query_for(term: &str, mode: Mode) -> Query {
+    let chars: Vec<char> = term.chars().collect();
+    let text: String = match mode {
+        Mode::Exact => term.to_string(),
+        Mode::StartsWith => chars.iter().take(chars.len().div_ceil(2).max(3)).collect(),
+        Mode::Contains => chars.iter().skip(1).take(4).collect(),
+        Mode::Regex => {
+            let head: String = chars.iter().take(3).collect();
+            let tail: String = chars.iter().skip(chars.len().saturating_sub(2)).collect();
+            format!("^{}.*{}$", regex::escape(&head), regex::escape(&tail))
+        }
+    };
+    let mut q = Query::new(&text, mode);
+    q.limit = 50;
+    q
+}
+
+/// Median time of `rg -w -i` for ten sample terms, and cg's exact median for them.
+fn ripgrep(root: &Path, terms: &[String], index: &Index) -> Option<(Duration, Duration)> {
+    Command::new("rg").arg("--version").output().ok()?;
+    let mut rg_times = Vec::new();
+    let mut cg_times = Vec::new();
+    for t in terms.iter().take(10) {
+        let start = Instant::now();
+        Command::new("rg").args(["-w", "-i", "-c", "--no-messages", "-F", t]).arg(root).output().ok()?;
+        rg_times.push(start.elapsed());
+        let start = Instant::now();
+        let _ = search(index, &query_for(t, Mode::Exact));
+        cg_times.push(start.elapsed());
+    }
+    rg_times.sort();
+    cg_times.sort();
+    let cg = cg_times.get(cg_times.len() / 2).copied().unwrap_or(Duration::from_nanos(1));
+    Some((rg_times[rg_times.len() / 2], cg))
+}
+
+/// Removes the temporary index when the bench ends, however it ends.
+struct Cleanup(PathBuf);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
