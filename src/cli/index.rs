@@ -1,7 +1,7 @@
 //! `cg init`, `cg status`, `cg verify`: building and inspecting an index.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
@@ -69,7 +69,7 @@ pub fn init(args: InitArgs) -> Result<()> {
         writeln!(out)?;
         return Ok(());
     }
-    let disk: u64 = dir_size(&report.codegraph_path);
+    let disk: u64 = report.codegraph_path.parent().map_or(0, project::store_bytes);
     writeln!(
         out,
         "indexed {} files ({:.1} MiB, {} lines) in {:.2} s: {} terms, {} occurrences, {} segment(s), {:.1} MiB on disk",
@@ -103,12 +103,6 @@ pub fn init(args: InitArgs) -> Result<()> {
     Ok(())
 }
 
-fn dir_size(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum())
-        .unwrap_or(0)
-}
-
 /// The project root for commands that read an index.
 pub fn project_root(project: &Option<PathBuf>) -> Result<PathBuf> {
     let start = project.clone().unwrap_or_else(|| PathBuf::from("."));
@@ -129,21 +123,9 @@ pub fn status(args: StatusArgs) -> Result<()> {
     let index = Index::open(&root)?;
     let m = index.manifest.clone().context("index has no manifest")?;
     let stats = index.stats()?;
-    let dir = root.join(project::DIR);
     let mut out = io::stdout().lock();
     if args.json {
-        let value = json!({
-            "project_name": m.name,
-            "codegraph_path": dir,
-            "schema_version": codegraph::snapshot::FORMAT_VERSION.to_string(),
-            "statistics": {
-                "files": stats.files, "lines": stats.lines, "items": stats.terms, "occurrences": stats.occurrences,
-                "methods": m.methods, "types": m.types, "dependencies": 0, "segments": stats.segments,
-            },
-            "generation": m.generation,
-            "last_update": m.created_unix_ms / 1000,
-            "database_size_bytes": dir_size(&dir),
-        });
+        let value = codegraph::mcp::json::status(&root, &index).map_err(anyhow::Error::msg)?;
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
         return Ok(());
@@ -160,7 +142,7 @@ pub fn status(args: StatusArgs) -> Result<()> {
         "generation {} in {} segment(s), {:.1} MiB on disk, built {}",
         m.generation,
         stats.segments,
-        dir_size(&dir) as f64 / 1048576.0,
+        project::store_bytes(&root) as f64 / 1048576.0,
         ago(m.created_unix_ms)
     )?;
     Ok(())

@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{bail, Result};
 use codegraph::extract::LineType;
@@ -63,10 +64,10 @@ pub fn run(args: Args) -> Result<()> {
         limit: args.limit,
     };
     let (groups, errors) = if args.include_dependencies {
-        links::search_with_links(&root, index, &q)?
+        links::search_with_links(&root, Arc::new(index), &q)?
     } else {
         let matches = query::search(&index, &q)?;
-        (vec![ProjectMatches { project: None, index, matches }], Vec::new())
+        (vec![ProjectMatches { project: None, index: Arc::new(index), matches }], Vec::new())
     };
     let total: u64 = groups.iter().map(|g| g.matches.total).sum();
     let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();

@@ -4,8 +4,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use codegraph::mcp::json::signature as signature_json;
 use codegraph::project::{self, Index, Signature};
-use serde_json::{json, Value};
+use serde_json::json;
 
 use super::index::project_root;
 
@@ -64,7 +65,7 @@ pub fn one(args: OneArgs) -> Result<()> {
     };
     let mut out = io::stdout().lock();
     if args.json {
-        serde_json::to_writer(&mut out, &to_json(&sig))?;
+        serde_json::to_writer(&mut out, &signature_json(&sig))?;
         writeln!(out)?;
     } else {
         write_human(&mut out, &sig)?;
@@ -94,7 +95,7 @@ pub fn many(args: ManyArgs) -> Result<()> {
     }
     let mut out = io::stdout().lock();
     if args.json {
-        let v = json!({"signatures": sigs.iter().map(to_json).collect::<Vec<_>>(), "omitted": omitted, "truncated": omitted > 0});
+        let v = json!({"signatures": sigs.iter().map(signature_json).collect::<Vec<_>>(), "omitted": omitted, "truncated": omitted > 0});
         serde_json::to_writer(&mut out, &v)?;
         writeln!(out)?;
         return Ok(());
@@ -109,21 +110,6 @@ pub fn many(args: ManyArgs) -> Result<()> {
         writeln!(out, "\n... {omitted} more file(s) left out; --limit 0 shows all")?;
     }
     Ok(())
-}
-
-fn to_json(s: &Signature) -> Value {
-    json!({
-        "file": s.file,
-        "header_comments": s.header_comments,
-        "types": s.types.iter().map(|t| json!({"name": t.name, "kind": t.kind, "line_number": t.line, "parent": t.parent})).collect::<Vec<_>>(),
-        "methods": s.methods.iter().map(|m| json!({
-            "name": m.name, "prototype": m.prototype, "line_number": m.line, "visibility": m.visibility,
-            "is_static": m.is_static, "is_async": m.is_async,
-        })).collect::<Vec<_>>(),
-        "properties": s.properties.iter().map(|p| json!({
-            "name": p.name, "declaration": p.declaration, "line_number": p.line, "visibility": p.visibility,
-        })).collect::<Vec<_>>(),
-    })
 }
 
 fn write_human(out: &mut impl Write, s: &Signature) -> io::Result<()> {

@@ -19,23 +19,13 @@ pub struct SummaryArgs {
 
 pub fn show(args: SummaryArgs) -> Result<()> {
     let root = project_root(&args.project)?;
-    let (text, auto) = summary::read(&root)?;
-    let name = project::read_manifest(&root)?.name;
     let mut out = io::stdout().lock();
     if args.json {
-        let v = json!({
-            "name": name,
-            "content": text,
-            "auto_generated": {
-                "entry_points": auto.entry_points,
-                "main_classes": auto.main_types,
-                "dependencies": auto.dependencies.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-            },
-        });
+        let v = codegraph::mcp::json::summary(&root).map_err(anyhow::Error::msg)?;
         serde_json::to_writer(&mut out, &v)?;
         writeln!(out)?;
     } else {
-        out.write_all(text.as_bytes())?;
+        out.write_all(summary::read(&root)?.0.as_bytes())?;
     }
     Ok(())
 }

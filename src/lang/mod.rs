@@ -156,18 +156,12 @@ pub struct VisibilityInput<'a> {
     pub is_type: bool,
 }
 
-impl LanguageSpec {
-    pub fn is_keyword(&self, word: &str) -> bool {
-        self.keywords.binary_search(&word).is_ok()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn keyword_tables_are_sorted_and_unique_so_binary_search_works() {
+    fn keyword_tables_are_sorted_and_unique() {
         for spec in SPECS {
             for pair in spec.keywords.windows(2) {
                 assert!(pair[0] < pair[1], "{}: {:?} out of order", spec.name, pair);

@@ -7,6 +7,7 @@
 //! total when the limit cuts. Bad input is an `isError` result that says what to do;
 //! a panic in a tool is caught and reported, so it never ends the server.
 
+pub mod json;
 mod params;
 
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ pub use params::*;
 
 use crate::extract::LineType;
 use crate::project::{self, docs, links, summary, Index, InitOptions};
-use crate::query::{self, text, Mode, Query};
+use crate::query::{self, Mode, Query};
 
 /// Most matches one call returns, whatever limit is asked for.
 pub const MAX_LIMIT: usize = 1000;
@@ -129,43 +130,6 @@ impl CodegraphServer {
     }
 }
 
-fn signature_json(s: &project::Signature) -> Value {
-    json!({
-        "file": s.file,
-        "header_comments": s.header_comments,
-        "types": s.types.iter().map(|t| json!({"name": t.name, "kind": t.kind, "line_number": t.line})).collect::<Vec<_>>(),
-        "methods": s.methods.iter().map(|m| json!({
-            "name": m.name, "prototype": m.prototype, "line_number": m.line, "visibility": m.visibility,
-            "is_static": m.is_static, "is_async": m.is_async,
-        })).collect::<Vec<_>>(),
-        "properties": s.properties.iter().map(|p| json!({"name": p.name, "declaration": p.declaration, "line_number": p.line})).collect::<Vec<_>>(),
-    })
-}
-
-/// A query's matches grouped by file: `{"file", "matches": [{"line", "type", "text"}]}`.
-fn grouped(index: &Index, project: Option<&str>, m: &query::Matches) -> Vec<Value> {
-    let texts = text::line_texts(index, &m.hits);
-    let mut files: Vec<Value> = Vec::new();
-    for (h, t) in m.hits.iter().zip(&texts) {
-        let mut entry = json!({"line": h.line, "type": h.line_type.name(), "text": t.text});
-        if t.stale {
-            entry["stale"] = json!(true);
-        }
-        let same_file = files.last().is_some_and(|f| f["file"] == h.path.as_str());
-        if !same_file {
-            let mut f = json!({"file": h.path, "matches": []});
-            if let Some(p) = project {
-                f["project"] = json!(p);
-            }
-            files.push(f);
-        }
-        if let Some(list) = files.last_mut().and_then(|f| f["matches"].as_array_mut()) {
-            list.push(entry);
-        }
-    }
-    files
-}
-
 #[tool_handler]
 impl ServerHandler for CodegraphServer {
     fn get_info(&self) -> ServerConfig {
@@ -210,36 +174,20 @@ impl CodegraphServer {
                 types,
                 limit,
             };
-            let mut files = Vec::new();
-            let mut errors = Vec::new();
-            let own = query::search(&index, &q).map_err(|e| e.to_string())?;
-            let mut total = own.total;
-            let mut shown = own.hits.len();
-            files.extend(grouped(&index, None, &own));
-            if p.include_dependencies.unwrap_or(false) {
-                for link in links::read_links(&root).unwrap_or_default() {
-                    let room = limit.saturating_sub(shown);
-                    let result = Index::open(&link.path).map_err(|e| e.to_string()).and_then(|idx| {
-                        let mut lq = q.clone();
-                        lq.limit = room.max(1);
-                        let mut m = query::search(&idx, &lq).map_err(|e| e.to_string())?;
-                        m.hits.truncate(room);
-                        Ok((idx, m))
-                    });
-                    match result {
-                        Ok((idx, m)) => {
-                            total += m.total;
-                            shown += m.hits.len();
-                            files.extend(grouped(&idx, Some(&link.name), &m));
-                        }
-                        Err(e) => errors.push(json!({"project": link.name, "error": e})),
-                    }
-                }
-            }
+            let (groups, errors) = if p.include_dependencies.unwrap_or(false) {
+                links::search_with_links(&root, index, &q).map_err(|e| e.to_string())?
+            } else {
+                let matches = query::search(&index, &q).map_err(|e| e.to_string())?;
+                (vec![links::ProjectMatches { project: None, index, matches }], Vec::new())
+            };
+            let total: u64 = groups.iter().map(|g| g.matches.total).sum();
+            let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();
+            let files: Vec<Value> =
+                groups.iter().flat_map(|g| json::grouped_matches(&g.index, g.project.as_deref(), &g.matches)).collect();
             let mut v =
                 json!({"term": p.term, "total_matches": total, "truncated": (shown as u64) < total, "files": files});
             if !errors.is_empty() {
-                v["dependency_errors"] = json!(errors);
+                v["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
             }
             Ok(v)
         })
@@ -258,7 +206,7 @@ impl CodegraphServer {
             let (root, index) = me.index()?;
             let rel = me.relative(&root, &p.file)?;
             match project::signature(&index, &rel).map_err(|e| e.to_string())? {
-                Some(s) => Ok(signature_json(&s)),
+                Some(s) => Ok(json::signature(&s)),
                 None => Err(format!("{rel}: not in the index (not a source file codegraph reads, excluded, or new since the last codegraph_init)")),
             }
         })
@@ -297,7 +245,7 @@ impl CodegraphServer {
                     (found.signatures, found.omitted)
                 }
             };
-            Ok(json!({"signatures": sigs.iter().map(signature_json).collect::<Vec<_>>(), "omitted": omitted, "truncated": omitted > 0}))
+            Ok(json!({"signatures": sigs.iter().map(json::signature).collect::<Vec<_>>(), "omitted": omitted, "truncated": omitted > 0}))
         })
         .await
     }
@@ -307,21 +255,7 @@ impl CodegraphServer {
         description = "What this project is: purpose, architecture, key concepts and patterns (written by people or by codegraph_describe), plus detected entry points, main types, dependencies and directory structure. Start here in an unfamiliar project."
     )]
     async fn codegraph_summary(&self) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
-            let (root, index) = me.index()?;
-            let (content, auto) = summary::read(&root).map_err(|e| e.to_string())?;
-            let name = index.manifest.as_ref().map(|m| m.name.clone()).unwrap_or_default();
-            Ok(json!({
-                "name": name,
-                "content": content,
-                "auto_generated": {
-                    "entry_points": auto.entry_points,
-                    "main_classes": auto.main_types,
-                    "dependencies": auto.dependencies.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-                },
-            }))
-        })
-        .await
+        self.blocking(move |me| json::summary(&me.root()?)).await
     }
 
     #[tool(
@@ -381,22 +315,7 @@ impl CodegraphServer {
     async fn codegraph_status(&self) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
             let (root, index) = me.index()?;
-            let stats = index.stats().map_err(|e| e.to_string())?;
-            let m = index.manifest.clone().ok_or("index has no manifest")?;
-            Ok(json!({
-                "project_name": m.name,
-                "codegraph_path": root.join(project::DIR),
-                "schema_version": crate::snapshot::FORMAT_VERSION.to_string(),
-                "statistics": {
-                    "files": stats.files, "lines": stats.lines, "items": stats.terms, "occurrences": stats.occurrences,
-                    "methods": m.methods, "types": m.types,
-                    "dependencies": links::read_links(&root).map(|l| l.len()).unwrap_or(0),
-                    "segments": stats.segments,
-                },
-                "generation": m.generation,
-                "last_update": m.created_unix_ms / 1000,
-                "database_size_bytes": stats.bytes_on_disk,
-            }))
+            json::status(&root, &index)
         })
         .await
     }

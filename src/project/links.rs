@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -110,7 +111,7 @@ pub fn statuses(root: &Path) -> Result<Vec<LinkStatus>, ProjectError> {
 pub struct ProjectMatches {
     /// `None` for the project itself, the link's name for a dependency.
     pub project: Option<String>,
-    pub index: Index,
+    pub index: Arc<Index>,
     pub matches: Matches,
 }
 
@@ -120,7 +121,7 @@ pub type LinkedMatches = (Vec<ProjectMatches>, Vec<(String, String)>);
 /// Searches the project and every linked one. A link that is missing or broken is
 /// reported in `errors`, not fatal. The limit applies to the whole list, the
 /// project's own matches first.
-pub fn search_with_links(root: &Path, index: Index, query: &Query) -> Result<LinkedMatches, QueryError> {
+pub fn search_with_links(root: &Path, index: Arc<Index>, query: &Query) -> Result<LinkedMatches, QueryError> {
     let mut groups = Vec::new();
     let mut errors = Vec::new();
     let own = search(&index, query)?;
@@ -138,7 +139,7 @@ pub fn search_with_links(root: &Path, index: Index, query: &Query) -> Result<Lin
         match result {
             Ok((idx, m)) => {
                 left = left.saturating_sub(m.hits.len());
-                groups.push(ProjectMatches { project: Some(link.name), index: idx, matches: m });
+                groups.push(ProjectMatches { project: Some(link.name), index: Arc::new(idx), matches: m });
             }
             Err(e) => errors.push((link.name, e)),
         }

@@ -128,6 +128,13 @@ impl Config {
     }
 }
 
+/// Bytes of every file in the project's `.codegraph/` folder.
+pub fn store_bytes(root: &Path) -> u64 {
+    fs::read_dir(root.join(DIR))
+        .map(|rd| rd.flatten().filter_map(|e| e.metadata().ok()).filter(|m| m.is_file()).map(|m| m.len()).sum())
+        .unwrap_or(0)
+}
+
 /// Finds the project whose `.codegraph/manifest.json` is at `start` or above it.
 pub fn find(start: &Path) -> Result<PathBuf, ProjectError> {
     let start = fs::canonicalize(start).map_err(|_| ProjectError::Missing { path: start.to_path_buf() })?;

@@ -253,12 +253,6 @@ impl Segment {
         rec.filter(|_| i < self.variant_count).ok_or_else(|| self.corrupt("variant out of range"))
     }
 
-    /// A string of the strings section.
-    /// The key of a fold: its first variant, folded.
-    pub fn fold_key(&self, fold: &FoldRec) -> Result<String, SnapshotError> {
-        Ok(super::fold(self.str_at(self.variant(fold.first_variant)?.term)?))
-    }
-
     pub fn str_at(&self, (off, len): (u32, u32)) -> Result<&str, SnapshotError> {
         let b = self.section(Section::Strings);
         let bytes =

@@ -76,10 +76,6 @@ impl SegmentWriter {
         self.slots.len() as u32 + slots_for(lines) <= self.max_slots
     }
 
-    pub fn slot_count(&self) -> u32 {
-        self.slots.len() as u32
-    }
-
     fn push_string(&mut self, s: &str) -> (u32, u32) {
         let off = self.strings.len() as u32;
         self.strings.extend_from_slice(s.as_bytes());
