@@ -9,6 +9,7 @@ mod query;
 mod signature;
 mod summary;
 mod tree;
+mod update;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -31,6 +32,14 @@ enum Command {
     Mcp(mcp::Args),
     /// Index a project: walk, extract and write `.codegraph/`.
     Init(index::InitArgs),
+    /// Bring files or folders up to date in the index; no path: rescan the tree.
+    Update(update::UpdateArgs),
+    /// Take files or folders out of the index.
+    Remove(update::RemoveArgs),
+    /// Rewrite the index into fresh segments, dropping superseded file versions.
+    Compact(update::CompactArgs),
+    /// Follow file system changes and keep the index up to date until stopped.
+    Watch(update::WatchArgs),
     /// Find where a term occurs.
     Query(query::Args),
     /// What one file declares: header comments, types, methods, properties.
@@ -71,6 +80,10 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Mcp(args) => mcp::run(args),
         Command::Init(args) => index::init(args),
+        Command::Update(args) => update::update(args),
+        Command::Remove(args) => update::remove(args),
+        Command::Compact(args) => update::compact(args),
+        Command::Watch(args) => update::watch(args),
         Command::Query(args) => query::run(args),
         Command::Signature(args) => signature::one(args),
         Command::Signatures(args) => signature::many(args),

@@ -108,6 +108,14 @@ impl std::fmt::Display for SkipReason {
 pub struct Walk {
     pub files: Vec<SourceFile>,
     pub skipped: Vec<Skip>,
+    /// Files the project summary and docs are made from (`CLAUDE.md`, package
+    /// manifests), relative and sorted: a change to one refreshes them.
+    pub project_files: Vec<String>,
+}
+
+/// Whether a file name is one the summary or the docs are made from.
+pub fn is_project_file(name: &str) -> bool {
+    matches!(name, "CLAUDE.md" | "package.json" | "Cargo.toml" | "go.mod") || name.ends_with(".csproj")
 }
 
 /// A glob list could not be compiled.
@@ -135,14 +143,53 @@ fn glob_set(globs: &[String]) -> Result<Option<GlobSet>, GlobError> {
 
 /// Lists the source files under `root`, sorted by relative path.
 pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, GlobError> {
+    walk_within(root, options, &[String::new()])
+}
+
+/// Like [`walk`], but only the files at or under `targets` (relative paths; ""
+/// is the whole tree). The same rules apply (ignore files of every folder above a
+/// target included); folders that lead to no target are not entered.
+pub fn walk_within(root: &Path, options: &WalkOptions, targets: &[String]) -> Result<Walk, GlobError> {
     let include = glob_set(&options.include)?;
     let exclude = glob_set(&options.exclude)?;
     let found = Mutex::new(Walk::default());
+    let whole = targets.iter().any(|t| t.is_empty());
+    let wanted: std::collections::HashSet<String> =
+        targets.iter().map(|t| t.trim_end_matches('/').to_string()).collect();
+    let mut ancestors: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for t in &wanted {
+        let mut rest = t.as_str();
+        while let Some((parent, _)) = rest.rsplit_once('/') {
+            ancestors.insert(parent.to_string());
+            rest = parent;
+        }
+    }
+    // A path is walked when it is a target, leads to one, or lies under one.
+    let in_scope = move |rel: &str| -> bool {
+        if whole || wanted.contains(rel) || ancestors.contains(rel) {
+            return true;
+        }
+        let mut rest = rel;
+        while let Some((parent, _)) = rest.rsplit_once('/') {
+            if wanted.contains(parent) {
+                return true;
+            }
+            rest = parent;
+        }
+        false
+    };
+    let owned_root = root.to_path_buf();
     let mut builder = ignore::WalkBuilder::new(root);
-    builder.follow_links(false).require_git(false).threads(options.threads).filter_entry(|e| {
-        !(e.depth() > 0
-            && e.file_type().is_some_and(|t| t.is_dir())
-            && e.file_name().to_str().is_some_and(|n| DEFAULT_EXCLUDED_DIRS.contains(&n)))
+    builder.follow_links(false).require_git(false).threads(options.threads).filter_entry(move |e| {
+        if e.depth() == 0 {
+            return true;
+        }
+        if e.file_type().is_some_and(|t| t.is_dir())
+            && e.file_name().to_str().is_some_and(|n| DEFAULT_EXCLUDED_DIRS.contains(&n))
+        {
+            return false;
+        }
+        whole || rel_path(&owned_root, e.path()).is_some_and(|rel| in_scope(&rel))
     });
     builder.build_parallel().run(|| {
         Box::new(|entry| {
@@ -162,6 +209,11 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, GlobError> {
                 return ignore::WalkState::Continue;
             }
             let Some(language) = Language::from_path(entry.path()) else {
+                if entry.file_name().to_str().is_some_and(is_project_file) {
+                    if let Some(rel) = rel_path(root, entry.path()) {
+                        found.lock().unwrap_or_else(|p| p.into_inner()).project_files.push(rel);
+                    }
+                }
                 return ignore::WalkState::Continue;
             };
             if !options.languages.is_empty() && !options.languages.contains(&language) {
@@ -188,6 +240,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> Result<Walk, GlobError> {
     let mut walk = found.into_inner().unwrap_or_else(|p| p.into_inner());
     walk.files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
     walk.skipped.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    walk.project_files.sort_unstable();
     Ok(walk)
 }
 

@@ -44,6 +44,8 @@ pub struct BuildSummary {
     pub segments: u32,
     pub skipped: Vec<Skip>,
     pub diagnostics: Vec<(String, Diagnostic)>,
+    /// The walk's [`extract::Walk::project_files`].
+    pub project_files: Vec<String>,
     pub walk_time: Duration,
     pub total_time: Duration,
     /// Where the time went. Reading and extraction are summed over threads (CPU
@@ -99,7 +101,12 @@ pub fn build(
         return Err(BuildError::NotADirectory { path: root.to_path_buf() });
     }
     let walk = extract::walk(root, &options.walk)?;
-    let mut summary = BuildSummary { walk_time: started.elapsed(), skipped: walk.skipped, ..Default::default() };
+    let mut summary = BuildSummary {
+        walk_time: started.elapsed(),
+        skipped: walk.skipped,
+        project_files: walk.project_files,
+        ..Default::default()
+    };
     let files = walk.files;
     let max_bytes = options.walk.max_file_bytes;
     let batch = options.batch_files.max(1);

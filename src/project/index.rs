@@ -7,12 +7,36 @@ use std::path::{Path, PathBuf};
 use fst::Streamer;
 
 use super::{read_manifest, Manifest, ProjectError, DIR};
-use crate::snapshot::{Segment, SlotRec, SnapshotError};
+use crate::snapshot::{Segment, SlotRec, SlotSet, SnapshotError};
 
 pub struct Index {
     pub root: PathBuf,
     pub manifest: Option<Manifest>,
     pub segments: Vec<Segment>,
+    /// Per segment: the slots whose files a later update superseded or removed.
+    /// Every query, listing and count leaves them out.
+    pub superseded: Vec<SlotSet>,
+    /// The first `base` segments hold disjoint, increasing path ranges (a full
+    /// build or a compaction); later ones were written by updates and may hold
+    /// any path, so results from them are merged by path.
+    pub base: usize,
+}
+
+/// A current file of the index: where its first slot is.
+#[derive(Clone, Copy)]
+pub struct IndexedFile<'a> {
+    pub segment: usize,
+    pub slot_id: u32,
+    pub slot: SlotRec,
+    pub path: &'a str,
+    pub seg: &'a Segment,
+}
+
+impl IndexedFile<'_> {
+    /// Every slot id of the file (one per part).
+    pub fn slot_ids(&self) -> std::ops::Range<u32> {
+        self.slot_id..self.slot_id + crate::snapshot::slots_for(self.slot.line_count)
+    }
 }
 
 /// Counts over the whole index.
@@ -29,11 +53,36 @@ pub struct IndexStats {
 
 impl Index {
     /// Opens the index of the project at `root` (its `.codegraph/manifest.json`).
+    ///
+    /// A writer deletes the segment files no generation refers to right after it
+    /// switches the manifest; a reader that read the previous manifest just before
+    /// may then miss a file. It reads the manifest again and retries.
     pub fn open(root: &Path) -> Result<Index, ProjectError> {
-        let manifest = read_manifest(root)?;
-        let mut index = Index::open_segments(root, &manifest.segments)?;
-        index.manifest = Some(manifest);
-        Ok(index)
+        let mut attempt = 0;
+        loop {
+            let manifest = read_manifest(root)?;
+            match Index::open_segments(root, &manifest.segments) {
+                Ok(mut index) => {
+                    index.superseded = manifest
+                        .segments
+                        .iter()
+                        .map(|name| {
+                            manifest.superseded.get(name).map(|s| s.iter().copied().collect()).unwrap_or_default()
+                        })
+                        .collect();
+                    index.base = manifest.base_segments.min(manifest.segments.len());
+                    index.manifest = Some(manifest);
+                    return Ok(index);
+                }
+                Err(ProjectError::Snapshot(SnapshotError::Io { source, .. }))
+                    if source.kind() == std::io::ErrorKind::NotFound && attempt < 20 =>
+                {
+                    attempt += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Opens the named segment files of `root/.codegraph/`.
@@ -45,18 +94,47 @@ impl Index {
     /// indexes into a temporary folder).
     pub fn open_in(dir: &Path, root: &Path, names: &[String]) -> Result<Index, ProjectError> {
         let segments = names.iter().map(|n| Segment::open(&dir.join(n))).collect::<Result<Vec<_>, SnapshotError>>()?;
-        Ok(Index { root: root.to_path_buf(), manifest: None, segments })
+        let superseded = vec![SlotSet::default(); segments.len()];
+        Ok(Index { root: root.to_path_buf(), manifest: None, base: segments.len(), segments, superseded })
     }
 
-    /// Counts files, lines, distinct terms (a union of the segments' term
-    /// dictionaries) and occurrences.
+    /// Whether a slot of a segment holds a current file (not superseded).
+    #[inline]
+    pub fn is_live(&self, segment: usize, slot: u32) -> bool {
+        !self.superseded.get(segment).is_some_and(|s| s.contains(slot))
+    }
+
+    /// Whether results of several segments must be merged by path (update
+    /// segments exist).
+    pub fn has_updates(&self) -> bool {
+        self.segments.len() > self.base
+    }
+
+    /// Counts current files, lines and occurrences, and distinct terms (a union of
+    /// the segments' term dictionaries, which keep the terms of superseded files
+    /// until a compaction).
     pub fn stats(&self) -> Result<IndexStats, SnapshotError> {
         let mut stats = IndexStats { segments: self.segments.len() as u64, ..IndexStats::default() };
         let mut maps = Vec::with_capacity(self.segments.len());
-        for s in &self.segments {
-            stats.files += s.file_count as u64;
-            stats.lines += s.line_count;
-            stats.occurrences += s.occurrence_count;
+        for (i, s) in self.segments.iter().enumerate() {
+            if self.superseded[i].is_empty() {
+                stats.files += s.file_count as u64;
+                stats.lines += s.line_count;
+            } else {
+                for slot in 0..s.slot_count {
+                    let rec = s.slot(slot)?;
+                    if rec.part == 0 && self.is_live(i, slot) {
+                        stats.files += 1;
+                        stats.lines += rec.line_count as u64;
+                    }
+                }
+            }
+            for slot in 0..s.slot_count {
+                let rec = s.slot(slot)?;
+                if rec.part == 0 && self.is_live(i, slot) {
+                    stats.occurrences += rec.occurrences as u64;
+                }
+            }
             stats.bytes_on_disk += s.byte_len();
             maps.push(s.term_fst()?);
         }
@@ -79,15 +157,45 @@ impl Index {
         Ok(stats)
     }
 
-    /// Every indexed file once (its first slot), in path order: segment, slot, path.
-    pub fn files(&self) -> impl Iterator<Item = Result<(&Segment, SlotRec, &str), SnapshotError>> + '_ {
-        self.segments.iter().flat_map(|seg| {
-            (0..seg.slot_count).filter_map(move |i| match seg.slot(i) {
-                Ok(slot) if slot.part != 0 => None,
-                Ok(slot) => Some(seg.slot_path(&slot).map(|path| (seg, slot, path))),
-                Err(e) => Some(Err(e)),
-            })
-        })
+    /// Every current file once (its first slot), in path order.
+    pub fn files(&self) -> Result<Vec<IndexedFile<'_>>, SnapshotError> {
+        let mut out = Vec::new();
+        for (i, seg) in self.segments.iter().enumerate() {
+            for s in 0..seg.slot_count {
+                let slot = seg.slot(s)?;
+                if slot.part == 0 && self.is_live(i, s) {
+                    out.push(IndexedFile { segment: i, slot_id: s, slot, path: seg.slot_path(&slot)?, seg });
+                }
+            }
+        }
+        if self.has_updates() {
+            out.sort_by(|a, b| a.path.cmp(b.path));
+        }
+        Ok(out)
+    }
+
+    /// The current file at `path` (relative, `/`-separated): newest segments
+    /// first, a binary search in each (a segment's slots are in path order).
+    pub fn locate(&self, path: &str) -> Result<Option<IndexedFile<'_>>, SnapshotError> {
+        for (i, seg) in self.segments.iter().enumerate().rev() {
+            let (mut lo, mut hi) = (0u32, seg.slot_count);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let slot = seg.slot(mid)?;
+                match seg.slot_path(&slot)?.cmp(path) {
+                    std::cmp::Ordering::Less => lo = mid + 1,
+                    _ => hi = mid,
+                }
+            }
+            if lo < seg.slot_count {
+                let slot = seg.slot(lo)?;
+                let found = seg.slot_path(&slot)?;
+                if found == path && self.is_live(i, lo) {
+                    return Ok(Some(IndexedFile { segment: i, slot_id: lo, slot, path: found, seg }));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Checks every checksum and record of every segment.

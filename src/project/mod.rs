@@ -17,11 +17,15 @@ pub mod links;
 mod signature;
 pub mod summary;
 mod tree;
+mod update;
+pub mod watch;
 
-pub use index::{Index, IndexStats};
+pub use index::{Index, IndexStats, IndexedFile};
 pub use signature::{signature, signatures, Signature, Signatures};
 pub use tree::{tree, TreeEntry};
+pub use update::{relative_to_root, update, Request, UpdateOptions, UpdateReport, DEFAULT_LOCK_WAIT};
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,6 +62,10 @@ pub enum ProjectError {
     Locked { path: PathBuf },
     #[error("{path}: not an indexed project: run `cg init` there first")]
     NotIndexed { path: PathBuf },
+    #[error("{path}: not in the index (`cg tree` lists what is)")]
+    NotInIndex { path: String },
+    #[error("{path}: outside the project at {root}")]
+    OutsideProject { path: PathBuf, root: PathBuf },
     #[error("{path}: a project cannot link to itself")]
     SelfLink { path: PathBuf },
     #[error("no link named {0:?}: `cg links` lists them")]
@@ -85,6 +93,18 @@ pub struct Manifest {
     pub generation: u64,
     pub name: String,
     pub segments: Vec<String>,
+    /// How many of `segments`, from the first, were written by the last full build
+    /// or compaction: they hold disjoint, increasing path ranges. The rest were
+    /// written by updates, oldest first.
+    pub base_segments: usize,
+    /// Per segment file: the slots whose files were superseded by a later segment
+    /// or removed since it was written.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub superseded: BTreeMap<String, Vec<u32>>,
+    /// A fingerprint (paths, sizes, mtimes) of the files the summary and docs were
+    /// last made from; a rescan that finds it changed refreshes them.
+    #[serde(default)]
+    pub project_files: u64,
     pub created_unix_ms: u64,
     pub files: u64,
     pub lines: u64,
@@ -109,6 +129,9 @@ pub struct Config {
     pub auto_update: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_file_bytes: Option<u64>,
+    /// Slots per segment (tests use small segments); 65,536 when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub segment_slots: Option<u32>,
 }
 
 impl Config {
@@ -257,6 +280,9 @@ pub fn init(
     if !options.include.is_empty() {
         config.include = options.include.clone();
     }
+    if options.max_slots_per_segment.is_some() {
+        config.segment_slots = options.max_slots_per_segment;
+    }
     let walk = config.walk_options()?;
     let previous = read_manifest(&root).ok();
     let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
@@ -268,7 +294,7 @@ pub fn init(
 
     let build = BuildOptions {
         walk,
-        max_slots_per_segment: options.max_slots_per_segment.unwrap_or(crate::snapshot::MAX_SLOTS_PER_SEGMENT),
+        max_slots_per_segment: config.segment_slots.unwrap_or(crate::snapshot::MAX_SLOTS_PER_SEGMENT),
         ..BuildOptions::default()
     };
     let mut segments = Vec::new();
@@ -289,7 +315,10 @@ pub fn init(
         format_version: FORMAT_VERSION,
         generation,
         name,
+        base_segments: segments.len(),
         segments,
+        superseded: BTreeMap::new(),
+        project_files: project_files_fingerprint(&root, &summary.project_files),
         created_unix_ms: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
         files: summary.files,
         lines: summary.lines,
@@ -316,6 +345,22 @@ pub fn init(
         diagnostics: summary.diagnostics,
         duration_ms: started.elapsed().as_millis() as u64,
     })
+}
+
+/// A fingerprint of the files the summary and docs are made from: the root and
+/// `.claude/` CLAUDE.md plus the walk's project files, with sizes and mtimes.
+fn project_files_fingerprint(root: &Path, found: &[String]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for rel in ["CLAUDE.md", ".claude/CLAUDE.md"].into_iter().chain(found.iter().map(String::as_str)) {
+        h.update(rel.as_bytes());
+        if let Ok(m) = fs::metadata(root.join(rel)) {
+            h.update(&m.len().to_le_bytes());
+            let mtime = m.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos());
+            h.update(&mtime.to_le_bytes());
+        }
+        h.update(&[0]);
+    }
+    h.digest()
 }
 
 /// Deletes segment files of older generations and stray temp files. Readers that

@@ -7,7 +7,7 @@ use globset::GlobBuilder;
 use super::{Index, ProjectError};
 use crate::lang::Language;
 use crate::snapshot::structure::{FileStructure, MethodRecord, PropertyRecord, TypeRecord};
-use crate::snapshot::{Segment, SlotRec, SnapshotError};
+use crate::snapshot::{SlotRec, SnapshotError};
 
 /// One file's signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,32 +47,10 @@ pub struct Signatures {
 /// `None` when the index has no such file.
 pub fn signature(index: &Index, path: &str) -> Result<Option<Signature>, SnapshotError> {
     let path = path.trim_start_matches("./");
-    for seg in &index.segments {
-        if let Some((slot, _)) = find_slot(seg, path)? {
-            return Ok(Some(Signature::new(path, &slot, seg.structure(&slot)?)));
-        }
+    match index.locate(path)? {
+        Some(f) => Ok(Some(Signature::new(path, &f.slot, f.seg.structure(&f.slot)?))),
+        None => Ok(None),
     }
-    Ok(None)
-}
-
-/// Binary search over a segment's slots, which are in path order.
-fn find_slot(seg: &Segment, path: &str) -> Result<Option<(SlotRec, u32)>, SnapshotError> {
-    let (mut lo, mut hi) = (0u32, seg.slot_count);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let slot = seg.slot(mid)?;
-        match seg.slot_path(&slot)?.cmp(path) {
-            std::cmp::Ordering::Less => lo = mid + 1,
-            _ => hi = mid,
-        }
-    }
-    if lo < seg.slot_count {
-        let slot = seg.slot(lo)?;
-        if seg.slot_path(&slot)? == path {
-            return Ok(Some((slot, lo)));
-        }
-    }
-    Ok(None)
 }
 
 /// The signatures of the files matching a glob (`src/Core/**`), in path order, at
@@ -95,8 +73,8 @@ pub fn signatures(index: &Index, glob: &str, limit: usize) -> Result<Signatures,
     };
     let limit = if limit == 0 { usize::MAX } else { limit };
     let mut out = Signatures::default();
-    for file in index.files() {
-        let (seg, slot, path) = file?;
+    for file in index.files()? {
+        let (seg, slot, path) = (file.seg, file.slot, file.path);
         if !matcher.is_match(path) {
             continue;
         }

@@ -60,8 +60,8 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     let mut files: Vec<(String, &'static str)> = Vec::new();
     let mut entry: BTreeSet<String> = BTreeSet::new();
     let mut type_names: HashMap<String, &'static str> = HashMap::new();
-    for file in index.files() {
-        let (seg, slot, path) = file?;
+    for file in index.files()? {
+        let (seg, slot, path) = (file.seg, file.slot, file.path);
         let lang = Language::from_id(slot.language).map_or("?", |l| l.name());
         files.push((path.to_string(), lang));
         let file = path.rsplit('/').next().unwrap_or(path);
@@ -189,7 +189,7 @@ fn code_lines(index: &Index, name: &str) -> Result<u64, ProjectError> {
     for (i, v) in exact_variants(index, name)? {
         let seg = &index.segments[i];
         let mut slot: Option<(u32, crate::snapshot::SlotRec)> = None;
-        for p in seg.posting_iter(&v)? {
+        for p in seg.posting_iter(&v)?.skipping(&index.superseded[i]) {
             let (slot_id, line_id) = crate::snapshot::unpack(p);
             let rec = match slot {
                 Some((id, rec)) if id == slot_id => rec,

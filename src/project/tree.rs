@@ -28,8 +28,8 @@ pub fn tree(index: &Index, prefix: &str, depth: usize) -> Result<Vec<TreeEntry>,
     // (before a sibling such as `src-old`).
     let key = |p: &str| p.replace('/', "\0");
     let mut entries: BTreeMap<String, TreeEntry> = BTreeMap::new();
-    for file in index.files() {
-        let (_, slot, path) = file?;
+    for file in index.files()? {
+        let (slot, path) = (file.slot, file.path);
         let rest = if prefix.is_empty() {
             path
         } else {

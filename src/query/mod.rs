@@ -24,7 +24,7 @@ pub use matcher::Matcher;
 
 use crate::extract::LineType;
 use crate::project::Index;
-use crate::snapshot::{unpack, Segment, SlotRec, SnapshotError, VariantRec};
+use crate::snapshot::{unpack, Segment, SlotRec, SlotSet, SnapshotError, VariantRec};
 
 /// How a query term matches index terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,7 +127,8 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     let mut total = 0u64;
     for (i, segment) in index.segments.iter().enumerate() {
         // A corrupted fst can make the fst crate panic: report it as corruption.
-        let r = catch_unwind(AssertUnwindSafe(|| search_segment(segment, i as u32, &matcher, &filter, limit)));
+        let skip = &index.superseded[i];
+        let r = catch_unwind(AssertUnwindSafe(|| search_segment(segment, i as u32, skip, &matcher, &filter, limit)));
         let part = match r {
             Ok(r) => r?,
             Err(_) => return Err(segment.corrupt("term dictionary").into()),
@@ -135,6 +136,12 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
         total += part.total;
         defs.extend(part.defs);
         rest.extend(part.rest);
+    }
+    if index.has_updates() {
+        // Update segments hold paths from anywhere in the tree.
+        let order = |a: &Hit, b: &Hit| (a.path.as_str(), a.line).cmp(&(b.path.as_str(), b.line));
+        defs.sort_by(order);
+        rest.sort_by(order);
     }
     defs.truncate(limit);
     let room = limit - defs.len();
@@ -181,6 +188,7 @@ struct SegmentMatches {
 fn search_segment(
     seg: &Segment,
     seg_index: u32,
+    skip: &SlotSet,
     matcher: &Matcher,
     filter: &Filter,
     limit: usize,
@@ -195,20 +203,25 @@ fn search_segment(
         // The common case streams the lists: definitions first, then the first
         // postings that are not definitions. Cost follows the limit, not the list.
         let v = &variants[0];
-        out.total = v.occurrences as u64;
-        let mut defs = seg.def_posting_iter(v)?;
+        out.total = if skip.is_empty() {
+            v.occurrences as u64
+        } else {
+            // Superseded files' postings are left out of the count too.
+            seg.posting_iter(v)?.skipping(skip).count_left().map_err(|_| seg.corrupt("postings malformed"))?
+        };
+        let mut defs = seg.def_posting_iter(v)?.skipping(skip);
         for p in defs.by_ref().take(limit) {
             out.defs.push(slots.hit(seg, seg_index, p)?);
         }
         let room = limit.saturating_sub(out.defs.len());
-        let mut skip = seg.def_posting_iter(v)?.peekable();
-        let mut all = seg.posting_iter(v)?;
+        let mut def_list = seg.def_posting_iter(v)?.skipping(skip).peekable();
+        let mut all = seg.posting_iter(v)?.skipping(skip);
         for p in all.by_ref() {
             if out.rest.len() >= room {
                 break;
             }
-            while skip.next_if(|d| *d < p).is_some() {}
-            if skip.next_if_eq(&p).is_none() {
+            while def_list.next_if(|d| *d < p).is_some() {}
+            if def_list.next_if_eq(&p).is_none() {
                 out.rest.push(slots.hit(seg, seg_index, p)?);
             }
         }
@@ -219,7 +232,7 @@ fn search_segment(
     }
     // Many variants: stream every list into one buffer, sort, dedup. Cheaper than
     // decoding a bitmap per variant and merging them.
-    let (all, defs) = union_postings(seg, &variants)?;
+    let (all, defs) = union_postings(seg, &variants, skip)?;
     if filter.is_empty() {
         out.total = all.len() as u64;
         for &p in defs.iter().take(limit) {
@@ -253,13 +266,13 @@ fn search_segment(
 }
 
 /// The sorted, distinct postings of several variants: all, and on definition lines.
-fn union_postings(seg: &Segment, variants: &[VariantRec]) -> Result<(Vec<u32>, Vec<u32>), QueryError> {
+fn union_postings(seg: &Segment, variants: &[VariantRec], skip: &SlotSet) -> Result<(Vec<u32>, Vec<u32>), QueryError> {
     let mut all = Vec::with_capacity(variants.iter().map(|v| v.occurrences as usize).sum());
     let mut defs = Vec::new();
     for v in variants {
-        let mut it = seg.posting_iter(v)?;
+        let mut it = seg.posting_iter(v)?.skipping(skip);
         all.extend(it.by_ref());
-        let mut d = seg.def_posting_iter(v)?;
+        let mut d = seg.def_posting_iter(v)?.skipping(skip);
         defs.extend(d.by_ref());
         if it.error.is_some() || d.error.is_some() {
             return Err(seg.corrupt("postings malformed").into());

@@ -9,14 +9,16 @@
 //! the section table and the footer's magic (O(1) in the file's size); checksums
 //! are checked by [`Segment::verify`] (`cg verify`).
 
+mod copy;
 mod mmap;
 pub mod postings;
 mod read;
 pub mod structure;
 mod write;
 
+pub use copy::{CopiedFile, SegmentCopy};
 pub use read::{FoldRec, Segment, SlotRec, VariantRec};
-pub use write::{slots_for, SegmentWriter};
+pub use write::{slots_for, FileEntry, FileMeta, SegmentWriter};
 
 use std::path::PathBuf;
 
@@ -26,14 +28,14 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
 /// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
 pub const FOOTER_LEN: usize = 16;
 pub const FOLD_LEN: usize = 16;
 pub const VARIANT_LEN: usize = 32;
-pub const SLOT_LEN: usize = 72;
+pub const SLOT_LEN: usize = 80;
 pub const GRAM_LEN: usize = 12;
 
 /// Lines per slot: a file with more lines takes several slots (parts), so line ids
@@ -114,6 +116,58 @@ pub enum SnapshotError {
     Version { path: PathBuf, found: u32, expected: u32 },
     #[error("{path}: index is corrupted ({what}); run `cg init` to rebuild it")]
     Corrupt { path: PathBuf, what: String },
+}
+
+/// A set of slot ids of one segment (65,536 bits): in an index, the slots whose
+/// files were superseded by a later update or removed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SlotSet {
+    words: Vec<u64>,
+    len: u32,
+}
+
+impl SlotSet {
+    pub fn insert(&mut self, slot: u32) {
+        let (w, bit) = ((slot / 64) as usize, 1u64 << (slot % 64));
+        if self.words.len() <= w {
+            self.words.resize(w + 1, 0);
+        }
+        if self.words[w] & bit == 0 {
+            self.words[w] |= bit;
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    pub fn contains(&self, slot: u32) -> bool {
+        self.words.get((slot / 64) as usize).is_some_and(|w| w & (1u64 << (slot % 64)) != 0)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn len(&self) -> u32 {
+        self.len
+    }
+
+    /// The slots in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &w)| (0..64u32).filter(move |b| w & (1u64 << b) != 0).map(move |b| i as u32 * 64 + b))
+    }
+}
+
+impl FromIterator<u32> for SlotSet {
+    fn from_iter<I: IntoIterator<Item = u32>>(iter: I) -> SlotSet {
+        let mut set = SlotSet::default();
+        for s in iter {
+            set.insert(s);
+        }
+        set
+    }
 }
 
 /// The case fold used for keys: Unicode lowercase.

@@ -18,6 +18,8 @@
 
 use roaring::RoaringBitmap;
 
+use super::SlotSet;
+
 /// A container is stored dense when it holds more values than this.
 const DENSE_ABOVE: u64 = 4096;
 const DENSE_BYTES: usize = 8192;
@@ -95,6 +97,8 @@ pub struct PostingIter<'a> {
     dense_bit: usize,
     low: u32,
     started: bool,
+    /// Containers (slots) left out: superseded files.
+    skip: Option<&'a SlotSet>,
     pub error: Option<Malformed>,
 }
 
@@ -115,8 +119,55 @@ impl<'a> PostingIter<'a> {
             dense_bit: 0,
             low: 0,
             started: false,
+            skip: None,
             error,
         }
+    }
+
+    /// Leaves out every value whose container key (slot) is in `slots`.
+    pub fn skipping(mut self, slots: &'a SlotSet) -> PostingIter<'a> {
+        if !slots.is_empty() {
+            self.skip = Some(slots);
+        }
+        self
+    }
+
+    /// Counts the values left without decoding them: container headers are read,
+    /// bodies skipped (an array body is as many varints as it has values).
+    pub fn count_left(mut self) -> Result<u64, Malformed> {
+        let mut n = self.left;
+        self.skip_body().ok_or(Malformed)?;
+        while self.containers_left > 0 {
+            self.containers_left -= 1;
+            self.open_container().ok_or(Malformed)?;
+            if !self.skip.is_some_and(|s| s.contains(self.key)) {
+                n += self.left;
+            }
+            self.skip_body().ok_or(Malformed)?;
+        }
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(n),
+        }
+    }
+
+    /// Moves past the rest of the current container.
+    fn skip_body(&mut self) -> Option<()> {
+        if self.dense.is_none() && self.left > 0 {
+            let rest = self.bytes.get(self.pos..)?;
+            let mut n = self.left;
+            let mut i = 0;
+            while n > 0 {
+                let b = *rest.get(i)?;
+                i += 1;
+                if b & 0x80 == 0 {
+                    n -= 1;
+                }
+            }
+            self.pos += i;
+        }
+        self.left = 0;
+        Some(())
     }
 
     fn fail(&mut self) -> Option<u32> {
@@ -164,6 +215,9 @@ impl Iterator for PostingIter<'_> {
             }
             self.containers_left -= 1;
             if self.open_container().is_none() {
+                return self.fail();
+            }
+            if self.skip.is_some_and(|s| s.contains(self.key)) && self.skip_body().is_none() {
                 return self.fail();
             }
         }
@@ -224,6 +278,28 @@ mod tests {
         fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
             let _ = decode(&bytes);
             let _ = PostingIter::new(&bytes).take(10_000).count();
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn skipping_and_counting_equal_filtering(values in prop::collection::btree_set(0u32..(8 << 16), 0..400), dense_len in 0u32..6000, skip in prop::collection::vec(0u32..9, 0..5)) {
+            let mut bitmap: RoaringBitmap = values.into_iter().collect();
+            bitmap.extend((0..dense_len).map(|i| (3 << 16) | (i * 7 % 65536)));
+            let mut bytes = Vec::new();
+            encode(&bitmap.iter().collect::<Vec<_>>(), &mut bytes);
+            let mut set = SlotSet::default();
+            for &s in &skip {
+                set.insert(s);
+            }
+            let want: Vec<u32> = bitmap.iter().filter(|v| !skip.contains(&(v >> 16))).collect();
+            let got: Vec<u32> = PostingIter::new(&bytes).skipping(&set).collect();
+            prop_assert_eq!(&got, &want);
+            prop_assert_eq!(PostingIter::new(&bytes).skipping(&set).count_left(), Ok(want.len() as u64));
+            // Counting what is left after some values were taken.
+            let mut it = PostingIter::new(&bytes).skipping(&set);
+            let taken = it.by_ref().take(5).count();
+            prop_assert_eq!(it.count_left(), Ok((want.len() - taken) as u64));
         }
     }
 

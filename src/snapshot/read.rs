@@ -75,6 +75,8 @@ pub struct SlotRec {
     pub term_count: u32,
     pub method_count: u16,
     pub type_count: u16,
+    /// Postings of the file: (exact term, line) pairs.
+    pub occurrences: u32,
 }
 
 impl SlotRec {
@@ -316,6 +318,7 @@ impl Segment {
                 term_count: u32_at(b, o + 64)?,
                 method_count: u16_at(b, o + 68)?,
                 type_count: u16_at(b, o + 70)?,
+                occurrences: u32_at(b, o + 72)?,
             })
         })();
         rec.filter(|_| i < self.slot_count).ok_or_else(|| self.corrupt("slot out of range"))
@@ -335,17 +338,30 @@ impl Segment {
         b.get(at).and_then(|&v| LineType::from_u8(v)).ok_or_else(|| self.corrupt("line type"))
     }
 
+    /// The line type bytes of a slot's whole file.
+    pub fn line_type_bytes(&self, slot: &SlotRec) -> Result<&[u8], SnapshotError> {
+        let start = slot.line_types_off as usize;
+        start
+            .checked_add(slot.line_count as usize)
+            .and_then(|end| self.section(Section::LineTypes).get(start..end))
+            .ok_or_else(|| self.corrupt("line types out of bounds"))
+    }
+
+    /// The compressed structure archive of a slot's file, as stored (empty when
+    /// it has none).
+    pub fn structure_bytes(&self, slot: &SlotRec) -> Result<&[u8], SnapshotError> {
+        let (off, len) = (slot.structure.0 as usize, slot.structure.1 as usize);
+        off.checked_add(len)
+            .and_then(|end| self.section(Section::Structure).get(off..end))
+            .ok_or_else(|| self.corrupt("structure out of bounds"))
+    }
+
     /// The structure of a slot's file (empty when it has none).
     pub fn structure(&self, slot: &SlotRec) -> Result<FileStructure, SnapshotError> {
-        let (off, len) = (slot.structure.0 as usize, slot.structure.1 as usize);
-        if len == 0 {
+        if slot.structure.1 == 0 {
             return Ok(FileStructure::default());
         }
-        let b = self.section(Section::Structure);
-        let bytes = off
-            .checked_add(len)
-            .and_then(|end| b.get(off..end))
-            .ok_or_else(|| self.corrupt("structure out of bounds"))?;
+        let bytes = self.structure_bytes(slot)?;
         FileStructure::from_compressed_bytes(bytes).ok_or_else(|| self.corrupt("structure archive invalid"))
     }
 

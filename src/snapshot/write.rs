@@ -32,19 +32,39 @@ pub struct SegmentWriter {
 
 struct SlotRecord {
     path: (u32, u32),
-    size: u64,
-    hash: u64,
-    mtime_ns: i64,
+    meta: FileMeta,
     line_types_off: u64,
     structure: (u64, u32),
     line_count: u32,
     part: u16,
-    language: u8,
-    diagnostics: u8,
-    error_line: u32,
-    term_count: u32,
-    method_count: u16,
-    type_count: u16,
+    occurrences: u32,
+}
+
+/// What a slot record says about its file besides where its parts are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileMeta {
+    pub size: u64,
+    /// xxh3-64 of the file's bytes.
+    pub hash: u64,
+    pub mtime_ns: i64,
+    pub language: u8,
+    /// Bits: 1 invalid UTF-8, 2 syntax errors, 4 no parse tree.
+    pub diagnostics: u8,
+    pub error_line: u32,
+    /// Distinct terms of the file.
+    pub term_count: u32,
+    pub method_count: u16,
+    pub type_count: u16,
+}
+
+/// One file as [`SegmentWriter::add_entry`] takes it.
+pub struct FileEntry<'a> {
+    pub path: &'a str,
+    pub meta: FileMeta,
+    /// One byte per line (format/README.md's line type codes).
+    pub line_types: &'a [u8],
+    /// The compressed structure archive; empty when the file has none.
+    pub structure: &'a [u8],
 }
 
 /// The slots a file of `lines` lines takes.
@@ -82,23 +102,11 @@ impl SegmentWriter {
         (off, s.len() as u32)
     }
 
-    /// Adds a file. The caller checks [`SegmentWriter::fits`] first.
+    /// Adds an extracted file. The caller checks [`SegmentWriter::fits`] first.
     pub fn add(&mut self, facts: &FileFacts) {
-        let first_slot = self.slots.len() as u32;
-        let lines = facts.line_count();
-        let parts = slots_for(lines);
-        let path = self.push_string(&facts.path);
-        let line_types_off = self.line_types.len() as u64;
-        self.line_types.extend(facts.line_types.iter().map(|t| *t as u8));
+        let line_types: Vec<u8> = facts.line_types.iter().map(|t| *t as u8).collect();
         let record = FileStructure::from_facts(facts);
-        let structure = if record.is_empty() {
-            (0, 0)
-        } else {
-            let bytes = record.to_compressed_bytes();
-            let off = self.structure.len() as u64;
-            self.structure.extend_from_slice(&bytes);
-            (off, bytes.len() as u32)
-        };
+        let structure = if record.is_empty() { Vec::new() } else { record.to_compressed_bytes() };
         let mut diagnostics = 0u8;
         let mut error_line = 0u32;
         for d in &facts.diagnostics {
@@ -111,38 +119,68 @@ impl SegmentWriter {
                 crate::extract::Diagnostic::ParseFailed => diagnostics |= 4,
             }
         }
-        for part in 0..parts {
-            self.slots.push(SlotRecord {
-                path,
-                size: facts.size,
-                hash: facts.hash,
-                mtime_ns: facts.mtime_ns,
-                line_types_off,
-                structure,
-                line_count: lines,
-                part: part as u16,
-                language: facts.language.id(),
-                diagnostics,
-                error_line,
-                term_count: facts.terms.len() as u32,
-                method_count: facts.methods.len().min(u16::MAX as usize) as u16,
-                type_count: facts.types.len().min(u16::MAX as usize) as u16,
-            });
-        }
-        for t in &facts.terms {
-            let (all, defs) = match self.terms.get_mut(t.term.as_str()) {
+        let meta = FileMeta {
+            size: facts.size,
+            hash: facts.hash,
+            mtime_ns: facts.mtime_ns,
+            language: facts.language.id(),
+            diagnostics,
+            error_line,
+            term_count: facts.terms.len() as u32,
+            method_count: facts.methods.len().min(u16::MAX as usize) as u16,
+            type_count: facts.types.len().min(u16::MAX as usize) as u16,
+        };
+        let entry = FileEntry { path: &facts.path, meta, line_types: &line_types, structure: &structure };
+        self.add_entry(&entry, facts.terms.iter().map(|t| (t.term.as_str(), t.lines.as_slice())));
+    }
+
+    /// Adds a file given as its parts: extracted facts ([`SegmentWriter::add`]) or a
+    /// file copied out of an existing segment (compaction). `terms` gives each
+    /// distinct term once with its increasing 1-based lines. The caller checks
+    /// [`SegmentWriter::fits`] first.
+    pub fn add_entry<'t>(&mut self, entry: &FileEntry<'_>, terms: impl Iterator<Item = (&'t str, &'t [u32])>) {
+        let first_slot = self.slots.len() as u32;
+        let lines = entry.line_types.len() as u32;
+        let parts = slots_for(lines);
+        let path = self.push_string(entry.path);
+        let line_types_off = self.line_types.len() as u64;
+        self.line_types.extend_from_slice(entry.line_types);
+        let structure = if entry.structure.is_empty() {
+            (0, 0)
+        } else {
+            let off = self.structure.len() as u64;
+            self.structure.extend_from_slice(entry.structure);
+            (off, entry.structure.len() as u32)
+        };
+        let first_record = self.slots.len();
+        let mut occurrences = 0u32;
+        for (term, term_lines) in terms {
+            let (all, defs) = match self.terms.get_mut(term) {
                 Some(b) => b,
-                None => self.terms.entry(t.term.as_str().into()).or_default(),
+                None => self.terms.entry(term.into()).or_default(),
             };
-            for &line in &t.lines {
+            occurrences = occurrences.saturating_add(term_lines.len() as u32);
+            for &line in term_lines {
                 let part = (line - 1) / LINES_PER_SLOT;
                 let posting = pack(first_slot + part, line - part * LINES_PER_SLOT);
                 all.push(posting);
-                if facts.line_types.get(line as usize - 1).is_some_and(|t| t.is_definition()) {
+                if entry.line_types.get(line as usize - 1).is_some_and(|t| (2..=4).contains(t)) {
                     defs.push(posting);
                 }
             }
         }
+        for part in 0..parts {
+            self.slots.push(SlotRecord {
+                path,
+                meta: entry.meta,
+                line_types_off,
+                structure,
+                line_count: lines,
+                part: part as u16,
+                occurrences,
+            });
+        }
+        debug_assert_eq!(self.slots.len() - first_record, parts as usize);
         self.files += 1;
         self.lines += lines as u64;
     }
@@ -224,20 +262,23 @@ impl SegmentWriter {
         for s in &slots {
             put_u32(&mut slot_bytes, s.path.0);
             put_u32(&mut slot_bytes, s.path.1);
-            put_u64(&mut slot_bytes, s.size);
-            put_u64(&mut slot_bytes, s.hash);
-            put_u64(&mut slot_bytes, s.mtime_ns as u64);
+            let m = &s.meta;
+            put_u64(&mut slot_bytes, m.size);
+            put_u64(&mut slot_bytes, m.hash);
+            put_u64(&mut slot_bytes, m.mtime_ns as u64);
             put_u64(&mut slot_bytes, s.line_types_off);
             put_u64(&mut slot_bytes, s.structure.0);
             put_u32(&mut slot_bytes, s.structure.1);
             put_u32(&mut slot_bytes, s.line_count);
             slot_bytes.extend_from_slice(&s.part.to_le_bytes());
-            slot_bytes.push(s.language);
-            slot_bytes.push(s.diagnostics);
-            put_u32(&mut slot_bytes, s.error_line);
-            put_u32(&mut slot_bytes, s.term_count);
-            slot_bytes.extend_from_slice(&s.method_count.to_le_bytes());
-            slot_bytes.extend_from_slice(&s.type_count.to_le_bytes());
+            slot_bytes.push(m.language);
+            slot_bytes.push(m.diagnostics);
+            put_u32(&mut slot_bytes, m.error_line);
+            put_u32(&mut slot_bytes, m.term_count);
+            slot_bytes.extend_from_slice(&m.method_count.to_le_bytes());
+            slot_bytes.extend_from_slice(&m.type_count.to_le_bytes());
+            put_u32(&mut slot_bytes, s.occurrences);
+            put_u32(&mut slot_bytes, 0);
         }
 
         let sections: [(Section, &[u8]); 11] = [

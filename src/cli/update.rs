@@ -1,0 +1,209 @@
+//! `cg update`, `cg remove`, `cg compact`, `cg watch`: keeping the index fresh.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::Result;
+use codegraph::project::watch::{self, WatchEvent, WatchOptions};
+use codegraph::project::{self, Request, UpdateOptions, UpdateReport};
+
+use super::index::project_root;
+
+#[derive(clap::Args)]
+pub struct UpdateArgs {
+    /// Files or folders to bring up to date (relative to the current folder);
+    /// none: rescan the whole tree for new, changed and deleted files.
+    paths: Vec<PathBuf>,
+    /// Apply all the given files as one change (always the case: every
+    /// `cg update` is one change, visible whole or not at all).
+    #[arg(long)]
+    batch: bool,
+    /// The first line an edit touched (a hint; the whole file is re-extracted so
+    /// line numbers after the edit are right).
+    #[arg(long, requires = "to_line")]
+    from_line: Option<u32>,
+    /// The last line an edit touched (a hint, with --from-line).
+    #[arg(long, requires = "from_line")]
+    to_line: Option<u32>,
+    /// Seconds to wait for another cg process writing the index.
+    #[arg(long, default_value_t = 10)]
+    wait: u64,
+    #[arg(long)]
+    project: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct RemoveArgs {
+    /// Files or folders to take out of the index (the files themselves are not touched).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    #[arg(long, default_value_t = 10)]
+    wait: u64,
+    #[arg(long)]
+    project: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct CompactArgs {
+    #[arg(long, default_value_t = 10)]
+    wait: u64,
+    #[arg(long)]
+    project: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct WatchArgs {
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Milliseconds of quiet that end a burst of changes.
+    #[arg(long, default_value_t = 200)]
+    quiet_ms: u64,
+    /// Print one JSON line per applied batch.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Paths as the library takes them: absolute, from the current folder.
+fn absolute(paths: &[PathBuf]) -> Result<Vec<String>> {
+    let cwd = std::env::current_dir()?;
+    Ok(paths.iter().map(|p| cwd.join(p).to_string_lossy().into_owned()).collect())
+}
+
+pub fn update(args: UpdateArgs) -> Result<()> {
+    let _ = (args.batch, args.from_line, args.to_line);
+    let root = project_root(&args.project)?;
+    let paths = if args.paths.is_empty() { vec![root.to_string_lossy().into_owned()] } else { absolute(&args.paths)? };
+    run(&root, Request::Update(paths), args.wait, args.json)
+}
+
+pub fn remove(args: RemoveArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    run(&root, Request::Remove(absolute(&args.paths)?), args.wait, args.json)
+}
+
+pub fn compact(args: CompactArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    run(&root, Request::Compact, args.wait, args.json)
+}
+
+fn run(root: &std::path::Path, request: Request, wait: u64, json: bool) -> Result<()> {
+    let options = UpdateOptions { lock_wait: Duration::from_secs(wait), ..UpdateOptions::default() };
+    let report = project::update(root, &request, &options, &|_| {})?;
+    let mut out = io::stdout().lock();
+    if json {
+        serde_json::to_writer(&mut out, &report_json(&report))?;
+        writeln!(out)?;
+    } else {
+        print_report(&mut out, &report)?;
+    }
+    Ok(())
+}
+
+pub fn report_json(r: &UpdateReport) -> serde_json::Value {
+    serde_json::json!({
+        "success": true,
+        "changed": r.changed(),
+        "generation": r.generation,
+        "added": r.added,
+        "updated": r.updated,
+        "removed": r.removed,
+        "unchanged": r.unchanged,
+        "ignored": r.ignored,
+        "skipped": r.skipped.iter().map(|s| serde_json::json!({"file": s.path, "reason": s.reason.to_string()})).collect::<Vec<_>>(),
+        "segments_written": r.segments_written,
+        "compacted": r.compacted,
+        "summary_refreshed": r.summary_refreshed,
+        "docs_refreshed": r.docs_refreshed,
+        "duration_ms": r.duration_ms,
+    })
+}
+
+fn print_report(out: &mut impl Write, r: &UpdateReport) -> io::Result<()> {
+    for (label, list) in [("added", &r.added), ("updated", &r.updated), ("removed", &r.removed)] {
+        for p in list.iter().take(20) {
+            writeln!(out, "{label}: {p}")?;
+        }
+        if list.len() > 20 {
+            writeln!(out, "{label}: ... and {} more", list.len() - 20)?;
+        }
+    }
+    for p in &r.ignored {
+        writeln!(out, "ignored (not a source file of an indexed language, or excluded): {p}")?;
+    }
+    for s in r.skipped.iter().take(20) {
+        writeln!(out, "skipped: {}: {}", s.path, s.reason)?;
+    }
+    if r.changed() {
+        writeln!(
+            out,
+            "generation {} (was {}): {} added, {} updated, {} removed, {} unchanged; {} segment(s) written{} in {} ms",
+            r.generation,
+            r.previous_generation,
+            r.added.len(),
+            r.updated.len(),
+            r.removed.len(),
+            r.unchanged,
+            r.segments_written,
+            if r.compacted { ", index compacted" } else { "" },
+            r.duration_ms
+        )
+    } else {
+        writeln!(
+            out,
+            "up to date: generation {}, {} file(s) unchanged ({} ms)",
+            r.generation, r.unchanged, r.duration_ms
+        )
+    }
+}
+
+pub fn watch(args: WatchArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let options = WatchOptions { quiet: Duration::from_millis(args.quiet_ms), ..WatchOptions::default() };
+    let stop = AtomicBool::new(false);
+    let show = io::stderr().is_terminal() || !args.json;
+    let mut on_event = |e: WatchEvent| {
+        let mut out = io::stdout().lock();
+        let _ = match e {
+            WatchEvent::Ready => {
+                if show {
+                    eprintln!("cg: watching {} (Ctrl-C to stop)", root.display());
+                }
+                Ok(())
+            }
+            WatchEvent::Applying { paths, rescan } => {
+                if show {
+                    if rescan {
+                        eprintln!("cg: {paths} changed paths: rescanning the tree");
+                    } else {
+                        eprintln!("cg: applying {paths} changed path(s)");
+                    }
+                }
+                Ok(())
+            }
+            WatchEvent::Updated(report) => {
+                if args.json {
+                    serde_json::to_writer(&mut out, &report_json(&report))
+                        .map_err(io::Error::from)
+                        .and_then(|_| writeln!(out))
+                } else {
+                    print_report(&mut out, &report)
+                }
+            }
+            WatchEvent::Failed(err) => {
+                eprintln!("cg: update failed, the index is unchanged: {err}");
+                Ok(())
+            }
+        };
+        let _ = out.flush();
+    };
+    watch::watch(&root, &options, &stop, &mut on_event)?;
+    Ok(())
+}

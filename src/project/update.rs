@@ -1,0 +1,519 @@
+//! Keeping an index fresh: updates of files and folders, removals, rescans of the
+//! whole tree, and compaction. Each is one new generation, switched by one
+//! manifest rename, so a change becomes visible whole or not at all.
+//!
+//! A change writes the changed files into a new, small *update segment* and marks
+//! the slots of their previous versions *superseded* in the manifest; nothing
+//! already written is modified. Queries, listings and counts leave superseded
+//! slots out, and merge update segments' results by path. Update segments are
+//! merged as they accumulate (the newest ones whenever they are no bigger than
+//! twice the files being added, so merging costs O(log n) rewrites per file), and
+//! the whole index is compacted — every current file copied into fresh base
+//! segments, without parsing anything again — when a quarter of all slots are
+//! superseded, or on request (`cg compact`). A segment no manifest names any more
+//! is deleted after the switch.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use rayon::prelude::*;
+
+use super::{
+    docs, project_files_fingerprint, read_config, remove_unreferenced, summary, sync_dir, write_atomic, Index,
+    IndexedFile, Manifest, ProjectError, WriteLock, DIR, MANIFEST,
+};
+use crate::extract::{self, rel_path, FileFacts, Skip, SourceFile};
+use crate::index::Progress;
+use crate::snapshot::{slots_for, SegmentCopy, SegmentWriter, SlotSet, FORMAT_VERSION, MAX_SLOTS_PER_SEGMENT};
+
+/// What to change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Bring these files and folders (relative to the project root, or absolute
+    /// inside it) up to date: new files are added, changed ones re-extracted,
+    /// deleted or newly ignored ones removed. `""` or `"."` is the whole tree (a
+    /// rescan).
+    Update(Vec<String>),
+    /// Take these files, or every file under these folders, out of the index.
+    Remove(Vec<String>),
+    /// Rewrite every current file into fresh segments.
+    Compact,
+}
+
+/// What an update did.
+#[derive(Clone, Debug, Default)]
+pub struct UpdateReport {
+    /// The generation the index is at now (unchanged when nothing changed).
+    pub generation: u64,
+    pub previous_generation: u64,
+    pub added: Vec<String>,
+    pub updated: Vec<String>,
+    pub removed: Vec<String>,
+    /// Files looked at and found unchanged.
+    pub unchanged: u64,
+    /// Files that could not be indexed (too large, binary, unreadable); one that
+    /// was indexed before is removed.
+    pub skipped: Vec<Skip>,
+    /// Given paths the walk's rules leave out (not a source file of an indexed
+    /// language, ignored or excluded).
+    pub ignored: Vec<String>,
+    /// Segment files written (update segments, merged or compacted ones).
+    pub segments_written: u32,
+    /// Whether every file was rewritten into fresh base segments.
+    pub compacted: bool,
+    pub summary_refreshed: bool,
+    pub docs_refreshed: bool,
+    pub duration_ms: u64,
+}
+
+impl UpdateReport {
+    pub fn changed(&self) -> bool {
+        self.generation != self.previous_generation
+    }
+}
+
+/// How long a writer waits for another one to finish, by default.
+pub const DEFAULT_LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// Options of [`update`].
+#[derive(Clone, Debug)]
+pub struct UpdateOptions {
+    /// How long to wait for the write lock when another process holds it.
+    pub lock_wait: Duration,
+    /// A named path that neither exists nor was indexed is passed over instead of
+    /// being an error (a watcher sees files that come and go within a batch).
+    pub lenient: bool,
+}
+
+impl Default for UpdateOptions {
+    fn default() -> Self {
+        UpdateOptions { lock_wait: DEFAULT_LOCK_WAIT, lenient: false }
+    }
+}
+
+/// Superseded slots above this share of all slots trigger a compaction.
+const COMPACT_SUPERSEDED_PERCENT: u64 = 25;
+/// At most this many update segments; more are merged into one.
+const MAX_UPDATE_SEGMENTS: usize = 8;
+
+/// Applies `request` to the index of the project at `root` as one new generation.
+pub fn update(
+    root: &Path,
+    request: &Request,
+    options: &UpdateOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<UpdateReport, ProjectError> {
+    let started = Instant::now();
+    let root = fs::canonicalize(root).map_err(|_| ProjectError::Missing { path: root.to_path_buf() })?;
+    let dir = root.join(DIR);
+    if !dir.join(MANIFEST).is_file() {
+        return Err(ProjectError::NotIndexed { path: root });
+    }
+    let _lock = WriteLock::acquire_waiting(&dir, options.lock_wait)?;
+    let config = read_config(&root)?.unwrap_or_default();
+    let index = Index::open(&root)?;
+    let manifest = index.manifest.clone().ok_or_else(|| ProjectError::NotIndexed { path: root.clone() })?;
+    let mut report = UpdateReport {
+        generation: manifest.generation,
+        previous_generation: manifest.generation,
+        ..UpdateReport::default()
+    };
+    let mut superseded: Vec<IndexedFile<'_>> = Vec::new();
+    let mut new_files: Vec<FileFacts> = Vec::new();
+    let mut project_files = manifest.project_files;
+    let mut refresh_summary = false;
+    let mut refresh_docs = false;
+    match request {
+        Request::Compact => {}
+        Request::Remove(paths) => {
+            for p in paths {
+                let rel = relative_to_root(&root, p)?;
+                let found = indexed_under(&index, &rel)?;
+                if found.is_empty() {
+                    return Err(ProjectError::NotInIndex { path: p.clone() });
+                }
+                for f in found {
+                    report.removed.push(f.path.to_string());
+                    superseded.push(f);
+                }
+            }
+        }
+        Request::Update(paths) => {
+            let rels = paths.iter().map(|p| relative_to_root(&root, p)).collect::<Result<Vec<_>, _>>()?;
+            let whole = rels.is_empty() || rels.iter().any(String::is_empty);
+            let targets = if whole { vec![String::new()] } else { rels.clone() };
+            let walk = extract::walk_within(&root, &config.walk_options()?, &targets)
+                .map_err(|e| ProjectError::BadGlob { glob: e.glob, message: e.message })?;
+            report.skipped.extend(walk.skipped);
+            let indexed: HashMap<&str, IndexedFile<'_>> = if whole {
+                index.files()?.into_iter().map(|f| (f.path, f)).collect()
+            } else {
+                let mut m = HashMap::new();
+                for rel in &rels {
+                    for f in indexed_under(&index, rel)? {
+                        m.insert(f.path, f);
+                    }
+                }
+                m
+            };
+            // Named paths that are neither walked nor indexed.
+            for (rel, given) in rels.iter().zip(paths) {
+                if rel.is_empty() {
+                    continue;
+                }
+                let walked = walk.files.iter().any(|f| under(&f.rel, rel));
+                let was_indexed = indexed.keys().any(|p| under(p, rel));
+                if !walked && !was_indexed {
+                    if is_project_file_path(rel) {
+                        continue;
+                    }
+                    if fs::symlink_metadata(root.join(rel)).is_ok() {
+                        report.ignored.push(rel.clone());
+                    } else if !options.lenient {
+                        return Err(ProjectError::Missing { path: PathBuf::from(given) });
+                    }
+                }
+            }
+            // Size and mtime first; files that differ are read and extracted.
+            let changed: Vec<&SourceFile> = walk
+                .files
+                .par_iter()
+                .filter(|f| match indexed.get(f.rel.as_str()) {
+                    Some(old) => !same_stat(&f.abs, old.slot.size, old.slot.mtime_ns),
+                    None => true,
+                })
+                .collect();
+            let total = changed.len();
+            report.unchanged = (walk.files.len() - total) as u64;
+            let owned: Vec<SourceFile> = changed.into_iter().cloned().collect();
+            let outcomes = extract::extract_each(&owned, config.walk_options()?.max_file_bytes, |o, _| o);
+            progress(Progress { files_done: total, files_total: total });
+            let walked: std::collections::HashSet<&str> = walk.files.iter().map(|f| f.rel.as_str()).collect();
+            for outcome in outcomes {
+                match outcome {
+                    Ok(facts) => match indexed.get(facts.path.as_str()) {
+                        Some(old) if old.slot.hash == facts.hash && old.slot.mtime_ns == facts.mtime_ns => {
+                            report.unchanged += 1;
+                        }
+                        Some(old) => {
+                            if old.slot.type_count as usize != facts.types.len()
+                                || old.slot.method_count as usize != facts.methods.len()
+                            {
+                                refresh_summary = true;
+                            }
+                            report.updated.push(facts.path.clone());
+                            superseded.push(*old);
+                            new_files.push(facts);
+                        }
+                        None => {
+                            report.added.push(facts.path.clone());
+                            new_files.push(facts);
+                        }
+                    },
+                    Err(skip) => {
+                        if let Some(old) = indexed.get(skip.path.as_str()) {
+                            report.removed.push(skip.path.clone());
+                            superseded.push(*old);
+                        }
+                        report.skipped.push(skip);
+                    }
+                }
+            }
+            let mut gone: Vec<&IndexedFile<'_>> = indexed.values().filter(|f| !walked.contains(f.path)).collect();
+            gone.sort_by(|a, b| a.path.cmp(b.path));
+            for f in gone {
+                report.removed.push(f.path.to_string());
+                superseded.push(*f);
+            }
+            if !report.added.is_empty() || !report.removed.is_empty() {
+                refresh_summary = true;
+            }
+            if whole {
+                project_files = project_files_fingerprint(&root, &walk.project_files);
+                if project_files != manifest.project_files {
+                    refresh_summary = true;
+                    refresh_docs = true;
+                }
+            }
+            for rel in &rels {
+                let name = rel.rsplit('/').next().unwrap_or(rel);
+                if name == "CLAUDE.md" {
+                    refresh_docs = true;
+                } else if is_project_file_path(rel) {
+                    refresh_summary = true;
+                }
+            }
+        }
+    }
+    report.added.sort();
+    report.updated.sort();
+    report.removed.sort();
+    let compact = *request == Request::Compact;
+    let write_generation =
+        compact || !new_files.is_empty() || !superseded.is_empty() || project_files != manifest.project_files;
+    if write_generation {
+        let slots = config.segment_slots.unwrap_or(MAX_SLOTS_PER_SEGMENT);
+        let commit = commit(&dir, &index, &manifest, slots, new_files, &superseded, compact, project_files)?;
+        report.generation = commit.manifest.generation;
+        report.segments_written = commit.segments_written;
+        report.compacted = commit.compacted;
+        drop(index);
+        remove_unreferenced(&dir, &commit.manifest);
+        if refresh_summary || compact {
+            let index = Index::open(&root)?;
+            let auto = summary::detect(&index, &root)?;
+            summary::refresh(&root, &commit.manifest.name, &auto)?;
+            report.summary_refreshed = true;
+        }
+    }
+    if refresh_docs {
+        docs::update(&root, &manifest.name)?;
+        report.docs_refreshed = true;
+    }
+    report.duration_ms = started.elapsed().as_millis() as u64;
+    Ok(report)
+}
+
+/// Whether `path` is `target` or lies under the folder `target` ("" is the root).
+fn under(path: &str, target: &str) -> bool {
+    target.is_empty()
+        || path == target
+        || (path.starts_with(target) && path.as_bytes().get(target.len()) == Some(&b'/'))
+}
+
+fn is_project_file_path(rel: &str) -> bool {
+    extract::is_project_file(rel.rsplit('/').next().unwrap_or(rel))
+}
+
+/// Whether a file's size and mtime still equal what the index recorded.
+fn same_stat(path: &Path, size: u64, mtime_ns: i64) -> bool {
+    let Ok(m) = fs::metadata(path) else { return false };
+    let mtime = m
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
+    m.len() == size && mtime == mtime_ns
+}
+
+/// The current files at or under `rel` ("" is everything).
+fn indexed_under<'a>(index: &'a Index, rel: &str) -> Result<Vec<IndexedFile<'a>>, ProjectError> {
+    if let Some(f) = index.locate(rel)? {
+        return Ok(vec![f]);
+    }
+    Ok(index.files()?.into_iter().filter(|f| under(f.path, rel)).collect())
+}
+
+/// `path` (absolute, or relative to `root`) as a `/`-separated path relative to
+/// `root`, `""` for the root itself. `.` and `..` are resolved without touching
+/// the disk (the file may be gone), then symlinks of the part that exists; a path
+/// that leads outside the project is refused.
+pub fn relative_to_root(root: &Path, path: &str) -> Result<String, ProjectError> {
+    let outside = || ProjectError::OutsideProject { path: PathBuf::from(path), root: root.to_path_buf() };
+    let given = Path::new(path.trim());
+    let joined = if given.is_absolute() { given.to_path_buf() } else { root.join(given) };
+    let mut normal = PathBuf::new();
+    for c in joined.components() {
+        match c {
+            Component::ParentDir => {
+                if !normal.pop() {
+                    return Err(outside());
+                }
+            }
+            Component::CurDir => {}
+            other => normal.push(other),
+        }
+    }
+    // Resolve symlinks in the longest prefix that exists.
+    let mut existing = normal.clone();
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    while fs::symlink_metadata(&existing).is_err() {
+        match existing.file_name() {
+            Some(n) => rest.push(n.to_owned()),
+            None => break,
+        }
+        existing.pop();
+    }
+    let mut full = fs::canonicalize(&existing).unwrap_or(existing);
+    for part in rest.iter().rev() {
+        full.push(part);
+    }
+    if !full.starts_with(root) {
+        return Err(outside());
+    }
+    rel_path(root, &full).ok_or_else(outside)
+}
+
+struct Commit {
+    manifest: Manifest,
+    segments_written: u32,
+    compacted: bool,
+}
+
+/// Writes the new generation: `new_files` in new segments, `superseded` marked,
+/// update segments merged or everything compacted as the policy says; then
+/// switches the manifest.
+#[allow(clippy::too_many_arguments)]
+fn commit(
+    dir: &Path,
+    index: &Index,
+    prev: &Manifest,
+    max_slots: u32,
+    mut new_files: Vec<FileFacts>,
+    superseded: &[IndexedFile<'_>],
+    compact: bool,
+    project_files: u64,
+) -> Result<Commit, ProjectError> {
+    let n = index.segments.len();
+    let mut dead: Vec<SlotSet> = index.superseded.clone();
+    for f in superseded {
+        for s in f.slot_ids() {
+            dead[f.segment].insert(s);
+        }
+    }
+    let live = |i: usize| index.segments[i].slot_count - dead[i].len();
+    let all_slots: u64 = index.segments.iter().map(|s| s.slot_count as u64).sum();
+    let all_dead: u64 = dead.iter().map(|d| d.len() as u64).sum();
+    let compact = compact || (all_slots >= 1024 && all_dead * 100 > all_slots * COMPACT_SUPERSEDED_PERCENT);
+    // Which segments are rewritten: all of them, or the newest update segments
+    // while they are no bigger than twice what is being added.
+    let first_merged = if compact {
+        0
+    } else {
+        let mut acc: u64 = new_files.iter().map(|f| slots_for(f.line_count()) as u64).sum::<u64>().max(1);
+        let mut j = n;
+        while j > index.base && (live(j - 1) as u64) <= 2 * acc {
+            acc += live(j - 1) as u64;
+            j -= 1;
+        }
+        if j - index.base >= MAX_UPDATE_SEGMENTS {
+            j = index.base;
+        }
+        j
+    };
+    let copies: Vec<SegmentCopy<'_>> =
+        (first_merged..n).map(|i| index.segments[i].copy_files(|s| !dead[i].contains(s))).collect::<Result<_, _>>()?;
+    enum Entry {
+        New(usize),
+        Copied(usize, usize),
+    }
+    new_files.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut entries: Vec<(&str, Entry)> =
+        new_files.iter().enumerate().map(|(i, f)| (f.path.as_str(), Entry::New(i))).collect();
+    for (c, copy) in copies.iter().enumerate() {
+        entries.extend(copy.files.iter().enumerate().map(|(i, f)| (f.path, Entry::Copied(c, i))));
+    }
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let generation = prev.generation + 1;
+    let mut written: Vec<String> = Vec::new();
+    let mut writer = SegmentWriter::new(max_slots);
+    let flush = |writer: SegmentWriter, written: &mut Vec<String>| -> Result<(), ProjectError> {
+        let name = format!("seg-{generation:06}-{:04}.cgs", written.len());
+        write_atomic(&dir.join(&name), &writer.finish())?;
+        written.push(name);
+        Ok(())
+    };
+    for (_, entry) in &entries {
+        let lines = match entry {
+            Entry::New(i) => new_files[*i].line_count(),
+            Entry::Copied(c, i) => copies[*c].files[*i].line_types.len() as u32,
+        };
+        if !writer.fits(lines) {
+            flush(std::mem::replace(&mut writer, SegmentWriter::new(max_slots)), &mut written)?;
+        }
+        match entry {
+            Entry::New(i) => writer.add(&new_files[*i]),
+            Entry::Copied(c, i) => {
+                let file = &copies[*c].files[*i];
+                writer.add_entry(&file.entry(), file.terms(&copies[*c]));
+            }
+        }
+    }
+    if !writer.is_empty() || (compact && written.is_empty()) {
+        flush(writer, &mut written)?;
+    }
+    drop(copies);
+
+    // The new segment list: kept segments that still hold a current file, then
+    // what was written.
+    let mut segments = Vec::new();
+    let mut base = 0;
+    let mut kept_superseded = std::collections::BTreeMap::new();
+    for i in 0..first_merged {
+        if live(i) == 0 {
+            continue;
+        }
+        let name = prev.segments[i].clone();
+        if !dead[i].is_empty() {
+            kept_superseded.insert(name.clone(), dead[i].iter().collect());
+        }
+        segments.push(name);
+        if i < index.base {
+            base += 1;
+        }
+    }
+    if compact {
+        base = written.len();
+    }
+    let segments_written = written.len() as u32;
+    segments.extend(written);
+    let mut manifest = Manifest {
+        format_version: FORMAT_VERSION,
+        generation,
+        name: prev.name.clone(),
+        segments,
+        base_segments: base,
+        superseded: kept_superseded,
+        project_files,
+        created_unix_ms: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
+        files: 0,
+        lines: 0,
+        terms: prev.terms,
+        occurrences: 0,
+        types: 0,
+        methods: 0,
+        source_bytes: 0,
+    };
+    // Totals of the new generation, from its slot records.
+    let root = dir.parent().unwrap_or(dir);
+    let mut opened = Index::open_segments(root, &manifest.segments)?;
+    opened.base = manifest.base_segments;
+    opened.superseded = manifest
+        .segments
+        .iter()
+        .map(|s| manifest.superseded.get(s).map(|v| v.iter().copied().collect()).unwrap_or_default())
+        .collect();
+    for f in opened.files()? {
+        manifest.files += 1;
+        manifest.lines += f.slot.line_count as u64;
+        manifest.occurrences += f.slot.occurrences as u64;
+        manifest.types += f.slot.type_count as u64;
+        manifest.methods += f.slot.method_count as u64;
+        manifest.source_bytes += f.slot.size;
+    }
+    if compact {
+        manifest.terms = opened.stats()?.terms;
+    }
+    drop(opened);
+    let bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+    write_atomic(&dir.join(MANIFEST), &bytes)?;
+    sync_dir(dir);
+    Ok(Commit { manifest, segments_written, compacted: compact })
+}
+
+impl WriteLock {
+    /// Takes the write lock, waiting up to `wait` for another writer to finish.
+    pub fn acquire_waiting(dir: &Path, wait: Duration) -> Result<WriteLock, ProjectError> {
+        let deadline = Instant::now() + wait;
+        loop {
+            match WriteLock::acquire(dir) {
+                Err(ProjectError::Locked { .. }) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                other => return other,
+            }
+        }
+    }
+}

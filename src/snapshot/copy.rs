@@ -1,0 +1,116 @@
+//! Copying files out of a segment, for compaction: the live files of old segments
+//! go into new ones without reading or parsing their sources again. Each file's
+//! terms are recovered by inverting the posting lists (one pass over every
+//! variant); line types and the compressed structure archive are copied as bytes.
+//! A copied file written by a [`super::SegmentWriter`] gives the same bytes as the
+//! extracted file it came from.
+
+use super::{unpack, FileEntry, FileMeta, Segment, SlotRec, SnapshotError, LINES_PER_SLOT};
+
+/// The files copied out of one segment.
+pub struct SegmentCopy<'a> {
+    /// Exact term of each variant id.
+    pub terms: Vec<&'a str>,
+    pub files: Vec<CopiedFile<'a>>,
+}
+
+/// One file copied out of a segment.
+pub struct CopiedFile<'a> {
+    pub path: &'a str,
+    pub meta: FileMeta,
+    pub line_types: &'a [u8],
+    pub structure: &'a [u8],
+    /// Every (variant, line) of the file, grouped by variant: `lines` holds the
+    /// lines, `runs` each variant with the end of its run in `lines`.
+    lines: Vec<u32>,
+    runs: Vec<(u32, u32)>,
+}
+
+impl<'a> CopiedFile<'a> {
+    pub fn entry(&self) -> FileEntry<'_> {
+        FileEntry { path: self.path, meta: self.meta, line_types: self.line_types, structure: self.structure }
+    }
+
+    /// Each distinct term with its increasing lines.
+    pub fn terms<'s>(&'s self, copy: &'s SegmentCopy<'a>) -> impl Iterator<Item = (&'s str, &'s [u32])> + 's {
+        let mut start = 0usize;
+        self.runs.iter().map(move |&(v, end)| {
+            let lines = &self.lines[start..end as usize];
+            start = end as usize;
+            (copy.terms[v as usize], lines)
+        })
+    }
+}
+
+impl Segment {
+    /// Copies the files whose first slot passes `keep`, in slot order.
+    pub fn copy_files(&self, keep: impl Fn(u32) -> bool) -> Result<SegmentCopy<'_>, SnapshotError> {
+        const NONE: u32 = u32::MAX;
+        let mut slot_file = vec![NONE; self.slot_count as usize];
+        let mut slot_part = vec![0u16; self.slot_count as usize];
+        let mut files: Vec<CopiedFile<'_>> = Vec::new();
+        let mut current = NONE;
+        for i in 0..self.slot_count {
+            let slot = self.slot(i)?;
+            if slot.part == 0 {
+                current = if keep(i) {
+                    files.push(CopiedFile {
+                        path: self.slot_path(&slot)?,
+                        meta: slot.meta(),
+                        line_types: self.line_type_bytes(&slot)?,
+                        structure: self.structure_bytes(&slot)?,
+                        lines: Vec::new(),
+                        runs: Vec::new(),
+                    });
+                    files.len() as u32 - 1
+                } else {
+                    NONE
+                };
+            }
+            slot_file[i as usize] = current;
+            slot_part[i as usize] = slot.part;
+        }
+        let mut terms = Vec::with_capacity(self.variant_count as usize);
+        for v in 0..self.variant_count {
+            let rec = self.variant(v)?;
+            terms.push(self.str_at(rec.term)?);
+            let mut it = self.posting_iter(&rec)?;
+            for p in it.by_ref() {
+                let (slot, line_id) = unpack(p);
+                let Some(&f) = slot_file.get(slot as usize) else {
+                    return Err(self.corrupt("posting of a slot out of range"));
+                };
+                if f == NONE {
+                    continue;
+                }
+                let file = &mut files[f as usize];
+                file.lines.push(slot_part[slot as usize] as u32 * LINES_PER_SLOT + line_id);
+                match file.runs.last_mut() {
+                    Some((last, end)) if *last == v => *end += 1,
+                    _ => file.runs.push((v, file.lines.len() as u32)),
+                }
+            }
+            if it.error.is_some() {
+                return Err(self.corrupt("postings malformed"));
+            }
+        }
+        Ok(SegmentCopy { terms, files })
+    }
+}
+
+impl SlotRec {
+    /// The file-level fields of the slot, as a writer takes them.
+    pub fn meta(&self) -> FileMeta {
+        FileMeta {
+            size: self.size,
+            hash: self.hash,
+            mtime_ns: self.mtime_ns,
+            language: self.language,
+            diagnostics: self.diagnostics,
+            error_line: self.error_line,
+            term_count: self.term_count,
+            method_count: self.method_count,
+            type_count: self.type_count,
+        }
+    }
+}
