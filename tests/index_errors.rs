@@ -66,7 +66,7 @@ fn every_flipped_byte_is_caught_by_verify_and_never_panics_a_query() {
             Err(e) => assert!(e.to_string().contains("cg init"), "byte {i}: {e}"),
             Ok(s) => {
                 assert!(s.verify().is_err(), "byte {i}: flip not detected by verify");
-                let index = Index { root: dir.path().to_path_buf(), manifest: None, segments: vec![s] };
+                let index = Index::from_segments(dir.path(), vec![s]);
                 // Queries may succeed or fail on bad bytes, but must return.
                 let _ = query_all(&index);
             }
@@ -82,10 +82,10 @@ fn another_format_version_says_how_to_fix_it() {
     seg[8] = 99;
     let err = Segment::from_vec("seg", seg).err().unwrap();
     assert!(matches!(err, SnapshotError::Version { found: 99, .. }), "{err}");
-    assert!(err.to_string().contains("format v99, this cg reads v1: run `cg init`"), "{err}");
+    assert!(err.to_string().contains("format v99, this cg reads v2: run `cg init`"), "{err}");
 
     let manifest = dir.path().join(".codegraph/manifest.json");
-    let text = fs::read_to_string(&manifest).unwrap().replace("\"format_version\": 1", "\"format_version\": 7");
+    let text = fs::read_to_string(&manifest).unwrap().replace("\"format_version\": 2", "\"format_version\": 7");
     fs::write(&manifest, text).unwrap();
     let err = Index::open(dir.path()).err().unwrap().to_string();
     assert!(err.contains("format v7"), "{err}");

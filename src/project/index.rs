@@ -94,8 +94,14 @@ impl Index {
     /// indexes into a temporary folder).
     pub fn open_in(dir: &Path, root: &Path, names: &[String]) -> Result<Index, ProjectError> {
         let segments = names.iter().map(|n| Segment::open(&dir.join(n))).collect::<Result<Vec<_>, SnapshotError>>()?;
+        Ok(Index::from_segments(root, segments))
+    }
+
+    /// An index of opened segments that hold disjoint, increasing path ranges
+    /// (a full build), with nothing superseded.
+    pub fn from_segments(root: &Path, segments: Vec<Segment>) -> Index {
         let superseded = vec![SlotSet::default(); segments.len()];
-        Ok(Index { root: root.to_path_buf(), manifest: None, base: segments.len(), segments, superseded })
+        Index { root: root.to_path_buf(), manifest: None, base: segments.len(), segments, superseded }
     }
 
     /// Whether a slot of a segment holds a current file (not superseded).
