@@ -176,12 +176,16 @@ pub fn update(
                     }
                 }
             }
-            // Size and mtime first; files that differ are read and extracted.
+            // Files named one by one are read and compared by hash: an edit that
+            // keeps the size within the file system's mtime granularity changes
+            // neither. Files found under a folder or by a rescan are compared by
+            // size and mtime first, and read only when those differ.
+            let named: std::collections::HashSet<&str> = rels.iter().map(String::as_str).collect();
             let changed: Vec<&SourceFile> = walk
                 .files
                 .par_iter()
                 .filter(|f| match indexed.get(f.rel.as_str()) {
-                    Some(old) => !same_stat(&f.abs, old.slot.size, old.slot.mtime_ns),
+                    Some(old) => named.contains(f.rel.as_str()) || !same_stat(&f.abs, old.slot.size, old.slot.mtime_ns),
                     None => true,
                 })
                 .collect();
@@ -194,7 +198,10 @@ pub fn update(
             for outcome in outcomes {
                 match outcome {
                     Ok(facts) => match indexed.get(facts.path.as_str()) {
-                        Some(old) if old.slot.hash == facts.hash && old.slot.mtime_ns == facts.mtime_ns => {
+                        Some(old)
+                            if old.slot.hash == facts.hash
+                                && (old.slot.mtime_ns == facts.mtime_ns || named.contains(facts.path.as_str())) =>
+                        {
                             report.unchanged += 1;
                         }
                         Some(old) => {
