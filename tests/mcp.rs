@@ -191,10 +191,51 @@ fn every_tool_answers_on_a_fixture_project() {
     assert!(c.call_json("codegraph_docs", json!({}))["content"].as_str().unwrap().contains("Query first."));
     assert_eq!(c.call_json("codegraph_update_docs", json!({}))["imported"][0], "CLAUDE.md");
     assert_eq!(c.call_json("codegraph_links", json!({}))["links"], json!([]));
-    let (err, text) = c.call("codegraph_update", json!({"file": "rust/shapes.rs"}));
-    assert!(err && text.contains("not supported yet"), "{text}");
-    assert!(c.call("codegraph_update_batch", json!({"files": [{"file": "a.rs"}]})).0);
-    assert!(c.call("codegraph_remove", json!({"file": "a.rs"})).0);
+    // Updates through the server, seen by its next query without a restart.
+    assert_eq!(c.call_json("codegraph_query", json!({"term": "brand_new_fn"}))["total_matches"], 0);
+    fs::write(p.join("rust/added.rs"), "// top\npub fn brand_new_fn() {}\n").unwrap();
+    let up = c.call_json("codegraph_update", json!({"file": "rust/added.rs", "from_line": 1, "to_line": 2}));
+    assert_eq!(
+        (up["success"].clone(), up["file"].clone(), up["added"].clone()),
+        (json!(true), json!("rust/added.rs"), json!(["rust/added.rs"]))
+    );
+    assert_eq!(up["lines_updated"], 2);
+    let q = c.call_json("codegraph_query", json!({"term": "brand_new_fn"}));
+    assert_eq!(q["files"][0]["matches"][0]["line"], 2, "{q}");
+    assert_eq!(q["generation"], up["generation"]);
+    fs::write(p.join("rust/added.rs"), "pub fn brand_new_fn() {}\n").unwrap();
+    fs::write(p.join("rust/second.rs"), "fn brand_new_fn_caller() { brand_new_fn() }\n").unwrap();
+    let batch = c.call_json(
+        "codegraph_update_batch",
+        json!({"files": [{"file": "rust/added.rs"}, {"file": "rust/second.rs", "from_line": 1, "to_line": 1}]}),
+    );
+    assert_eq!(
+        (batch["updated"].clone(), batch["added"].clone()),
+        (json!(["rust/added.rs"]), json!(["rust/second.rs"]))
+    );
+    let q = c.call_json("codegraph_query", json!({"term": "brand_new_fn"}));
+    assert_eq!(q["total_matches"], 2, "{q}");
+    assert_eq!(q["files"][0]["matches"][0]["line"], 1, "line numbers follow the edit: {q}");
+    // A batch naming a missing file changes nothing.
+    let (err, text) =
+        c.call("codegraph_update_batch", json!({"files": [{"file": "rust/second.rs"}, {"file": "rust/nope.rs"}]}));
+    assert!(err && text.contains("does not exist"), "{text}");
+    let (err, text) = c.call("codegraph_update", json!({"file": "../outside.rs"}));
+    assert!(err && text.contains("outside the project"), "{text}");
+    let rm = c.call_json("codegraph_remove", json!({"file": "rust/second.rs"}));
+    assert_eq!(rm["removed"], json!(["rust/second.rs"]));
+    assert_eq!(c.call_json("codegraph_query", json!({"term": "brand_new_fn"}))["total_matches"], 1);
+    let (err, text) = c.call("codegraph_remove", json!({"file": "rust/second.rs"}));
+    assert!(err && text.contains("not in the index"), "{text}");
+    // An edit not yet applied is flagged in answers.
+    fs::write(p.join("rust/added.rs"), "\n\npub fn brand_new_fn() {}\n").unwrap();
+    let q = c.call_json("codegraph_query", json!({"term": "brand_new_fn"}));
+    assert_eq!(q["changed_since_indexed"], json!(["rust/added.rs"]), "{q}");
+    c.call_json("codegraph_update", json!({"file": "rust/added.rs"}));
+    fs::remove_file(p.join("rust/added.rs")).unwrap();
+    fs::remove_file(p.join("rust/second.rs")).unwrap();
+    let gone = c.call_json("codegraph_update", json!({"file": "rust/added.rs"}));
+    assert_eq!(gone["removed"], json!(["rust/added.rs"]));
 
     // Links across two projects.
     let other = tempfile::tempdir().unwrap();
@@ -277,4 +318,36 @@ fn query_results_equal_cg_query_json_and_a_new_generation_is_seen_without_restar
     assert!(cg(&["init"]).status.success());
     let after = c.call_json("codegraph_query", json!({"term": "brand_new_name"}));
     assert_eq!(after["total_matches"], 1);
+}
+
+#[test]
+fn auto_update_follows_a_burst_of_edits_without_a_call() {
+    let dir = fixture_project();
+    let p = dir.path();
+    let status = Command::new(env!("CARGO_BIN_EXE_cg")).arg("init").current_dir(p).output().unwrap();
+    assert!(status.status.success());
+    let config = p.join(".codegraph/config.json");
+    let mut cfg: Value = serde_json::from_str(&fs::read_to_string(&config).unwrap()).unwrap();
+    cfg["auto_update"] = json!(true);
+    fs::write(&config, cfg.to_string()).unwrap();
+    let mut c = Client::start(p);
+    // Give the watcher a moment to subscribe, then change many files at once.
+    std::thread::sleep(Duration::from_millis(500));
+    for i in 0..30 {
+        fs::write(p.join(format!("rust/burst{i}.rs")), format!("pub fn burst_marker_{i}() {{}}\n")).unwrap();
+    }
+    fs::remove_file(p.join("rust/shapes.rs")).unwrap();
+    let mut seen = Value::Null;
+    for _ in 0..100 {
+        seen = c.call_json("codegraph_query", json!({"term": "burst_marker_", "mode": "starts_with"}));
+        if seen["total_matches"] == 30 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(seen["total_matches"], 30, "{seen}");
+    let status = c.call_json("codegraph_status", json!({}));
+    assert_eq!(status["statistics"]["files"], 6 - 1 + 30, "{status}");
+    // The burst came in as few generations (debounced), not one per file.
+    assert!(status["generation"].as_u64().unwrap() <= 4, "{status}");
 }

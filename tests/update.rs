@@ -254,8 +254,8 @@ fn bad_paths_are_refused_and_change_nothing() {
     let err = project::update(root, &Request::Update(vec!["src/nope.rs".into()]), &UpdateOptions::default(), &|_| {})
         .unwrap_err();
     assert!(err.to_string().contains("does not exist"), "{err}");
-    let err =
-        project::update(root, &Request::Remove(vec!["src/nope.rs".into()]), &UpdateOptions::default(), &|_| {}).unwrap_err();
+    let err = project::update(root, &Request::Remove(vec!["src/nope.rs".into()]), &UpdateOptions::default(), &|_| {})
+        .unwrap_err();
     assert!(err.to_string().contains("not in the index"), "{err}");
     // A batch with one bad path applies none of it.
     fs::write(root.join("src/new.rs"), "fn fresh() {}\n").unwrap();
@@ -272,8 +272,9 @@ fn bad_paths_are_refused_and_change_nothing() {
         let outside = tempfile::tempdir().unwrap();
         fs::write(outside.path().join("x.rs"), "fn x() {}\n").unwrap();
         std::os::unix::fs::symlink(outside.path().join("x.rs"), root.join("src/link.rs")).unwrap();
-        let err = project::update(root, &Request::Update(vec!["src/link.rs".into()]), &UpdateOptions::default(), &|_| {})
-            .unwrap_err();
+        let err =
+            project::update(root, &Request::Update(vec!["src/link.rs".into()]), &UpdateOptions::default(), &|_| {})
+                .unwrap_err();
         assert!(matches!(err, ProjectError::OutsideProject { .. }), "{err}");
     }
 }

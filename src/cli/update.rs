@@ -99,31 +99,12 @@ fn run(root: &std::path::Path, request: Request, wait: u64, json: bool) -> Resul
     let report = project::update(root, &request, &options, &|_| {})?;
     let mut out = io::stdout().lock();
     if json {
-        serde_json::to_writer(&mut out, &report_json(&report))?;
+        serde_json::to_writer(&mut out, &codegraph::mcp::json::update_report(&report))?;
         writeln!(out)?;
     } else {
         print_report(&mut out, &report)?;
     }
     Ok(())
-}
-
-pub fn report_json(r: &UpdateReport) -> serde_json::Value {
-    serde_json::json!({
-        "success": true,
-        "changed": r.changed(),
-        "generation": r.generation,
-        "added": r.added,
-        "updated": r.updated,
-        "removed": r.removed,
-        "unchanged": r.unchanged,
-        "ignored": r.ignored,
-        "skipped": r.skipped.iter().map(|s| serde_json::json!({"file": s.path, "reason": s.reason.to_string()})).collect::<Vec<_>>(),
-        "segments_written": r.segments_written,
-        "compacted": r.compacted,
-        "summary_refreshed": r.summary_refreshed,
-        "docs_refreshed": r.docs_refreshed,
-        "duration_ms": r.duration_ms,
-    })
 }
 
 fn print_report(out: &mut impl Write, r: &UpdateReport) -> io::Result<()> {
@@ -190,7 +171,7 @@ pub fn watch(args: WatchArgs) -> Result<()> {
             }
             WatchEvent::Updated(report) => {
                 if args.json {
-                    serde_json::to_writer(&mut out, &report_json(&report))
+                    serde_json::to_writer(&mut out, &codegraph::mcp::json::update_report(&report))
                         .map_err(io::Error::from)
                         .and_then(|_| writeln!(out))
                 } else {

@@ -45,6 +45,30 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
     }))
 }
 
+/// UpdateResult (`items_*` count the distinct terms of the versions replaced and
+/// written, `lines_updated` the lines re-extracted), plus what changed.
+pub fn update_report(r: &project::UpdateReport) -> Value {
+    json!({
+        "success": true,
+        "changed": r.changed(),
+        "generation": r.generation,
+        "items_added": r.items_added,
+        "items_removed": r.items_removed,
+        "lines_updated": r.lines_updated,
+        "added": r.added,
+        "updated": r.updated,
+        "removed": r.removed,
+        "unchanged": r.unchanged,
+        "ignored": r.ignored,
+        "skipped": r.skipped.iter().map(|s| json!({"file": s.path, "reason": s.reason.to_string()})).collect::<Vec<_>>(),
+        "segments_written": r.segments_written,
+        "compacted": r.compacted,
+        "summary_refreshed": r.summary_refreshed,
+        "docs_refreshed": r.docs_refreshed,
+        "duration_ms": r.duration_ms,
+    })
+}
+
 /// SummaryResult.
 pub fn summary(root: &Path) -> Result<Value, String> {
     let (content, auto) = summary::read(root).map_err(|e| e.to_string())?;
@@ -74,6 +98,9 @@ pub fn grouped_matches(index: &Index, project: Option<&str>, m: &Matches) -> Vec
             let mut f = json!({"file": h.path, "matches": []});
             if let Some(p) = project {
                 f["project"] = json!(p);
+            }
+            if t.stale {
+                f["stale"] = json!(true);
             }
             files.push(f);
         }

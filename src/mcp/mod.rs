@@ -89,6 +89,19 @@ impl CodegraphServer {
         Ok((root, index))
     }
 
+    /// Applies an update to the served project; the next call sees the new
+    /// generation (the manifest changed, so the index is reopened).
+    fn apply(&self, request: project::Request, file: Option<&str>) -> Result<Value, String> {
+        let root = self.root()?;
+        let options = project::UpdateOptions { lock_wait: std::time::Duration::from_secs(60), ..Default::default() };
+        let report = project::update(&root, &request, &options, &|_| {}).map_err(|e| e.to_string())?;
+        let mut v = json::update_report(&report);
+        if let Some(f) = file {
+            v["file"] = json!(f);
+        }
+        Ok(v)
+    }
+
     fn root(&self) -> Result<PathBuf, String> {
         self.index().map(|(r, _)| r)
     }
@@ -143,7 +156,8 @@ impl ServerHandler for CodegraphServer {
 const INSTRUCTIONS: &str = "codegraph indexes this project's source (C#, TypeScript, JavaScript, Rust, Go). \
 Prefer it to grep and to reading whole files: codegraph_query finds where a name occurs (file, line, \
 line type, text; definitions first), codegraph_signature(s) shows what files declare, codegraph_summary \
-says what the project is. If a tool says there is no index, call codegraph_init once.";
+says what the project is. After editing, creating or deleting files, call codegraph_update (or \
+codegraph_update_batch) for them so answers stay exact. If a tool says there is no index, call codegraph_init once.";
 
 #[tool_router]
 impl CodegraphServer {
@@ -184,8 +198,23 @@ impl CodegraphServer {
             let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();
             let files: Vec<Value> =
                 groups.iter().flat_map(|g| json::grouped_matches(&g.index, g.project.as_deref(), &g.matches)).collect();
-            let mut v =
-                json!({"term": p.term, "total_matches": total, "truncated": (shown as u64) < total, "files": files});
+            let generation = groups.first().and_then(|g| g.index.manifest.as_ref()).map_or(0, |m| m.generation);
+            let mut v = json!({
+                "term": p.term, "total_matches": total, "truncated": (shown as u64) < total,
+                "generation": generation, "files": files,
+            });
+            // Files whose content changed since this generation indexed them: their
+            // line numbers may be off until they are updated.
+            let changed: Vec<&Value> = v["files"]
+                .as_array()
+                .map(|fs| fs.iter().filter(|f| f["stale"] == json!(true)).map(|f| &f["file"]).collect())
+                .unwrap_or_default();
+            if !changed.is_empty() {
+                let mut names: Vec<Value> = changed.into_iter().cloned().collect();
+                names.dedup();
+                v["changed_since_indexed"] = json!(names);
+                v["hint"] = json!("some files changed since they were indexed: call codegraph_update for them");
+            }
             if !errors.is_empty() {
                 v["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
             }
@@ -207,7 +236,7 @@ impl CodegraphServer {
             let rel = me.relative(&root, &p.file)?;
             match project::signature(&index, &rel).map_err(|e| e.to_string())? {
                 Some(s) => Ok(json::signature(&s)),
-                None => Err(format!("{rel}: not in the index (not a source file codegraph reads, excluded, or new since the last codegraph_init)")),
+                None => Err(format!("{rel}: not in the index (not a source file codegraph reads, excluded, or new: call codegraph_update for it)")),
             }
         })
         .await
@@ -381,29 +410,35 @@ impl CodegraphServer {
 
     #[tool(
         name = "codegraph_update",
-        description = "NOT YET SUPPORTED: incremental re-indexing of one file lands in a later version. For now call codegraph_init again after edits (it rebuilds the index)."
+        description = "Re-index one file after editing, creating or deleting it (a deleted file drops out), so queries see it right away with correct line numbers; \".\" rescans the whole project for new, changed and deleted files. `file` is relative to the project root; from_line/to_line are accepted as hints (the whole file is re-extracted). Returns {success, file, items_added, items_removed, lines_updated, generation, added, updated, removed, duration_ms}."
     )]
-    async fn codegraph_update(&self, Parameters(_p): Parameters<UpdateParams>) -> Result<CallToolResult, ErrorData> {
-        fail("codegraph_update is not supported yet; call codegraph_init to rebuild the index after edits")
+    async fn codegraph_update(&self, Parameters(p): Parameters<UpdateParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| me.apply(project::Request::Update(vec![p.file.clone()]), Some(&p.file))).await
     }
 
     #[tool(
         name = "codegraph_update_batch",
-        description = "NOT YET SUPPORTED: batch re-indexing lands in a later version. For now call codegraph_init again after edits."
+        description = "Re-index several files as one change: either all of it becomes visible or none of it (an unknown path fails the whole batch). Use after a refactoring touching many files. Returns the same fields as codegraph_update, summed."
     )]
     async fn codegraph_update_batch(
         &self,
-        Parameters(_p): Parameters<UpdateBatchParams>,
+        Parameters(p): Parameters<UpdateBatchParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        fail("codegraph_update_batch is not supported yet; call codegraph_init to rebuild the index after edits")
+        self.blocking(move |me| {
+            if p.files.is_empty() {
+                return Err("files is empty: give at least one {file}".to_string());
+            }
+            me.apply(project::Request::Update(p.files.into_iter().map(|f| f.file).collect()), None)
+        })
+        .await
     }
 
     #[tool(
         name = "codegraph_remove",
-        description = "NOT YET SUPPORTED: removing one file from the index lands in a later version. For now call codegraph_init again (deleted files drop out)."
+        description = "Take a file (or every file under a folder) out of the index, e.g. after deleting it. The file itself is not touched. Returns {success, file, removed, generation}."
     )]
-    async fn codegraph_remove(&self, Parameters(_p): Parameters<RemoveParams>) -> Result<CallToolResult, ErrorData> {
-        fail("codegraph_remove is not supported yet; call codegraph_init to rebuild the index")
+    async fn codegraph_remove(&self, Parameters(p): Parameters<RemoveParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| me.apply(project::Request::Remove(vec![p.file.clone()]), Some(&p.file))).await
     }
 
     #[tool(
@@ -493,8 +528,30 @@ impl CodegraphServer {
     }
 }
 
+fn spawn_watcher(root: PathBuf) {
+    std::thread::spawn(move || {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let mut on_event = |e: project::watch::WatchEvent| match e {
+            project::watch::WatchEvent::Ready => eprintln!("cg mcp: auto_update: watching {}", root.display()),
+            project::watch::WatchEvent::Failed(err) => eprintln!("cg mcp: auto_update failed, index unchanged: {err}"),
+            _ => {}
+        };
+        if let Err(e) = project::watch::watch(&root, &Default::default(), &stop, &mut on_event) {
+            eprintln!("cg mcp: auto_update is off: {e}");
+        }
+    });
+}
+
 /// Serves the project found from `start` on stdin/stdout until the client closes.
+///
+/// When the project's `config.json` says `"auto_update": true`, a watcher thread
+/// applies file changes as they happen (`cg watch`); its messages go to stderr.
 pub async fn serve(start: PathBuf) -> anyhow::Result<()> {
+    if let Ok(root) = project::find(&start) {
+        if project::read_config(&root).ok().flatten().is_some_and(|c| c.auto_update) {
+            spawn_watcher(root);
+        }
+    }
     let server = CodegraphServer::new(start);
     let running = server.serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;

@@ -65,6 +65,12 @@ pub struct UpdateReport {
     pub compacted: bool,
     pub summary_refreshed: bool,
     pub docs_refreshed: bool,
+    /// Distinct terms of the file versions written.
+    pub items_added: u64,
+    /// Distinct terms of the file versions superseded or removed.
+    pub items_removed: u64,
+    /// Lines of the file versions written.
+    pub lines_updated: u64,
     pub duration_ms: u64,
 }
 
@@ -254,6 +260,9 @@ pub fn update(
             }
         }
     }
+    report.items_added = new_files.iter().map(|f| f.terms.len() as u64).sum();
+    report.items_removed = superseded.iter().map(|f| f.slot.term_count as u64).sum();
+    report.lines_updated = new_files.iter().map(|f| f.line_count() as u64).sum();
     report.added.sort();
     report.updated.sort();
     report.removed.sort();

@@ -147,4 +147,3 @@ pub fn source(lang: usize, words: &[(usize, usize)]) -> String {
     }
     out
 }
-
