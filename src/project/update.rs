@@ -276,13 +276,17 @@ pub fn update(
         report.segments_written = commit.segments_written;
         report.compacted = commit.compacted;
         drop(index);
-        remove_unreferenced(&dir, &commit.manifest);
         if refresh_summary || compact {
             let index = Index::open(&root)?;
             let auto = summary::detect(&index, &root)?;
             summary::refresh(&root, &commit.manifest.name, &auto)?;
             report.summary_refreshed = true;
         }
+    }
+    // Also when nothing changed: a writer killed after its switch left the
+    // previous generation's files behind.
+    if let Ok(current) = super::read_manifest(&root) {
+        remove_unreferenced(&dir, &current);
     }
     if refresh_docs {
         docs::update(&root, &manifest.name)?;
