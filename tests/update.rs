@@ -33,7 +33,11 @@ fn write(root: &Path, rel: &str, text: &str, tick: &mut u64) {
 fn fresh(root: &Path, slots: u32) -> (Index, Vec<Vec<u8>>) {
     let mut bytes = Vec::new();
     let options = BuildOptions { max_slots_per_segment: slots, ..BuildOptions::default() };
-    build(root, &options, &mut |_, b| Ok(bytes.push(b)), &|_| {}).unwrap();
+    let mut sink = |_, b| {
+        bytes.push(b);
+        Ok(())
+    };
+    build(root, &options, &mut sink, &|_| {}).unwrap();
     let segments = bytes.iter().enumerate().map(|(i, b)| Segment::from_vec(&format!("fresh{i}"), b.clone()).unwrap());
     (Index::from_segments(root, segments.collect()), bytes)
 }

@@ -461,13 +461,13 @@ fn commit(
     let mut segments = Vec::new();
     let mut base = 0;
     let mut kept_superseded = std::collections::BTreeMap::new();
-    for i in 0..first_merged {
+    for (i, dead_slots) in dead.iter().enumerate().take(first_merged) {
         if live(i) == 0 {
             continue;
         }
         let name = prev.segments[i].clone();
-        if !dead[i].is_empty() {
-            kept_superseded.insert(name.clone(), dead[i].iter().collect());
+        if !dead_slots.is_empty() {
+            kept_superseded.insert(name.clone(), dead_slots.iter().collect());
         }
         segments.push(name);
         if i < index.base {
