@@ -359,3 +359,85 @@ fn bench_measures_a_tree_without_touching_its_index() {
     assert!(v["languages"]["rust"]["files"] == 1 && v["languages"]["go"]["files"] == 1);
     assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
 }
+
+#[test]
+fn update_remove_and_compact_from_the_command_line() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    fs::write(dir.path().join("src/core/extra.rs"), "fn extra_marker() {}\n").unwrap();
+    // Paths are relative to the current folder.
+    let up = cg(&dir.path().join("src/core"), &["update", "extra.rs", "--from-line", "1", "--to-line", "1"]);
+    assert!(up.status.success(), "{}", stderr(&up));
+    assert!(stdout(&up).contains("added: src/core/extra.rs"), "{}", stdout(&up));
+    assert!(stdout(&cg(dir.path(), &["query", "extra_marker"])).contains("src/core/extra.rs:1"));
+    let rm = cg(dir.path(), &["remove", "src/core/extra.rs", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&rm.stdout).unwrap();
+    assert_eq!(v["removed"], serde_json::json!(["src/core/extra.rs"]));
+    assert!(stdout(&cg(dir.path(), &["query", "extra_marker"])).contains("0 matches"));
+    let none = cg(dir.path(), &["update"]);
+    assert!(
+        stdout(&none).starts_with("added: src/core/extra.rs"),
+        "the rescan finds the file again: {}",
+        stdout(&none)
+    );
+    let again = cg(dir.path(), &["update"]);
+    assert!(stdout(&again).starts_with("up to date"), "{}", stdout(&again));
+    let c = cg(dir.path(), &["compact"]);
+    assert!(stdout(&c).contains("index compacted"), "{}", stdout(&c));
+    let bad = cg(dir.path(), &["update", "../elsewhere.rs"]);
+    assert!(!bad.status.success() && stderr(&bad).contains("outside the project"), "{}", stderr(&bad));
+}
+
+#[test]
+fn watch_applies_a_branch_switch_sized_burst_as_one_rescan() {
+    use std::io::{BufRead, BufReader};
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(["watch", "--json"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert!(line.contains("watching"), "{line}");
+    // 2,500 new files (more than a batch takes one by one), one deleted, one edited
+    // and a file in an ignored folder.
+    for i in 0..2500 {
+        let d = dir.path().join(format!("gen/m{}", i % 50));
+        fs::create_dir_all(&d).unwrap();
+        fs::write(d.join(format!("f{i}.rs")), format!("fn switched_{i}() {{}}\n")).unwrap();
+    }
+    fs::remove_file(dir.path().join("src/main.go")).unwrap();
+    fs::write(dir.path().join("src/core/engine.rs"), "\n\npub struct PlayerHealth;\n").unwrap();
+    fs::create_dir_all(dir.path().join("node_modules/x")).unwrap();
+    fs::write(dir.path().join("node_modules/x/i.js"), "function switched_ignored() {}\n").unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut reports = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        let status = cg(dir.path(), &["status", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+        if v["statistics"]["files"] == 2501 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut l = String::new();
+    while out.read_line(&mut l).unwrap_or(0) > 0 {
+        reports.push(serde_json::from_str::<serde_json::Value>(l.trim()).unwrap());
+        l.clear();
+    }
+    let q = stdout(&cg(dir.path(), &["query", "switched_", "--mode", "starts_with", "--limit", "1"]));
+    assert!(q.contains("2500 matches"), "{q}");
+    assert!(stdout(&cg(dir.path(), &["query", "PlayerHealth"])).contains("src/core/engine.rs:3"));
+    assert!(stdout(&cg(dir.path(), &["query", "main"])).contains("0 matches"));
+    let added: usize = reports.iter().map(|r| r["added"].as_array().map_or(0, |a| a.len())).sum();
+    assert_eq!(added, 2500, "{reports:?}");
+    assert!(reports.len() <= 5, "a burst is a few updates, not one per file: {}", reports.len());
+}

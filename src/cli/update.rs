@@ -1,6 +1,6 @@
 //! `cg update`, `cg remove`, `cg compact`, `cg watch`: keeping the index fresh.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -149,23 +149,19 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let options = WatchOptions { quiet: Duration::from_millis(args.quiet_ms), ..WatchOptions::default() };
     let stop = AtomicBool::new(false);
-    let show = io::stderr().is_terminal() || !args.json;
     let mut on_event = |e: WatchEvent| {
         let mut out = io::stdout().lock();
         let _ = match e {
+            // Progress goes to stderr whatever the output format.
             WatchEvent::Ready => {
-                if show {
-                    eprintln!("cg: watching {} (Ctrl-C to stop)", root.display());
-                }
+                eprintln!("cg: watching {} (Ctrl-C to stop)", root.display());
                 Ok(())
             }
             WatchEvent::Applying { paths, rescan } => {
-                if show {
-                    if rescan {
-                        eprintln!("cg: {paths} changed paths: rescanning the tree");
-                    } else {
-                        eprintln!("cg: applying {paths} changed path(s)");
-                    }
+                if rescan {
+                    eprintln!("cg: {paths} changed paths: rescanning the tree");
+                } else {
+                    eprintln!("cg: applying {paths} changed path(s)");
                 }
                 Ok(())
             }
