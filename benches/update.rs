@@ -73,6 +73,7 @@ fn main() {
     let mut update_times = Vec::with_capacity(updates);
     let mut visible_times = Vec::with_capacity(updates);
     let mut largest = fresh;
+    let mut phases: Vec<(&'static str, Vec<Duration>)> = Vec::new();
     for i in 0..updates {
         let k = i % sample.len();
         let path = root.join(&sample[k]);
@@ -88,6 +89,12 @@ fn main() {
         let visible = t.elapsed();
         assert_eq!(m.total, 1, "edit {i} not visible (report: {:?})", r.updated);
         update_times.push(updated);
+        for (name, d) in &r.timings {
+            match phases.iter_mut().find(|(n, _)| n == name) {
+                Some((_, list)) => list.push(*d),
+                None => phases.push((name, vec![*d])),
+            }
+        }
         visible_times.push(visible);
         largest = largest.max(project::store_bytes(&root));
         if (i + 1) % 100 == 0 {
@@ -105,6 +112,16 @@ fn main() {
         ms(pct(&update_times, 0.99)),
         ms(*update_times.last().unwrap())
     );
+    for (name, list) in &mut phases {
+        list.sort();
+        println!(
+            "  phase {name:<22} p50 {:>9} p99 {:>9} max {:>9} (in {} updates)",
+            ms(pct(list, 0.5)),
+            ms(pct(list, 0.99)),
+            ms(*list.last().unwrap()),
+            list.len()
+        );
+    }
     println!(
         "  edit visible to a fresh reader (update + open + query): p50 {} p99 {}",
         ms(pct(&visible_times, 0.5)),

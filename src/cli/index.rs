@@ -137,11 +137,14 @@ pub fn status(args: StatusArgs) -> Result<()> {
         stats.files, stats.lines, stats.terms, stats.occurrences
     )?;
     writeln!(out, "types: {}  methods: {}", m.types, m.methods)?;
+    let superseded: u64 = index.superseded.iter().map(|s| s.len() as u64).sum();
     writeln!(
         out,
-        "generation {} in {} segment(s), {:.1} MiB on disk, built {}",
+        "generation {} in {} segment(s) ({} from updates, {} superseded slot(s)), {:.1} MiB on disk, written {}",
         m.generation,
         stats.segments,
+        index.segments.len() - index.base,
+        superseded,
         project::store_bytes(&root) as f64 / 1048576.0,
         ago(m.created_unix_ms)
     )?;

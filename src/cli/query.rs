@@ -93,6 +93,7 @@ pub fn run(args: Args) -> Result<()> {
             "matches": list,
             "total_matches": total,
             "truncated": (shown as u64) < total,
+            "generation": groups.first().and_then(|g| g.index.manifest.as_ref()).map_or(0, |m| m.generation),
         });
         if !errors.is_empty() {
             value["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();

@@ -38,6 +38,8 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
             "methods": m.methods, "types": m.types,
             "dependencies": links::read_links(root).map(|l| l.len()).unwrap_or(0),
             "segments": stats.segments,
+            "update_segments": index.segments.len() - index.base,
+            "superseded_slots": index.superseded.iter().map(|s| s.len() as u64).sum::<u64>(),
         },
         "generation": m.generation,
         "last_update": m.created_unix_ms / 1000,

@@ -72,6 +72,8 @@ pub struct UpdateReport {
     /// Lines of the file versions written.
     pub lines_updated: u64,
     pub duration_ms: u64,
+    /// Where the time went, phase by phase, in order.
+    pub timings: Vec<(&'static str, Duration)>,
 }
 
 impl UpdateReport {
@@ -118,6 +120,7 @@ pub fn update(
         return Err(ProjectError::NotIndexed { path: root });
     }
     let _lock = WriteLock::acquire_waiting(&dir, options.lock_wait)?;
+    let mut laps = Laps::new();
     let config = read_config(&root)?.unwrap_or_default();
     let index = Index::open(&root)?;
     let manifest = index.manifest.clone().ok_or_else(|| ProjectError::NotIndexed { path: root.clone() })?;
@@ -150,6 +153,7 @@ pub fn update(
             let rels = paths.iter().map(|p| relative_to_root(&root, p)).collect::<Result<Vec<_>, _>>()?;
             let whole = rels.is_empty() || rels.iter().any(String::is_empty);
             let targets = if whole { vec![String::new()] } else { rels.clone() };
+            laps.lap("lock and open");
             let walk = extract::walk_within(&root, &config.walk_options()?, &targets)
                 .map_err(|e| ProjectError::BadGlob { glob: e.glob, message: e.message })?;
             report.skipped.extend(walk.skipped);
@@ -195,11 +199,13 @@ pub fn update(
                     None => true,
                 })
                 .collect();
+            laps.lap("walk, stat");
             let total = changed.len();
             report.unchanged = (walk.files.len() - total) as u64;
             let owned: Vec<SourceFile> = changed.into_iter().cloned().collect();
             let outcomes = extract::extract_each(&owned, config.walk_options()?.max_file_bytes, |o, _| o);
             progress(Progress { files_done: total, files_total: total });
+            laps.lap("read, extract");
             let walked: std::collections::HashSet<&str> = walk.files.iter().map(|f| f.rel.as_str()).collect();
             for outcome in outcomes {
                 match outcome {
@@ -271,7 +277,10 @@ pub fn update(
         compact || !new_files.is_empty() || !superseded.is_empty() || project_files != manifest.project_files;
     if write_generation {
         let slots = config.segment_slots.unwrap_or(MAX_SLOTS_PER_SEGMENT);
+        laps.lap("compare");
         let commit = commit(&dir, &index, &manifest, slots, new_files, &superseded, compact, project_files)?;
+        laps.list.extend(commit.timings.iter().copied());
+        laps.clock = Instant::now();
         report.generation = commit.manifest.generation;
         report.segments_written = commit.segments_written;
         report.compacted = commit.compacted;
@@ -281,6 +290,7 @@ pub fn update(
             let auto = summary::detect(&index, &root)?;
             summary::refresh(&root, &commit.manifest.name, &auto)?;
             report.summary_refreshed = true;
+            laps.lap("summary");
         }
     }
     // Also when nothing changed: a writer killed after its switch left the
@@ -288,11 +298,13 @@ pub fn update(
     if let Ok(current) = super::read_manifest(&root) {
         remove_unreferenced(&dir, &current);
     }
+    laps.lap("clean up");
     if refresh_docs {
         docs::update(&root, &manifest.name)?;
         report.docs_refreshed = true;
     }
     report.duration_ms = started.elapsed().as_millis() as u64;
+    report.timings = laps.list;
     Ok(report)
 }
 
@@ -370,6 +382,7 @@ struct Commit {
     manifest: Manifest,
     segments_written: u32,
     compacted: bool,
+    timings: Vec<(&'static str, Duration)>,
 }
 
 /// Writes the new generation: `new_files` in new segments, `superseded` marked,
@@ -386,6 +399,15 @@ fn commit(
     compact: bool,
     project_files: u64,
 ) -> Result<Commit, ProjectError> {
+    let totals = Manifest {
+        files: new_files.len() as u64,
+        lines: new_files.iter().map(|f| f.line_count() as u64).sum(),
+        occurrences: new_files.iter().flat_map(|f| f.terms.iter().map(|t| t.lines.len() as u64)).sum(),
+        types: new_files.iter().map(|f| f.types.len().min(u16::MAX as usize) as u64).sum(),
+        methods: new_files.iter().map(|f| f.methods.len().min(u16::MAX as usize) as u64).sum(),
+        source_bytes: new_files.iter().map(|f| f.size).sum(),
+        ..prev.clone()
+    };
     let n = index.segments.len();
     let mut dead: Vec<SlotSet> = index.superseded.clone();
     for f in superseded {
@@ -413,6 +435,7 @@ fn commit(
         }
         j
     };
+    let mut laps = Laps::new();
     let copies: Vec<SegmentCopy<'_>> =
         (first_merged..n).map(|i| index.segments[i].copy_files(|s| !dead[i].contains(s))).collect::<Result<_, _>>()?;
     enum Entry {
@@ -426,6 +449,7 @@ fn commit(
         entries.extend(copy.files.iter().enumerate().map(|(i, f)| (f.path, Entry::Copied(c, i))));
     }
     entries.sort_by(|a, b| a.0.cmp(b.0));
+    laps.lap("copy merged segments");
     let generation = prev.generation + 1;
     let mut written: Vec<String> = Vec::new();
     let mut writer = SegmentWriter::new(max_slots);
@@ -455,6 +479,7 @@ fn commit(
         flush(writer, &mut written)?;
     }
     drop(copies);
+    laps.lap("write segments");
 
     // The new segment list: kept segments that still hold a current file, then
     // what was written.
@@ -488,39 +513,45 @@ fn commit(
         superseded: kept_superseded,
         project_files,
         created_unix_ms: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
-        files: 0,
-        lines: 0,
+        // The previous totals, less the versions superseded, plus those written.
+        files: (prev.files + totals.files).saturating_sub(superseded.len() as u64),
+        lines: (prev.lines + totals.lines).saturating_sub(superseded.iter().map(|f| f.slot.line_count as u64).sum()),
         terms: prev.terms,
-        occurrences: 0,
-        types: 0,
-        methods: 0,
-        source_bytes: 0,
+        occurrences: (prev.occurrences + totals.occurrences)
+            .saturating_sub(superseded.iter().map(|f| f.slot.occurrences as u64).sum()),
+        types: (prev.types + totals.types).saturating_sub(superseded.iter().map(|f| f.slot.type_count as u64).sum()),
+        methods: (prev.methods + totals.methods)
+            .saturating_sub(superseded.iter().map(|f| f.slot.method_count as u64).sum()),
+        source_bytes: (prev.source_bytes + totals.source_bytes)
+            .saturating_sub(superseded.iter().map(|f| f.slot.size).sum()),
     };
-    // Totals of the new generation, from its slot records.
-    let root = dir.parent().unwrap_or(dir);
-    let mut opened = Index::open_segments(root, &manifest.segments)?;
-    opened.base = manifest.base_segments;
-    opened.superseded = manifest
-        .segments
-        .iter()
-        .map(|s| manifest.superseded.get(s).map(|v| v.iter().copied().collect()).unwrap_or_default())
-        .collect();
-    for f in opened.files()? {
-        manifest.files += 1;
-        manifest.lines += f.slot.line_count as u64;
-        manifest.occurrences += f.slot.occurrences as u64;
-        manifest.types += f.slot.type_count as u64;
-        manifest.methods += f.slot.method_count as u64;
-        manifest.source_bytes += f.slot.size;
-    }
     if compact {
-        manifest.terms = opened.stats()?.terms;
+        // Distinct terms: a union of the new segments' dictionaries.
+        let root = dir.parent().unwrap_or(dir);
+        manifest.terms = Index::open_segments(root, &manifest.segments)?.stats()?.terms;
     }
-    drop(opened);
     let bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     write_atomic(&dir.join(MANIFEST), &bytes)?;
     sync_dir(dir);
-    Ok(Commit { manifest, segments_written, compacted: compact })
+    laps.lap("switch manifest");
+    Ok(Commit { manifest, segments_written, compacted: compact, timings: laps.list })
+}
+
+/// Phase timings.
+struct Laps {
+    clock: Instant,
+    list: Vec<(&'static str, Duration)>,
+}
+
+impl Laps {
+    fn new() -> Laps {
+        Laps { clock: Instant::now(), list: Vec::new() }
+    }
+
+    fn lap(&mut self, name: &'static str) {
+        self.list.push((name, self.clock.elapsed()));
+        self.clock = Instant::now();
+    }
 }
 
 impl WriteLock {
