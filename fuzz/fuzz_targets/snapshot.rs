@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let Ok(segment) = Segment::from_vec("fuzz", data.to_vec()) else { return };
     let _ = segment.verify();
-    let index = Index { root: std::env::temp_dir(), manifest: None, segments: vec![segment] };
+    let index = Index::from_segments(&std::env::temp_dir(), vec![segment]);
     for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains), ("^p.*r$", Mode::Regex)] {
         let _ = search(&index, &Query::new(term, mode));
     }
