@@ -144,3 +144,41 @@ fn reinit_switches_generations_and_removes_the_old_files() {
     let new_reader = Index::open(dir.path()).unwrap();
     assert_eq!(search(&new_reader, &Query::new("player", Mode::Exact)).unwrap().total, 5);
 }
+
+/// The largest single allocation made in this test binary.
+static LARGEST_ALLOCATION: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+struct Measuring;
+
+unsafe impl std::alloc::GlobalAlloc for Measuring {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        LARGEST_ALLOCATION.fetch_max(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Measuring = Measuring;
+
+/// Found by the `snapshot` fuzz target: a corrupted variant `occurrences` field sized
+/// a multi-gigabyte buffer before any posting was read (libFuzzer reported it as
+/// out-of-memory; with overcommit it would only show as a huge allocation).
+#[test]
+fn corrupted_occurrence_counts_do_not_allocate_gigabytes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/corrupt");
+    for name in ["oom-occurrences-a.cgs", "oom-occurrences-b.cgs"] {
+        let bytes = fs::read(dir.join(name)).unwrap();
+        let Ok(segment) = Segment::from_vec(name, bytes) else { continue };
+        assert!(segment.verify().is_err(), "{name} is corrupted");
+        let index = Index::from_segments(&dir, vec![segment]);
+        for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains)] {
+            let _ = search(&index, &Query::new(term, mode));
+        }
+    }
+    let largest = LARGEST_ALLOCATION.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(largest < 256 << 20, "an allocation of {largest} bytes");
+}

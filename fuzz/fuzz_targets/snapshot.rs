@@ -1,5 +1,6 @@
-//! Arbitrary bytes as a segment file: opening, verifying and querying return
-//! errors or answers, never panic.
+//! Arbitrary bytes as a segment file: opening, verifying, querying (also with
+//! superseded slots) and copying files out for compaction return errors or
+//! answers, never panic.
 #![no_main]
 
 use codegraph::project::Index;
@@ -10,9 +11,14 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let Ok(segment) = Segment::from_vec("fuzz", data.to_vec()) else { return };
     let _ = segment.verify();
-    let index = Index::from_segments(&std::env::temp_dir(), vec![segment]);
-    for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains), ("^p.*r$", Mode::Regex)] {
-        let _ = search(&index, &Query::new(term, mode));
+    let _ = segment.copy_files(|s| s % 2 == 0);
+    let mut index = Index::from_segments(&std::env::temp_dir(), vec![segment]);
+    for superseded in [vec![], vec![0u32, 1, 3]] {
+        index.superseded[0] = superseded.into_iter().collect();
+        for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains), ("^p.*r$", Mode::Regex)] {
+            let _ = search(&index, &Query::new(term, mode));
+        }
+        let _ = index.stats();
+        let _ = index.files();
     }
-    let _ = index.stats();
 });

@@ -7,7 +7,7 @@ use roaring::RoaringBitmap;
 
 use super::{Mode, QueryError};
 use crate::extract::words::MAX_TERM_BYTES;
-use crate::snapshot::{fold, trigrams, Segment, SnapshotError, VariantRec};
+use crate::snapshot::{fold, trigrams, FoldRec, Segment, SnapshotError, VariantRec};
 
 /// Limits on a compiled regex, so a hostile pattern cannot exhaust memory.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
@@ -70,6 +70,18 @@ impl Matcher {
             Mode::Regex if !self.case_sensitive => self.matches(key),
             Mode::Regex => true,
             _ => self.text_match(key, &self.folded),
+        }
+    }
+
+    /// For a case-insensitive exact term: its fold in the segment (all of whose
+    /// variants match), whose record counts the distinct lines of all of them.
+    pub fn exact_fold(&self, seg: &Segment) -> Result<Option<FoldRec>, SnapshotError> {
+        if self.mode != Mode::Exact || self.case_sensitive {
+            return Ok(None);
+        }
+        match seg.term_fst()?.get(&self.folded) {
+            Some(id) => seg.fold(id as u32).map(Some),
+            None => Ok(None),
         }
     }
 

@@ -230,6 +230,30 @@ fn search_segment(
         }
         return Ok(out);
     }
+    // A case-insensitive exact term with several spellings: the fold record counts
+    // the distinct lines of all of them, so merging the first postings of each
+    // spelling's stream is enough. Cost follows the limit, as for one spelling.
+    if filter.is_empty() && skip.is_empty() {
+        if let Some(fold) = matcher.exact_fold(seg)? {
+            out.total = fold.occurrences;
+            let defs = merged(seg, &variants, true)?.take(limit);
+            for p in defs {
+                out.defs.push(slots.hit(seg, seg_index, p)?);
+            }
+            let room = limit.saturating_sub(out.defs.len());
+            let mut def_list = merged(seg, &variants, true)?.peekable();
+            for p in merged(seg, &variants, false)? {
+                if out.rest.len() >= room {
+                    break;
+                }
+                while def_list.next_if(|d| *d < p).is_some() {}
+                if def_list.next_if_eq(&p).is_none() {
+                    out.rest.push(slots.hit(seg, seg_index, p)?);
+                }
+            }
+            return Ok(out);
+        }
+    }
     // Many variants: stream every list into one buffer, sort, dedup. Cheaper than
     // decoding a bitmap per variant and merging them.
     let (all, defs) = union_postings(seg, &variants, skip)?;
@@ -265,9 +289,33 @@ fn search_segment(
     Ok(out)
 }
 
+/// The distinct postings of several variants in increasing order, merged from their
+/// streams (all postings, or those on definition lines). A malformed list ends its
+/// stream early; `verify` reports it.
+fn merged<'a>(
+    seg: &'a Segment,
+    variants: &[VariantRec],
+    defs: bool,
+) -> Result<impl Iterator<Item = u32> + 'a, SnapshotError> {
+    let mut heads: Vec<std::iter::Peekable<crate::snapshot::postings::PostingIter<'a>>> = Vec::new();
+    for v in variants {
+        let it = if defs { seg.def_posting_iter(v)? } else { seg.posting_iter(v)? };
+        heads.push(it.peekable());
+    }
+    Ok(std::iter::from_fn(move || {
+        let min = heads.iter_mut().filter_map(|h| h.peek().copied()).min()?;
+        for h in heads.iter_mut() {
+            h.next_if_eq(&min);
+        }
+        Some(min)
+    }))
+}
+
 /// The sorted, distinct postings of several variants: all, and on definition lines.
 fn union_postings(seg: &Segment, variants: &[VariantRec], skip: &SlotSet) -> Result<(Vec<u32>, Vec<u32>), QueryError> {
-    let mut all = Vec::with_capacity(variants.iter().map(|v| v.occurrences as usize).sum());
+    // The stored counts are a hint only: corrupted ones must not size a huge buffer.
+    let hint: usize = variants.iter().map(|v| v.occurrences as usize).sum();
+    let mut all = Vec::with_capacity(hint.min(1 << 20));
     let mut defs = Vec::new();
     for v in variants {
         let mut it = seg.posting_iter(v)?.skipping(skip);
