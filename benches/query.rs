@@ -9,6 +9,7 @@
 //! warm, in-process, first 50 hits + total, no source read), then runs criterion.
 //!
 //!     cargo bench --bench query
+//!     CG_BENCH_INDEX=~/corpus CG_BENCH_MODES=starts_with cargo bench --bench query -- none
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -114,7 +115,10 @@ fn bench(c: &mut Criterion) {
         drop(i);
     }
     eprintln!("{:<12} {}", "open", percentiles(opens));
-    for mode in [Mode::Exact, Mode::StartsWith, Mode::Contains, Mode::Regex] {
+    // `CG_BENCH_MODES=starts_with,contains` times only those modes (for profiling).
+    let only = std::env::var("CG_BENCH_MODES").unwrap_or_default();
+    let modes = [Mode::Exact, Mode::StartsWith, Mode::Contains, Mode::Regex];
+    for mode in modes.into_iter().filter(|m| only.is_empty() || only.split(',').any(|o| o == m.name())) {
         let qs = queries(&terms, mode);
         for q in &qs {
             let _ = search(&index, q); // warm the pages
