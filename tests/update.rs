@@ -333,3 +333,31 @@ fn a_thousand_updates_of_one_file_do_not_grow_the_store() {
     assert!(largest < fresh_size * 4, "store grew to {largest} bytes from {fresh_size}");
     assert_current(root, 65_536);
 }
+
+#[test]
+fn the_summary_follows_updates_when_it_is_next_read() {
+    let (dir, mut tick) = small_project();
+    let root = dir.path();
+    let (_, before) = project::summary::read(root).unwrap();
+    assert!(!before.entry_points.iter().any(|e| e.contains("main.rs")), "{before:?}");
+    write(root, "cmd/main.rs", "fn main() {}\n", &mut tick);
+    let r = apply(root, Request::Update(vec!["cmd/main.rs".into()]));
+    assert!(r.summary_outdated, "a new file changes the detected structure");
+    let stored = fs::read_to_string(root.join(".codegraph/summary.md")).unwrap();
+    assert!(!stored.contains("cmd/main.rs"), "the update itself does not detect");
+    let (text, auto) = project::summary::read(root).unwrap();
+    assert!(auto.entry_points.iter().any(|e| e == "cmd/main.rs"), "{auto:?}");
+    assert!(text.contains("cmd/main.rs"));
+    assert_eq!(auto.generation, r.generation);
+    // Stored once read, and not detected again while nothing changes.
+    assert!(fs::read_to_string(root.join(".codegraph/summary.md")).unwrap().contains("cmd/main.rs"));
+    let edit = {
+        write(root, "cmd/main.rs", "fn main() { run() }\n", &mut tick);
+        apply(root, Request::Update(vec!["cmd/main.rs".into()]))
+    };
+    assert!(!edit.summary_outdated, "an edit that keeps types and methods keeps the summary");
+    // A removal is seen too.
+    apply(root, Request::Remove(vec!["cmd".into()]));
+    let (_, auto) = project::summary::read(root).unwrap();
+    assert!(!auto.entry_points.iter().any(|e| e == "cmd/main.rs"), "{auto:?}");
+}

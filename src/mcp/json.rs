@@ -65,7 +65,7 @@ pub fn update_report(r: &project::UpdateReport) -> Value {
         "skipped": r.skipped.iter().map(|s| json!({"file": s.path, "reason": s.reason.to_string()})).collect::<Vec<_>>(),
         "segments_written": r.segments_written,
         "compacted": r.compacted,
-        "summary_refreshed": r.summary_refreshed,
+        "summary_outdated": r.summary_outdated,
         "docs_refreshed": r.docs_refreshed,
         "duration_ms": r.duration_ms,
     })

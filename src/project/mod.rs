@@ -105,6 +105,11 @@ pub struct Manifest {
     /// last made from; a rescan that finds it changed refreshes them.
     #[serde(default)]
     pub project_files: u64,
+    /// The last generation that changed what the summary's detected part is
+    /// made from; a summary detected at an older generation is detected again
+    /// when read.
+    #[serde(default)]
+    pub summary_changed_at: u64,
     pub created_unix_ms: u64,
     pub files: u64,
     pub lines: u64,
@@ -319,6 +324,7 @@ pub fn init(
         segments,
         superseded: BTreeMap::new(),
         project_files: project_files_fingerprint(&root, &summary.project_files),
+        summary_changed_at: generation,
         created_unix_ms: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
         files: summary.files,
         lines: summary.lines,

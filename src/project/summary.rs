@@ -48,6 +48,9 @@ pub struct AutoSummary {
     pub dependency_count: usize,
     /// Top folders, most files first.
     pub structure: Vec<FolderCount>,
+    /// The index generation this was detected from.
+    #[serde(default)]
+    pub generation: u64,
 }
 
 const MAX_ENTRY_POINTS: usize = 25;
@@ -56,7 +59,8 @@ const MAX_DEPENDENCIES: usize = 60;
 
 /// Detects the automatic parts from the index and the manifests under `root`.
 pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
-    let mut auto = AutoSummary::default();
+    let mut auto =
+        AutoSummary { generation: index.manifest.as_ref().map_or(0, |m| m.generation), ..AutoSummary::default() };
     let mut files: Vec<(String, &'static str)> = Vec::new();
     let mut entry: BTreeSet<String> = BTreeSet::new();
     let mut type_names: HashMap<String, &'static str> = HashMap::new();
@@ -377,18 +381,44 @@ fn split(text: &str) -> (&str, &str) {
 pub fn refresh(root: &Path, name: &str, auto: &AutoSummary) -> Result<(), ProjectError> {
     let path = root.join(DIR).join(SUMMARY);
     let existing = fs::read_to_string(&path).unwrap_or_else(|_| template(name));
-    let (people, after) = split(&existing);
-    let mut text = people.trim_end().to_string();
-    text.push_str("\n\n");
-    text.push_str(&render_auto(auto));
-    text.push_str(after.trim_start_matches('\n'));
-    write_atomic(&path, text.as_bytes())?;
+    write_atomic(&path, compose(&existing, auto).as_bytes())?;
     write_atomic(&root.join(DIR).join(SUMMARY_JSON), &serde_json::to_vec(auto).unwrap_or_default())?;
     Ok(())
 }
 
-/// Reads `summary.md` and the detected parts.
+/// `summary.md` with its automatic block replaced by `auto`.
+fn compose(existing: &str, auto: &AutoSummary) -> String {
+    let (people, after) = split(existing);
+    let mut text = people.trim_end().to_string();
+    text.push_str("\n\n");
+    text.push_str(&render_auto(auto));
+    text.push_str(after.trim_start_matches('\n'));
+    text
+}
+
+/// Reads `summary.md` and the detected parts, detecting them again first when
+/// files they come from changed since (updates only mark that, so they stay fast).
+/// The fresh result is written back when no other process is writing the index;
+/// otherwise it is returned without being stored.
 pub fn read(root: &Path) -> Result<(String, AutoSummary), ProjectError> {
+    let (text, auto) = read_stored(root)?;
+    let Ok(manifest) = super::read_manifest(root) else { return Ok((text, auto)) };
+    if auto.generation >= manifest.summary_changed_at {
+        return Ok((text, auto));
+    }
+    let index = Index::open(root)?;
+    let fresh = detect(&index, root)?;
+    match super::WriteLock::acquire(&root.join(DIR)) {
+        Ok(_lock) => {
+            refresh(root, &manifest.name, &fresh)?;
+            read_stored(root)
+        }
+        Err(_) => Ok((compose(&text, &fresh), fresh)),
+    }
+}
+
+/// Reads `summary.md` and `summary.json` as stored.
+fn read_stored(root: &Path) -> Result<(String, AutoSummary), ProjectError> {
     let path = root.join(DIR).join(SUMMARY);
     let text = fs::read_to_string(&path).map_err(|source| ProjectError::Io { path, source })?;
     let auto = fs::read(root.join(DIR).join(SUMMARY_JSON))

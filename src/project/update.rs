@@ -21,8 +21,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use rayon::prelude::*;
 
 use super::{
-    docs, project_files_fingerprint, read_config, remove_unreferenced, summary, sync_dir, write_atomic, Index,
-    IndexedFile, Manifest, ProjectError, WriteLock, DIR, MANIFEST,
+    docs, project_files_fingerprint, read_config, remove_unreferenced, sync_dir, write_atomic, Index, IndexedFile,
+    Manifest, ProjectError, WriteLock, DIR, MANIFEST,
 };
 use crate::extract::{self, rel_path, FileFacts, Skip, SourceFile};
 use crate::index::Progress;
@@ -63,7 +63,10 @@ pub struct UpdateReport {
     pub segments_written: u32,
     /// Whether every file was rewritten into fresh base segments.
     pub compacted: bool,
-    pub summary_refreshed: bool,
+    /// Files the summary's detected part comes from changed: it is detected
+    /// again when next read (detection reads the whole index, so an update does
+    /// not wait for it).
+    pub summary_outdated: bool,
     pub docs_refreshed: bool,
     /// Distinct terms of the file versions written.
     pub items_added: u64,
@@ -246,9 +249,6 @@ pub fn update(
                 report.removed.push(f.path.to_string());
                 superseded.push(*f);
             }
-            if !report.added.is_empty() || !report.removed.is_empty() {
-                refresh_summary = true;
-            }
             if whole {
                 project_files = project_files_fingerprint(&root, &walk.project_files);
                 if project_files != manifest.project_files {
@@ -266,6 +266,10 @@ pub fn update(
             }
         }
     }
+    // Files that come or go change the detected structure and entry points.
+    if !report.added.is_empty() || !report.removed.is_empty() {
+        refresh_summary = true;
+    }
     report.items_added = new_files.iter().map(|f| f.terms.len() as u64).sum();
     report.items_removed = superseded.iter().map(|f| f.slot.term_count as u64).sum();
     report.lines_updated = new_files.iter().map(|f| f.line_count() as u64).sum();
@@ -278,20 +282,15 @@ pub fn update(
     if write_generation {
         let slots = config.segment_slots.unwrap_or(MAX_SLOTS_PER_SEGMENT);
         laps.lap("compare");
-        let commit = commit(&dir, &index, &manifest, slots, new_files, &superseded, compact, project_files)?;
+        let summary = (project_files, refresh_summary);
+        let commit = commit(&dir, &index, &manifest, slots, new_files, &superseded, compact, summary)?;
         laps.list.extend(commit.timings.iter().copied());
         laps.clock = Instant::now();
         report.generation = commit.manifest.generation;
         report.segments_written = commit.segments_written;
         report.compacted = commit.compacted;
+        report.summary_outdated = refresh_summary;
         drop(index);
-        if refresh_summary || compact {
-            let index = Index::open(&root)?;
-            let auto = summary::detect(&index, &root)?;
-            summary::refresh(&root, &commit.manifest.name, &auto)?;
-            report.summary_refreshed = true;
-            laps.lap("summary");
-        }
     }
     // Also when nothing changed: a writer killed after its switch left the
     // previous generation's files behind.
@@ -397,7 +396,7 @@ fn commit(
     mut new_files: Vec<FileFacts>,
     superseded: &[IndexedFile<'_>],
     compact: bool,
-    project_files: u64,
+    (project_files, summary_changed): (u64, bool),
 ) -> Result<Commit, ProjectError> {
     let totals = Manifest {
         files: new_files.len() as u64,
@@ -512,6 +511,7 @@ fn commit(
         base_segments: base,
         superseded: kept_superseded,
         project_files,
+        summary_changed_at: if summary_changed { generation } else { prev.summary_changed_at },
         created_unix_ms: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
         // The previous totals, less the versions superseded, plus those written.
         files: (prev.files + totals.files).saturating_sub(superseded.len() as u64),
