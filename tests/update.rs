@@ -105,7 +105,7 @@ proptest! {
     #[test]
     fn updates_answer_like_a_fresh_scan_and_compact_to_fresh_bytes(
         initial in prop::collection::vec((0usize..3, prop::collection::vec((0usize..40, 0usize..5), 1..25)), 1..7),
-        groups in prop::collection::vec((prop::collection::vec(op(), 1..5), 0usize..4), 1..6),
+        groups in prop::collection::vec((prop::collection::vec(op(), 1..5), 0usize..5), 1..6),
         slots in 1u32..5,
     ) {
         let dir = tempfile::tempdir().unwrap();
@@ -166,6 +166,12 @@ proptest! {
                 1 => { apply(root, Request::Update(vec![String::new()])); }
                 // File by file.
                 2 => for rel in &touched { apply(root, Request::Update(vec![rel.clone()])); },
+                // The folders holding them.
+                3 => {
+                    let folders: BTreeSet<String> =
+                        touched.iter().map(|r| r.split('/').next().unwrap().to_string()).collect();
+                    apply(root, Request::Update(folders.into_iter().collect()));
+                }
                 // Deleted files by removal, the rest by update.
                 _ => {
                     let (gone, rest): (Vec<String>, Vec<String>) =

@@ -180,6 +180,42 @@ impl Index {
         Ok(out)
     }
 
+    /// The current files under the folder `folder` (relative, no trailing `/`; ""
+    /// is everything), in path order: a binary search per segment for the start of
+    /// the folder's contiguous range of paths.
+    pub fn files_under(&self, folder: &str) -> Result<Vec<IndexedFile<'_>>, SnapshotError> {
+        if folder.is_empty() {
+            return self.files();
+        }
+        let prefix = format!("{folder}/");
+        let mut out = Vec::new();
+        for (i, seg) in self.segments.iter().enumerate() {
+            let (mut lo, mut hi) = (0u32, seg.slot_count);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let slot = seg.slot(mid)?;
+                match seg.slot_path(&slot)?.cmp(prefix.as_str()) {
+                    std::cmp::Ordering::Less => lo = mid + 1,
+                    _ => hi = mid,
+                }
+            }
+            for s in lo..seg.slot_count {
+                let slot = seg.slot(s)?;
+                let path = seg.slot_path(&slot)?;
+                if !path.starts_with(&prefix) {
+                    break;
+                }
+                if slot.part == 0 && self.is_live(i, s) {
+                    out.push(IndexedFile { segment: i, slot_id: s, slot, path, seg });
+                }
+            }
+        }
+        if self.has_updates() {
+            out.sort_by(|a, b| a.path.cmp(b.path));
+        }
+        Ok(out)
+    }
+
     /// The current file at `path` (relative, `/`-separated): newest segments
     /// first, a binary search in each (a segment's slots are in path order).
     pub fn locate(&self, path: &str) -> Result<Option<IndexedFile<'_>>, SnapshotError> {

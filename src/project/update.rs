@@ -334,7 +334,7 @@ fn indexed_under<'a>(index: &'a Index, rel: &str) -> Result<Vec<IndexedFile<'a>>
     if let Some(f) = index.locate(rel)? {
         return Ok(vec![f]);
     }
-    Ok(index.files()?.into_iter().filter(|f| under(f.path, rel)).collect())
+    Ok(index.files_under(rel)?)
 }
 
 /// `path` (absolute, or relative to `root`) as a `/`-separated path relative to
