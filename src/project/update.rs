@@ -435,49 +435,109 @@ fn commit(
         j
     };
     let mut laps = Laps::new();
-    let copies: Vec<SegmentCopy<'_>> =
-        (first_merged..n).map(|i| index.segments[i].copy_files(|s| !dead[i].contains(s))).collect::<Result<_, _>>()?;
+    // Update segments being merged are copied out whole (they are small); base
+    // segments (only in a compaction) one at a time, in path order, each with the
+    // other files that sort before the next base segment, so memory stays near one
+    // segment's worth whatever the index's size. Either way files reach the writer
+    // in path order, as in a fresh build.
+    let held_from = first_merged.max(index.base);
+    let held: Vec<SegmentCopy<'_>> =
+        (held_from..n).map(|i| index.segments[i].copy_files(|s| !dead[i].contains(s))).collect::<Result<_, _>>()?;
+    #[derive(Clone, Copy)]
     enum Entry {
         New(usize),
-        Copied(usize, usize),
+        Held(usize, usize),
+        Base(usize),
     }
     new_files.sort_by(|a, b| a.path.cmp(&b.path));
-    let mut entries: Vec<(&str, Entry)> =
+    let mut pending: Vec<(&str, Entry)> =
         new_files.iter().enumerate().map(|(i, f)| (f.path.as_str(), Entry::New(i))).collect();
-    for (c, copy) in copies.iter().enumerate() {
-        entries.extend(copy.files.iter().enumerate().map(|(i, f)| (f.path, Entry::Copied(c, i))));
+    for (c, copy) in held.iter().enumerate() {
+        pending.extend(copy.files.iter().enumerate().map(|(i, f)| (f.path, Entry::Held(c, i))));
     }
-    entries.sort_by(|a, b| a.0.cmp(b.0));
+    pending.sort_by(|a, b| a.0.cmp(b.0));
     laps.lap("copy merged segments");
     let generation = prev.generation + 1;
     let mut written: Vec<String> = Vec::new();
     let mut writer = SegmentWriter::new(max_slots);
-    let flush = |writer: SegmentWriter, written: &mut Vec<String>| -> Result<(), ProjectError> {
+    let mut emit = |writer: &mut SegmentWriter,
+                    written: &mut Vec<String>,
+                    lines: u32,
+                    add: &mut dyn FnMut(&mut SegmentWriter)|
+     -> Result<(), ProjectError> {
+        if !writer.fits(lines) {
+            let full = std::mem::replace(writer, SegmentWriter::new(max_slots));
+            let name = format!("seg-{generation:06}-{:04}.cgs", written.len());
+            write_atomic(&dir.join(&name), &full.finish())?;
+            written.push(name);
+        }
+        add(writer);
+        Ok(())
+    };
+    let mut next = 0usize;
+    let streamed: Vec<usize> = (first_merged..index.base.min(n)).collect();
+    for (k, &b) in streamed.iter().enumerate() {
+        let base_copy = index.segments[b].copy_files(|s| !dead[b].contains(s))?;
+        // Pending files before the next base segment's first path go with this one.
+        let bound = match streamed.get(k + 1) {
+            Some(&nb) if index.segments[nb].slot_count > 0 => {
+                let seg = &index.segments[nb];
+                Some(seg.slot_path(&seg.slot(0)?)?.to_string())
+            }
+            _ => None,
+        };
+        let mut chunk: Vec<(&str, Entry)> =
+            base_copy.files.iter().enumerate().map(|(i, f)| (f.path, Entry::Base(i))).collect();
+        while next < pending.len() && bound.as_deref().is_none_or(|bd| pending[next].0 < bd) {
+            chunk.push(pending[next]);
+            next += 1;
+        }
+        chunk.sort_by(|a, b| a.0.cmp(b.0));
+        for (_, entry) in chunk {
+            add_one(&mut emit, &mut writer, &mut written, entry, &new_files, &held, &base_copy)?;
+        }
+    }
+    let empty = SegmentCopy { terms: Vec::new(), files: Vec::new() };
+    for &(_, entry) in &pending[next..] {
+        add_one(&mut emit, &mut writer, &mut written, entry, &new_files, &held, &empty)?;
+    }
+    if !writer.is_empty() || (compact && written.is_empty()) {
         let name = format!("seg-{generation:06}-{:04}.cgs", written.len());
         write_atomic(&dir.join(&name), &writer.finish())?;
         written.push(name);
-        Ok(())
-    };
-    for (_, entry) in &entries {
-        let lines = match entry {
-            Entry::New(i) => new_files[*i].line_count(),
-            Entry::Copied(c, i) => copies[*c].files[*i].line_types.len() as u32,
-        };
-        if !writer.fits(lines) {
-            flush(std::mem::replace(&mut writer, SegmentWriter::new(max_slots)), &mut written)?;
-        }
+    }
+    drop(held);
+
+    /// Adds one file from wherever it comes.
+    fn add_one(
+        emit: &mut impl FnMut(
+            &mut SegmentWriter,
+            &mut Vec<String>,
+            u32,
+            &mut dyn FnMut(&mut SegmentWriter),
+        ) -> Result<(), ProjectError>,
+        writer: &mut SegmentWriter,
+        written: &mut Vec<String>,
+        entry: Entry,
+        new_files: &[FileFacts],
+        held: &[SegmentCopy<'_>],
+        base: &SegmentCopy<'_>,
+    ) -> Result<(), ProjectError> {
         match entry {
-            Entry::New(i) => writer.add(&new_files[*i]),
-            Entry::Copied(c, i) => {
-                let file = &copies[*c].files[*i];
-                writer.add_entry(&file.entry(), file.terms(&copies[*c]));
+            Entry::New(i) => {
+                let f = &new_files[i];
+                emit(writer, written, f.line_count(), &mut |w| w.add(f))
+            }
+            Entry::Held(c, i) => {
+                let (copy, f) = (&held[c], &held[c].files[i]);
+                emit(writer, written, f.line_types.len() as u32, &mut |w| w.add_entry(&f.entry(), f.terms(copy)))
+            }
+            Entry::Base(i) => {
+                let f = &base.files[i];
+                emit(writer, written, f.line_types.len() as u32, &mut |w| w.add_entry(&f.entry(), f.terms(base)))
             }
         }
     }
-    if !writer.is_empty() || (compact && written.is_empty()) {
-        flush(writer, &mut written)?;
-    }
-    drop(copies);
     laps.lap("write segments");
 
     // The new segment list: kept segments that still hold a current file, then
