@@ -27,9 +27,17 @@ pub struct UpdateArgs {
     /// The last line an edit touched (a hint, with --from-line).
     #[arg(long, requires = "from_line")]
     to_line: Option<u32>,
+    #[command(flatten)]
+    writer: WriterFlags,
+}
+
+/// Flags of every command that writes a new generation.
+#[derive(clap::Args)]
+pub struct WriterFlags {
     /// Seconds to wait for another cg process writing the index.
     #[arg(long, default_value_t = 10)]
     wait: u64,
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
     #[arg(long)]
@@ -41,22 +49,14 @@ pub struct RemoveArgs {
     /// Files or folders to take out of the index (the files themselves are not touched).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    #[arg(long, default_value_t = 10)]
-    wait: u64,
-    #[arg(long)]
-    project: Option<PathBuf>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    writer: WriterFlags,
 }
 
 #[derive(clap::Args)]
 pub struct CompactArgs {
-    #[arg(long, default_value_t = 10)]
-    wait: u64,
-    #[arg(long)]
-    project: Option<PathBuf>,
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    writer: WriterFlags,
 }
 
 #[derive(clap::Args)]
@@ -79,23 +79,22 @@ fn absolute(paths: &[PathBuf]) -> Result<Vec<String>> {
 
 pub fn update(args: UpdateArgs) -> Result<()> {
     let _ = (args.batch, args.from_line, args.to_line);
-    let root = project_root(&args.project)?;
-    let paths = if args.paths.is_empty() { vec![root.to_string_lossy().into_owned()] } else { absolute(&args.paths)? };
-    run(&root, Request::Update(paths), args.wait, args.json)
+    let paths = if args.paths.is_empty() { Vec::new() } else { absolute(&args.paths)? };
+    run(Request::Update(paths), &args.writer)
 }
 
 pub fn remove(args: RemoveArgs) -> Result<()> {
-    let root = project_root(&args.project)?;
-    run(&root, Request::Remove(absolute(&args.paths)?), args.wait, args.json)
+    run(Request::Remove(absolute(&args.paths)?), &args.writer)
 }
 
 pub fn compact(args: CompactArgs) -> Result<()> {
-    let root = project_root(&args.project)?;
-    run(&root, Request::Compact, args.wait, args.json)
+    run(Request::Compact, &args.writer)
 }
 
-fn run(root: &std::path::Path, request: Request, wait: u64, json: bool) -> Result<()> {
-    let options = UpdateOptions { lock_wait: Duration::from_secs(wait), ..UpdateOptions::default() };
+fn run(request: Request, flags: &WriterFlags) -> Result<()> {
+    let root = project_root(&flags.project)?;
+    let (root, json) = (root.as_path(), flags.json);
+    let options = UpdateOptions { lock_wait: Duration::from_secs(flags.wait), ..UpdateOptions::default() };
     let report = project::update(root, &request, &options, &|_| {})?;
     let mut out = io::stdout().lock();
     if json {

@@ -26,7 +26,7 @@ impl Signature {
     fn new(path: &str, slot: &SlotRec, s: FileStructure) -> Signature {
         Signature {
             file: path.to_string(),
-            language: Language::from_id(slot.language),
+            language: Language::from_id(slot.meta.language),
             line_count: slot.line_count,
             header_comments: s.header,
             types: s.types,

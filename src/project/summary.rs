@@ -66,13 +66,13 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     let mut type_names: HashMap<String, &'static str> = HashMap::new();
     for file in index.files()? {
         let (seg, slot, path) = (file.seg, file.slot, file.path);
-        let lang = Language::from_id(slot.language).map_or("?", |l| l.name());
+        let lang = Language::from_id(slot.meta.language).map_or("?", |l| l.name());
         files.push((path.to_string(), lang));
         let file = path.rsplit('/').next().unwrap_or(path);
         if matches!(file, "Program.cs" | "main.go" | "main.rs" | "index.ts" | "main.ts" | "index.js" | "main.js") {
             entry.insert(path.to_string());
         }
-        if slot.type_count == 0 && slot.method_count == 0 {
+        if slot.meta.type_count == 0 && slot.meta.method_count == 0 {
             continue;
         }
         let vendored = path.split('/').any(|c| c == "vendor" || c == "third_party");

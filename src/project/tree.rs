@@ -54,8 +54,8 @@ pub fn tree(index: &Index, prefix: &str, depth: usize) -> Result<Vec<TreeEntry>,
                 methods: 0,
             });
             e.files += 1;
-            e.items += slot.term_count as u64;
-            e.methods += slot.method_count as u64;
+            e.items += slot.meta.term_count as u64;
+            e.methods += slot.meta.method_count as u64;
         }
         if parts.len() <= depth {
             let p = path.to_string();
@@ -65,8 +65,8 @@ pub fn tree(index: &Index, prefix: &str, depth: usize) -> Result<Vec<TreeEntry>,
                     path: p,
                     is_dir: false,
                     files: 1,
-                    items: slot.term_count as u64,
-                    methods: slot.method_count as u64,
+                    items: slot.meta.term_count as u64,
+                    methods: slot.meta.method_count as u64,
                 },
             );
         }

@@ -198,7 +198,9 @@ pub fn update(
                 .files
                 .par_iter()
                 .filter(|f| match indexed.get(f.rel.as_str()) {
-                    Some(old) => named.contains(f.rel.as_str()) || !same_stat(&f.abs, old.slot.size, old.slot.mtime_ns),
+                    Some(old) => {
+                        named.contains(f.rel.as_str()) || !same_stat(&f.abs, old.slot.meta.size, old.slot.meta.mtime_ns)
+                    }
                     None => true,
                 })
                 .collect();
@@ -214,14 +216,15 @@ pub fn update(
                 match outcome {
                     Ok(facts) => match indexed.get(facts.path.as_str()) {
                         Some(old)
-                            if old.slot.hash == facts.hash
-                                && (old.slot.mtime_ns == facts.mtime_ns || named.contains(facts.path.as_str())) =>
+                            if old.slot.meta.hash == facts.hash
+                                && (old.slot.meta.mtime_ns == facts.mtime_ns
+                                    || named.contains(facts.path.as_str())) =>
                         {
                             report.unchanged += 1;
                         }
                         Some(old) => {
-                            if old.slot.type_count as usize != facts.types.len()
-                                || old.slot.method_count as usize != facts.methods.len()
+                            if old.slot.meta.type_count as usize != facts.types.len()
+                                || old.slot.meta.method_count as usize != facts.methods.len()
                             {
                                 refresh_summary = true;
                             }
@@ -271,7 +274,7 @@ pub fn update(
         refresh_summary = true;
     }
     report.items_added = new_files.iter().map(|f| f.terms.len() as u64).sum();
-    report.items_removed = superseded.iter().map(|f| f.slot.term_count as u64).sum();
+    report.items_removed = superseded.iter().map(|f| f.slot.meta.term_count as u64).sum();
     report.lines_updated = new_files.iter().map(|f| f.line_count() as u64).sum();
     report.added.sort();
     report.updated.sort();
@@ -579,11 +582,12 @@ fn commit(
         terms: prev.terms,
         occurrences: (prev.occurrences + totals.occurrences)
             .saturating_sub(superseded.iter().map(|f| f.slot.occurrences as u64).sum()),
-        types: (prev.types + totals.types).saturating_sub(superseded.iter().map(|f| f.slot.type_count as u64).sum()),
+        types: (prev.types + totals.types)
+            .saturating_sub(superseded.iter().map(|f| f.slot.meta.type_count as u64).sum()),
         methods: (prev.methods + totals.methods)
-            .saturating_sub(superseded.iter().map(|f| f.slot.method_count as u64).sum()),
+            .saturating_sub(superseded.iter().map(|f| f.slot.meta.method_count as u64).sum()),
         source_bytes: (prev.source_bytes + totals.source_bytes)
-            .saturating_sub(superseded.iter().map(|f| f.slot.size).sum()),
+            .saturating_sub(superseded.iter().map(|f| f.slot.meta.size).sum()),
     };
     if compact {
         // Distinct terms: a union of the new segments' dictionaries.

@@ -46,7 +46,7 @@ fn read(index: &Index, hit: &Hit) -> Option<(String, bool)> {
                 .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                 .map_or(0, |d| d.as_nanos() as i64);
             // Size and mtime first; the hash settles a touched-but-unchanged file.
-            (bytes.len() as u64 != slot.size || mtime != slot.mtime_ns) && xxh3_64(&bytes) != slot.hash
+            (bytes.len() as u64 != slot.meta.size || mtime != slot.meta.mtime_ns) && xxh3_64(&bytes) != slot.meta.hash
         }
         None => true,
     };

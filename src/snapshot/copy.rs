@@ -5,7 +5,7 @@
 //! A copied file written by a [`super::SegmentWriter`] gives the same bytes as the
 //! extracted file it came from.
 
-use super::{unpack, FileEntry, FileMeta, Segment, SlotRec, SnapshotError, LINES_PER_SLOT};
+use super::{unpack, FileEntry, FileMeta, Segment, SnapshotError, LINES_PER_SLOT};
 
 /// The files copied out of one segment.
 pub struct SegmentCopy<'a> {
@@ -56,7 +56,7 @@ impl Segment {
                 current = if keep(i) {
                     files.push(CopiedFile {
                         path: self.slot_path(&slot)?,
-                        meta: slot.meta(),
+                        meta: slot.meta,
                         line_types: self.line_type_bytes(&slot)?,
                         structure: self.structure_bytes(&slot)?,
                         lines: Vec::new(),
@@ -95,22 +95,5 @@ impl Segment {
             }
         }
         Ok(SegmentCopy { terms, files })
-    }
-}
-
-impl SlotRec {
-    /// The file-level fields of the slot, as a writer takes them.
-    pub fn meta(&self) -> FileMeta {
-        FileMeta {
-            size: self.size,
-            hash: self.hash,
-            mtime_ns: self.mtime_ns,
-            language: self.language,
-            diagnostics: self.diagnostics,
-            error_line: self.error_line,
-            term_count: self.term_count,
-            method_count: self.method_count,
-            type_count: self.type_count,
-        }
     }
 }

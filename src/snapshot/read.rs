@@ -61,20 +61,12 @@ pub struct VariantRec {
 #[derive(Clone, Copy, Debug)]
 pub struct SlotRec {
     pub path: (u32, u32),
-    pub size: u64,
-    pub hash: u64,
-    pub mtime_ns: i64,
+    /// What the record says about the whole file.
+    pub meta: FileMeta,
     pub line_types_off: u64,
     pub structure: (u64, u32),
     pub line_count: u32,
     pub part: u16,
-    pub language: u8,
-    pub diagnostics: u8,
-    pub error_line: u32,
-    /// Distinct terms of the file.
-    pub term_count: u32,
-    pub method_count: u16,
-    pub type_count: u16,
     /// Postings of the file: (exact term, line) pairs.
     pub occurrences: u32,
 }
@@ -305,19 +297,21 @@ impl Segment {
         let rec = (|| {
             Some(SlotRec {
                 path: (u32_at(b, o)?, u32_at(b, o + 4)?),
-                size: u64_at(b, o + 8)?,
-                hash: u64_at(b, o + 16)?,
-                mtime_ns: u64_at(b, o + 24)? as i64,
+                meta: FileMeta {
+                    size: u64_at(b, o + 8)?,
+                    hash: u64_at(b, o + 16)?,
+                    mtime_ns: u64_at(b, o + 24)? as i64,
+                    language: *b.get(o + 58)?,
+                    diagnostics: *b.get(o + 59)?,
+                    error_line: u32_at(b, o + 60)?,
+                    term_count: u32_at(b, o + 64)?,
+                    method_count: u16_at(b, o + 68)?,
+                    type_count: u16_at(b, o + 70)?,
+                },
                 line_types_off: u64_at(b, o + 32)?,
                 structure: (u64_at(b, o + 40)?, u32_at(b, o + 48)?),
                 line_count: u32_at(b, o + 52)?,
                 part: u16_at(b, o + 56)?,
-                language: *b.get(o + 58)?,
-                diagnostics: *b.get(o + 59)?,
-                error_line: u32_at(b, o + 60)?,
-                term_count: u32_at(b, o + 64)?,
-                method_count: u16_at(b, o + 68)?,
-                type_count: u16_at(b, o + 70)?,
                 occurrences: u32_at(b, o + 72)?,
             })
         })();
