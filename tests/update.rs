@@ -100,7 +100,11 @@ fn ext(path: &str) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
+    // 10 cases per run; PROPTEST_CASES=N runs more.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(10),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn updates_answer_like_a_fresh_scan_and_compact_to_fresh_bytes(
