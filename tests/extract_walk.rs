@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use codegraph::extract::{extract_files, walk, Outcome, SkipReason, WalkOptions};
+use codegraph::extract::{extract_files, walk, walks_file, Outcome, SkipReason, WalkOptions};
 use codegraph::lang::Language;
 
 fn write(root: &Path, rel: &str, content: &[u8]) {
@@ -135,4 +135,87 @@ fn outcomes_are_identical_with_one_thread_and_many() {
     let one = run(1);
     assert_eq!(one.len(), 60);
     assert_eq!(one, run(4));
+}
+
+mod one_file {
+    use super::*;
+    use proptest::prelude::*;
+
+    const DIRS: &[&str] = &["a", "b", ".h", "src", "target"];
+    const FILES: &[&str] = &["x.rs", "y.go", ".z.rs", "w.txt", "v.ts"];
+    const RULES: &[&str] = &[
+        "*.go",
+        "!y.go",
+        "a/",
+        "/b",
+        "b",
+        "**/src",
+        "x.rs",
+        "!x.rs",
+        ".h",
+        "!.h",
+        "!.z.rs",
+        "a/x.rs",
+        "*.ts",
+        "!a/",
+        "/x.rs",
+        "src/",
+        "!src",
+        "# a comment",
+        "a/**",
+        "**/x.rs",
+        "*/v.ts",
+        "!**/.h",
+        "src/*.rs",
+        "!b/",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        /// `walks_file` decides one file exactly as the walk does, without listing
+        /// folders: ignore files at any depth, negations, anchored and folder-only
+        /// rules, repositories (`.git`) that stop `.gitignore`s above them, hidden
+        /// names, default excluded folders, globs.
+        #[test]
+        fn deciding_one_file_equals_the_walk(
+            files in prop::collection::vec((prop::collection::vec(0usize..5, 0..3), 0usize..5), 1..12),
+            ignores in prop::collection::vec((prop::collection::vec(0usize..5, 0..3), any::<bool>(), prop::collection::vec(0usize..RULES.len(), 1..4)), 0..6),
+            repos in prop::collection::vec((prop::collection::vec(0usize..5, 0..2), prop::option::of(0usize..RULES.len())), 0..3),
+            exclude_glob in any::<bool>(),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            let path_of = |dirs: &[usize]| dirs.iter().map(|d| DIRS[*d]).collect::<Vec<_>>().join("/");
+            let mut rels = Vec::new();
+            for (dirs, f) in &files {
+                let folder = path_of(dirs);
+                let rel = if folder.is_empty() { FILES[*f].to_string() } else { format!("{folder}/{}", FILES[*f]) };
+                write(root, &rel, b"fn f() {}\n");
+                rels.push(rel);
+            }
+            for (dirs, dot_ignore, rules) in &ignores {
+                let folder = root.join(path_of(dirs));
+                fs::create_dir_all(&folder).unwrap();
+                let text: String = rules.iter().map(|r| format!("{}\n", RULES[*r])).collect();
+                fs::write(folder.join(if *dot_ignore { ".ignore" } else { ".gitignore" }), text).unwrap();
+            }
+            for (dirs, exclude) in &repos {
+                let git = root.join(path_of(dirs)).join(".git/info");
+                fs::create_dir_all(&git).unwrap();
+                if let Some(r) = exclude {
+                    fs::write(git.join("exclude"), format!("{}\n", RULES[*r])).unwrap();
+                }
+            }
+            let options = WalkOptions {
+                exclude: if exclude_glob { vec!["b/**".to_string()] } else { Vec::new() },
+                ..WalkOptions::default()
+            };
+            let walked = super::rels(root, &options);
+            for rel in &rels {
+                let want = walked.contains(rel);
+                prop_assert_eq!(walks_file(root, &options, rel), Some(want), "{}; walked: {:?}", rel, walked);
+            }
+        }
+    }
 }

@@ -14,8 +14,8 @@ mod tree;
 pub mod words;
 
 pub use files::{
-    extract_each, extract_files, is_project_file, parse_files, read_source, rel_path, walk, walk_within, FileTiming,
-    GlobError, Outcome, Skip, SkipReason, SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,
+    extract_each, extract_files, is_project_file, parse_files, read_source, rel_path, walk, walk_within, walks_file,
+    FileTiming, GlobError, Outcome, Skip, SkipReason, SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,
 };
 pub use parsers::Extractor;
 pub use render::render;

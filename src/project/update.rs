@@ -155,10 +155,38 @@ pub fn update(
         Request::Update(paths) => {
             let rels = paths.iter().map(|p| relative_to_root(&root, p)).collect::<Result<Vec<_>, _>>()?;
             let whole = rels.is_empty() || rels.iter().any(String::is_empty);
-            let targets = if whole { vec![String::new()] } else { rels.clone() };
             laps.lap("lock and open");
-            let walk = extract::walk_within(&root, &config.walk_options()?, &targets)
-                .map_err(|e| ProjectError::BadGlob { glob: e.glob, message: e.message })?;
+            let walk_options = config.walk_options()?;
+            // A named file is decided on its own (no folder listed) when possible;
+            // folders, missing paths and undecidable files are walked.
+            let mut decided = Vec::new();
+            let mut targets = Vec::new();
+            if whole {
+                targets.push(String::new());
+            } else {
+                for rel in &rels {
+                    match extract::walks_file(&root, &walk_options, rel) {
+                        Some(true) => {
+                            let abs = root.join(rel);
+                            match crate::lang::Language::from_path(&abs) {
+                                Some(language) => decided.push(SourceFile { abs, rel: rel.clone(), language }),
+                                None => targets.push(rel.clone()),
+                            }
+                        }
+                        Some(false) => {}
+                        None => targets.push(rel.clone()),
+                    }
+                }
+            }
+            let mut walk = if targets.is_empty() {
+                extract::Walk::default()
+            } else {
+                extract::walk_within(&root, &walk_options, &targets)
+                    .map_err(|e| ProjectError::BadGlob { glob: e.glob, message: e.message })?
+            };
+            walk.files.extend(decided);
+            walk.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+            walk.files.dedup_by(|a, b| a.rel == b.rel);
             report.skipped.extend(walk.skipped);
             let indexed: HashMap<&str, IndexedFile<'_>> = if whole {
                 index.files()?.into_iter().map(|f| (f.path, f)).collect()
@@ -208,7 +236,7 @@ pub fn update(
             let total = changed.len();
             report.unchanged = (walk.files.len() - total) as u64;
             let owned: Vec<SourceFile> = changed.into_iter().cloned().collect();
-            let outcomes = extract::extract_each(&owned, config.walk_options()?.max_file_bytes, |o, _| o);
+            let outcomes = extract::extract_each(&owned, walk_options.max_file_bytes, |o, _| o);
             progress(Progress { files_done: total, files_total: total });
             laps.lap("read, extract");
             let walked: std::collections::HashSet<&str> = walk.files.iter().map(|f| f.rel.as_str()).collect();
