@@ -73,6 +73,7 @@ fn main() {
     let mut update_times = Vec::with_capacity(updates);
     let mut visible_times = Vec::with_capacity(updates);
     let mut largest = fresh;
+    let mut switch_times = Vec::with_capacity(updates);
     let mut phases: Vec<(&'static str, Vec<Duration>)> = Vec::new();
     for i in 0..updates {
         let k = i % sample.len();
@@ -89,6 +90,7 @@ fn main() {
         let visible = t.elapsed();
         assert_eq!(m.total, 1, "edit {i} not visible (report: {:?})", r.updated);
         update_times.push(updated);
+        switch_times.push(Duration::from_millis(r.visible_ms));
         for (name, d) in &r.timings {
             match phases.iter_mut().find(|(n, _)| n == name) {
                 Some((_, list)) => list.push(*d),
@@ -111,6 +113,14 @@ fn main() {
         ms(pct(&update_times, 0.9)),
         ms(pct(&update_times, 0.99)),
         ms(*update_times.last().unwrap())
+    );
+    switch_times.sort();
+    println!(
+        "  visible (manifest switched, before any merge): p50 {} p90 {} p99 {} max {} (ms resolution)",
+        ms(pct(&switch_times, 0.5)),
+        ms(pct(&switch_times, 0.9)),
+        ms(pct(&switch_times, 0.99)),
+        ms(*switch_times.last().unwrap())
     );
     for (name, list) in &mut phases {
         list.sort();

@@ -67,6 +67,7 @@ pub fn update_report(r: &project::UpdateReport) -> Value {
         "compacted": r.compacted,
         "summary_outdated": r.summary_outdated,
         "docs_refreshed": r.docs_refreshed,
+        "visible_ms": r.visible_ms,
         "duration_ms": r.duration_ms,
     })
 }

@@ -26,7 +26,7 @@ use super::{
 };
 use crate::extract::{self, rel_path, FileFacts, Skip, SourceFile};
 use crate::index::Progress;
-use crate::snapshot::{slots_for, SegmentCopy, SegmentWriter, SlotSet, FORMAT_VERSION, MAX_SLOTS_PER_SEGMENT};
+use crate::snapshot::{SegmentCopy, SegmentWriter, SlotSet, FORMAT_VERSION, MAX_SLOTS_PER_SEGMENT};
 
 /// What to change.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +74,9 @@ pub struct UpdateReport {
     pub items_removed: u64,
     /// Lines of the file versions written.
     pub lines_updated: u64,
+    /// When the change became visible (the manifest switch), from the start; a
+    /// merge of update segments may follow as one more generation.
+    pub visible_ms: u64,
     pub duration_ms: u64,
     /// Where the time went, phase by phase, in order.
     pub timings: Vec<(&'static str, Duration)>,
@@ -314,14 +317,32 @@ pub fn update(
         let slots = config.segment_slots.unwrap_or(MAX_SLOTS_PER_SEGMENT);
         laps.lap("compare");
         let summary = (project_files, refresh_summary);
-        let commit = commit(&dir, &index, &manifest, slots, new_files, &superseded, compact, summary)?;
-        laps.list.extend(commit.timings.iter().copied());
+        let mode = if compact { CommitMode::Compact } else { CommitMode::Append };
+        let done = commit(&dir, &index, &manifest, slots, new_files, &superseded, mode, summary)?;
+        laps.list.extend(done.timings.iter().copied());
         laps.clock = Instant::now();
-        report.generation = commit.manifest.generation;
-        report.segments_written = commit.segments_written;
-        report.compacted = commit.compacted;
+        report.visible_ms = started.elapsed().as_millis() as u64;
+        report.generation = done.manifest.generation;
+        report.segments_written = done.segments_written;
+        report.compacted = done.compacted;
         report.summary_outdated = refresh_summary;
         drop(index);
+        // The change is visible; now merge update segments (or compact) as the
+        // policy says, as a second generation, so readers never wait for it.
+        if !compact {
+            let index = Index::open(&root)?;
+            let (first, compacting) = merge_plan(&index, &index.superseded, CommitMode::Merge);
+            if compacting || first + 1 < index.segments.len() {
+                let m = index.manifest.clone().ok_or_else(|| ProjectError::NotIndexed { path: root.clone() })?;
+                let merged =
+                    commit(&dir, &index, &m, slots, Vec::new(), &[], CommitMode::Merge, (m.project_files, false))?;
+                laps.list.extend(merged.timings.iter().map(|(name, d)| (merge_phase(name), *d)));
+                laps.clock = Instant::now();
+                report.generation = merged.manifest.generation;
+                report.segments_written += merged.segments_written;
+                report.compacted = merged.compacted;
+            }
+        }
     }
     // Also when nothing changed: a writer killed after its switch left the
     // previous generation's files behind.
@@ -408,6 +429,52 @@ pub fn relative_to_root(root: &Path, path: &str) -> Result<String, ProjectError>
     rel_path(root, &full).ok_or_else(outside)
 }
 
+/// What a commit may rewrite besides adding its files.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum CommitMode {
+    /// Nothing: the new files go into a new update segment (the fast path).
+    Append,
+    /// The newest update segments, by the merge policy, or everything when a
+    /// quarter of all slots are superseded.
+    Merge,
+    /// Everything.
+    Compact,
+}
+
+/// Which segments a commit rewrites: from the returned index on, and whether that
+/// is a compaction (every segment, into fresh base segments). The newest update
+/// segments are merged while each older one is no bigger than twice what the newer
+/// ones hold (a binary counter: O(log n) rewrites per file), all of them when
+/// there are [`MAX_UPDATE_SEGMENTS`].
+fn merge_plan(index: &Index, dead: &[SlotSet], mode: CommitMode) -> (usize, bool) {
+    let n = index.segments.len();
+    let live = |i: usize| (index.segments[i].slot_count - dead[i].len()) as u64;
+    let all_slots: u64 = index.segments.iter().map(|s| s.slot_count as u64).sum();
+    let all_dead: u64 = dead.iter().map(|d| d.len() as u64).sum();
+    let crowded = all_slots >= 1024 && all_dead * 100 > all_slots * COMPACT_SUPERSEDED_PERCENT;
+    match mode {
+        CommitMode::Compact => (0, true),
+        CommitMode::Merge if crowded => (0, true),
+        CommitMode::Append => (n, false),
+        CommitMode::Merge => {
+            if n <= index.base {
+                return (n, false);
+            }
+            let mut acc = live(n - 1).max(1);
+            let mut j = n - 1;
+            while j > index.base && live(j - 1) <= 2 * acc {
+                acc += live(j - 1);
+                j -= 1;
+            }
+            // Kept update segments plus the merged one stay within the bound.
+            if j - index.base >= MAX_UPDATE_SEGMENTS {
+                j = index.base;
+            }
+            (j, false)
+        }
+    }
+}
+
 struct Commit {
     manifest: Manifest,
     segments_written: u32,
@@ -426,7 +493,7 @@ fn commit(
     max_slots: u32,
     mut new_files: Vec<FileFacts>,
     superseded: &[IndexedFile<'_>],
-    compact: bool,
+    mode: CommitMode,
     (project_files, summary_changed): (u64, bool),
 ) -> Result<Commit, ProjectError> {
     let totals = Manifest {
@@ -446,25 +513,7 @@ fn commit(
         }
     }
     let live = |i: usize| index.segments[i].slot_count - dead[i].len();
-    let all_slots: u64 = index.segments.iter().map(|s| s.slot_count as u64).sum();
-    let all_dead: u64 = dead.iter().map(|d| d.len() as u64).sum();
-    let compact = compact || (all_slots >= 1024 && all_dead * 100 > all_slots * COMPACT_SUPERSEDED_PERCENT);
-    // Which segments are rewritten: all of them, or the newest update segments
-    // while they are no bigger than twice what is being added.
-    let first_merged = if compact {
-        0
-    } else {
-        let mut acc: u64 = new_files.iter().map(|f| slots_for(f.line_count()) as u64).sum::<u64>().max(1);
-        let mut j = n;
-        while j > index.base && (live(j - 1) as u64) <= 2 * acc {
-            acc += live(j - 1) as u64;
-            j -= 1;
-        }
-        if j - index.base >= MAX_UPDATE_SEGMENTS {
-            j = index.base;
-        }
-        j
-    };
+    let (first_merged, compact) = merge_plan(index, &dead, mode);
     let mut laps = Laps::new();
     // Update segments being merged are copied out whole (they are small); base
     // segments (only in a compaction) one at a time, in path order, each with the
@@ -627,6 +676,16 @@ fn commit(
     sync_dir(dir);
     laps.lap("switch manifest");
     Ok(Commit { manifest, segments_written, compacted: compact, timings: laps.list })
+}
+
+/// The name of a commit phase when it is the merge after the switch.
+fn merge_phase(name: &'static str) -> &'static str {
+    match name {
+        "copy merged segments" => "merge: copy",
+        "write segments" => "merge: write",
+        "switch manifest" => "merge: switch",
+        other => other,
+    }
 }
 
 /// Phase timings.
