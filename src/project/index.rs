@@ -123,21 +123,11 @@ impl Index {
         let mut stats = IndexStats { segments: self.segments.len() as u64, ..IndexStats::default() };
         let mut maps = Vec::with_capacity(self.segments.len());
         for (i, s) in self.segments.iter().enumerate() {
-            if self.superseded[i].is_empty() {
-                stats.files += s.file_count as u64;
-                stats.lines += s.line_count;
-            } else {
-                for slot in 0..s.slot_count {
-                    let rec = s.slot(slot)?;
-                    if rec.part == 0 && self.is_live(i, slot) {
-                        stats.files += 1;
-                        stats.lines += rec.line_count as u64;
-                    }
-                }
-            }
             for slot in 0..s.slot_count {
                 let rec = s.slot(slot)?;
                 if rec.part == 0 && self.is_live(i, slot) {
+                    stats.files += 1;
+                    stats.lines += rec.line_count as u64;
                     stats.occurrences += rec.occurrences as u64;
                 }
             }
@@ -165,41 +155,17 @@ impl Index {
 
     /// Every current file once (its first slot), in path order.
     pub fn files(&self) -> Result<Vec<IndexedFile<'_>>, SnapshotError> {
-        let mut out = Vec::new();
-        for (i, seg) in self.segments.iter().enumerate() {
-            for s in 0..seg.slot_count {
-                let slot = seg.slot(s)?;
-                if slot.part == 0 && self.is_live(i, s) {
-                    out.push(IndexedFile { segment: i, slot_id: s, slot, path: seg.slot_path(&slot)?, seg });
-                }
-            }
-        }
-        if self.has_updates() {
-            out.sort_by(|a, b| a.path.cmp(b.path));
-        }
-        Ok(out)
+        self.files_under("")
     }
 
     /// The current files under the folder `folder` (relative, no trailing `/`; ""
     /// is everything), in path order: a binary search per segment for the start of
     /// the folder's contiguous range of paths.
     pub fn files_under(&self, folder: &str) -> Result<Vec<IndexedFile<'_>>, SnapshotError> {
-        if folder.is_empty() {
-            return self.files();
-        }
-        let prefix = format!("{folder}/");
+        let prefix = if folder.is_empty() { String::new() } else { format!("{folder}/") };
         let mut out = Vec::new();
         for (i, seg) in self.segments.iter().enumerate() {
-            let (mut lo, mut hi) = (0u32, seg.slot_count);
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                let slot = seg.slot(mid)?;
-                match seg.slot_path(&slot)?.cmp(prefix.as_str()) {
-                    std::cmp::Ordering::Less => lo = mid + 1,
-                    _ => hi = mid,
-                }
-            }
-            for s in lo..seg.slot_count {
+            for s in first_slot_at_or_after(seg, &prefix)?..seg.slot_count {
                 let slot = seg.slot(s)?;
                 let path = seg.slot_path(&slot)?;
                 if !path.starts_with(&prefix) {
@@ -220,15 +186,7 @@ impl Index {
     /// first, a binary search in each (a segment's slots are in path order).
     pub fn locate(&self, path: &str) -> Result<Option<IndexedFile<'_>>, SnapshotError> {
         for (i, seg) in self.segments.iter().enumerate().rev() {
-            let (mut lo, mut hi) = (0u32, seg.slot_count);
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                let slot = seg.slot(mid)?;
-                match seg.slot_path(&slot)?.cmp(path) {
-                    std::cmp::Ordering::Less => lo = mid + 1,
-                    _ => hi = mid,
-                }
-            }
+            let lo = first_slot_at_or_after(seg, path)?;
             if lo < seg.slot_count {
                 let slot = seg.slot(lo)?;
                 let found = seg.slot_path(&slot)?;
@@ -244,4 +202,19 @@ impl Index {
     pub fn verify(&self) -> Result<(), SnapshotError> {
         self.segments.iter().try_for_each(Segment::verify)
     }
+}
+
+/// The first slot of a segment whose path is not below `key` (slots are in path
+/// order): a binary search.
+fn first_slot_at_or_after(seg: &Segment, key: &str) -> Result<u32, SnapshotError> {
+    let (mut lo, mut hi) = (0u32, seg.slot_count);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let slot = seg.slot(mid)?;
+        match seg.slot_path(&slot)?.cmp(key) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            _ => hi = mid,
+        }
+    }
+    Ok(lo)
 }

@@ -210,21 +210,9 @@ fn search_segment(
             seg.posting_iter(v)?.skipping(skip).count_left().map_err(|_| seg.corrupt("postings malformed"))?
         };
         let mut defs = seg.def_posting_iter(v)?.skipping(skip);
-        for p in defs.by_ref().take(limit) {
-            out.defs.push(slots.hit(seg, seg_index, p)?);
-        }
-        let room = limit.saturating_sub(out.defs.len());
-        let mut def_list = seg.def_posting_iter(v)?.skipping(skip).peekable();
         let mut all = seg.posting_iter(v)?.skipping(skip);
-        for p in all.by_ref() {
-            if out.rest.len() >= room {
-                break;
-            }
-            while def_list.next_if(|d| *d < p).is_some() {}
-            if def_list.next_if_eq(&p).is_none() {
-                out.rest.push(slots.hit(seg, seg_index, p)?);
-            }
-        }
+        let def_list = seg.def_posting_iter(v)?.skipping(skip);
+        first_hits(&mut out, &mut slots, seg, seg_index, limit, defs.by_ref(), def_list, all.by_ref())?;
         if defs.error.is_some() || all.error.is_some() {
             return Err(seg.corrupt("postings malformed").into());
         }
@@ -236,21 +224,8 @@ fn search_segment(
     if filter.is_empty() && skip.is_empty() {
         if let Some(fold) = matcher.exact_fold(seg)? {
             out.total = fold.occurrences;
-            let defs = merged(seg, &variants, true)?.take(limit);
-            for p in defs {
-                out.defs.push(slots.hit(seg, seg_index, p)?);
-            }
-            let room = limit.saturating_sub(out.defs.len());
-            let mut def_list = merged(seg, &variants, true)?.peekable();
-            for p in merged(seg, &variants, false)? {
-                if out.rest.len() >= room {
-                    break;
-                }
-                while def_list.next_if(|d| *d < p).is_some() {}
-                if def_list.next_if_eq(&p).is_none() {
-                    out.rest.push(slots.hit(seg, seg_index, p)?);
-                }
-            }
+            let (defs, def_list) = (merged(seg, &variants, true)?, merged(seg, &variants, true)?);
+            first_hits(&mut out, &mut slots, seg, seg_index, limit, defs, def_list, merged(seg, &variants, false)?)?;
             return Ok(out);
         }
     }
@@ -259,13 +234,8 @@ fn search_segment(
     let (all, defs) = union_postings(seg, &variants, skip)?;
     if filter.is_empty() {
         out.total = all.len() as u64;
-        for &p in defs.iter().take(limit) {
-            out.defs.push(slots.hit(seg, seg_index, p)?);
-        }
-        let room = limit.saturating_sub(out.defs.len());
-        for &p in all.iter().filter(|p| defs.binary_search(p).is_err()).take(room) {
-            out.rest.push(slots.hit(seg, seg_index, p)?);
-        }
+        let (d, dl, a) = (defs.iter().copied(), defs.iter().copied(), all.iter().copied());
+        first_hits(&mut out, &mut slots, seg, seg_index, limit, d, dl, a)?;
         return Ok(out);
     }
     for &p in all.iter() {
@@ -287,6 +257,38 @@ fn search_segment(
         }
     }
     Ok(out)
+}
+
+/// Fills `out` from increasing posting streams when no filter applies: the first
+/// `limit` definitions (`defs`), then the first postings of `all` that are not
+/// definitions (`def_list` is the definitions again, walked alongside), so the cost
+/// follows the limit, not the lists.
+#[allow(clippy::too_many_arguments)]
+fn first_hits(
+    out: &mut SegmentMatches,
+    slots: &mut SlotCache,
+    seg: &Segment,
+    seg_index: u32,
+    limit: usize,
+    defs: impl Iterator<Item = u32>,
+    def_list: impl Iterator<Item = u32>,
+    all: impl Iterator<Item = u32>,
+) -> Result<(), QueryError> {
+    for p in defs.take(limit) {
+        out.defs.push(slots.hit(seg, seg_index, p)?);
+    }
+    let room = limit.saturating_sub(out.defs.len());
+    let mut def_list = def_list.peekable();
+    for p in all {
+        if out.rest.len() >= room {
+            break;
+        }
+        while def_list.next_if(|d| *d < p).is_some() {}
+        if def_list.next_if_eq(&p).is_none() {
+            out.rest.push(slots.hit(seg, seg_index, p)?);
+        }
+    }
+    Ok(())
 }
 
 /// The distinct postings of several variants in increasing order, merged from their
