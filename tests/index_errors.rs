@@ -82,10 +82,10 @@ fn another_format_version_says_how_to_fix_it() {
     seg[8] = 99;
     let err = Segment::from_vec("seg", seg).err().unwrap();
     assert!(matches!(err, SnapshotError::Version { found: 99, .. }), "{err}");
-    assert!(err.to_string().contains("format v99, this cg reads v2: run `cg init`"), "{err}");
+    assert!(err.to_string().contains("format v99, this cg reads v3: run `cg init`"), "{err}");
 
     let manifest = dir.path().join(".codegraph/manifest.json");
-    let text = fs::read_to_string(&manifest).unwrap().replace("\"format_version\": 2", "\"format_version\": 7");
+    let text = fs::read_to_string(&manifest).unwrap().replace("\"format_version\": 3", "\"format_version\": 7");
     fs::write(&manifest, text).unwrap();
     let err = Index::open(dir.path()).err().unwrap().to_string();
     assert!(err.contains("format v7"), "{err}");
@@ -166,17 +166,35 @@ static ALLOCATOR: Measuring = Measuring;
 
 /// Found by the `snapshot` fuzz target: a corrupted variant `occurrences` field sized
 /// a multi-gigabyte buffer before any posting was read (libFuzzer reported it as
-/// out-of-memory; with overcommit it would only show as a huge allocation).
+/// out-of-memory; with overcommit it would only show as a huge allocation). Here
+/// every variant's and fold's count says u32::MAX.
 #[test]
 fn corrupted_occurrence_counts_do_not_allocate_gigabytes() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/corrupt");
-    for name in ["oom-occurrences-a.cgs", "oom-occurrences-b.cgs"] {
-        let bytes = fs::read(dir.join(name)).unwrap();
-        let Ok(segment) = Segment::from_vec(name, bytes) else { continue };
-        assert!(segment.verify().is_err(), "{name} is corrupted");
-        let index = Index::from_segments(&dir, vec![segment]);
-        for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains)] {
-            let _ = search(&index, &Query::new(term, mode));
+    let dir = indexed();
+    let mut bytes = fs::read(segment_path(dir.path())).unwrap();
+    let section = |kind: usize| {
+        let e = 64 + (kind - 1) * 32;
+        let at = |o: usize| u64::from_le_bytes(bytes[e + o..e + o + 8].try_into().unwrap()) as usize;
+        (at(8), at(16))
+    };
+    // Folds (kind 2): 8-byte records, occurrences at +4. Variants (kind 3): 18-byte
+    // records, occurrences at +14.
+    let ((folds, folds_len), (variants, variants_len)) = (section(2), section(3));
+    let fields = (folds..folds + folds_len)
+        .step_by(8)
+        .map(|r| r + 4)
+        .chain((variants..variants + variants_len - 17).step_by(18).map(|r| r + 14));
+    for f in fields.collect::<Vec<_>>() {
+        bytes[f..f + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    }
+    let segment = Segment::from_vec("seg", bytes).unwrap();
+    assert!(segment.verify().is_err(), "the segment is corrupted");
+    let index = Index::from_segments(dir.path(), vec![segment]);
+    for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains)] {
+        for filter in [None, Some("*.rs")] {
+            let mut q = Query::new(term, mode);
+            q.file_filter = filter.map(str::to_string);
+            let _ = search(&index, &q);
         }
     }
     let largest = LARGEST_ALLOCATION.load(std::sync::atomic::Ordering::Relaxed);

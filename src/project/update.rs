@@ -610,11 +610,11 @@ fn commit(
             }
             Entry::Held(c, i) => {
                 let (copy, f) = (&held[c], &held[c].files[i]);
-                emit(writer, written, f.line_types.len() as u32, &mut |w| w.add_entry(&f.entry(), f.terms(copy)))
+                f.with_entry(|e| emit(writer, written, f.line_count, &mut |w| w.add_entry(e, f.terms(copy))))?
             }
             Entry::Base(i) => {
                 let f = &base.files[i];
-                emit(writer, written, f.line_types.len() as u32, &mut |w| w.add_entry(&f.entry(), f.terms(base)))
+                f.with_entry(|e| emit(writer, written, f.line_count, &mut |w| w.add_entry(e, f.terms(base))))?
             }
         }
     }

@@ -201,7 +201,7 @@ fn search_segment(
     let mut slots = SlotCache::default();
     if filter.is_empty() && variants.len() == 1 {
         // The common case streams the lists: definitions first, then the first
-        // postings that are not definitions. Cost follows the limit, not the list.
+        // postings on other lines. Cost follows the limit, not the list.
         let v = &variants[0];
         out.total = if skip.is_empty() {
             v.occurrences as u64
@@ -210,10 +210,9 @@ fn search_segment(
             seg.posting_iter(v)?.skipping(skip).count_left().map_err(|_| seg.corrupt("postings malformed"))?
         };
         let mut defs = seg.def_posting_iter(v)?.skipping(skip);
-        let mut all = seg.posting_iter(v)?.skipping(skip);
-        let def_list = seg.def_posting_iter(v)?.skipping(skip);
-        first_hits(&mut out, &mut slots, seg, seg_index, limit, defs.by_ref(), def_list, all.by_ref())?;
-        if defs.error.is_some() || all.error.is_some() {
+        let mut rest = seg.rest_posting_iter(v)?.skipping(skip);
+        first_hits(&mut out, &mut slots, seg, seg_index, limit, defs.by_ref(), rest.by_ref())?;
+        if defs.error.is_some() || rest.error.is_some() {
             return Err(seg.corrupt("postings malformed").into());
         }
         return Ok(out);
@@ -224,21 +223,21 @@ fn search_segment(
     if filter.is_empty() && skip.is_empty() {
         if let Some(fold) = matcher.exact_fold(seg)? {
             out.total = fold.occurrences;
-            let (defs, def_list) = (merged(seg, &variants, true)?, merged(seg, &variants, true)?);
-            first_hits(&mut out, &mut slots, seg, seg_index, limit, defs, def_list, merged(seg, &variants, false)?)?;
+            let (defs, rest) = (merged(seg, &variants, true)?, merged(seg, &variants, false)?);
+            first_hits(&mut out, &mut slots, seg, seg_index, limit, defs, rest)?;
             return Ok(out);
         }
     }
     // Many variants: stream every list into one buffer, sort, dedup. Cheaper than
     // decoding a bitmap per variant and merging them.
-    let (all, defs) = union_postings(seg, &variants, skip)?;
+    let (rest, defs) = union_postings(seg, &variants, skip)?;
     if filter.is_empty() {
-        out.total = all.len() as u64;
-        let (d, dl, a) = (defs.iter().copied(), defs.iter().copied(), all.iter().copied());
-        first_hits(&mut out, &mut slots, seg, seg_index, limit, d, dl, a)?;
+        out.total = (rest.len() + defs.len()) as u64;
+        first_hits(&mut out, &mut slots, seg, seg_index, limit, defs.iter().copied(), rest.iter().copied())?;
         return Ok(out);
     }
-    for &p in all.iter() {
+    // Each output list takes postings of one input list, in order.
+    for &p in defs.iter().chain(rest.iter()) {
         let (slot_id, line_id) = unpack(p);
         let (slot, path_ok) = slots.get(seg, slot_id, filter)?;
         if !path_ok {
@@ -260,10 +259,8 @@ fn search_segment(
 }
 
 /// Fills `out` from increasing posting streams when no filter applies: the first
-/// `limit` definitions (`defs`), then the first postings of `all` that are not
-/// definitions (`def_list` is the definitions again, walked alongside), so the cost
-/// follows the limit, not the lists.
-#[allow(clippy::too_many_arguments)]
+/// `limit` definitions (`defs`), then the first postings on other lines (`rest`),
+/// so the cost follows the limit, not the lists.
 fn first_hits(
     out: &mut SegmentMatches,
     slots: &mut SlotCache,
@@ -271,28 +268,19 @@ fn first_hits(
     seg_index: u32,
     limit: usize,
     defs: impl Iterator<Item = u32>,
-    def_list: impl Iterator<Item = u32>,
-    all: impl Iterator<Item = u32>,
+    rest: impl Iterator<Item = u32>,
 ) -> Result<(), QueryError> {
     for p in defs.take(limit) {
         out.defs.push(slots.hit(seg, seg_index, p)?);
     }
-    let room = limit.saturating_sub(out.defs.len());
-    let mut def_list = def_list.peekable();
-    for p in all {
-        if out.rest.len() >= room {
-            break;
-        }
-        while def_list.next_if(|d| *d < p).is_some() {}
-        if def_list.next_if_eq(&p).is_none() {
-            out.rest.push(slots.hit(seg, seg_index, p)?);
-        }
+    for p in rest.take(limit.saturating_sub(out.defs.len())) {
+        out.rest.push(slots.hit(seg, seg_index, p)?);
     }
     Ok(())
 }
 
 /// The distinct postings of several variants in increasing order, merged from their
-/// streams (all postings, or those on definition lines). A malformed list ends its
+/// streams (on definition lines, or on other lines). A malformed list ends its
 /// stream early; `verify` reports it.
 fn merged<'a>(
     seg: &'a Segment,
@@ -301,7 +289,7 @@ fn merged<'a>(
 ) -> Result<impl Iterator<Item = u32> + 'a, SnapshotError> {
     let mut heads: Vec<std::iter::Peekable<crate::snapshot::postings::PostingIter<'a>>> = Vec::new();
     for v in variants {
-        let it = if defs { seg.def_posting_iter(v)? } else { seg.posting_iter(v)? };
+        let it = if defs { seg.def_posting_iter(v)? } else { seg.rest_posting_iter(v)? };
         heads.push(it.peekable());
     }
     Ok(std::iter::from_fn(move || {
@@ -313,15 +301,16 @@ fn merged<'a>(
     }))
 }
 
-/// The sorted, distinct postings of several variants: all, and on definition lines.
+/// The sorted, distinct postings of several variants: on other lines, and on
+/// definition lines (disjoint: whether a line defines is its line type).
 fn union_postings(seg: &Segment, variants: &[VariantRec], skip: &SlotSet) -> Result<(Vec<u32>, Vec<u32>), QueryError> {
     // The stored counts are a hint only: corrupted ones must not size a huge buffer.
     let hint: usize = variants.iter().map(|v| v.occurrences as usize).sum();
-    let mut all = Vec::with_capacity(hint.min(1 << 20));
+    let mut rest = Vec::with_capacity(hint.min(1 << 20));
     let mut defs = Vec::new();
     for v in variants {
-        let mut it = seg.posting_iter(v)?.skipping(skip);
-        all.extend(it.by_ref());
+        let mut it = seg.rest_posting_iter(v)?.skipping(skip);
+        rest.extend(it.by_ref());
         let mut d = seg.def_posting_iter(v)?.skipping(skip);
         defs.extend(d.by_ref());
         if it.error.is_some() || d.error.is_some() {
@@ -329,10 +318,10 @@ fn union_postings(seg: &Segment, variants: &[VariantRec], skip: &SlotSet) -> Res
         }
     }
     if variants.len() > 1 {
-        sort_dedup(&mut all);
+        sort_dedup(&mut rest);
         sort_dedup(&mut defs);
     }
-    Ok((all, defs))
+    Ok((rest, defs))
 }
 
 /// Sorts and deduplicates postings; large buffers take an LSD radix sort (three

@@ -1,11 +1,12 @@
 //! Copying files out of a segment, for compaction: the live files of old segments
 //! go into new ones without reading or parsing their sources again. Each file's
 //! terms are recovered by inverting the posting lists (one pass over every
-//! variant); line types and the compressed structure archive are copied as bytes.
+//! variant); line types are copied as bytes and structure archives as they are
+//! (decompressed from their blocks, to be blocked again by the writer).
 //! A copied file written by a [`super::SegmentWriter`] gives the same bytes as the
 //! extracted file it came from.
 
-use super::{unpack, FileEntry, FileMeta, Segment, SnapshotError, LINES_PER_SLOT};
+use super::{unpack, FileEntry, FileMeta, Segment, SnapshotError, StructureLoc, LINES_PER_SLOT};
 
 /// The files copied out of one segment.
 pub struct SegmentCopy<'a> {
@@ -16,10 +17,13 @@ pub struct SegmentCopy<'a> {
 
 /// One file copied out of a segment.
 pub struct CopiedFile<'a> {
+    segment: &'a Segment,
     pub path: &'a str,
     pub meta: FileMeta,
+    pub line_count: u32,
+    /// Packed two to a byte, as stored.
     pub line_types: &'a [u8],
-    pub structure: &'a [u8],
+    structure: StructureLoc,
     /// Every (variant, line) of the file, grouped by variant: `lines` holds the
     /// lines, `runs` each variant with the end of its run in `lines`.
     lines: Vec<u32>,
@@ -27,8 +31,12 @@ pub struct CopiedFile<'a> {
 }
 
 impl<'a> CopiedFile<'a> {
-    pub fn entry(&self) -> FileEntry<'_> {
-        FileEntry { path: self.path, meta: self.meta, line_types: self.line_types, structure: self.structure }
+    /// Calls `f` with the file as a writer takes it (its structure archive read
+    /// out of its block).
+    pub fn with_entry<R>(&self, f: impl FnOnce(&FileEntry<'_>) -> R) -> Result<R, SnapshotError> {
+        let (path, meta, line_count, line_types) = (self.path, self.meta, self.line_count, self.line_types);
+        self.segment
+            .with_archive(self.structure, |structure| f(&FileEntry { path, meta, line_count, line_types, structure }))
     }
 
     /// Each distinct term with its increasing lines.
@@ -55,10 +63,12 @@ impl Segment {
             if slot.part == 0 {
                 current = if keep(i) {
                     files.push(CopiedFile {
+                        segment: self,
                         path: self.slot_path(&slot)?,
                         meta: slot.meta,
+                        line_count: slot.line_count,
                         line_types: self.line_type_bytes(&slot)?,
-                        structure: self.structure_bytes(&slot)?,
+                        structure: slot.structure,
                         lines: Vec::new(),
                         runs: Vec::new(),
                     });
@@ -90,7 +100,7 @@ impl Segment {
                     _ => file.runs.push((v, file.lines.len() as u32)),
                 }
             }
-            if it.error.is_some() {
+            if it.error().is_some() {
                 return Err(self.corrupt("postings malformed"));
             }
         }

@@ -18,6 +18,7 @@ mod write;
 
 pub use copy::{CopiedFile, SegmentCopy};
 pub use read::{FoldRec, Segment, SlotRec, VariantRec};
+pub use structure::StructureLoc;
 pub use write::{slots_for, FileEntry, FileMeta, SegmentWriter};
 
 use std::path::PathBuf;
@@ -28,13 +29,13 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
 /// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
 pub const FOOTER_LEN: usize = 16;
-pub const FOLD_LEN: usize = 16;
-pub const VARIANT_LEN: usize = 32;
+pub const FOLD_LEN: usize = 8;
+pub const VARIANT_LEN: usize = 18;
 pub const SLOT_LEN: usize = 80;
 pub const GRAM_LEN: usize = 12;
 
@@ -50,7 +51,7 @@ pub const MAX_SLOTS_PER_SEGMENT: u32 = 65_536;
 pub enum Section {
     /// fst map: folded term → fold id.
     TermFst = 1,
-    /// Fixed records, one per fold id.
+    /// Fixed records, one per fold id, plus an end record.
     Folds = 2,
     /// Fixed records, one per case variant.
     Variants = 3,
@@ -60,16 +61,16 @@ pub enum Section {
     Postings = 5,
     /// Fixed records, one per slot.
     Slots = 6,
-    /// One byte per line of every file.
+    /// Four bits per line of every file.
     LineTypes = 7,
-    /// One lz4-compressed rkyv archive per file: header comments, types,
-    /// methods, properties.
+    /// zstd-compressed blocks of rkyv archives, one archive per file: header
+    /// comments, types, methods, properties.
     Structure = 8,
     /// fst map: trigram of folded terms → gram entry.
     GramFst = 9,
     /// Fixed records, one per trigram: where its fold-id bitmap is.
     Grams = 10,
-    /// Concatenated roaring bitmaps of fold ids.
+    /// Concatenated lists of fold ids (the posting encoding).
     GramPostings = 11,
 }
 
@@ -176,6 +177,25 @@ pub fn fold(term: &str) -> String {
         return term.to_string();
     }
     term.to_lowercase()
+}
+
+/// Packs line type codes (format/README.md) two to a byte: the line at index `i`
+/// (0-based) in the low four bits of byte `i / 2` when `i` is even, else the high.
+pub fn pack_line_types(codes: impl Iterator<Item = u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(codes.size_hint().0.div_ceil(2));
+    for (i, code) in codes.enumerate() {
+        match i % 2 {
+            0 => out.push(code & 0x0F),
+            _ => *out.last_mut().expect("pushed at the even index") |= code << 4,
+        }
+    }
+    out
+}
+
+/// The code of the line at index `i` (0-based) in packed line types.
+#[inline]
+pub fn line_type_code(packed: &[u8], i: usize) -> Option<u8> {
+    packed.get(i / 2).map(|b| if i % 2 == 0 { b & 0x0F } else { b >> 4 })
 }
 
 /// Packs a slot and a line id into one posting.

@@ -11,7 +11,9 @@
 //!
 //! ```text
 //! list      := varint(containers) container*
-//! container := varint(key - previous key) varint((count - 1) << 1 | dense) body
+//! container := varint((key - previous key) << 1 | single)
+//!              single ? varint(low value)
+//!                     : varint((count - 2) << 1 | dense) body
 //! body      := dense ? 8192 bytes, bit i = low value i
 //!                    : varint(first low value) varint(next - previous - 1)*
 //! ```
@@ -59,11 +61,13 @@ pub fn encode(values: &[u32], out: &mut Vec<u8>) {
     put_varint(out, groups.len() as u64);
     let mut prev_key = 0u32;
     for (key, lows) in groups {
-        put_varint(out, (key - prev_key) as u64);
-        prev_key = key;
         let count = lows.len() as u64;
+        put_varint(out, (((key - prev_key) as u64) << 1) | (count == 1) as u64);
+        prev_key = key;
         let dense = count > DENSE_ABOVE;
-        put_varint(out, ((count - 1) << 1) | dense as u64);
+        if count > 1 {
+            put_varint(out, ((count - 2) << 1) | dense as u64);
+        }
         if dense {
             let mut bits = [0u8; DENSE_BYTES];
             for low in lows {
@@ -178,15 +182,16 @@ impl<'a> PostingIter<'a> {
     }
 
     fn open_container(&mut self) -> Option<()> {
-        let delta = get_varint(self.bytes, &mut self.pos)?;
+        let head = get_varint(self.bytes, &mut self.pos)?;
+        let (delta, single) = (head >> 1, head & 1 == 1);
         let key = if self.started { self.key as u64 + delta } else { delta };
         if key > 0xFFFF || (self.started && delta == 0) {
             return None;
         }
         self.key = key as u32;
         self.started = true;
-        let head = get_varint(self.bytes, &mut self.pos)?;
-        let count = (head >> 1).checked_add(1)?;
+        let head = if single { 0 } else { get_varint(self.bytes, &mut self.pos)? };
+        let count = if single { 1 } else { (head >> 1).checked_add(2)? };
         if count > 65_536 {
             return None;
         }
@@ -255,6 +260,58 @@ impl Iterator for PostingIter<'_> {
     }
 }
 
+/// The union of two disjoint increasing streams, in order: a variant's postings
+/// on other lines and on definition lines.
+pub struct Merged<'a> {
+    a: PostingIter<'a>,
+    b: PostingIter<'a>,
+    heads: Option<(Option<u32>, Option<u32>)>,
+}
+
+impl<'a> Merged<'a> {
+    pub fn new(a: PostingIter<'a>, b: PostingIter<'a>) -> Merged<'a> {
+        Merged { a, b, heads: None }
+    }
+
+    /// Leaves out every value whose slot is in `slots` (before iterating).
+    pub fn skipping(self, slots: &'a SlotSet) -> Merged<'a> {
+        Merged { a: self.a.skipping(slots), b: self.b.skipping(slots), heads: self.heads }
+    }
+
+    /// Counts the values left without decoding them (before iterating).
+    pub fn count_left(self) -> Result<u64, Malformed> {
+        let pending = self.heads.map_or(0, |(x, y)| x.is_some() as u64 + y.is_some() as u64);
+        Ok(pending + self.a.count_left()? + self.b.count_left()?)
+    }
+
+    pub fn error(&self) -> Option<Malformed> {
+        self.a.error.or(self.b.error)
+    }
+}
+
+impl Iterator for Merged<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        let (x, y) = match self.heads {
+            Some(h) => h,
+            None => (self.a.next(), self.b.next()),
+        };
+        let (out, heads) = match (x, y) {
+            (Some(x), Some(y)) if x <= y => (x, (self.a.next(), Some(y))),
+            (Some(x), Some(y)) => (y, (Some(x), self.b.next())),
+            (Some(x), None) => (x, (self.a.next(), None)),
+            (None, Some(y)) => (y, (None, self.b.next())),
+            (None, None) => {
+                self.heads = Some((None, None));
+                return None;
+            }
+        };
+        self.heads = Some(heads);
+        Some(out)
+    }
+}
+
 /// Decodes a whole list into a bitmap.
 pub fn decode(bytes: &[u8]) -> Result<RoaringBitmap, Malformed> {
     let mut iter = PostingIter::new(bytes);
@@ -315,6 +372,13 @@ mod tests {
     fn two_lines_in_one_file_cost_a_few_bytes() {
         let mut bytes = Vec::new();
         encode(&[(7 << 16) | 10, (7 << 16) | 12], &mut bytes);
-        assert_eq!(bytes, [1, 7, 2, 10, 1]);
+        assert_eq!(bytes, [1, 7 << 1, 0, 10, 1]);
+    }
+
+    #[test]
+    fn one_line_in_a_file_costs_a_key_and_the_line() {
+        let mut bytes = Vec::new();
+        encode(&[(7 << 16) | 10, (9 << 16) | 300], &mut bytes);
+        assert_eq!(bytes, [2, 7 << 1 | 1, 10, 2 << 1 | 1, 0xAC, 0x02]);
     }
 }

@@ -5,14 +5,14 @@
 use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use roaring::RoaringBitmap;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::mmap::Mapped;
-use super::postings::{self, PostingIter};
-use super::structure::FileStructure;
+use super::postings::{self, Merged, PostingIter};
+use super::structure::{self, FileStructure, StructureLoc};
 use super::*;
 use crate::extract::LineType;
 
@@ -35,6 +35,9 @@ pub struct Segment {
     pub occurrence_count: u64,
     term_fst_checked: OnceLock<Option<&'static str>>,
     grams_checked: OnceLock<Option<&'static str>>,
+    /// The structure block read last (offset, bytes): files read in path order
+    /// mostly share it.
+    last_block: Mutex<Option<(u64, Arc<Vec<u8>>)>>,
 }
 
 /// A fold: the case-insensitive key shared by one or more exact terms (variants).
@@ -47,13 +50,15 @@ pub struct FoldRec {
     pub occurrences: u64,
 }
 
-/// One exact term and where its postings are: all of them, then (right after)
-/// those on definition lines.
+/// One exact term and where its postings are: two disjoint lists, those on other
+/// lines, then (right after) those on definition lines.
 #[derive(Clone, Copy, Debug)]
 pub struct VariantRec {
     pub term: (u32, u32),
+    /// The list of postings on other lines than definitions.
     pub postings: (u64, u32),
     pub def_postings_len: u32,
+    /// Postings of both lists.
     pub occurrences: u32,
 }
 
@@ -64,7 +69,7 @@ pub struct SlotRec {
     /// What the record says about the whole file.
     pub meta: FileMeta,
     pub line_types_off: u64,
-    pub structure: (u64, u32),
+    pub structure: StructureLoc,
     pub line_count: u32,
     pub part: u16,
     /// Postings of the file: (exact term, line) pairs.
@@ -158,12 +163,13 @@ impl Segment {
             checksums,
             term_fst_checked: OnceLock::new(),
             grams_checked: OnceLock::new(),
+            last_block: Mutex::new(None),
             bytes,
         };
         // The fixed-record sections must hold the counts the header states.
         let fits = |s: Section, n: u32, width: usize| segment.section(s).len() >= n as usize * width;
-        if !fits(Section::Folds, segment.fold_count, FOLD_LEN)
-            || !fits(Section::Variants, segment.variant_count, VARIANT_LEN)
+        if !fits(Section::Folds, segment.fold_count.saturating_add(1), FOLD_LEN)
+            || !fits(Section::Variants, segment.variant_count.saturating_add(1), VARIANT_LEN)
             || !fits(Section::Slots, segment.slot_count, SLOT_LEN)
             || segment.slot_count > MAX_SLOTS_PER_SEGMENT
         {
@@ -223,11 +229,14 @@ impl Segment {
     pub fn fold(&self, id: u32) -> Result<FoldRec, SnapshotError> {
         let b = self.section(Section::Folds);
         let o = id as usize * FOLD_LEN;
+        // A fold's variants end where the next record's (or the end record's) begin.
         let rec = (|| {
+            let first_variant = u32_at(b, o)?;
+            let end = u32_at(b, o + FOLD_LEN)?;
             Some(FoldRec {
-                first_variant: u32_at(b, o)?,
-                variant_count: u32_at(b, o + 4)?,
-                occurrences: u64_at(b, o + 8)?,
+                first_variant,
+                variant_count: end.checked_sub(first_variant)?,
+                occurrences: u32_at(b, o + 4)? as u64,
             })
         })();
         rec.filter(|_| id < self.fold_count).ok_or_else(|| self.corrupt("fold id out of range"))
@@ -235,13 +244,20 @@ impl Segment {
 
     pub fn variant(&self, i: u32) -> Result<VariantRec, SnapshotError> {
         let b = self.section(Section::Variants);
-        let o = i as usize * VARIANT_LEN;
+        let (o, next) = (i as usize * VARIANT_LEN, (i as usize + 1) * VARIANT_LEN);
+        // A variant's spelling and postings end where the next record's (or the
+        // end record's) begin.
+        let u48_at = |at: usize| u64_at(b, at).map(|v| v & 0xFFFF_FFFF_FFFF);
         let rec = (|| {
+            let (term, term_end) = (u32_at(b, o)?, u32_at(b, next)?);
+            let (postings, postings_end) = (u48_at(o + 4)?, u48_at(next + 4)?);
+            let def_postings_len = u32_at(b, o + 10)?;
+            let rest_len = postings_end.checked_sub(postings)?.checked_sub(def_postings_len as u64)?;
             Some(VariantRec {
-                term: (u32_at(b, o)?, u32_at(b, o + 4)?),
-                postings: (u64_at(b, o + 8)?, u32_at(b, o + 16)?),
-                def_postings_len: u32_at(b, o + 20)?,
-                occurrences: u32_at(b, o + 24)?,
+                term: (term, term_end.checked_sub(term)?),
+                postings: (postings, u32::try_from(rest_len).ok()?),
+                def_postings_len,
+                occurrences: u32_at(b, o + 14)?,
             })
         })();
         rec.filter(|_| i < self.variant_count).ok_or_else(|| self.corrupt("variant out of range"))
@@ -256,27 +272,48 @@ impl Segment {
 
     /// All postings of a variant.
     pub fn postings(&self, v: &VariantRec) -> Result<RoaringBitmap, SnapshotError> {
-        self.bitmap(v.postings.0 as usize, v.postings.1 as usize)
+        let (rest, defs) = (self.rest_posting_iter(v)?, self.def_posting_iter(v)?);
+        let mut all = Merged::new(rest, defs);
+        let bitmap = RoaringBitmap::from_sorted_iter(&mut all).map_err(|_| self.corrupt("postings malformed"))?;
+        match all.error() {
+            Some(_) => Err(self.corrupt("postings malformed")),
+            None => Ok(bitmap),
+        }
     }
 
     /// The postings of a variant that lie on definition lines.
     pub fn def_postings(&self, v: &VariantRec) -> Result<RoaringBitmap, SnapshotError> {
-        let off = (v.postings.0 as usize).checked_add(v.postings.1 as usize).ok_or_else(|| self.corrupt("postings"))?;
-        self.bitmap(off, v.def_postings_len as usize)
+        let (off, len) = self.def_list(v)?;
+        self.bitmap(off, len)
     }
 
     /// Streams all postings of a variant in order.
-    pub fn posting_iter(&self, v: &VariantRec) -> Result<PostingIter<'_>, SnapshotError> {
-        Ok(PostingIter::new(self.posting_bytes(v.postings.0 as usize, v.postings.1 as usize)?))
+    pub fn posting_iter(&self, v: &VariantRec) -> Result<Merged<'_>, SnapshotError> {
+        Ok(Merged::new(self.rest_posting_iter(v)?, self.def_posting_iter(v)?))
+    }
+
+    /// Streams the postings of a variant on other lines than definitions, in order.
+    pub fn rest_posting_iter(&self, v: &VariantRec) -> Result<PostingIter<'_>, SnapshotError> {
+        self.list_iter(v.postings.0 as usize, v.postings.1 as usize)
     }
 
     /// Streams the definition-line postings of a variant in order.
     pub fn def_posting_iter(&self, v: &VariantRec) -> Result<PostingIter<'_>, SnapshotError> {
-        if v.def_postings_len == 0 {
-            return Ok(PostingIter::new(&[0]));
-        }
+        let (off, len) = self.def_list(v)?;
+        self.list_iter(off, len)
+    }
+
+    fn def_list(&self, v: &VariantRec) -> Result<(usize, usize), SnapshotError> {
         let off = (v.postings.0 as usize).checked_add(v.postings.1 as usize).ok_or_else(|| self.corrupt("postings"))?;
-        Ok(PostingIter::new(self.posting_bytes(off, v.def_postings_len as usize)?))
+        Ok((off, v.def_postings_len as usize))
+    }
+
+    /// A stored list; length 0 is an empty list.
+    fn list_iter(&self, off: usize, len: usize) -> Result<PostingIter<'_>, SnapshotError> {
+        match len {
+            0 => Ok(PostingIter::new(&[0])),
+            _ => Ok(PostingIter::new(self.posting_bytes(off, len)?)),
+        }
     }
 
     fn posting_bytes(&self, off: usize, len: usize) -> Result<&[u8], SnapshotError> {
@@ -309,7 +346,7 @@ impl Segment {
                     type_count: u16_at(b, o + 70)?,
                 },
                 line_types_off: u64_at(b, o + 32)?,
-                structure: (u64_at(b, o + 40)?, u32_at(b, o + 48)?),
+                structure: StructureLoc { block: u64_at(b, o + 40)?, len: u32_at(b, o + 48)?, at: u32_at(b, o + 76)? },
                 line_count: u32_at(b, o + 52)?,
                 part: u16_at(b, o + 56)?,
                 occurrences: u32_at(b, o + 72)?,
@@ -328,35 +365,53 @@ impl Segment {
             return Err(self.corrupt("line out of range"));
         }
         let b = self.section(Section::LineTypes);
-        let at = slot.line_types_off as usize + line as usize - 1;
-        b.get(at).and_then(|&v| LineType::from_u8(v)).ok_or_else(|| self.corrupt("line type"))
+        (slot.line_types_off as usize)
+            .checked_add((line as usize - 1) / 2)
+            .and_then(|at| line_type_code(b.get(at..)?, (line as usize - 1) % 2))
+            .and_then(LineType::from_u8)
+            .ok_or_else(|| self.corrupt("line type"))
     }
 
-    /// The line type bytes of a slot's whole file.
+    /// The packed line types of a slot's whole file (two to a byte).
     pub fn line_type_bytes(&self, slot: &SlotRec) -> Result<&[u8], SnapshotError> {
         let start = slot.line_types_off as usize;
         start
-            .checked_add(slot.line_count as usize)
+            .checked_add((slot.line_count as usize).div_ceil(2))
             .and_then(|end| self.section(Section::LineTypes).get(start..end))
             .ok_or_else(|| self.corrupt("line types out of bounds"))
     }
 
-    /// The compressed structure archive of a slot's file, as stored (empty when
-    /// it has none).
-    pub fn structure_bytes(&self, slot: &SlotRec) -> Result<&[u8], SnapshotError> {
-        let (off, len) = (slot.structure.0 as usize, slot.structure.1 as usize);
-        off.checked_add(len)
-            .and_then(|end| self.section(Section::Structure).get(off..end))
-            .ok_or_else(|| self.corrupt("structure out of bounds"))
+    /// Calls `f` with the rkyv archive of a file's structure (empty when it has
+    /// none), decompressing its block unless it was the last one read.
+    pub fn with_archive<R>(&self, loc: StructureLoc, f: impl FnOnce(&[u8]) -> R) -> Result<R, SnapshotError> {
+        if loc.len == 0 {
+            return Ok(f(&[]));
+        }
+        let cached = self.last_block.lock().ok().and_then(|b| b.as_ref().filter(|(o, _)| *o == loc.block).cloned());
+        let block = match cached {
+            Some((_, block)) => block,
+            None => {
+                let block = structure::read_block(self.section(Section::Structure), loc.block)
+                    .map(Arc::new)
+                    .ok_or_else(|| self.corrupt("structure block invalid"))?;
+                if let Ok(mut last) = self.last_block.lock() {
+                    *last = Some((loc.block, block.clone()));
+                }
+                block
+            }
+        };
+        let (at, len) = (loc.at as usize, loc.len as usize);
+        let archive = at.checked_add(len).and_then(|end| block.get(at..end));
+        archive.map(f).ok_or_else(|| self.corrupt("structure out of bounds"))
     }
 
     /// The structure of a slot's file (empty when it has none).
     pub fn structure(&self, slot: &SlotRec) -> Result<FileStructure, SnapshotError> {
-        if slot.structure.1 == 0 {
+        if slot.structure.len == 0 {
             return Ok(FileStructure::default());
         }
-        let bytes = self.structure_bytes(slot)?;
-        FileStructure::from_compressed_bytes(bytes).ok_or_else(|| self.corrupt("structure archive invalid"))
+        self.with_archive(slot.structure, FileStructure::from_archive)?
+            .ok_or_else(|| self.corrupt("structure archive invalid"))
     }
 
     /// The fold ids whose keys contain a trigram, or `None` when no key does.
@@ -375,7 +430,7 @@ impl Segment {
             .checked_add(len)
             .and_then(|end| p.get(off..end))
             .ok_or_else(|| self.corrupt("gram postings out of bounds"))?;
-        RoaringBitmap::deserialize_from(bytes).map(Some).map_err(|e| self.corrupt(&format!("gram postings: {e}")))
+        postings::decode(bytes).map(Some).map_err(|_| self.corrupt("gram postings malformed"))
     }
 
     /// Checks every checksum and every record: what `cg verify` runs. Costs a full
@@ -401,6 +456,7 @@ impl Segment {
             self.def_postings(&rec)?;
         }
         for f in 0..self.fold_count {
+            // Reading a record checks that the next one starts no earlier.
             let rec = self.fold(f)?;
             if rec.first_variant as u64 + rec.variant_count as u64 > self.variant_count as u64 {
                 return Err(self.corrupt("fold variants out of range"));

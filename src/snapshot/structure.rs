@@ -1,16 +1,56 @@
 //! A file's structure (header comments, types, methods, properties) as stored in a
-//! segment: one rkyv archive per file, lz4-compressed (prototypes and doc comments
-//! are text that compresses 3-4x), decompressed and validated (bytecheck) when it
-//! is read, so a corrupted archive is an error and reading costs only that file's
-//! bytes.
+//! segment: one rkyv archive per file, archives of consecutive files concatenated
+//! into blocks of about [`BLOCK_TARGET`] bytes, each block zstd-compressed. Blocks
+//! compress 4-5x where one file's archive alone compresses 3x (neighbouring files
+//! share names, kinds and prototypes). Reading a file decompresses its block and
+//! validates (bytecheck) its archive, so a corrupted archive is an error and a read
+//! costs one block.
 
 use rkyv::rancor::Error as RkyvError;
 
 use crate::extract::FileFacts;
 
-/// No file's structure is this large (a 2 MiB source file yields far less); a
-/// larger stated length means corruption.
-const MAX_ARCHIVE_BYTES: usize = 64 << 20;
+/// No block is this large (one 2 MiB source file yields far less); a larger stated
+/// length means corruption.
+const MAX_BLOCK_BYTES: usize = 64 << 20;
+/// A block is closed once its archives reach this many bytes.
+pub const BLOCK_TARGET: usize = 64 << 10;
+/// Measured on the corpus's archives: level 3 gives 22% of the raw bytes at
+/// 1.3 s for 480 MiB, level 7 20% at 4.8 s (single thread); levels above gain little.
+const ZSTD_LEVEL: i32 = 7;
+
+/// Where a file's archive is: its block's offset in the structure section, the
+/// archive's length, and its offset within the decompressed block. `len` 0: the
+/// file has no structure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StructureLoc {
+    pub block: u64,
+    pub len: u32,
+    pub at: u32,
+}
+
+/// Appends a block: `raw_len u32, frame_len u32`, then a zstd frame of `raw`.
+pub fn write_block(raw: &[u8], out: &mut Vec<u8>) {
+    let frame = zstd::bulk::compress(raw, ZSTD_LEVEL).expect("compressing into memory cannot fail");
+    out.extend_from_slice(&(raw.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+    out.extend_from_slice(&frame);
+}
+
+/// The decompressed block at `offset` of a structure section; `None` when the
+/// bytes are not a valid block.
+pub fn read_block(section: &[u8], offset: u64) -> Option<Vec<u8>> {
+    let at = usize::try_from(offset).ok()?;
+    let head = section.get(at..at.checked_add(8)?)?;
+    let raw_len = u32::from_le_bytes(head[..4].try_into().ok()?) as usize;
+    let frame_len = u32::from_le_bytes(head[4..].try_into().ok()?) as usize;
+    if raw_len > MAX_BLOCK_BYTES {
+        return None;
+    }
+    let frame = section.get(at + 8..(at + 8).checked_add(frame_len)?)?;
+    let raw = zstd::bulk::decompress(frame, raw_len).ok()?;
+    (raw.len() == raw_len).then_some(raw)
+}
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct FileStructure {
@@ -99,24 +139,14 @@ impl FileStructure {
         self.header.is_empty() && self.types.is_empty() && self.methods.is_empty() && self.properties.is_empty()
     }
 
-    /// The archive, compressed: a little-endian u32 of the archive's length, then
-    /// the lz4 block.
-    pub fn to_compressed_bytes(&self) -> Vec<u8> {
-        let archive = rkyv::to_bytes::<RkyvError>(self).map(|v| v.to_vec()).unwrap_or_default();
-        let mut out = (archive.len() as u32).to_le_bytes().to_vec();
-        out.extend_from_slice(&lz4_flex::block::compress(&archive));
-        out
+    /// The file's rkyv archive (stored in a structure block).
+    pub fn to_archive(&self) -> Vec<u8> {
+        rkyv::to_bytes::<RkyvError>(self).map(|v| v.to_vec()).unwrap_or_default()
     }
 
-    /// Decompresses, validates and reads an archive; `None` when the bytes are not
-    /// a valid one.
-    pub fn from_compressed_bytes(bytes: &[u8]) -> Option<FileStructure> {
-        let len = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
-        if len > MAX_ARCHIVE_BYTES {
-            return None;
-        }
-        let archive = lz4_flex::block::decompress(bytes.get(4..)?, len).ok()?;
-        let archived = rkyv::access::<ArchivedFileStructure, RkyvError>(&archive).ok()?;
+    /// Validates and reads an archive; `None` when the bytes are not a valid one.
+    pub fn from_archive(bytes: &[u8]) -> Option<FileStructure> {
+        let archived = rkyv::access::<ArchivedFileStructure, RkyvError>(bytes).ok()?;
         rkyv::deserialize::<FileStructure, RkyvError>(archived).ok()
     }
 }

@@ -4,28 +4,30 @@
 
 use std::collections::BTreeMap;
 
-use roaring::RoaringBitmap;
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::structure::FileStructure;
+use super::structure::{self, FileStructure, StructureLoc, BLOCK_TARGET};
 use super::*;
+use crate::extract::words::MAX_TERM_BYTES;
 use crate::extract::FileFacts;
 
-/// An exact term's postings, each list increasing: all of them, and those on
-/// definition lines. Files arrive in slot order and lines in order, so pushing
-/// keeps them sorted (cheaper than inserting into a bitmap).
+/// An exact term's postings, two disjoint increasing lists: those on other lines,
+/// and those on definition lines. Files arrive in slot order and lines in order, so
+/// pushing keeps them sorted (cheaper than inserting into a bitmap).
 type Postings = (Vec<u32>, Vec<u32>);
 
 /// Accumulates files, then writes a segment.
 pub struct SegmentWriter {
     max_slots: u32,
-    /// exact term → its postings: all, and those on definition lines
+    /// exact term → its postings: on other lines, and on definition lines
     terms: FxHashMap<Box<str>, Postings>,
     slots: Vec<SlotRecord>,
     strings: Vec<u8>,
     line_types: Vec<u8>,
+    /// Compressed structure blocks, and the archives of the block being filled.
     structure: Vec<u8>,
+    block: Vec<u8>,
     files: u32,
     lines: u64,
 }
@@ -34,7 +36,7 @@ struct SlotRecord {
     path: (u32, u32),
     meta: FileMeta,
     line_types_off: u64,
-    structure: (u64, u32),
+    structure: StructureLoc,
     line_count: u32,
     part: u16,
     occurrences: u32,
@@ -61,9 +63,10 @@ pub struct FileMeta {
 pub struct FileEntry<'a> {
     pub path: &'a str,
     pub meta: FileMeta,
-    /// One byte per line (format/README.md's line type codes).
+    pub line_count: u32,
+    /// The line type codes, packed two to a byte ([`pack_line_types`]).
     pub line_types: &'a [u8],
-    /// The compressed structure archive; empty when the file has none.
+    /// The structure's rkyv archive; empty when the file has none.
     pub structure: &'a [u8],
 }
 
@@ -82,6 +85,7 @@ impl SegmentWriter {
             strings: Vec::new(),
             line_types: Vec::new(),
             structure: Vec::new(),
+            block: Vec::new(),
             files: 0,
             lines: 0,
         }
@@ -104,9 +108,9 @@ impl SegmentWriter {
 
     /// Adds an extracted file. The caller checks [`SegmentWriter::fits`] first.
     pub fn add(&mut self, facts: &FileFacts) {
-        let line_types: Vec<u8> = facts.line_types.iter().map(|t| *t as u8).collect();
+        let line_types = pack_line_types(facts.line_types.iter().map(|t| *t as u8));
         let record = FileStructure::from_facts(facts);
-        let structure = if record.is_empty() { Vec::new() } else { record.to_compressed_bytes() };
+        let structure = if record.is_empty() { Vec::new() } else { record.to_archive() };
         let mut diagnostics = 0u8;
         let mut error_line = 0u32;
         for d in &facts.diagnostics {
@@ -130,7 +134,8 @@ impl SegmentWriter {
             method_count: facts.methods.len().min(u16::MAX as usize) as u16,
             type_count: facts.types.len().min(u16::MAX as usize) as u16,
         };
-        let entry = FileEntry { path: &facts.path, meta, line_types: &line_types, structure: &structure };
+        let line_count = facts.line_types.len() as u32;
+        let entry = FileEntry { path: &facts.path, meta, line_count, line_types: &line_types, structure: &structure };
         self.add_entry(&entry, facts.terms.iter().map(|t| (t.term.as_str(), t.lines.as_slice())));
     }
 
@@ -140,22 +145,30 @@ impl SegmentWriter {
     /// [`SegmentWriter::fits`] first.
     pub fn add_entry<'t>(&mut self, entry: &FileEntry<'_>, terms: impl Iterator<Item = (&'t str, &'t [u32])>) {
         let first_slot = self.slots.len() as u32;
-        let lines = entry.line_types.len() as u32;
+        let lines = entry.line_count;
         let parts = slots_for(lines);
         let path = self.push_string(entry.path);
         let line_types_off = self.line_types.len() as u64;
         self.line_types.extend_from_slice(entry.line_types);
         let structure = if entry.structure.is_empty() {
-            (0, 0)
+            StructureLoc::default()
         } else {
-            let off = self.structure.len() as u64;
-            self.structure.extend_from_slice(entry.structure);
-            (off, entry.structure.len() as u32)
+            let loc = StructureLoc {
+                block: self.structure.len() as u64,
+                len: entry.structure.len() as u32,
+                at: self.block.len() as u32,
+            };
+            self.block.extend_from_slice(entry.structure);
+            if self.block.len() >= BLOCK_TARGET {
+                structure::write_block(&self.block, &mut self.structure);
+                self.block.clear();
+            }
+            loc
         };
         let first_record = self.slots.len();
         let mut occurrences = 0u32;
-        for (term, term_lines) in terms {
-            let (all, defs) = match self.terms.get_mut(term) {
+        for (term, term_lines) in terms.filter(|(t, _)| t.len() <= MAX_TERM_BYTES) {
+            let (rest, defs) = match self.terms.get_mut(term) {
                 Some(b) => b,
                 None => self.terms.entry(term.into()).or_default(),
             };
@@ -163,9 +176,9 @@ impl SegmentWriter {
             for &line in term_lines {
                 let part = (line - 1) / LINES_PER_SLOT;
                 let posting = pack(first_slot + part, line - part * LINES_PER_SLOT);
-                all.push(posting);
-                if entry.line_types.get(line as usize - 1).is_some_and(|t| (2..=4).contains(t)) {
-                    defs.push(posting);
+                match line_type_code(entry.line_types, line as usize - 1) {
+                    Some(2..=4) => defs.push(posting),
+                    _ => rest.push(posting),
                 }
             }
         }
@@ -187,7 +200,10 @@ impl SegmentWriter {
 
     /// Writes the segment's bytes.
     pub fn finish(self) -> Vec<u8> {
-        let SegmentWriter { terms, slots, mut strings, line_types, structure, files, lines, .. } = self;
+        let SegmentWriter { terms, slots, mut strings, line_types, mut structure, block, files, lines, .. } = self;
+        if !block.is_empty() {
+            structure::write_block(&block, &mut structure);
+        }
 
         // Group exact terms by their fold, both in byte order.
         let mut by_fold: BTreeMap<String, Vec<(Box<str>, Postings)>> = BTreeMap::new();
@@ -198,7 +214,7 @@ impl SegmentWriter {
         let mut folds = Vec::with_capacity(by_fold.len() * FOLD_LEN);
         let mut variants = Vec::new();
         let mut postings = Vec::new();
-        let mut grams: BTreeMap<[u8; 3], RoaringBitmap> = BTreeMap::new();
+        let mut grams: BTreeMap<[u8; 3], Vec<u32>> = BTreeMap::new();
         let mut variant_count = 0u32;
         let mut occurrences = 0u64;
         for (fold_id, (key, mut group)) in by_fold.into_iter().enumerate() {
@@ -206,44 +222,48 @@ impl SegmentWriter {
             let fold_id = fold_id as u32;
             fst_builder.insert(key.as_bytes(), fold_id as u64).expect("fold keys come sorted from a BTreeMap");
             for g in trigrams(&key) {
-                grams.entry(g).or_default().insert(fold_id);
+                let ids = grams.entry(g).or_default();
+                // Fold ids arrive increasing; a key repeating a trigram adds it once.
+                if ids.last() != Some(&fold_id) {
+                    ids.push(fold_id);
+                }
             }
             // The key itself is not stored: it is the fold of any variant.
             let mut union: Vec<u32> = Vec::new();
-            for (term, (bitmap, defs)) in &group {
+            for (term, (rest, defs)) in &group {
                 let str_off = strings.len() as u32;
                 strings.extend_from_slice(term.as_bytes());
                 let post_off = postings.len() as u64;
-                super::postings::encode(bitmap, &mut postings);
-                let all_len = postings.len() as u64 - post_off;
+                if !rest.is_empty() {
+                    super::postings::encode(rest, &mut postings);
+                }
+                let rest_len = postings.len() as u64 - post_off;
                 if !defs.is_empty() {
                     super::postings::encode(defs, &mut postings);
                 }
-                let defs_len = postings.len() as u64 - post_off - all_len;
-                put_u32(&mut variants, str_off);
-                put_u32(&mut variants, term.len() as u32);
-                put_u64(&mut variants, post_off);
-                put_u32(&mut variants, all_len as u32);
-                put_u32(&mut variants, defs_len as u32);
-                put_u32(&mut variants, bitmap.len() as u32);
-                put_u32(&mut variants, 0);
+                let defs_len = postings.len() as u64 - post_off - rest_len;
+                put_variant(&mut variants, str_off, post_off, defs_len as u32, (rest.len() + defs.len()) as u32);
                 if group.len() > 1 {
-                    union.extend_from_slice(bitmap);
+                    union.extend_from_slice(rest);
+                    union.extend_from_slice(defs);
                 }
             }
             let fold_occurrences = if group.len() > 1 {
                 union.sort_unstable();
                 union.dedup();
-                union.len() as u64
+                union.len() as u32
             } else {
-                group[0].1 .0.len() as u64
+                (group[0].1 .0.len() + group[0].1 .1.len()) as u32
             };
-            occurrences += fold_occurrences;
+            occurrences += fold_occurrences as u64;
             put_u32(&mut folds, variant_count);
-            put_u32(&mut folds, group.len() as u32);
-            put_u64(&mut folds, fold_occurrences);
+            put_u32(&mut folds, fold_occurrences);
             variant_count += group.len() as u32;
         }
+        // The end records: a record's extents end where the next one's begin.
+        put_u32(&mut folds, variant_count);
+        put_u32(&mut folds, 0);
+        put_variant(&mut variants, strings.len() as u32, postings.len() as u64, 0, 0);
         let term_fst = fst_builder.into_inner().expect("in-memory fst");
 
         let mut gram_builder = fst::MapBuilder::memory();
@@ -252,7 +272,7 @@ impl SegmentWriter {
         for (i, (gram, ids)) in grams.iter().enumerate() {
             gram_builder.insert(gram, i as u64).expect("grams come sorted from a BTreeMap");
             let off = gram_postings.len() as u64;
-            ids.serialize_into(&mut gram_postings).expect("writing to a Vec cannot fail");
+            super::postings::encode(ids, &mut gram_postings);
             put_u64(&mut gram_entries, off);
             put_u32(&mut gram_entries, (gram_postings.len() as u64 - off) as u32);
         }
@@ -267,8 +287,8 @@ impl SegmentWriter {
             put_u64(&mut slot_bytes, m.hash);
             put_u64(&mut slot_bytes, m.mtime_ns as u64);
             put_u64(&mut slot_bytes, s.line_types_off);
-            put_u64(&mut slot_bytes, s.structure.0);
-            put_u32(&mut slot_bytes, s.structure.1);
+            put_u64(&mut slot_bytes, s.structure.block);
+            put_u32(&mut slot_bytes, s.structure.len);
             put_u32(&mut slot_bytes, s.line_count);
             slot_bytes.extend_from_slice(&s.part.to_le_bytes());
             slot_bytes.push(m.language);
@@ -278,7 +298,7 @@ impl SegmentWriter {
             slot_bytes.extend_from_slice(&m.method_count.to_le_bytes());
             slot_bytes.extend_from_slice(&m.type_count.to_le_bytes());
             put_u32(&mut slot_bytes, s.occurrences);
-            put_u32(&mut slot_bytes, 0);
+            put_u32(&mut slot_bytes, s.structure.at);
         }
 
         let sections: [(Section, &[u8]); 11] = [
@@ -301,7 +321,7 @@ impl SegmentWriter {
         put_u32(&mut out, FORMAT_VERSION);
         put_u32(&mut out, sections.len() as u32);
         put_u32(&mut out, slots.len() as u32);
-        put_u32(&mut out, (folds.len() / FOLD_LEN) as u32);
+        put_u32(&mut out, (folds.len() / FOLD_LEN - 1) as u32);
         put_u32(&mut out, variant_count);
         put_u32(&mut out, files);
         put_u64(&mut out, lines);
@@ -326,6 +346,16 @@ impl SegmentWriter {
         out.extend_from_slice(FOOTER_MAGIC);
         out
     }
+}
+
+/// A variant record: where its spelling and its postings start (each ends where the
+/// next record's starts), the length of its definition list (the last part of its
+/// postings) and its occurrences.
+fn put_variant(out: &mut Vec<u8>, term_start: u32, postings_start: u64, defs_len: u32, occurrences: u32) {
+    put_u32(out, term_start);
+    out.extend_from_slice(&postings_start.to_le_bytes()[..6]);
+    put_u32(out, defs_len);
+    put_u32(out, occurrences);
 }
 
 fn align16(n: usize) -> usize {
