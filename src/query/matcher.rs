@@ -1,8 +1,11 @@
 //! Which terms of a segment match: the dictionary side of a query.
 
+use std::ops::Range;
+
 use fst::{IntoStreamer, Streamer};
-use regex::{Regex, RegexBuilder};
-use regex_syntax::hir::{Hir, HirKind};
+use memchr::memmem;
+use regex::bytes::{Regex, RegexBuilder};
+use regex_syntax::hir::{Hir, HirKind, Look};
 use roaring::RoaringBitmap;
 
 use super::{Mode, QueryError};
@@ -21,6 +24,11 @@ pub struct Matcher {
     exact: String,
     /// The term case-folded (for regex: the folded required literal, if any).
     folded: String,
+    /// Finds `folded` in a key (contains).
+    finder: memmem::Finder<'static>,
+    /// For a regex anchored at the start with a literal (`^get.*`): that literal,
+    /// folded; every matching key starts with it.
+    prefix: Option<String>,
     regex: Option<Regex>,
 }
 
@@ -29,7 +37,7 @@ impl Matcher {
         if term.is_empty() || (mode != Mode::Regex && term.trim().is_empty()) {
             return Err(QueryError::EmptyTerm);
         }
-        let (folded, regex) = match mode {
+        let (folded, prefix, regex) = match mode {
             Mode::Regex => {
                 let regex = RegexBuilder::new(term)
                     .case_insensitive(!case_sensitive)
@@ -37,19 +45,22 @@ impl Matcher {
                     .dfa_size_limit(REGEX_DFA_SIZE_LIMIT)
                     .build()
                     .map_err(|e| QueryError::BadRegex(e.to_string()))?;
-                let literal = regex_syntax::Parser::new().parse(term).ok().and_then(|h| required_literal(&h));
-                (literal.map(|l| fold(&l)).unwrap_or_default(), Some(regex))
+                let hir = regex_syntax::Parser::new().parse(term).ok();
+                let literal = hir.as_ref().and_then(required_literal);
+                let prefix = hir.as_ref().and_then(required_prefix).map(|p| fold(&p));
+                (literal.map(|l| fold(&l)).unwrap_or_default(), prefix, Some(regex))
             }
-            _ => (fold(term), None),
+            _ => (fold(term), None, None),
         };
-        Ok(Matcher { mode, case_sensitive, exact: term.to_string(), folded, regex })
+        let finder = memmem::Finder::new(folded.as_bytes()).into_owned();
+        Ok(Matcher { mode, case_sensitive, exact: term.to_string(), folded, finder, prefix, regex })
     }
 
     /// Whether an exact term matches (the brute-force definition the index
     /// answers for; tests compare against it).
     pub fn matches(&self, term: &str) -> bool {
         match self.mode {
-            Mode::Regex => self.regex.as_ref().is_some_and(|r| r.is_match(term)),
+            Mode::Regex => self.regex.as_ref().is_some_and(|r| r.is_match(term.as_bytes())),
             _ if self.case_sensitive => self.text_match(term, &self.exact),
             _ => self.text_match(&fold(term), &self.folded),
         }
@@ -65,11 +76,14 @@ impl Matcher {
     }
 
     /// Whether a fold key can hold a matching variant.
-    fn key_matches(&self, key: &str) -> bool {
+    fn key_matches(&self, key: &[u8]) -> bool {
+        let needle = self.folded.as_bytes();
         match self.mode {
-            Mode::Regex if !self.case_sensitive => self.matches(key),
+            Mode::Exact => key == needle,
+            Mode::StartsWith => key.starts_with(needle),
+            Mode::Contains => self.finder.find(key).is_some(),
+            Mode::Regex if !self.case_sensitive => self.regex.as_ref().is_some_and(|r| r.is_match(key)),
             Mode::Regex => true,
-            _ => self.text_match(key, &self.folded),
         }
     }
 
@@ -87,60 +101,93 @@ impl Matcher {
 
     /// The variants of a segment that match.
     pub fn variants(&self, seg: &Segment) -> Result<Vec<VariantRec>, SnapshotError> {
-        let mut folds: Vec<u32> = Vec::new();
+        let mut out = Vec::new();
         let fst = seg.term_fst()?;
+        let stream_keys = |mut stream: fst::map::Stream<'_>, out: &mut Vec<VariantRec>| {
+            while let Some((key, v)) = stream.next() {
+                if self.key_matches(key) {
+                    self.push_variants(seg, seg.fold(v as u32)?, None, out)?;
+                }
+            }
+            Ok::<(), SnapshotError>(())
+        };
         match self.mode {
-            Mode::Exact => folds.extend(fst.get(&self.folded).map(|v| v as u32)),
+            Mode::Exact => {
+                if let Some(id) = fst.get(&self.folded) {
+                    self.push_variants(seg, seg.fold(id as u32)?, None, &mut out)?;
+                }
+            }
             Mode::StartsWith => {
                 let aut = fst::Automaton::starts_with(fst::automaton::Str::new(&self.folded));
                 let mut stream = fst.search(aut).into_stream();
                 while let Some((_, v)) = stream.next() {
-                    folds.push(v as u32);
+                    self.push_variants(seg, seg.fold(v as u32)?, None, &mut out)?;
                 }
             }
             Mode::Contains | Mode::Regex => match self.candidates(seg)? {
-                Some(candidates) => {
+                Some(mut candidates) => {
+                    if let Some(prefix) = &self.prefix {
+                        let ids = prefix_ids(&fst, prefix, seg.fold_count);
+                        candidates.remove_range(..ids.start);
+                        candidates.remove_range(ids.end..);
+                    }
                     let mut buf = [0u8; MAX_TERM_BYTES];
                     for id in candidates {
                         // The key is the fold of the first variant; ASCII folds in
                         // a stack buffer, without allocating.
                         let f = seg.fold(id)?;
-                        let first = seg.str_at(seg.variant(f.first_variant)?.term)?;
-                        let hit = match first.len() <= buf.len() && first.is_ascii() {
+                        let first = seg.variant(f.first_variant)?;
+                        let spelling = seg.bytes_at(first.term)?;
+                        let hit = match spelling.len() <= buf.len() && spelling.is_ascii() {
                             true => {
-                                let key = &mut buf[..first.len()];
-                                key.copy_from_slice(first.as_bytes());
+                                let key = &mut buf[..spelling.len()];
+                                key.copy_from_slice(spelling);
                                 key.make_ascii_lowercase();
-                                self.key_matches(std::str::from_utf8(key).unwrap_or(first))
+                                self.key_matches(key)
                             }
-                            false => self.key_matches(&fold(first)),
+                            false => self.key_matches(fold(seg.str_at(first.term)?).as_bytes()),
                         };
                         if hit {
-                            folds.push(id);
+                            self.push_variants(seg, f, Some(first), &mut out)?;
                         }
                     }
                 }
-                None => {
-                    let mut stream = fst.stream();
-                    while let Some((key, v)) = stream.next() {
-                        if std::str::from_utf8(key).is_ok_and(|k| self.key_matches(k)) {
-                            folds.push(v as u32);
-                        }
+                // No trigram: the keys with the regex's prefix, or every key.
+                None => match &self.prefix {
+                    Some(prefix) => {
+                        let range = fst.range().ge(prefix);
+                        let range = match keys_after(prefix) {
+                            Some(end) => range.lt(end),
+                            None => range,
+                        };
+                        stream_keys(range.into_stream(), &mut out)?
                     }
-                }
+                    None => stream_keys(fst.stream(), &mut out)?,
+                },
             },
         }
-        let mut out = Vec::new();
-        for id in folds {
-            let f = seg.fold(id)?;
-            for i in f.first_variant..f.first_variant.saturating_add(f.variant_count) {
-                let v = seg.variant(i)?;
-                if !self.case_sensitive || self.matches(seg.str_at(v.term)?) {
-                    out.push(v);
-                }
+        Ok(out)
+    }
+
+    /// Adds the variants of a matching fold (those spelled as asked, when case
+    /// matters); `first` is its first variant when already read.
+    fn push_variants(
+        &self,
+        seg: &Segment,
+        f: FoldRec,
+        first: Option<VariantRec>,
+        out: &mut Vec<VariantRec>,
+    ) -> Result<(), SnapshotError> {
+        for i in f.first_variant..f.first_variant.saturating_add(f.variant_count) {
+            let v = match first {
+                Some(v) if i == f.first_variant => v,
+                _ => seg.variant(i)?,
+            };
+            if !self.case_sensitive || self.matches(seg.str_at(v.term)?) {
+                out.push(v);
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Fold ids that may match, from the trigram index; `None` when the needle has
@@ -169,6 +216,43 @@ impl Matcher {
             }
         }
         Ok(Some(acc))
+    }
+}
+
+/// The ids of the fold keys that start with `prefix`: fold ids follow key order, so
+/// they are one range, found with two dictionary seeks.
+fn prefix_ids(fst: &fst::Map<&[u8]>, prefix: &str, fold_count: u32) -> Range<u32> {
+    let first_at_or_after = |key: &[u8]| {
+        let mut stream = fst.range().ge(key).into_stream();
+        stream.next().map_or(fold_count, |(_, id)| id as u32)
+    };
+    let start = first_at_or_after(prefix.as_bytes());
+    match keys_after(prefix) {
+        Some(end) => start..first_at_or_after(&end).max(start),
+        None => start..fold_count,
+    }
+}
+
+/// The smallest key above every key that starts with `prefix` (drop trailing 0xFF
+/// bytes, add one to the last byte); `None` when no key is above them all.
+fn keys_after(prefix: &str) -> Option<Vec<u8>> {
+    let mut end = prefix.as_bytes().to_vec();
+    while end.last() == Some(&0xFF) {
+        end.pop();
+    }
+    *end.last_mut()? += 1;
+    Some(end)
+}
+
+/// The literal every match of a regex starts with, when the pattern begins with
+/// `^` and a literal (`^get_.*`).
+pub(crate) fn required_prefix(hir: &Hir) -> Option<String> {
+    let HirKind::Concat(subs) = hir.kind() else { return None };
+    match (subs.first().map(Hir::kind), subs.get(1).map(Hir::kind)) {
+        (Some(HirKind::Look(Look::Start)), Some(HirKind::Literal(lit))) => {
+            std::str::from_utf8(&lit.0).ok().filter(|s| !s.is_empty()).map(str::to_string)
+        }
+        _ => None,
     }
 }
 
@@ -222,5 +306,19 @@ mod tests {
         assert_eq!(lit("a|b"), None);
         assert_eq!(lit("x*"), None);
         assert_eq!(lit("(?:abcd)+").as_deref(), Some("abcd"));
+    }
+
+    fn prefix(p: &str) -> Option<String> {
+        required_prefix(&regex_syntax::Parser::new().parse(p).unwrap())
+    }
+
+    #[test]
+    fn required_prefixes_are_read_off_an_anchored_pattern() {
+        assert_eq!(prefix("^Player.*Health$").as_deref(), Some("Player"));
+        assert_eq!(prefix("^get_(\\w+)").as_deref(), Some("get_"));
+        assert_eq!(prefix("Player$"), None);
+        assert_eq!(prefix("^(foo|bar)"), None);
+        assert_eq!(prefix("(?i)^player"), None);
+        assert_eq!(prefix("^a|^b"), None);
     }
 }

@@ -263,11 +263,14 @@ impl Segment {
         rec.filter(|_| i < self.variant_count).ok_or_else(|| self.corrupt("variant out of range"))
     }
 
-    pub fn str_at(&self, (off, len): (u32, u32)) -> Result<&str, SnapshotError> {
+    pub fn str_at(&self, at: (u32, u32)) -> Result<&str, SnapshotError> {
+        std::str::from_utf8(self.bytes_at(at)?).map_err(|_| self.corrupt("string not UTF-8"))
+    }
+
+    /// A string's bytes, not checked to be UTF-8 (matching compares bytes).
+    pub fn bytes_at(&self, (off, len): (u32, u32)) -> Result<&[u8], SnapshotError> {
         let b = self.section(Section::Strings);
-        let bytes =
-            b.get(off as usize..off as usize + len as usize).ok_or_else(|| self.corrupt("string out of bounds"))?;
-        std::str::from_utf8(bytes).map_err(|_| self.corrupt("string not UTF-8"))
+        b.get(off as usize..off as usize + len as usize).ok_or_else(|| self.corrupt("string out of bounds"))
     }
 
     /// All postings of a variant.

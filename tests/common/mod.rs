@@ -77,11 +77,17 @@ pub fn queries_for(facts: &[FileFacts]) -> Vec<Query> {
             Query::new(if middle.is_empty() { t } else { &middle }, Mode::Contains),
             Query::new(&format!("^{}", regex::escape(&prefix)), Mode::Regex),
             Query::new(&format!("{}.*", regex::escape(&middle)), Mode::Regex),
+            // Anchored, with a literal at each end (the prefix narrows the trigram
+            // candidates to one range of keys).
+            Query::new(&format!("^{}.*{}$", regex::escape(&prefix), regex::escape(&middle)), Mode::Regex),
         ];
         if i % 3 == 0 {
             let mut cs = Query::new(t, Mode::Contains);
             cs.case_sensitive = true;
             qs.push(cs);
+            let mut cs_regex = Query::new(&format!("^{}", regex::escape(&prefix)), Mode::Regex);
+            cs_regex.case_sensitive = true;
+            qs.push(cs_regex);
             let mut cs_upper = Query::new(&upper, Mode::Exact);
             cs_upper.case_sensitive = true;
             qs.push(cs_upper);
