@@ -195,7 +195,7 @@ pub fn pack_line_types(codes: impl Iterator<Item = u8>) -> Vec<u8> {
 /// The code of the line at index `i` (0-based) in packed line types.
 #[inline]
 pub fn line_type_code(packed: &[u8], i: usize) -> Option<u8> {
-    packed.get(i / 2).map(|b| if i % 2 == 0 { b & 0x0F } else { b >> 4 })
+    packed.get(i / 2).map(|b| if i.is_multiple_of(2) { b & 0x0F } else { b >> 4 })
 }
 
 /// Packs a slot and a line id into one posting.
