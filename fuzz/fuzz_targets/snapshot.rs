@@ -11,11 +11,15 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let Ok(segment) = Segment::from_vec("fuzz", data.to_vec()) else { return };
     let _ = segment.verify();
-    let _ = segment.copy_files(|s| s % 2 == 0);
+    if let Ok(copy) = segment.copy_files(|s| s % 2 == 0) {
+        for f in &copy.files {
+            let _ = f.with_entry(|e| e.structure.len());
+        }
+    }
     let mut index = Index::from_segments(&std::env::temp_dir(), vec![segment]);
     for superseded in [vec![], vec![0u32, 1, 3]] {
         index.superseded[0] = superseded.into_iter().collect();
-        for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains), ("^p.*r$", Mode::Regex)] {
+        for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains), ("^p.*r$", Mode::Regex), ("^pla.*yer$", Mode::Regex)] {
             let _ = search(&index, &Query::new(term, mode));
         }
         let _ = index.stats();
