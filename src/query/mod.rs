@@ -19,6 +19,7 @@ pub mod text;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use globset::{GlobBuilder, GlobMatcher};
+use rayon::prelude::*;
 
 pub use matcher::Matcher;
 
@@ -125,14 +126,21 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     let mut defs: Vec<Hit> = Vec::new();
     let mut rest: Vec<Hit> = Vec::new();
     let mut total = 0u64;
-    for (i, segment) in index.segments.iter().enumerate() {
-        // A corrupted fst can make the fst crate panic: report it as corruption.
-        let skip = &index.superseded[i];
-        let r = catch_unwind(AssertUnwindSafe(|| search_segment(segment, i as u32, skip, &matcher, &filter, limit)));
-        let part = match r {
-            Ok(r) => r?,
-            Err(_) => return Err(segment.corrupt("term dictionary").into()),
-        };
+    let run = |i: usize| {
+        let (seg, skip) = (&index.segments[i], &index.superseded[i]);
+        guarded(seg, || search_segment(seg, i as u32, skip, &matcher, &filter, limit))
+    };
+    // A substring matches thousands of dictionary keys whose postings are read:
+    // segments go to their own threads (query bench, corpus, 2 cores: contains p50
+    // 0.93-1.1 -> 0.80 ms, p90 8.4-9.1 -> 5.9-6.4 ms). The other modes mostly cost
+    // less than handing work to another thread (prefix and regex p50 got slower).
+    let n = index.segments.len();
+    let parts: Vec<Result<SegmentMatches, QueryError>> = match query.mode {
+        Mode::Contains => (0..n).into_par_iter().map(run).collect(),
+        Mode::Exact | Mode::StartsWith | Mode::Regex => (0..n).map(run).collect(),
+    };
+    for part in parts {
+        let part = part?;
         total += part.total;
         defs.extend(part.defs);
         rest.extend(part.rest);
@@ -185,6 +193,13 @@ struct SegmentMatches {
     total: u64,
 }
 
+/// Runs `f` on a segment; a panic (the fst crate can panic on corrupted bytes)
+/// becomes a corruption error.
+fn guarded<T>(seg: &Segment, f: impl FnOnce() -> Result<T, QueryError>) -> Result<T, QueryError> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| Err(seg.corrupt("term dictionary").into()))
+}
+
+/// The hits and total of one segment.
 fn search_segment(
     seg: &Segment,
     seg_index: u32,
