@@ -117,11 +117,11 @@ impl Matcher {
                     self.push_variants(seg, seg.fold(id as u32)?, None, &mut out)?;
                 }
             }
+            // Fold ids follow key order: the keys with a prefix are one range of
+            // ids, found with two seeks instead of streaming every key.
             Mode::StartsWith => {
-                let aut = fst::Automaton::starts_with(fst::automaton::Str::new(&self.folded));
-                let mut stream = fst.search(aut).into_stream();
-                while let Some((_, v)) = stream.next() {
-                    self.push_variants(seg, seg.fold(v as u32)?, None, &mut out)?;
+                for id in prefix_ids(&fst, &self.folded, seg.fold_count) {
+                    self.push_variants(seg, seg.fold(id)?, None, &mut out)?;
                 }
             }
             Mode::Contains | Mode::Regex => match self.candidates(seg)? {
