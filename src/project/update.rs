@@ -539,14 +539,16 @@ fn commit(
     laps.lap("copy merged segments");
     let generation = prev.generation + 1;
     let mut written: Vec<String> = Vec::new();
-    let mut writer = SegmentWriter::new(max_slots);
+    // Update segments favour latency; a compaction writes what a fresh build would.
+    let new_writer = || if compact { SegmentWriter::new(max_slots) } else { SegmentWriter::new(max_slots).fast() };
+    let mut writer = new_writer();
     let mut emit = |writer: &mut SegmentWriter,
                     written: &mut Vec<String>,
                     lines: u32,
                     add: &mut dyn FnMut(&mut SegmentWriter)|
      -> Result<(), ProjectError> {
         if !writer.fits(lines) {
-            let full = std::mem::replace(writer, SegmentWriter::new(max_slots));
+            let full = std::mem::replace(writer, new_writer());
             let name = format!("seg-{generation:06}-{:04}.cgs", written.len());
             write_atomic(&dir.join(&name), &full.finish())?;
             written.push(name);

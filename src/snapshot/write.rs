@@ -28,6 +28,7 @@ pub struct SegmentWriter {
     /// Compressed structure blocks, and the archives of the block being filled.
     structure: Vec<u8>,
     block: Vec<u8>,
+    zstd_level: i32,
     files: u32,
     lines: u64,
 }
@@ -86,9 +87,17 @@ impl SegmentWriter {
             line_types: Vec::new(),
             structure: Vec::new(),
             block: Vec::new(),
+            zstd_level: structure::ZSTD_LEVEL,
             files: 0,
             lines: 0,
         }
+    }
+
+    /// Compresses structure blocks at a fast level: for segments written by
+    /// updates, where latency counts (a compaction rewrites them).
+    pub fn fast(mut self) -> SegmentWriter {
+        self.zstd_level = structure::ZSTD_LEVEL_FAST;
+        self
     }
 
     pub fn is_empty(&self) -> bool {
@@ -160,7 +169,7 @@ impl SegmentWriter {
             };
             self.block.extend_from_slice(entry.structure);
             if self.block.len() >= BLOCK_TARGET {
-                structure::write_block(&self.block, &mut self.structure);
+                structure::write_block(&self.block, self.zstd_level, &mut self.structure);
                 self.block.clear();
             }
             loc
@@ -202,7 +211,7 @@ impl SegmentWriter {
     pub fn finish(self) -> Vec<u8> {
         let SegmentWriter { terms, slots, mut strings, line_types, mut structure, block, files, lines, .. } = self;
         if !block.is_empty() {
-            structure::write_block(&block, &mut structure);
+            structure::write_block(&block, self.zstd_level, &mut structure);
         }
 
         // Group exact terms by their fold, both in byte order.
