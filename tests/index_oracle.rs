@@ -115,3 +115,41 @@ fn same_tree_gives_byte_identical_segments_with_one_thread_and_many() {
     assert_eq!(one.len(), 3);
     assert_eq!(one, snapshot(4));
 }
+
+/// Structure archives share zstd blocks of 64 KiB: files whose structures span many
+/// blocks read back exactly what extraction gave, in path order (the segment's
+/// last-block cache hits), in reverse (it misses every time), and when copied out
+/// for compaction.
+#[test]
+fn structures_spanning_many_blocks_read_back_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..120 {
+        let doc: String = (0..40)
+            .map(|j| format!("/// {} line {j} of the docs of Type{i}\n", common::WORDS[(i + j) % common::WORDS.len()]))
+            .collect();
+        let methods: String = (0..20)
+            .map(|j| format!("    pub fn method_{j}_{i}(&self, value_{j}: u32) -> u32 {{ value_{j} }}\n"))
+            .collect();
+        fs::write(
+            dir.path().join(format!("f{i:03}.rs")),
+            format!("{doc}pub struct Type{i};\nimpl Type{i} {{\n{methods}}}\n"),
+        )
+        .unwrap();
+    }
+    let facts = facts_of(dir.path());
+    let index = build(dir.path(), 1 << 16);
+    let seg = &index.segments[0];
+    let want: Vec<_> = facts.iter().map(codegraph::snapshot::structure::FileStructure::from_facts).collect();
+    let blocks: std::collections::BTreeSet<u64> =
+        (0..seg.slot_count).map(|s| seg.slot(s).unwrap().structure.block).collect();
+    assert!(blocks.len() >= 4, "the structures fill {} blocks", blocks.len());
+    let read = |s: u32| seg.structure(&seg.slot(s).unwrap()).unwrap();
+    for s in (0..seg.slot_count).chain((0..seg.slot_count).rev()) {
+        assert_eq!(read(s), want[s as usize], "slot {s}");
+    }
+    let copy = seg.copy_files(|_| true).unwrap();
+    for (i, f) in copy.files.iter().enumerate() {
+        let archive = f.with_entry(|e| e.structure.to_vec()).unwrap();
+        assert_eq!(codegraph::snapshot::structure::FileStructure::from_archive(&archive).as_ref(), Some(&want[i]));
+    }
+}
