@@ -55,7 +55,8 @@ pub enum Section {
     Folds = 2,
     /// Fixed records, one per case variant.
     Variants = 3,
-    /// Concatenated UTF-8: fold keys, variants, paths.
+    /// Concatenated UTF-8: file paths, then variant spellings (fold keys are
+    /// not stored).
     Strings = 4,
     /// Concatenated posting lists of packed occurrences (`postings.rs`).
     Postings = 5,
