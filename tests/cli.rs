@@ -43,9 +43,23 @@ fn init_then_query_from_a_subfolder() {
         "src/core/engine.rs:2: struct: pub struct PlayerHealth { value: u32 }\n\
          src/core/engine.rs:4: method: fn update_player(h: &mut PlayerHealth) {\n\
          src/main.go:3: method: func main() { println(\"PlayerHealth\") }\n\
-         src/core/engine.rs:5: comment: // PlayerHealth changes here\n\
-         4 matches\n"
+         src/core/engine.rs:5: comment: // PlayerHealth changes here\n"
     );
+    // The count is not a result: it goes to stderr, with the right plural.
+    assert_eq!(stderr(&q), "cg: 4 matches\n");
+    let one = cg(dir.path(), &["query", "update_player"]);
+    assert_eq!(stderr(&one), "cg: 1 match\n");
+}
+
+#[test]
+fn exit_status_is_0_on_a_match_1_on_none_2_on_an_error() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    assert_eq!(cg(dir.path(), &["query", "PlayerHealth"]).status.code(), Some(0));
+    let none = cg(dir.path(), &["query", "no_such_name_anywhere"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert_eq!((stdout(&none).as_str(), stderr(&none).as_str()), ("", "cg: 0 matches\n"));
+    assert_eq!(cg(dir.path(), &["query", "(", "--mode", "regex"]).status.code(), Some(2));
 }
 
 #[test]
@@ -66,16 +80,129 @@ fn query_json_has_the_spec_shape_and_counts_past_the_limit() {
     assert_eq!(v["total_matches"], 1);
 }
 
+/// Regression: a file edited after indexing showed today's text of the old line
+/// numbers (a comment where the function had been).
 #[test]
-fn a_changed_file_is_marked_stale() {
+fn a_hit_in_a_changed_file_shows_its_current_line_or_says_it_is_gone() {
     let dir = project();
     assert!(cg(dir.path(), &["init"]).status.success());
     fs::write(dir.path().join("src/main.go"), "package main\n\n// moved\nfunc main() { println(\"PlayerHealth\") }\n")
         .unwrap();
     let q = cg(dir.path(), &["query", "PlayerHealth", "--file-filter", "*.go"]);
-    assert_eq!(stdout(&q), "0 matches\n", "`*` does not cross folders");
-    let q = cg(dir.path(), &["query", "PlayerHealth", "--file-filter", "src/*.go"]);
-    assert!(stdout(&q).contains("src/main.go:3: method [stale]: // moved"), "{}", stdout(&q));
+    assert_eq!(stdout(&q), "src/main.go:4: method [stale]: func main() { println(\"PlayerHealth\") }\n");
+    let j = cg(dir.path(), &["query", "PlayerHealth", "-g", "*.go", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    let m = &v["matches"][0];
+    assert_eq!(
+        (m["line_number"].as_u64(), m["indexed_line"].as_u64(), m["stale"].as_bool()),
+        (Some(4), Some(3), Some(true))
+    );
+    // The term is gone from the file: no text that is not the hit.
+    fs::write(dir.path().join("src/main.go"), "package main\n\nfunc main() {}\n").unwrap();
+    let q = cg(dir.path(), &["query", "PlayerHealth", "-g", "*.go"]);
+    assert_eq!(stdout(&q), "src/main.go:3: method [gone: changed since indexed, `cg update` it]: \n");
+    // Two hits in a changed file do not both claim the same line.
+    fs::write(
+        dir.path().join("src/core/engine.rs"),
+        "\n\n/// The engine.\npub struct PlayerHealth { value: u32 }\n\nfn update_player(h: &mut PlayerHealth) {\n    // PlayerHealth changes here\n    h.value += 1;\n}\n",
+    )
+    .unwrap();
+    let q = cg(dir.path(), &["query", "PlayerHealth", "-g", "src/core/**"]);
+    let text = stdout(&q);
+    let lines: Vec<&str> = text.lines().map(|l| l.split(':').nth(1).unwrap()).collect();
+    assert_eq!(lines, ["4", "6", "7"], "{text}");
+}
+
+/// Regression: `--file-filter '*.go'` matched only files at the project's root.
+#[test]
+fn file_filters_follow_ripgrep_globs() {
+    let dir = project();
+    fs::create_dir_all(dir.path().join("src/build")).unwrap();
+    fs::write(dir.path().join("src/build/build_test.go"), "package build\n// PlayerHealth test\n").unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let files = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["query", "PlayerHealth", "--json"];
+        all.extend_from_slice(args);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&cg(dir.path(), &all))).unwrap();
+        let mut f: Vec<String> =
+            v["matches"].as_array().unwrap().iter().map(|m| m["file"].as_str().unwrap().to_string()).collect();
+        f.dedup();
+        f.sort();
+        f.dedup();
+        f
+    };
+    assert_eq!(files(&["-g", "*.go"]), ["src/build/build_test.go", "src/main.go"]);
+    assert_eq!(files(&["-g", "*.go", "-g", "!*_test.go"]), ["src/main.go"]);
+    assert_eq!(files(&["--file-filter", "src/core/**"]), ["src/core/engine.rs"]);
+    assert_eq!(files(&["-g", "!build"]), ["src/core/engine.rs", "src/main.go"]);
+}
+
+/// Regression: `http.Client` or `new Foo` answered 0 matches without a hint.
+#[test]
+fn a_term_with_separators_is_looked_up_as_its_words_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("a.go"),
+        "package a\n\nimport \"net/http\"\n\nvar c = http.Client{}\nvar d = &http.Request{}\n// Client of http\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("b.ts"), "const f = new Foo();\nconst g = Foo.make();\n").unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let q = cg(dir.path(), &["query", "http.Client"]);
+    assert_eq!(stdout(&q), "a.go:5: code: var c = http.Client{}\na.go:7: comment: // Client of http\n");
+    assert!(stderr(&q).contains("looked up as the words http, Client on one line"), "{}", stderr(&q));
+    // `new` is a keyword, never indexed: the rest is looked up.
+    let q = cg(dir.path(), &["query", "new Foo"]);
+    assert!(stdout(&q).starts_with("b.ts:1:") && stdout(&q).lines().count() == 2, "{}", stdout(&q));
+    let j = cg(dir.path(), &["query", "http.Cli", "--mode", "starts_with", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!((v["total_matches"].as_u64(), v["words"].clone()), (Some(2), serde_json::json!(["http", "Cli"])));
+}
+
+/// Regression: folders named bin, build, dist, obj, target were skipped at every
+/// depth without a word (Go's `go/build/build.go` was not indexed).
+#[test]
+fn build_output_folders_are_left_out_only_beside_their_project_file_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (path, text) in [
+        ("go/build/build.go", "package build\nfunc Import() {}\n"),
+        ("src/bin/main.rs", "fn main() {}\n"),
+        ("crate/Cargo.toml", "[package]\nname = \"x\"\n"),
+        ("crate/src/lib.rs", "pub fn lib_fn() {}\n"),
+        ("crate/target/debug/gen.rs", "pub fn generated_fn() {}\n"),
+        ("web/package.json", "{}"),
+        ("web/dist/app.js", "function bundled() {}\n"),
+        ("web/node_modules/dep/index.js", "function dep() {}\n"),
+        ("cs/App.csproj", "<Project/>"),
+        ("cs/obj/Gen.cs", "class Gen {}\n"),
+        ("cs/Program.cs", "class Program {}\n"),
+    ] {
+        fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        fs::write(root.join(path), text).unwrap();
+    }
+    let init = cg(root, &["init"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    let tree = stdout(&cg(root, &["tree", "--json"]));
+    for indexed in ["build.go", "main.rs", "lib.rs", "Program.cs"] {
+        assert!(tree.contains(indexed), "{indexed} missing: {tree}");
+    }
+    for left_out in ["gen.rs", "app.js", "index.js", "Gen.cs"] {
+        assert!(!tree.contains(left_out), "{left_out} indexed: {tree}");
+    }
+    let text = stdout(&init);
+    assert!(text.contains("4 folders left out"), "{text}");
+    assert!(text.contains("crate/target/: Rust build output"), "{text}");
+    let status = stdout(&cg(root, &["status"]));
+    assert!(status.contains("web/node_modules/: installed npm packages"), "{status}");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&cg(root, &["status", "--json"]))).unwrap();
+    assert_eq!(v["folders_excluded"].as_array().map(|a| a.len()), Some(4));
+    // --keep-dir brings one back, and the config keeps it for later runs.
+    assert!(cg(root, &["init", "--keep-dir", "crate/target"]).status.success());
+    assert!(stdout(&cg(root, &["query", "generated_fn"])).contains("crate/target/debug/gen.rs:1"));
+    assert!(cg(root, &["update"]).status.success());
+    assert!(stdout(&cg(root, &["query", "generated_fn"])).contains("crate/target/debug/gen.rs:1"));
+    assert!(stdout(&cg(root, &["query", "bundled"])).is_empty());
 }
 
 #[test]
@@ -173,20 +300,61 @@ fn signatures_come_from_the_index() {
     assert!(stderr(&escape).contains("outside the project"), "{}", stderr(&escape));
 }
 
+/// Regression: `cg signatures .`, `cg signatures nonexistent/` and a folder given
+/// relative to a subfolder answered nothing with exit 0.
+#[test]
+fn signatures_take_paths_relative_to_the_current_folder_and_refuse_what_matches_nothing() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let files = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .filter_map(|l| l.strip_prefix("== "))
+            .map(|l| l.split(' ').next().unwrap().to_string())
+            .collect()
+    };
+    let all = cg(dir.path(), &["signatures", "."]);
+    assert_eq!(files(&all), ["src/core/engine.rs", "src/main.go"], "{}", stderr(&all));
+    let here = cg(&dir.path().join("src/core"), &["signatures", "."]);
+    assert_eq!(files(&here), ["src/core/engine.rs"]);
+    let sub = cg(&dir.path().join("src"), &["signatures", "core"]);
+    assert_eq!(files(&sub), ["src/core/engine.rs"]);
+    let glob = cg(&dir.path().join("src/core"), &["signatures", "*.go"]);
+    assert_eq!(files(&glob), ["src/main.go"], "a glob is over project paths, at any depth");
+    for missing in ["nonexistent/", "src/*.py"] {
+        let o = cg(dir.path(), &["signatures", missing]);
+        assert_eq!(o.status.code(), Some(2), "{missing}");
+        assert!(stderr(&o).contains("matches no indexed file"), "{missing}: {}", stderr(&o));
+    }
+    let listed = cg(dir.path(), &["signatures", "--files", "src/main.go", "src/gone.go"]);
+    assert!(!listed.status.success() && stderr(&listed).contains("src/gone.go: not in the index"));
+}
+
 #[test]
 fn tree_lists_folders_and_files_with_counts() {
     let dir = project();
     fs::write(dir.path().join("src-old.rs"), "fn old() {}\n").unwrap();
     assert!(cg(dir.path(), &["init"]).status.success());
     let t = cg(dir.path(), &["tree"]);
-    assert_eq!(stdout(&t), "src/ (2 files)\n  core/ (1 files)\n    engine.rs\n  main.go\nsrc-old.rs\n");
+    assert_eq!(stdout(&t), "src/ (2 files)\n  core/ (1 file)\n    engine.rs\n  main.go\nsrc-old.rs\n");
     let t = cg(dir.path(), &["tree", "src", "--depth", "1", "--stats"]);
-    assert_eq!(stdout(&t), "core/ (1 files, 8 items, 1 methods)\nmain.go  [3 items, 1 methods]\n");
+    assert_eq!(stdout(&t), "core/ (1 file, 8 items, 1 method)\nmain.go  [3 items, 1 method]\n");
     let j = cg(dir.path(), &["tree", "src/core", "--json", "--stats"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
-    assert_eq!(v["entries"][0]["path"], "src/core/engine.rs");
-    assert_eq!(v["entries"][0]["type"], "file");
-    assert_eq!(v["entries"][0]["method_count"], 1);
+    assert_eq!(v["entries"], serde_json::json!([{"name": "engine.rs", "items": 8, "methods": 1}]));
+    // Regression: every level repeated full paths. Folders nest, files are names.
+    let j = cg(dir.path(), &["tree", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!(
+        v["entries"],
+        serde_json::json!([
+            {"name": "src", "files": 2, "entries": [{"name": "core", "files": 1, "entries": ["engine.rs"]}, "main.go"]},
+            "src-old.rs"
+        ])
+    );
+    let j = cg(dir.path(), &["tree", "--json", "--depth", "1"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
+    assert_eq!(v["entries"], serde_json::json!([{"name": "src", "files": 2}, "src-old.rs"]));
 }
 
 #[test]
@@ -237,8 +405,10 @@ fn summary_detects_entry_points_types_dependencies_and_keeps_what_people_wrote()
         assert!(s.contains(expected), "missing {expected:?} in\n{s}");
     }
     assert_eq!(s.matches("## Entry Points").count(), 1, "{s}");
+    // Regression: the JSON answer held the summary twice (Markdown and structured).
     let j: serde_json::Value = serde_json::from_str(&stdout(&cg(p, &["summary", "--json"]))).unwrap();
-    assert!(j["auto_generated"]["dependencies"].as_array().unwrap().iter().any(|d| d == "express"));
+    assert!(j["content"].as_str().unwrap().contains("- express (web/package.json)"));
+    assert!(j.get("auto_generated").is_none(), "{j}");
 }
 
 #[test]
@@ -310,14 +480,18 @@ fn linked_projects_are_searched_together_and_a_broken_link_is_reported() {
         text.starts_with("x.rs:1: method: fn render() { mesh_draw(); }\n[Lib] x.rs:1: method: pub fn mesh_draw() {}\n"),
         "{text}"
     );
-    assert!(text.contains("[gone] unavailable:") && text.ends_with("2 matches\n"), "{text}");
+    assert!(
+        stderr(&q).contains("cg: [gone] unavailable:") && stderr(&q).ends_with("cg: 2 matches\n"),
+        "{}",
+        stderr(&q)
+    );
     let j = cg(&app, &["query", "mesh_draw", "--include-dependencies", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
     assert_eq!(v["matches"][1]["project"], "Lib");
     assert!(v["matches"][0].get("project").is_none());
     assert_eq!(v["dependency_errors"][0]["project"], "gone");
     // Without the flag, only the project itself.
-    assert_eq!(stdout(&cg(&app, &["query", "mesh_draw"])).lines().last(), Some("1 matches"));
+    assert_eq!(stderr(&cg(&app, &["query", "mesh_draw"])), "cg: 1 match\n");
 
     assert!(cg(&app, &["unlink", "gone"]).status.success());
     assert!(!stdout(&cg(&app, &["links"])).contains("gone"));
@@ -373,7 +547,7 @@ fn update_remove_and_compact_from_the_command_line() {
     let rm = cg(dir.path(), &["remove", "src/core/extra.rs", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&rm.stdout).unwrap();
     assert_eq!(v["removed"], serde_json::json!(["src/core/extra.rs"]));
-    assert!(stdout(&cg(dir.path(), &["query", "extra_marker"])).contains("0 matches"));
+    assert!(stderr(&cg(dir.path(), &["query", "extra_marker"])).contains("0 matches"));
     let none = cg(dir.path(), &["update"]);
     assert!(
         stdout(&none).starts_with("added: src/core/extra.rs"),
@@ -433,11 +607,56 @@ fn watch_applies_a_branch_switch_sized_burst_as_one_rescan() {
         reports.push(serde_json::from_str::<serde_json::Value>(l.trim()).unwrap());
         l.clear();
     }
-    let q = stdout(&cg(dir.path(), &["query", "switched_", "--mode", "starts_with", "--limit", "1"]));
+    let q = stderr(&cg(dir.path(), &["query", "switched_", "--mode", "starts_with", "--limit", "1"]));
     assert!(q.contains("2500 matches"), "{q}");
     assert!(stdout(&cg(dir.path(), &["query", "PlayerHealth"])).contains("src/core/engine.rs:3"));
-    assert!(stdout(&cg(dir.path(), &["query", "main"])).contains("0 matches"));
+    assert!(stderr(&cg(dir.path(), &["query", "main"])).contains("0 matches"));
     let added: usize = reports.iter().map(|r| r["added"].as_array().map_or(0, |a| a.len())).sum();
     assert_eq!(added, 2500, "{reports:?}");
     assert!(reports.len() <= 5, "a burst is a few updates, not one per file: {}", reports.len());
+}
+
+/// Regression: `cg query X --json | head` ended with `cg: error: Broken pipe` and
+/// exit 1. A reader that goes away ends the command quietly, as with rg.
+#[test]
+fn a_closed_pipe_ends_every_output_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let body: String = (0..3000).map(|i| format!("fn widget_{i}() {{ widget_total(); }}\n")).collect();
+    fs::write(dir.path().join("w.rs"), body).unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let runs: [&[&str]; 5] = [
+        &["query", "widget_total", "--limit", "0"],
+        &["query", "widget_total", "--limit", "0", "--json"],
+        &["signatures", "--json"],
+        &["signature", "w.rs"],
+        &["tree", "--json"],
+    ];
+    for args in runs {
+        // More output than a pipe holds, so the write fails whichever comes first.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cg"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("error"), "{args:?}: {err}");
+        assert!(out.status.code() == Some(0) || out.status.code() == Some(1), "{args:?}: {:?}", out.status);
+    }
+}
+
+/// Regression: `cg init` left `.codegraph/` to be committed by accident.
+#[test]
+fn the_index_folder_ignores_itself_for_git() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let ignore = fs::read_to_string(dir.path().join(".codegraph/.gitignore")).unwrap();
+    assert!(ignore.lines().any(|l| l == "*"), "{ignore}");
+    // A second init keeps it, and the index still verifies.
+    assert!(cg(dir.path(), &["init"]).status.success());
+    assert!(dir.path().join(".codegraph/.gitignore").is_file());
+    assert!(cg(dir.path(), &["verify"]).status.success());
 }

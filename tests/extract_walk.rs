@@ -27,9 +27,12 @@ fn tree() -> tempfile::TempDir {
     write(root, "Engine.cs", b"class Engine {}\n");
     write(root, "README.md", b"# not source\n");
     write(root, "node_modules/dep/index.js", b"var dep;\n");
+    write(root, "Cargo.toml", b"[package]\n");
     write(root, "target/debug/gen.rs", b"fn gen() {}\n");
+    write(root, "App.csproj", b"<Project/>\n");
     write(root, "obj/x.cs", b"class X {}\n");
     write(root, "sub/build/out.ts", b"let o = 1;\n");
+    write(root, "sub/target/t.go", b"package t\n");
     write(root, ".gitignore", b"ignored/\n*.gen.ts\n");
     write(root, "ignored/skip.rs", b"fn skip() {}\n");
     write(root, "web/types.gen.ts", b"let g = 1;\n");
@@ -46,7 +49,27 @@ fn walk_honours_ignore_files_and_default_excludes() {
     let dir = tree();
     assert_eq!(
         rels(dir.path(), &WalkOptions::default()),
-        ["Engine.cs", "src/lib/util.go", "src/main.rs", "web/app.js", "web/app.ts", "web/nested/open.go"]
+        [
+            "Engine.cs",
+            "src/lib/util.go",
+            "src/main.rs",
+            "sub/build/out.ts",
+            "sub/target/t.go",
+            "web/app.js",
+            "web/app.ts",
+            "web/nested/open.go"
+        ]
+    );
+    // Build output is left out only beside its project file, and reported.
+    let w = walk(dir.path(), &WalkOptions::default()).unwrap();
+    let dirs: Vec<(&str, &str)> = w.excluded_dirs.iter().map(|d| (d.path.as_str(), d.reason.as_str())).collect();
+    assert_eq!(
+        dirs,
+        [
+            ("node_modules", "installed npm packages"),
+            ("obj", ".NET build output (beside a project file)"),
+            ("target", "Rust build output (beside Cargo.toml)")
+        ]
     );
 }
 
@@ -54,11 +77,14 @@ fn walk_honours_ignore_files_and_default_excludes() {
 fn walk_filters_by_language_and_globs() {
     let dir = tree();
     let only_rust_go = WalkOptions { languages: vec![Language::Rust, Language::Go], ..WalkOptions::default() };
-    assert_eq!(rels(dir.path(), &only_rust_go), ["src/lib/util.go", "src/main.rs", "web/nested/open.go"]);
+    assert_eq!(
+        rels(dir.path(), &only_rust_go),
+        ["src/lib/util.go", "src/main.rs", "sub/target/t.go", "web/nested/open.go"]
+    );
     let include = WalkOptions { include: vec!["web/**".into()], ..WalkOptions::default() };
     assert_eq!(rels(dir.path(), &include), ["web/app.js", "web/app.ts", "web/nested/open.go"]);
     let exclude = WalkOptions { exclude: vec!["**/*.go".into(), "*.cs".into()], ..WalkOptions::default() };
-    assert_eq!(rels(dir.path(), &exclude), ["src/main.rs", "web/app.js", "web/app.ts"]);
+    assert_eq!(rels(dir.path(), &exclude), ["src/main.rs", "sub/build/out.ts", "web/app.js", "web/app.ts"]);
     // `*` does not cross folders.
     let shallow = WalkOptions { include: vec!["src/*".into()], ..WalkOptions::default() };
     assert_eq!(rels(dir.path(), &shallow), ["src/main.rs"]);
@@ -142,7 +168,7 @@ mod one_file {
     use proptest::prelude::*;
 
     const DIRS: &[&str] = &["a", "b", ".h", "src", "target"];
-    const FILES: &[&str] = &["x.rs", "y.go", ".z.rs", "w.txt", "v.ts"];
+    const FILES: &[&str] = &["x.rs", "y.go", ".z.rs", "w.txt", "v.ts", "Cargo.toml"];
     const RULES: &[&str] = &[
         "*.go",
         "!y.go",

@@ -36,7 +36,7 @@ fn query_all(index: &Index) -> Result<(), QueryError> {
     ] {
         let mut q = Query::new(term, mode);
         search(index, &q)?;
-        q.file_filter = Some("*.rs".into());
+        q.file_filter = vec!["*.rs".into()];
         search(index, &q)?;
     }
     Ok(())
@@ -113,7 +113,7 @@ fn bad_queries_are_clear_errors() {
     let err = search(&index, &Query::new(huge, Mode::Regex)).unwrap_err().to_string();
     assert!(err.contains("invalid regex") && err.contains("size limit"), "{err}");
     let mut q = Query::new("player", Mode::Exact);
-    q.file_filter = Some("src/[".into());
+    q.file_filter = vec!["src/[".into()];
     let err = search(&index, &q).unwrap_err().to_string();
     assert!(err.contains("invalid file filter"), "{err}");
 }
@@ -193,7 +193,7 @@ fn corrupted_occurrence_counts_do_not_allocate_gigabytes() {
     for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains)] {
         for filter in [None, Some("*.rs")] {
             let mut q = Query::new(term, mode);
-            q.file_filter = filter.map(str::to_string);
+            q.file_filter = filter.map(str::to_string).into_iter().collect();
             let _ = search(&index, &q);
         }
     }

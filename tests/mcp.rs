@@ -176,6 +176,11 @@ fn every_tool_answers_on_a_fixture_project() {
 
     let s = c.call_json("codegraph_signature", json!({"file": "rust/shapes.rs"}));
     assert_eq!(s["types"][0]["name"], "Point");
+    // Regression: fields at their default were repeated on every item.
+    let text = s.to_string();
+    for default in ["\"is_static\":false", "\"is_async\":false", "\"parent\":null", "\"visibility\":null", ":[]"] {
+        assert!(!text.contains(default), "{default} in {text}");
+    }
     let many = c.call_json("codegraph_signatures", json!({"path": "typescript", "limit": 1}));
     assert_eq!((many["signatures"].as_array().unwrap().len(), many["omitted"].as_u64()), (1, Some(1)));
     assert_eq!(
@@ -185,7 +190,8 @@ fn every_tool_answers_on_a_fixture_project() {
     let sum = c.call_json("codegraph_summary", json!({}));
     assert!(sum["content"].as_str().unwrap().contains("Fixtures."));
     let tree = c.call_json("codegraph_tree", json!({"depth": 1, "include_stats": true}));
-    assert_eq!(tree["entries"][0]["path"], "csharp");
+    assert_eq!((tree["entries"][0]["name"].as_str(), tree["entries"][0]["files"].as_u64()), (Some("csharp"), Some(1)));
+    assert!(tree["entries"][0].get("path").is_none(), "names, not repeated paths: {tree}");
     let status = c.call_json("codegraph_status", json!({}));
     assert_eq!(status["statistics"]["files"], 6);
     assert!(c.call_json("codegraph_docs", json!({}))["content"].as_str().unwrap().contains("Query first."));

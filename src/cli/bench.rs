@@ -34,6 +34,7 @@ pub struct Args {
     /// Also time ripgrep (`rg -w -i`) on a sample of the exact terms.
     #[arg(long)]
     vs_rg: bool,
+    /// Print the result as JSON.
     #[arg(long)]
     json: bool,
 }

@@ -118,6 +118,7 @@ fn tree(args: Args) -> Result<()> {
         exclude: args.walk.exclude.clone(),
         max_file_bytes: args.max_file_bytes,
         threads: args.threads,
+        keep_dirs: extract::KeepDirs { dirs: args.walk.keep_dirs.clone() },
     };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let started = Instant::now();

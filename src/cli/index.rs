@@ -38,6 +38,7 @@ pub fn init(args: InitArgs) -> Result<()> {
         languages: args.walk.languages.clone(),
         exclude: args.walk.exclude.clone(),
         include: args.walk.include.clone(),
+        keep_dirs: args.walk.keep_dirs.clone(),
         max_slots_per_segment: args.segment_slots,
     };
     let show = io::stderr().is_terminal();
@@ -64,6 +65,7 @@ pub fn init(args: InitArgs) -> Result<()> {
             "occurrences": m.occurrences,
             "segments": m.segments.len(),
             "files_skipped": report.skipped.iter().map(|s| json!({"file": s.path, "reason": s.reason.to_string()})).collect::<Vec<_>>(),
+            "folders_excluded": report.excluded_dirs,
         });
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
@@ -93,6 +95,7 @@ pub fn init(args: InitArgs) -> Result<()> {
     for s in report.skipped.iter().filter(|s| matches!(s.reason, SkipReason::Unreadable(_))).take(5) {
         writeln!(out, "  {}: {}", s.path, s.reason)?;
     }
+    excluded_dirs(&mut out, &report.excluded_dirs)?;
     if !report.diagnostics.is_empty() {
         writeln!(
             out,
@@ -114,6 +117,7 @@ pub struct StatusArgs {
     /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
@@ -148,6 +152,24 @@ pub fn status(args: StatusArgs) -> Result<()> {
         project::store_bytes(&root) as f64 / 1048576.0,
         ago(m.created_unix_ms)
     )?;
+    excluded_dirs(&mut out, &m.excluded_dirs)?;
+    Ok(())
+}
+
+/// The folders a default rule left out, a few by name, and how to bring one back.
+fn excluded_dirs(out: &mut impl Write, dirs: &[codegraph::extract::ExcludedDir]) -> io::Result<()> {
+    if dirs.is_empty() {
+        return Ok(());
+    }
+    let s = if dirs.len() == 1 { "" } else { "s" };
+    writeln!(out, "{} folder{s} left out (`cg init --keep-dir NAME_OR_PATH` indexes one):", dirs.len())?;
+    const SHOWN: usize = 10;
+    for d in dirs.iter().take(SHOWN) {
+        writeln!(out, "  {}/: {}", d.path, d.reason)?;
+    }
+    if dirs.len() > SHOWN {
+        writeln!(out, "  ... and {} more (`cg status --json` lists all)", dirs.len() - SHOWN)?;
+    }
     Ok(())
 }
 
@@ -164,6 +186,7 @@ fn ago(unix_ms: u64) -> String {
 
 #[derive(clap::Args)]
 pub struct VerifyArgs {
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
 }

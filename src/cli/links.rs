@@ -16,8 +16,10 @@ pub struct LinkArgs {
     /// Display name (default: the linked project's name).
     #[arg(long)]
     name: Option<String>,
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
@@ -39,6 +41,7 @@ pub fn link(args: LinkArgs) -> Result<()> {
 pub struct UnlinkArgs {
     /// The link's name or path.
     what: String,
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
 }
@@ -53,8 +56,10 @@ pub fn unlink(args: UnlinkArgs) -> Result<()> {
 
 #[derive(clap::Args)]
 pub struct LinksArgs {
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
@@ -91,6 +96,7 @@ pub fn list(args: LinksArgs) -> Result<()> {
 pub struct ScanArgs {
     /// The folder to search (default: the current directory).
     dir: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }

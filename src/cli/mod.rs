@@ -102,15 +102,28 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.is::<NothingMatched>() => ExitCode::from(1),
         Err(err) => {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
             let _ = writeln!(io::stderr(), "cg: error: {err:#}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }
+
+/// A search that matched nothing: exit status 1, as grep and rg (2 is an error).
+#[derive(Debug)]
+pub struct NothingMatched;
+
+impl std::fmt::Display for NothingMatched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("nothing matched")
+    }
+}
+
+impl std::error::Error for NothingMatched {}
 
 /// Which files a walk takes: shared by `cg init` and `cg extract DIR`.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -124,9 +137,47 @@ pub struct WalkFlags {
     /// Only files matching this glob (repeatable).
     #[arg(long)]
     pub include: Vec<String>,
+    /// Walk a folder a default rule leaves out (node_modules; target/ beside
+    /// Cargo.toml or pom.xml; bin/ and obj/ beside a .csproj; dist/ beside
+    /// package.json): a folder name, a path relative to the root, or `all`
+    /// (repeatable; kept in .codegraph/config.json).
+    #[arg(long = "keep-dir", value_name = "NAME_OR_PATH")]
+    pub keep_dirs: Vec<String>,
 }
 
 /// `cg ... | head` closes the pipe early: that is not an error.
+/// (JSON output fails inside serde_json, which wraps the io::Error.)
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || e.downcast_ref::<serde_json::Error>().and_then(|e| e.io_error_kind()) == Some(io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Regression: `--json`, `--project` and others showed in `--help` without a word
+    /// of what they do.
+    #[test]
+    fn every_flag_of_every_command_is_documented() {
+        let cli = super::Cli::command();
+        let mut undocumented = Vec::new();
+        for sub in cli.get_subcommands() {
+            if sub.get_about().is_none() {
+                undocumented.push(format!("cg {}", sub.get_name()));
+            }
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().as_str();
+                if arg.is_hide_set() || id == "help" || id == "version" {
+                    continue;
+                }
+                if arg.get_help().is_none_or(|h| h.to_string().trim().is_empty()) {
+                    undocumented.push(format!("cg {} {}", sub.get_name(), id));
+                }
+            }
+        }
+        assert!(undocumented.is_empty(), "without help text: {undocumented:?}");
+    }
 }

@@ -8,7 +8,7 @@ use anyhow::{bail, Result};
 use codegraph::extract::LineType;
 use codegraph::project::links::{self, ProjectMatches};
 use codegraph::project::Index;
-use codegraph::query::{self, text, Mode, Query};
+use codegraph::query::{self, text, Matcher, Mode, Query};
 use serde_json::json;
 
 use super::index::project_root;
@@ -23,9 +23,10 @@ pub struct Args {
     /// Match case exactly (default: case-insensitive).
     #[arg(long)]
     case_sensitive: bool,
-    /// Only files matching this glob, e.g. 'src/Core/**'.
-    #[arg(long)]
-    file_filter: Option<String>,
+    /// Only files matching this glob, as rg -g: '*.go' matches at any depth,
+    /// 'src/core/**' below a folder, '!*_test.go' leaves files out (repeatable).
+    #[arg(long, short = 'g', value_name = "GLOB")]
+    file_filter: Vec<String>,
     /// Only these line types (comma-separated: code,comment,struct,method,property,string).
     #[arg(long = "type", value_delimiter = ',')]
     types: Vec<String>,
@@ -38,6 +39,7 @@ pub struct Args {
     /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
@@ -72,18 +74,27 @@ pub fn run(args: Args) -> Result<()> {
     let total: u64 = groups.iter().map(|g| g.matches.total).sum();
     let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();
     let mut out = io::stdout().lock();
+    let matcher = Matcher::new(&q.term, q.mode, q.case_sensitive).ok();
+    let words = groups.iter().map(|g| &g.matches.words).find(|w| !w.is_empty());
     if args.json {
         let mut list = Vec::new();
         for g in &groups {
-            let texts = text::line_texts(&g.index, &g.matches.hits);
-            for (h, t) in g.matches.hits.iter().zip(&texts) {
+            let mut reader = text::TextReader::new(&g.index, matcher.as_ref());
+            for h in &g.matches.hits {
+                let t = reader.text(h);
                 let mut m =
-                    json!({"file": h.path, "line_number": h.line, "line_type": h.line_type.name(), "text": t.text});
+                    json!({"file": h.path, "line_number": t.line, "line_type": h.line_type.name(), "text": t.text});
                 if let Some(p) = &g.project {
                     m["project"] = json!(p);
                 }
                 if t.stale {
                     m["stale"] = json!(true);
+                }
+                if t.line != h.line {
+                    m["indexed_line"] = json!(h.line);
+                }
+                if t.gone {
+                    m["gone"] = json!(true);
                 }
                 list.push(m);
             }
@@ -95,36 +106,58 @@ pub fn run(args: Args) -> Result<()> {
             "truncated": (shown as u64) < total,
             "generation": groups.first().and_then(|g| g.index.manifest.as_ref()).map_or(0, |m| m.generation),
         });
+        if let Some(words) = words {
+            value["words"] = json!(words);
+        }
         if !errors.is_empty() {
             value["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
         }
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
-        return Ok(());
+        return found(total);
     }
     for g in &groups {
-        let texts = text::line_texts(&g.index, &g.matches.hits);
+        let mut reader = text::TextReader::new(&g.index, matcher.as_ref());
         let prefix = g.project.as_ref().map(|p| format!("[{p}] ")).unwrap_or_default();
-        for (h, t) in g.matches.hits.iter().zip(&texts) {
-            let stale = if t.stale { " [stale]" } else { "" };
+        for h in &g.matches.hits {
+            let t = reader.text(h);
+            let stale = match (t.stale, t.gone) {
+                (_, true) => " [gone: changed since indexed, `cg update` it]",
+                (true, false) => " [stale]",
+                _ => "",
+            };
             writeln!(
                 out,
                 "{prefix}{}:{}: {}{}: {}",
                 h.path,
-                h.line,
+                t.line,
                 h.line_type.name(),
                 stale,
                 t.text.as_deref().unwrap_or("")
             )?;
         }
     }
+    out.flush()?;
+    let mut err = io::stderr().lock();
     for (name, e) in &errors {
-        writeln!(out, "[{name}] unavailable: {e}")?;
+        writeln!(err, "cg: [{name}] unavailable: {e}")?;
     }
+    if let Some(words) = words {
+        writeln!(err, "cg: looked up as the words {} on one line", words.join(", "))?;
+    }
+    let noun = if total == 1 { "match" } else { "matches" };
     if (shown as u64) < total {
-        writeln!(out, "{total} matches (showing {shown}; --limit 0 for all)")?;
+        writeln!(err, "cg: {total} {noun} (showing {shown}; --limit 0 for all)")?;
     } else {
-        writeln!(out, "{total} matches")?;
+        writeln!(err, "cg: {total} {noun}")?;
+    }
+    found(total)
+}
+
+/// Exit status 1 when nothing matched.
+fn found(total: u64) -> Result<()> {
+    if total == 0 {
+        return Err(super::NothingMatched.into());
     }
     Ok(())
 }

@@ -14,15 +14,18 @@ use super::index::project_root;
 pub struct OneArgs {
     /// The file, relative to the current directory or the project root.
     file: PathBuf,
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
 
 #[derive(clap::Args)]
 pub struct ManyArgs {
-    /// A glob over project paths (`src/Core/**`) or a folder; default: every file.
+    /// A folder or file (relative to the current folder), or a glob over project
+    /// paths as rg -g ('*.go' at any depth, 'src/Core/**'); default: every file.
     glob: Option<String>,
     /// Explicit files instead of a glob (repeatable).
     #[arg(long = "files", num_args = 1..)]
@@ -30,8 +33,10 @@ pub struct ManyArgs {
     /// At most this many files (0: all); the count left out is reported.
     #[arg(long, default_value_t = 50)]
     limit: usize,
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
@@ -79,7 +84,14 @@ pub fn many(args: ManyArgs) -> Result<()> {
     let mut sigs = Vec::new();
     let mut omitted = 0;
     if args.files.is_empty() {
-        let found = project::signatures(&index, args.glob.as_deref().unwrap_or(""), args.limit)?;
+        let given = args.glob.as_deref().unwrap_or("");
+        // A path (no glob syntax) is relative to the current folder, as with git and rg.
+        let rel = if given.is_empty() || given.contains(['*', '?', '[', '{']) {
+            given.to_string()
+        } else {
+            project_path(&root, Path::new(given))?
+        };
+        let found = project::signatures(&index, &rel, args.limit)?;
         sigs = found.signatures;
         omitted = found.omitted;
     } else {
@@ -89,7 +101,9 @@ pub fn many(args: ManyArgs) -> Result<()> {
             match project::signature(&index, &rel)? {
                 Some(s) if sigs.len() < limit => sigs.push(s),
                 Some(_) => omitted += 1,
-                None => eprintln!("cg: {rel}: not in the index"),
+                None => {
+                    bail!("{rel}: not in the index (not a source file cg reads, excluded, or added since `cg init`)")
+                }
             }
         }
     }

@@ -11,8 +11,10 @@ use super::index::project_root;
 
 #[derive(clap::Args)]
 pub struct SummaryArgs {
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
@@ -40,8 +42,10 @@ pub struct DescribeArgs {
     /// Replace the section's text instead of appending to it.
     #[arg(long)]
     replace: bool,
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
@@ -63,6 +67,7 @@ pub fn describe(args: DescribeArgs) -> Result<()> {
 pub struct DocsArgs {
     /// Only sections whose title or source contains this text.
     section: Option<String>,
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
 }
@@ -79,8 +84,10 @@ pub fn show_docs(args: DocsArgs) -> Result<()> {
 
 #[derive(clap::Args)]
 pub struct UpdateDocsArgs {
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use codegraph::project::{self, Index};
-use serde_json::json;
 
 use super::index::project_root;
 
@@ -19,8 +18,10 @@ pub struct Args {
     /// Show item (distinct term) and method counts per file.
     #[arg(long)]
     stats: bool,
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape codegraph_tree answers, uncapped).
     #[arg(long)]
     json: bool,
 }
@@ -30,25 +31,10 @@ pub fn run(args: Args) -> Result<()> {
     let index = Index::open(&root)?;
     let prefix = args.path.clone().unwrap_or_default();
     let entries = project::tree(&index, &prefix, args.depth)?;
-    let indexed_at = index.manifest.as_ref().map_or(0, |m| m.created_unix_ms / 1000);
     let mut out = io::stdout().lock();
     if args.json {
-        let list: Vec<_> = entries
-            .iter()
-            .map(|e| {
-                let mut v = json!({"path": e.path, "type": if e.is_dir { "directory" } else { "file" }});
-                if e.is_dir {
-                    v["file_count"] = json!(e.files);
-                }
-                if args.stats {
-                    v["item_count"] = json!(e.items);
-                    v["method_count"] = json!(e.methods);
-                    v["last_indexed"] = json!(indexed_at);
-                }
-                v
-            })
-            .collect();
-        serde_json::to_writer(&mut out, &json!({"root": prefix, "entries": list}))?;
+        let value = codegraph::mcp::json::tree(&prefix, &entries, args.stats, usize::MAX);
+        serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
         return Ok(());
     }
@@ -58,16 +44,25 @@ pub fn run(args: Args) -> Result<()> {
         let name = e.path.rsplit('/').next().unwrap_or(&e.path);
         let indent = "  ".repeat(level.saturating_sub(1));
         if e.is_dir {
-            write!(out, "{indent}{name}/ ({} files", e.files)?;
+            write!(out, "{indent}{name}/ ({}", counted(e.files, "file"))?;
             if args.stats {
-                write!(out, ", {} items, {} methods", e.items, e.methods)?;
+                write!(out, ", {}, {}", counted(e.items, "item"), counted(e.methods, "method"))?;
             }
             writeln!(out, ")")?;
         } else if args.stats {
-            writeln!(out, "{indent}{name}  [{} items, {} methods]", e.items, e.methods)?;
+            writeln!(out, "{indent}{name}  [{}, {}]", counted(e.items, "item"), counted(e.methods, "method"))?;
         } else {
             writeln!(out, "{indent}{name}")?;
         }
     }
     Ok(())
+}
+
+/// `1 file`, `2 files`.
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

@@ -40,6 +40,7 @@ pub struct WriterFlags {
     /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
 }
@@ -61,6 +62,7 @@ pub struct CompactArgs {
 
 #[derive(clap::Args)]
 pub struct WatchArgs {
+    /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
     /// Milliseconds of quiet that end a burst of changes.

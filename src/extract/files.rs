@@ -1,7 +1,8 @@
 //! Which files to read, and reading them in parallel.
 //!
 //! [`walk`] lists the source files under a root, honouring `.gitignore` (nested and
-//! global), `.git/info/exclude` and `.ignore`, the default excluded folders, include
+//! global), `.git/info/exclude` and `.ignore`, the build-output folders of
+//! [`super::excludes`] (reported in [`Walk::excluded_dirs`]), include
 //! and exclude globs and a language list; symlinks are not followed. The list is
 //! sorted by path, so ids and output never depend on the file system's order.
 //! [`extract_files`] reads and extracts them on the current rayon pool, returning
@@ -16,12 +17,9 @@ use std::time::{Duration, Instant, UNIX_EPOCH};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
+use super::excludes::{excluded_dir, ExcludedDir, KeepDirs};
 use super::{Extractor, FileFacts};
 use crate::lang::Language;
-
-/// Folders never walked into, whatever the ignore files say.
-pub const DEFAULT_EXCLUDED_DIRS: &[&str] =
-    &["node_modules", "bin", "obj", "target", "dist", "build", ".git", ".codegraph"];
 
 /// Files larger than this are skipped unless configured otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
@@ -40,6 +38,8 @@ pub struct WalkOptions {
     pub max_file_bytes: u64,
     /// Threads for the directory walk (0: as many as cores).
     pub threads: usize,
+    /// Build-output folders walked although a default rule leaves them out.
+    pub keep_dirs: KeepDirs,
 }
 
 impl Default for WalkOptions {
@@ -50,6 +50,7 @@ impl Default for WalkOptions {
             exclude: Vec::new(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             threads: 0,
+            keep_dirs: KeepDirs::default(),
         }
     }
 }
@@ -111,6 +112,8 @@ pub struct Walk {
     /// Files the project summary and docs are made from (`CLAUDE.md`, package
     /// manifests), relative and sorted: a change to one refreshes them.
     pub project_files: Vec<String>,
+    /// Folders left out by a default rule (not by an ignore file), sorted.
+    pub excluded_dirs: Vec<ExcludedDir>,
 }
 
 /// Whether a file name is one the summary or the docs are made from.
@@ -179,17 +182,25 @@ pub fn walk_within(root: &Path, options: &WalkOptions, targets: &[String]) -> Re
         false
     };
     let owned_root = root.to_path_buf();
+    let keep = options.keep_dirs.clone();
+    let excluded = std::sync::Arc::new(Mutex::new(Vec::new()));
+    let excluded_in_filter = excluded.clone();
     let mut builder = ignore::WalkBuilder::new(root);
     builder.follow_links(false).require_git(false).threads(options.threads).filter_entry(move |e| {
         if e.depth() == 0 {
             return true;
         }
-        if e.file_type().is_some_and(|t| t.is_dir())
-            && e.file_name().to_str().is_some_and(|n| DEFAULT_EXCLUDED_DIRS.contains(&n))
-        {
-            return false;
+        let Some(rel) = rel_path(&owned_root, e.path()) else { return whole };
+        if e.file_type().is_some_and(|t| t.is_dir()) {
+            if let Some(reason) = excluded_dir(e.path(), &rel, &keep) {
+                if !rel.starts_with('.') && (whole || in_scope(&rel)) {
+                    let dir = ExcludedDir { path: rel, reason: reason.to_string() };
+                    excluded_in_filter.lock().unwrap_or_else(|p| p.into_inner()).push(dir);
+                }
+                return false;
+            }
         }
-        whole || rel_path(&owned_root, e.path()).is_some_and(|rel| in_scope(&rel))
+        whole || in_scope(&rel)
     });
     builder.build_parallel().run(|| {
         Box::new(|entry| {
@@ -241,6 +252,8 @@ pub fn walk_within(root: &Path, options: &WalkOptions, targets: &[String]) -> Re
     walk.files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
     walk.skipped.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     walk.project_files.sort_unstable();
+    walk.excluded_dirs = std::mem::take(&mut *excluded.lock().unwrap_or_else(|p| p.into_inner()));
+    walk.excluded_dirs.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     Ok(walk)
 }
 
@@ -249,8 +262,8 @@ pub fn walk_within(root: &Path, options: &WalkOptions, targets: &[String]) -> Re
 /// matched the way the walk's `ignore` crate matches them (per folder, the deepest
 /// match first; `.ignore` over `.gitignore` over `.git/info/exclude`; since the walk
 /// does not require a repository, every folder's rules apply, also above a nested
-/// `.git`; a hidden name skipped unless a rule whitelists it), then the default
-/// excluded folders, the language and the globs. `None` when it cannot be decided
+/// `.git`; a hidden name skipped unless a rule whitelists it), then the build-output
+/// folders, the language and the globs. `None` when it cannot be decided
 /// that way (a global gitignore, ignore files or a repository above `root`, a `.git`
 /// file (worktree), an unreadable rule): then walk. Tested against [`walk`] on
 /// generated trees.
@@ -317,7 +330,7 @@ pub fn walks_file(root: &Path, options: &WalkOptions, rel: &str) -> Option<bool>
         if m.is_ignore() || (m.is_none() && part.starts_with('.')) {
             return Some(false);
         }
-        if is_dir && DEFAULT_EXCLUDED_DIRS.contains(part) {
+        if is_dir && excluded_dir(&path, &parts[..=k].join("/"), &options.keep_dirs).is_some() {
             return Some(false);
         }
     }

@@ -7,12 +7,14 @@
 //! or is too large is a [`Skip`]; a file that does not parse still yields facts, with
 //! a [`Diagnostic`]. The same bytes always give the same facts.
 
+pub mod excludes;
 pub mod files;
 mod parsers;
 mod render;
 mod tree;
 pub mod words;
 
+pub use excludes::{excluded_dir, ExcludedDir, KeepDirs};
 pub use files::{
     extract_each, extract_files, is_project_file, parse_files, read_source, rel_path, walk, walk_within, walks_file,
     FileTiming, GlobError, Outcome, Skip, SkipReason, SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,

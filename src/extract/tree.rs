@@ -375,6 +375,7 @@ impl<'a> Visit<'a> {
                 }
             }
             Decl::Method => self.method(node, node, None),
+            Decl::Assignment => self.assigned_method(node),
             Decl::Property => self.property(node),
             Decl::Members => {
                 let mut cursor = node.walk();
@@ -438,6 +439,40 @@ impl<'a> Visit<'a> {
     /// same node, or the function value of a binding).
     fn method(&mut self, node: Node<'a>, func: Node<'a>, value: Option<Node<'a>>) {
         let name_node = node.child_by_field_name("name").or_else(|| node.child_by_field_name("key"));
+        self.method_named(node, func, value, name_node, None);
+    }
+
+    /// A function assigned to a member (`Foo.prototype.bar = function () {}`,
+    /// `exports.f = () => 1`, `obj.f = function () {}`): a method named by the
+    /// member, whose parent is the object (`Foo` for its prototype; none for
+    /// `exports`, `module.exports` and `this`).
+    fn assigned_method(&mut self, node: Node<'a>) {
+        let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+            return;
+        };
+        if left.kind() != "member_expression" || !self.roles.of(right).function_value {
+            return;
+        }
+        let Some(property) = left.child_by_field_name("property") else { return };
+        let object = left.child_by_field_name("object").map(|o| self.text(o)).unwrap_or("");
+        let object = object.strip_suffix(".prototype").unwrap_or(object);
+        let parent = match object {
+            "" | "exports" | "module.exports" | "this" => None,
+            o => Some(normalize_ws(o, 200)),
+        };
+        self.method_named(node, right, Some(right), Some(property), Some(parent));
+    }
+
+    /// A method named by `name_node`; `parent`, when given, overrides the parent the
+    /// scope or receiver would give.
+    fn method_named(
+        &mut self,
+        node: Node<'a>,
+        func: Node<'a>,
+        value: Option<Node<'a>>,
+        name_node: Option<Node<'a>>,
+        forced_parent: Option<Option<String>>,
+    ) {
         let name = match name_node {
             Some(n) => trim_quotes(self.text(n)).to_string(),
             None => match self.unnamed_method_name(node) {
@@ -465,7 +500,10 @@ impl<'a> Visit<'a> {
         let scope = self.current_scope();
         let in_type = scope.is_some() && receiver.is_none();
         let parent_kind = scope.map(|s| s.kind);
-        let parent = receiver.or_else(|| scope.map(|s| s.name.clone()));
+        let parent = match forced_parent {
+            Some(p) => p,
+            None => receiver.or_else(|| scope.map(|s| s.name.clone())),
+        };
         let is_static = modifiers.contains(&"static")
             || (in_type && self.spec.self_param_kind.is_some() && !self.has_self_param(func));
         let visibility = (self.spec.visibility)(&VisibilityInput {

@@ -46,6 +46,8 @@ pub struct BuildSummary {
     pub diagnostics: Vec<(String, Diagnostic)>,
     /// The walk's [`extract::Walk::project_files`].
     pub project_files: Vec<String>,
+    /// The walk's [`extract::Walk::excluded_dirs`].
+    pub excluded_dirs: Vec<extract::ExcludedDir>,
     pub walk_time: Duration,
     pub total_time: Duration,
     /// Where the time went. Reading and extraction are summed over threads (CPU
@@ -105,6 +107,7 @@ pub fn build(
         walk_time: started.elapsed(),
         skipped: walk.skipped,
         project_files: walk.project_files,
+        excluded_dirs: walk.excluded_dirs,
         ..Default::default()
     };
     let files = walk.files;

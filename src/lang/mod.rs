@@ -93,6 +93,10 @@ pub enum Decl {
     /// (`const f = () => 1`, `{ f: function () {} }`, a class field holding an arrow
     /// function) and a property otherwise (class fields only: see `value_is_property`).
     Binding { value_is_property: bool },
+    /// An assignment whose value is a function and whose target is a member
+    /// (`Foo.prototype.bar = function () {}`, `exports.f = ...`): a method named
+    /// by the member (JavaScript's CommonJS and prototype definitions).
+    Assignment,
     /// A block whose members belong to a type named elsewhere (`impl Foo { .. }`).
     /// The type's name is read from the given field.
     Scope(&'static str),

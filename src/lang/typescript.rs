@@ -93,6 +93,7 @@ const DECLS: &[(&str, Decl)] = &[
     ("variable_declarator", Decl::Binding { value_is_property: false }),
     ("pair", Decl::Binding { value_is_property: false }),
     ("public_field_definition", Decl::Binding { value_is_property: true }),
+    ("assignment_expression", Decl::Assignment),
     ("property_signature", Decl::Property),
     ("enum_body", Decl::Members),
     ("enum_assignment", Decl::Property),

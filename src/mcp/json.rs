@@ -6,22 +6,122 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use crate::project::{self, links, summary, Index, Signature};
-use crate::query::{text, Matches};
+use crate::query::{text, Matcher, Matches, Query};
 
-/// SignatureResult, plus properties.
+/// SignatureResult, plus properties. Fields at their default (`is_static: false`,
+/// no visibility, no parent, empty lists) are left out: they repeat on every item.
 pub fn signature(s: &Signature) -> Value {
-    json!({
-        "file": s.file,
-        "header_comments": s.header_comments,
-        "types": s.types.iter().map(|t| json!({"name": t.name, "kind": t.kind, "line_number": t.line, "parent": t.parent})).collect::<Vec<_>>(),
-        "methods": s.methods.iter().map(|m| json!({
-            "name": m.name, "prototype": m.prototype, "line_number": m.line, "visibility": m.visibility,
-            "is_static": m.is_static, "is_async": m.is_async,
-        })).collect::<Vec<_>>(),
-        "properties": s.properties.iter().map(|p| json!({
-            "name": p.name, "declaration": p.declaration, "line_number": p.line, "visibility": p.visibility,
-        })).collect::<Vec<_>>(),
-    })
+    let mut v = json!({"file": s.file});
+    if !s.header_comments.is_empty() {
+        v["header_comments"] = json!(s.header_comments);
+    }
+    let types: Vec<Value> = s
+        .types
+        .iter()
+        .map(|t| {
+            let mut o = json!({"name": t.name, "kind": t.kind, "line_number": t.line});
+            set_some(&mut o, "parent", &t.parent);
+            o
+        })
+        .collect();
+    let methods: Vec<Value> = s
+        .methods
+        .iter()
+        .map(|m| {
+            let mut o = json!({"name": m.name, "prototype": m.prototype, "line_number": m.line});
+            set_some(&mut o, "visibility", &m.visibility);
+            set_true(&mut o, "is_static", m.is_static);
+            set_true(&mut o, "is_async", m.is_async);
+            o
+        })
+        .collect();
+    let properties: Vec<Value> = s
+        .properties
+        .iter()
+        .map(|p| {
+            let mut o = json!({"name": p.name, "declaration": p.declaration, "line_number": p.line});
+            set_some(&mut o, "visibility", &p.visibility);
+            o
+        })
+        .collect();
+    for (key, list) in [("types", types), ("methods", methods), ("properties", properties)] {
+        if !list.is_empty() {
+            v[key] = Value::Array(list);
+        }
+    }
+    v
+}
+
+fn set_some(o: &mut Value, key: &str, value: &Option<String>) {
+    if let Some(x) = value {
+        o[key] = json!(x);
+    }
+}
+
+fn set_true(o: &mut Value, key: &str, value: bool) {
+    if value {
+        o[key] = json!(true);
+    }
+}
+
+/// The indexed files under `prefix` as nested folders: a folder is `{"name",
+/// "files", "entries"}` (`entries` left out below the depth), a file is its name
+/// (or `{"name", "items", "methods"}` with stats). Names, not repeated paths. At
+/// most `cap` entries; `truncated` says when cut.
+pub fn tree(prefix: &str, entries: &[project::TreeEntry], stats: bool, cap: usize) -> Value {
+    let base = prefix.trim_matches('/');
+    let base = if base == "." { "" } else { base };
+    let total = entries.len();
+    // A stack of open folders: (path, json object).
+    let mut stack: Vec<(String, Value)> = vec![(base.to_string(), json!({"entries": []}))];
+    let close = |stack: &mut Vec<(String, Value)>| {
+        if let Some((_, done)) = stack.pop() {
+            if let Some(list) = stack.last_mut().and_then(|(_, v)| v["entries"].as_array_mut()) {
+                list.push(done);
+            }
+        }
+    };
+    for e in entries.iter().take(cap) {
+        let parent = e.path.rsplit_once('/').map_or("", |(d, _)| d);
+        while stack.len() > 1 && stack.last().is_some_and(|(p, _)| p != parent) {
+            close(&mut stack);
+        }
+        let name = e.path.rsplit('/').next().unwrap_or(&e.path);
+        if e.is_dir {
+            let mut v = json!({"name": name, "files": e.files, "entries": []});
+            if stats {
+                v["items"] = json!(e.items);
+                v["methods"] = json!(e.methods);
+            }
+            stack.push((e.path.clone(), v));
+        } else {
+            let v = if stats { json!({"name": name, "items": e.items, "methods": e.methods}) } else { json!(name) };
+            if let Some(list) = stack.last_mut().and_then(|(_, v)| v["entries"].as_array_mut()) {
+                list.push(v);
+            }
+        }
+    }
+    while stack.len() > 1 {
+        close(&mut stack);
+    }
+    let mut top = stack.pop().map(|(_, v)| v).unwrap_or_default();
+    // Folders whose children lie below the depth keep only their counts.
+    fn prune(v: &mut Value) {
+        if let Some(list) = v.get_mut("entries").and_then(|e| e.as_array_mut()) {
+            for child in list.iter_mut() {
+                prune(child);
+            }
+            if list.is_empty() {
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("entries");
+                }
+            }
+        }
+    }
+    if let Some(list) = top["entries"].as_array_mut() {
+        list.iter_mut().for_each(prune);
+    }
+    json!({"root": base, "entries": top["entries"].take(), "total_entries": total, "truncated": total > cap})
 }
 
 /// StatusResult, plus segments and generation.
@@ -29,7 +129,7 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
     let stats = index.stats().map_err(|e| e.to_string())?;
     let m = index.manifest.as_ref().ok_or("index has no manifest")?;
     let dir = root.join(project::DIR);
-    Ok(json!({
+    let mut value = json!({
         "project_name": m.name,
         "codegraph_path": dir,
         "schema_version": crate::snapshot::FORMAT_VERSION.to_string(),
@@ -44,7 +144,11 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
         "generation": m.generation,
         "last_update": m.created_unix_ms / 1000,
         "database_size_bytes": project::store_bytes(root),
-    }))
+    });
+    if !m.excluded_dirs.is_empty() {
+        value["folders_excluded"] = json!(m.excluded_dirs);
+    }
+    Ok(value)
 }
 
 /// UpdateResult (`items_*` count the distinct terms of the versions replaced and
@@ -72,30 +176,28 @@ pub fn update_report(r: &project::UpdateReport) -> Value {
     })
 }
 
-/// SummaryResult.
+/// SummaryResult without `auto_generated`: the content already holds the detected
+/// part (entry points, main types, dependencies, structure) as Markdown, so it is
+/// not repeated as a structure.
 pub fn summary(root: &Path) -> Result<Value, String> {
-    let (content, auto) = summary::read(root).map_err(|e| e.to_string())?;
+    let (content, _) = summary::read(root).map_err(|e| e.to_string())?;
     let name = project::read_manifest(root).map(|m| m.name).unwrap_or_default();
-    Ok(json!({
-        "name": name,
-        "content": content,
-        "auto_generated": {
-            "entry_points": auto.entry_points,
-            "main_classes": auto.main_types,
-            "dependencies": auto.dependencies.iter().map(|(n, _)| n).collect::<Vec<_>>(),
-        },
-    }))
+    Ok(json!({"name": name, "content": content}))
 }
 
 /// A query's matches grouped by file: `{"file", "matches": [{"line", "type", "text"}]}`
 /// (definitions first, so a file can appear in a definitions group and again later).
-pub fn grouped_matches(index: &Index, project: Option<&str>, m: &Matches) -> Vec<Value> {
-    let texts = text::line_texts(index, &m.hits);
+pub fn grouped_matches(index: &Index, q: &Query, project: Option<&str>, m: &Matches) -> Vec<Value> {
+    let matcher = Matcher::new(&q.term, q.mode, q.case_sensitive).ok();
+    let texts = text::line_texts(index, matcher.as_ref(), &m.hits);
     let mut files: Vec<Value> = Vec::new();
     for (h, t) in m.hits.iter().zip(&texts) {
-        let mut entry = json!({"line": h.line, "type": h.line_type.name(), "text": t.text});
-        if t.stale {
-            entry["stale"] = json!(true);
+        let mut entry = json!({"line": t.line, "type": h.line_type.name(), "text": t.text});
+        if t.line != h.line {
+            entry["indexed_line"] = json!(h.line);
+        }
+        if t.gone {
+            entry["gone"] = json!(true);
         }
         if files.last().is_none_or(|f| f["file"] != h.path.as_str()) {
             let mut f = json!({"file": h.path, "matches": []});

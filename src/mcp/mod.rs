@@ -30,6 +30,8 @@ use crate::query::{self, Mode, Query};
 
 /// Most matches one call returns, whatever limit is asked for.
 pub const MAX_LIMIT: usize = 1000;
+/// Most entries `codegraph_tree` answers.
+pub const MAX_TREE_ENTRIES: usize = 500;
 
 /// The server's state: the project it serves and the opened index.
 #[derive(Clone)]
@@ -184,7 +186,7 @@ impl CodegraphServer {
                 term: p.term.clone(),
                 mode,
                 case_sensitive: p.case_sensitive.unwrap_or(false),
-                file_filter: p.file_filter,
+                file_filter: p.file_filter.into_iter().collect(),
                 types,
                 limit,
             };
@@ -196,15 +198,17 @@ impl CodegraphServer {
             };
             let total: u64 = groups.iter().map(|g| g.matches.total).sum();
             let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();
-            let files: Vec<Value> =
-                groups.iter().flat_map(|g| json::grouped_matches(&g.index, g.project.as_deref(), &g.matches)).collect();
+            let files: Vec<Value> = groups
+                .iter()
+                .flat_map(|g| json::grouped_matches(&g.index, &q, g.project.as_deref(), &g.matches))
+                .collect();
             let generation = groups.first().and_then(|g| g.index.manifest.as_ref()).map_or(0, |m| m.generation);
             let mut v = json!({
                 "term": p.term, "total_matches": total, "truncated": (shown as u64) < total,
                 "generation": generation, "files": files,
             });
             // Files whose content changed since this generation indexed them: their
-            // line numbers may be off until they are updated.
+            // hits were found again in the current text (or marked gone).
             let changed: Vec<&Value> = v["files"]
                 .as_array()
                 .map(|fs| fs.iter().filter(|f| f["stale"] == json!(true)).map(|f| &f["file"]).collect())
@@ -214,6 +218,10 @@ impl CodegraphServer {
                 names.dedup();
                 v["changed_since_indexed"] = json!(names);
                 v["hint"] = json!("some files changed since they were indexed: call codegraph_update for them");
+            }
+            if let Some(words) = groups.iter().map(|g| &g.matches.words).find(|w| !w.is_empty()) {
+                // A term with separators was looked up as its words on one line.
+                v["words"] = json!(words);
             }
             if !errors.is_empty() {
                 v["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
@@ -303,7 +311,7 @@ impl CodegraphServer {
 
     #[tool(
         name = "codegraph_tree",
-        description = "The indexed files as a tree: folders with file counts, files with item (distinct term) and method counts when include_stats. `path` limits it to a folder, `depth` to levels below it (default 2). At most 500 entries."
+        description = "The indexed files as nested folders: a folder is {name, files, entries}, a file is its name (or {name, items, methods} with include_stats: distinct terms and methods). `path` limits it to a folder, `depth` to levels below it (default 2; 0 for all). At most 500 entries."
     )]
     async fn codegraph_tree(&self, Parameters(p): Parameters<TreeParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
@@ -313,26 +321,7 @@ impl CodegraphServer {
                 _ => String::new(),
             };
             let entries = project::tree(&index, &prefix, p.depth.unwrap_or(2) as usize).map_err(|e| e.to_string())?;
-            let stats = p.include_stats.unwrap_or(false);
-            let at = index.manifest.as_ref().map_or(0, |m| m.created_unix_ms / 1000);
-            let total = entries.len();
-            let list: Vec<Value> = entries
-                .iter()
-                .take(500)
-                .map(|e| {
-                    let mut v = json!({"path": e.path, "type": if e.is_dir { "directory" } else { "file" }});
-                    if e.is_dir {
-                        v["file_count"] = json!(e.files);
-                    }
-                    if stats {
-                        v["item_count"] = json!(e.items);
-                        v["method_count"] = json!(e.methods);
-                        v["last_indexed"] = json!(at);
-                    }
-                    v
-                })
-                .collect();
-            Ok(json!({"root": prefix, "entries": list, "total_entries": total, "truncated": total > 500}))
+            Ok(json::tree(&prefix, &entries, p.include_stats.unwrap_or(false), MAX_TREE_ENTRIES))
         })
         .await
     }
@@ -380,6 +369,7 @@ impl CodegraphServer {
                     languages: p.languages.unwrap_or_default(),
                     exclude: p.exclude.unwrap_or_default(),
                     include: Vec::new(),
+                    keep_dirs: Vec::new(),
                     max_slots_per_segment: None,
                 };
                 let progress = move |pr: crate::index::Progress| {

@@ -18,7 +18,7 @@ pub struct QueryParams {
     #[schemars(description = "Also search linked projects (codegraph_link); matches name their project.")]
     pub include_dependencies: Option<bool>,
     #[schemars(
-        description = "Only files matching this glob over project paths, e.g. src/Core/** (* stays in one folder)."
+        description = "Only files matching this glob, as ripgrep's -g: *.go matches at any depth, src/Core/** below a folder, !*_test.go leaves files out."
     )]
     pub file_filter: Option<String>,
     #[schemars(description = "Only these line types: code, comment, struct, method, property, string.")]

@@ -27,13 +27,7 @@ pub fn find(root: &Path, project_name: &str) -> Vec<DocSection> {
             out.push(DocSection { title: format!("Project: {project_name}"), source: rel, content });
         }
     }
-    let mut nested: Vec<String> = ignore::WalkBuilder::new(root)
-        .require_git(false)
-        .filter_entry(|e| {
-            !(e.depth() > 0
-                && e.file_type().is_some_and(|t| t.is_dir())
-                && e.file_name().to_str().is_some_and(|n| crate::extract::files::DEFAULT_EXCLUDED_DIRS.contains(&n)))
-        })
+    let mut nested: Vec<String> = crate::extract::excludes::walk_builder(root)
         .build()
         .flatten()
         .filter(|e| e.depth() > 1 && e.file_name() == NAME && e.file_type().is_some_and(|t| t.is_file()))

@@ -8,7 +8,9 @@
 //!   from one generation to the next;
 //! - `seg-GGGGGG-NNNN.cgs`: segment files of generation G, never modified after
 //!   they are renamed into place;
-//! - `config.json`: languages / include / exclude / auto_update, read by later runs;
+//! - `config.json`: languages / include / exclude / keep_dirs / auto_update, read by
+//!   later runs;
+//! - `.gitignore`: `*`, so the index is never committed by accident;
 //! - `lock`: held (flock) by the one process writing a new generation.
 
 pub mod docs;
@@ -33,7 +35,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::extract::{Diagnostic, Skip, WalkOptions, DEFAULT_MAX_FILE_BYTES};
+use crate::extract::{Diagnostic, ExcludedDir, KeepDirs, Skip, WalkOptions, DEFAULT_MAX_FILE_BYTES};
 use crate::index::{self as build_index, BuildError, BuildOptions, Progress};
 use crate::lang::Language;
 use crate::snapshot::{SnapshotError, FORMAT_VERSION};
@@ -62,6 +64,8 @@ pub enum ProjectError {
     Locked { path: PathBuf },
     #[error("{path}: not an indexed project: run `cg init` there first")]
     NotIndexed { path: PathBuf },
+    #[error("{given:?} matches no indexed file (`cg tree` lists what is indexed)")]
+    NoMatch { given: String },
     #[error("{path}: not in the index (`cg tree` lists what is)")]
     NotInIndex { path: String },
     #[error("{path}: outside the project at {root}")]
@@ -119,6 +123,10 @@ pub struct Manifest {
     pub types: u64,
     pub methods: u64,
     pub source_bytes: u64,
+    /// Folders the last full walk left out by a default rule (build output,
+    /// installed packages), with the reason; `cg init --keep-dir` brings one back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded_dirs: Vec<ExcludedDir>,
 }
 
 /// `config.json`: how the tree is walked, kept for later runs.
@@ -130,6 +138,10 @@ pub struct Config {
     pub exclude: Vec<String>,
     #[serde(default)]
     pub include: Vec<String>,
+    /// Folders walked although a default rule leaves them out (build output
+    /// beside its project file, node_modules): names, relative paths, or `all`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keep_dirs: Vec<String>,
     #[serde(default)]
     pub auto_update: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -152,6 +164,7 @@ impl Config {
             exclude: self.exclude.clone(),
             max_file_bytes: self.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES),
             threads: 0,
+            keep_dirs: KeepDirs { dirs: self.keep_dirs.clone() },
         })
     }
 }
@@ -242,6 +255,7 @@ pub struct InitOptions {
     pub languages: Vec<String>,
     pub exclude: Vec<String>,
     pub include: Vec<String>,
+    pub keep_dirs: Vec<String>,
     pub max_slots_per_segment: Option<u32>,
 }
 
@@ -249,6 +263,8 @@ pub struct InitOptions {
 #[derive(Debug)]
 pub struct InitReport {
     pub codegraph_path: PathBuf,
+    /// Folders the walk left out by a default rule, and why.
+    pub excluded_dirs: Vec<ExcludedDir>,
     pub manifest: Manifest,
     pub skipped: Vec<Skip>,
     pub diagnostics: Vec<(String, Diagnostic)>,
@@ -274,6 +290,12 @@ pub fn init(
     let dir = root.join(DIR);
     fs::create_dir_all(&dir).map_err(io_err(&dir))?;
     let _lock = WriteLock::acquire(&dir)?;
+    // The index is local, rebuilt by `cg init`: keep it out of commits (as
+    // pytest's and ruff's caches do).
+    let gitignore = dir.join(".gitignore");
+    if !gitignore.exists() {
+        write_atomic(&gitignore, b"# written by cg init: the index is local, rebuild it with `cg init`\n*\n")?;
+    }
 
     let mut config = read_config(&root)?.unwrap_or_default();
     if !options.languages.is_empty() {
@@ -284,6 +306,9 @@ pub fn init(
     }
     if !options.include.is_empty() {
         config.include = options.include.clone();
+    }
+    if !options.keep_dirs.is_empty() {
+        config.keep_dirs = options.keep_dirs.clone();
     }
     if options.max_slots_per_segment.is_some() {
         config.segment_slots = options.max_slots_per_segment;
@@ -333,6 +358,7 @@ pub fn init(
         types: summary.types,
         methods: summary.methods,
         source_bytes: summary.bytes,
+        excluded_dirs: summary.excluded_dirs.clone(),
     };
     let manifest_bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     write_atomic(&dir.join(MANIFEST), &manifest_bytes)?;
@@ -345,6 +371,7 @@ pub fn init(
     summary::refresh(&root, &manifest.name, &auto)?;
     docs::update(&root, &manifest.name)?;
     Ok(InitReport {
+        excluded_dirs: manifest.excluded_dirs.clone(),
         codegraph_path: dir,
         manifest,
         skipped: summary.skipped,

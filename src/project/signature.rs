@@ -2,10 +2,9 @@
 //! Header comments, types, methods with prototypes, and properties that are not
 //! private; no bodies, no locals.
 
-use globset::GlobBuilder;
-
 use super::{Index, ProjectError};
 use crate::lang::Language;
+use crate::query::{PathFilter, QueryError};
 use crate::snapshot::structure::{FileStructure, MethodRecord, PropertyRecord, TypeRecord};
 use crate::snapshot::{SlotRec, SnapshotError};
 
@@ -53,29 +52,36 @@ pub fn signature(index: &Index, path: &str) -> Result<Option<Signature>, Snapsho
     }
 }
 
-/// The signatures of the files matching a glob (`src/Core/**`), in path order, at
-/// most `limit` (0: all).
+/// The signatures of the files matching `glob`, in path order, at most `limit` (0:
+/// all). Without glob syntax it is a file or a folder relative to the project root
+/// (`""` or `.`: every file); with it, a file filter with ripgrep's `-g` semantics
+/// (`*.go` at any depth, `src/Core/**`). A path or glob that matches no indexed
+/// file is an error.
 pub fn signatures(index: &Index, glob: &str, limit: usize) -> Result<Signatures, ProjectError> {
-    let glob = glob.trim().trim_start_matches("./");
-    // A folder given without a glob means everything under it.
-    let pattern = if glob.is_empty() {
-        "**".to_string()
-    } else if !glob.contains(['*', '?', '[', '{']) {
-        // No glob syntax: the file itself, or everything under the folder.
-        let plain = glob.trim_end_matches('/');
-        format!("{{{plain},{plain}/**}}")
+    let given = glob.trim();
+    let plain = given.trim_start_matches("./").trim_end_matches('/');
+    let plain = if plain == "." { "" } else { plain };
+    let filter = if given.contains(['*', '?', '[', '{']) {
+        Some(PathFilter::new(&[given.to_string()]).map_err(|e| match e {
+            QueryError::BadGlob { glob, message } => ProjectError::BadGlob { glob, message },
+            other => ProjectError::BadGlob { glob: given.to_string(), message: other.to_string() },
+        })?)
     } else {
-        glob.to_string()
+        None
     };
-    let matcher = match GlobBuilder::new(&pattern).literal_separator(true).build() {
-        Ok(g) => g.compile_matcher(),
-        Err(e) => return Err(ProjectError::BadGlob { glob: glob.to_string(), message: e.kind().to_string() }),
+    let matches = |path: &str| match &filter {
+        Some(f) => f.as_ref().is_none_or(|f| f.is_match(path)),
+        None => {
+            plain.is_empty()
+                || path == plain
+                || (path.starts_with(plain) && path.as_bytes().get(plain.len()) == Some(&b'/'))
+        }
     };
     let limit = if limit == 0 { usize::MAX } else { limit };
     let mut out = Signatures::default();
     for file in index.files()? {
         let (seg, slot, path) = (file.seg, file.slot, file.path);
-        if !matcher.is_match(path) {
+        if !matches(path) {
             continue;
         }
         if out.signatures.len() < limit {
@@ -83,6 +89,10 @@ pub fn signatures(index: &Index, glob: &str, limit: usize) -> Result<Signatures,
         } else {
             out.omitted += 1;
         }
+    }
+    let asked = filter.is_some() || !plain.is_empty();
+    if asked && out.signatures.is_empty() && out.omitted == 0 {
+        return Err(ProjectError::NoMatch { given: given.to_string() });
     }
     Ok(out)
 }

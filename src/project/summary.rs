@@ -223,14 +223,7 @@ fn dependencies(root: &Path) -> (Vec<Named>, Vec<Named>) {
     // (manifest depth, manifest, dependency): the project's own manifests first.
     let mut found: Vec<(usize, String, String)> = Vec::new();
     let mut mains_found: Vec<(String, String)> = Vec::new();
-    let walker = ignore::WalkBuilder::new(root)
-        .require_git(false)
-        .filter_entry(|e| {
-            !(e.depth() > 0
-                && e.file_type().is_some_and(|t| t.is_dir())
-                && e.file_name().to_str().is_some_and(|n| crate::extract::files::DEFAULT_EXCLUDED_DIRS.contains(&n)))
-        })
-        .build();
+    let walker = crate::extract::excludes::walk_builder(root).build();
     for entry in walker.flatten().filter(|e| e.file_type().is_some_and(|t| t.is_file())) {
         let name = entry.file_name().to_string_lossy().to_string();
         let is_manifest =

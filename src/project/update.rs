@@ -667,6 +667,7 @@ fn commit(
             .saturating_sub(superseded.iter().map(|f| f.slot.meta.method_count as u64).sum()),
         source_bytes: (prev.source_bytes + totals.source_bytes)
             .saturating_sub(superseded.iter().map(|f| f.slot.meta.size).sum()),
+        excluded_dirs: prev.excluded_dirs.clone(),
     };
     if compact {
         // Distinct terms: a union of the new segments' dictionaries.

@@ -18,8 +18,7 @@ use notify::event::{AccessKind, AccessMode, EventKind};
 use notify::{RecursiveMode, Watcher};
 
 use super::{update, ProjectError, Request, UpdateOptions, UpdateReport, DIR};
-use crate::extract::files::DEFAULT_EXCLUDED_DIRS;
-use crate::extract::rel_path;
+use crate::extract::{excluded_dir, rel_path, KeepDirs};
 
 #[derive(Clone, Debug)]
 pub struct WatchOptions {
@@ -70,6 +69,7 @@ pub fn watch(
     let (tx, rx) = mpsc::channel();
     let mut watcher = notify::recommended_watcher(tx).map_err(|e| watch_error(&root, e))?;
     watcher.watch(&root, RecursiveMode::Recursive).map_err(|e| watch_error(&root, e))?;
+    let keep = super::read_config(&root)?.unwrap_or_default().walk_options()?.keep_dirs;
     on_event(WatchEvent::Ready);
     let mut batch: BTreeSet<String> = BTreeSet::new();
     let mut rescan = false;
@@ -90,7 +90,7 @@ pub fn watch(
                 }
                 let mut any = false;
                 for p in &event.paths {
-                    if let Some(rel) = relevant(&root, p) {
+                    if let Some(rel) = relevant(&root, p, &keep) {
                         batch.insert(rel);
                         any = true;
                     }
@@ -131,13 +131,24 @@ pub fn watch(
 }
 
 /// The relative path of an event's path, unless it lies where the walk never goes.
-fn relevant(root: &Path, path: &Path) -> Option<String> {
+/// (The update decides again with every rule of the walk; this only keeps a build
+/// writing into `target/` from waking the watcher.)
+fn relevant(root: &Path, path: &Path, keep: &KeepDirs) -> Option<String> {
     let rel = rel_path(root, path.strip_prefix(root).ok().map(|_| path)?)?;
     if rel.is_empty() {
         return None;
     }
-    let excluded = rel.split('/').any(|part| part == DIR || DEFAULT_EXCLUDED_DIRS.contains(&part));
-    (!excluded).then_some(rel)
+    let mut end = 0;
+    let parts: Vec<&str> = rel.split('/').collect();
+    for (i, part) in parts.iter().enumerate() {
+        end += part.len();
+        let folder = i + 1 < parts.len();
+        if *part == DIR || (folder && excluded_dir(&root.join(&rel[..end]), &rel[..end], keep).is_some()) {
+            return None;
+        }
+        end += 1;
+    }
+    Some(rel)
 }
 
 fn watch_error(root: &Path, e: notify::Error) -> ProjectError {

@@ -14,15 +14,17 @@
 //! dictionary.
 
 mod matcher;
+pub mod paths;
 pub mod text;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use globset::{GlobBuilder, GlobMatcher};
 use rayon::prelude::*;
 
 pub use matcher::Matcher;
+pub use paths::PathFilter;
 
+use crate::extract::words::{for_each_word, WordSource};
 use crate::extract::LineType;
 use crate::project::Index;
 use crate::snapshot::{unpack, Segment, SlotRec, SlotSet, SnapshotError, VariantRec};
@@ -66,8 +68,9 @@ pub struct Query {
     pub term: String,
     pub mode: Mode,
     pub case_sensitive: bool,
-    /// A glob over relative paths (`src/Core/**`); `*` stays inside one folder.
-    pub file_filter: Option<String>,
+    /// Globs over relative paths with ripgrep's `-g` semantics ([`PathFilter`]):
+    /// `*.go` at any depth, `src/Core/**`, `!vendor`; empty means every file.
+    pub file_filter: Vec<String>,
     /// Only lines of these types; empty means all.
     pub types: Vec<LineType>,
     /// At most this many matches; 0 means no limit.
@@ -80,7 +83,7 @@ impl Query {
             term: term.to_string(),
             mode,
             case_sensitive: false,
-            file_filter: None,
+            file_filter: Vec::new(),
             types: Vec::new(),
             limit: DEFAULT_LIMIT,
         }
@@ -104,6 +107,9 @@ pub struct Matches {
     pub hits: Vec<Hit>,
     /// Every match, including those the limit left out.
     pub total: u64,
+    /// When the term had separators (`http.Client`): the words looked up, which
+    /// every matching line holds.
+    pub words: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -120,15 +126,31 @@ pub enum QueryError {
 
 /// Runs a query over every segment of an index.
 pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
-    let matcher = Matcher::new(&query.term, query.mode, query.case_sensitive)?;
     let filter = Filter::new(query)?;
     let limit = if query.limit == 0 { usize::MAX } else { query.limit };
+    let words = words_of(query);
+    let matchers: Vec<Matcher> = match &words {
+        Some(words) if words.is_empty() => return Ok(Matches { words: Vec::new(), ..Matches::default() }),
+        Some(words) => words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                // `http.Cl` as a prefix: every word whole but the last.
+                let mode = if query.mode == Mode::StartsWith && i + 1 < words.len() { Mode::Exact } else { query.mode };
+                Matcher::new(w, mode, query.case_sensitive)
+            })
+            .collect::<Result<_, _>>()?,
+        None => vec![Matcher::new(&query.term, query.mode, query.case_sensitive)?],
+    };
     let mut defs: Vec<Hit> = Vec::new();
     let mut rest: Vec<Hit> = Vec::new();
     let mut total = 0u64;
     let run = |i: usize| {
         let (seg, skip) = (&index.segments[i], &index.superseded[i]);
-        guarded(seg, || search_segment(seg, i as u32, skip, &matcher, &filter, limit))
+        guarded(seg, || match matchers.as_slice() {
+            [one] => search_segment(seg, i as u32, skip, one, &filter, limit),
+            several => search_segment_words(seg, i as u32, skip, several, &filter, limit),
+        })
     };
     // A substring matches thousands of dictionary keys whose postings are read:
     // segments go to their own threads (query bench, corpus, 2 cores: contains p50
@@ -154,27 +176,82 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     defs.truncate(limit);
     let room = limit - defs.len();
     defs.extend(rest.into_iter().take(room));
-    Ok(Matches { hits: defs, total })
+    Ok(Matches { hits: defs, total, words: words.unwrap_or_default() })
+}
+
+/// The words a term with separators is looked up as, on one line (`http.Client`,
+/// `new Foo`, `std::fs`): `None` for a plain term or a regex. Keywords of any
+/// language are left out, since they are never indexed (`new Foo` finds the lines
+/// holding `Foo`).
+fn words_of(query: &Query) -> Option<Vec<String>> {
+    if query.mode == Mode::Regex {
+        return None;
+    }
+    let term = query.term.trim();
+    let mut words = Vec::new();
+    for_each_word(term, 1, WordSource::Code, |w, _| words.push(w.to_string()));
+    if words.len() == 1 && words[0] == term {
+        return None;
+    }
+    if words.is_empty() {
+        return None; // no word at all: the matcher reports the term as it is
+    }
+    let is_keyword = |w: &str| crate::lang::SPECS.iter().any(|s| s.keywords.binary_search(&w).is_ok());
+    let kept: Vec<String> = words.iter().filter(|w| !is_keyword(w)).cloned().collect();
+    Some(if kept.is_empty() { words } else { kept })
+}
+
+/// Lines of one segment that hold a match of every word.
+fn search_segment_words(
+    seg: &Segment,
+    seg_index: u32,
+    skip: &SlotSet,
+    matchers: &[Matcher],
+    filter: &Filter,
+    limit: usize,
+) -> Result<SegmentMatches, QueryError> {
+    let mut lists: Option<(Vec<u32>, Vec<u32>)> = None;
+    for m in matchers {
+        let variants = m.variants(seg)?;
+        let (rest, defs) = union_postings(seg, &variants, skip)?;
+        lists = Some(match lists {
+            None => (rest, defs),
+            Some((r, d)) => (intersect(&r, &rest), intersect(&d, &defs)),
+        });
+        if lists.as_ref().is_some_and(|(r, d)| r.is_empty() && d.is_empty()) {
+            break;
+        }
+    }
+    let (rest, defs) = lists.unwrap_or_default();
+    collect(seg, seg_index, filter, limit, &defs, &rest)
+}
+
+/// The values in both sorted, distinct lists.
+fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
 }
 
 struct Filter {
-    glob: Option<GlobMatcher>,
+    glob: Option<PathFilter>,
     types: [bool; 6],
     any_type: bool,
 }
 
 impl Filter {
     fn new(query: &Query) -> Result<Filter, QueryError> {
-        let glob = match &query.file_filter {
-            Some(g) if !g.trim().is_empty() => Some(
-                GlobBuilder::new(g.trim())
-                    .literal_separator(true)
-                    .build()
-                    .map_err(|e| QueryError::BadGlob { glob: g.clone(), message: e.kind().to_string() })?
-                    .compile_matcher(),
-            ),
-            _ => None,
-        };
+        let glob = PathFilter::new(&query.file_filter)?;
         let mut types = [query.types.is_empty(); 6];
         for t in &query.types {
             types[*t as usize] = true;
@@ -246,6 +323,21 @@ fn search_segment(
     // Many variants: stream every list into one buffer, sort, dedup. Cheaper than
     // decoding a bitmap per variant and merging them.
     let (rest, defs) = union_postings(seg, &variants, skip)?;
+    collect(seg, seg_index, filter, limit, &defs, &rest)
+}
+
+/// The hits and total of sorted, distinct postings on definition lines (`defs`)
+/// and on other lines (`rest`), filtered.
+fn collect(
+    seg: &Segment,
+    seg_index: u32,
+    filter: &Filter,
+    limit: usize,
+    defs: &[u32],
+    rest: &[u32],
+) -> Result<SegmentMatches, QueryError> {
+    let mut out = SegmentMatches { defs: Vec::new(), rest: Vec::new(), total: 0 };
+    let mut slots = SlotCache::default();
     if filter.is_empty() {
         out.total = (rest.len() + defs.len()) as u64;
         first_hits(&mut out, &mut slots, seg, seg_index, limit, defs.iter().copied(), rest.iter().copied())?;

@@ -1,12 +1,25 @@
 //! The current text of matched lines, read from the files on disk, and whether a
-//! file changed since it was indexed (then its line numbers may be off).
+//! file changed since it was indexed.
+//!
+//! A hit never shows text that is not the hit. When a file changed since it was
+//! indexed (size, mtime and hash differ from its slot), its hits are checked
+//! against the current text: a hit whose line still holds a matching word keeps
+//! it; otherwise it moves to the nearest line that holds one and that no other
+//! hit took; when none is left, the hit is reported gone (no text). Files are
+//! opened without following a symlink, only when they are regular files (a FIFO
+//! would block), and read up to the indexed size (or the size limit, for a
+//! changed file).
 
 use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
 use std::time::UNIX_EPOCH;
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::Hit;
+use super::{Hit, Matcher};
+use crate::extract::words::{for_each_word, WordSource};
+use crate::extract::DEFAULT_MAX_FILE_BYTES;
 use crate::project::Index;
 
 /// Longest line text returned, in bytes.
@@ -15,50 +28,166 @@ pub const MAX_LINE_TEXT: usize = 400;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineText {
     /// The line as it is now (trimmed, cut at [`MAX_LINE_TEXT`]); `None` when the
-    /// file is gone or shorter now.
+    /// file cannot be read or the hit is gone from it.
     pub text: Option<String>,
+    /// Where the hit is now: the indexed line, or where a changed file holds it.
+    pub line: u32,
     /// The file changed since it was indexed.
     pub stale: bool,
+    /// The file changed and no longer holds this hit (or is gone).
+    pub gone: bool,
 }
 
-/// The text of each hit's line, reading each file once.
-pub fn line_texts(index: &Index, hits: &[Hit]) -> Vec<LineText> {
-    let mut files: HashMap<&str, Option<(String, bool)>> = HashMap::new();
-    hits.iter()
-        .map(|hit| {
-            let file = files.entry(hit.path.as_str()).or_insert_with(|| read(index, hit));
-            match file {
-                None => LineText { text: None, stale: true },
-                Some((content, stale)) => LineText { text: line(content, hit.line), stale: *stale },
+/// One file's current content with its line starts.
+struct FileText {
+    content: String,
+    /// Byte offset of each line's start.
+    starts: Vec<usize>,
+    stale: bool,
+    /// Lines holding a matching word, for relocating hits (changed files only).
+    matching: Option<Vec<u32>>,
+}
+
+/// Reads hits' lines, hit by hit, so that a caller can write each as it comes
+/// (and stop when its reader is gone). The last few files are kept; a file seen
+/// again later (definitions first, then other lines) is read again, and the lines
+/// its changed version already gave to hits stay taken.
+pub struct TextReader<'a> {
+    index: &'a Index,
+    matcher: Option<&'a Matcher>,
+    /// Recently read files (path, content); `None` when unreadable.
+    recent: Vec<(String, Option<FileText>)>,
+    /// Per changed file: the lines already given to a hit.
+    taken: HashMap<String, Vec<u32>>,
+}
+
+/// How many files a [`TextReader`] keeps read.
+const RECENT_FILES: usize = 8;
+
+impl<'a> TextReader<'a> {
+    /// `matcher` is the query's: it decides whether a changed file's line still
+    /// holds the hit.
+    pub fn new(index: &'a Index, matcher: Option<&'a Matcher>) -> TextReader<'a> {
+        TextReader { index, matcher, recent: Vec::new(), taken: HashMap::new() }
+    }
+
+    /// The text of one hit's line.
+    pub fn text(&mut self, hit: &Hit) -> LineText {
+        let at = match self.recent.iter().position(|(p, _)| *p == hit.path) {
+            Some(i) => i,
+            None => {
+                if self.recent.len() == RECENT_FILES {
+                    self.recent.remove(0);
+                }
+                self.recent.push((hit.path.clone(), read(self.index, hit)));
+                self.recent.len() - 1
             }
-        })
-        .collect()
+        };
+        let Some(file) = &mut self.recent[at].1 else {
+            return LineText { text: None, line: hit.line, stale: true, gone: true };
+        };
+        if !file.stale {
+            return LineText { text: file.line(hit.line), line: hit.line, stale: false, gone: false };
+        }
+        let taken = self.taken.entry(hit.path.clone()).or_default();
+        match relocate(file, self.matcher, taken, hit.line) {
+            Some(line) => LineText { text: file.line(line), line, stale: true, gone: false },
+            None => LineText { text: None, line: hit.line, stale: true, gone: true },
+        }
+    }
 }
 
-fn read(index: &Index, hit: &Hit) -> Option<(String, bool)> {
-    let path = index.root.join(&hit.path);
-    let bytes = std::fs::read(&path).ok()?;
-    let stale = match index.segments.get(hit.segment as usize).and_then(|s| s.slot(hit.slot).ok()) {
+/// The text of each hit's line (see [`TextReader`]).
+pub fn line_texts(index: &Index, matcher: Option<&Matcher>, hits: &[Hit]) -> Vec<LineText> {
+    let mut reader = TextReader::new(index, matcher);
+    hits.iter().map(|h| reader.text(h)).collect()
+}
+
+/// Where a changed file holds the hit indexed at `line` now, if anywhere.
+fn relocate(file: &mut FileText, matcher: Option<&Matcher>, taken: &mut Vec<u32>, line: u32) -> Option<u32> {
+    let Some(matcher) = matcher else {
+        // Without the query, the line cannot be checked: it is shown as it is.
+        return (line as usize <= file.starts.len()).then_some(line);
+    };
+    if file.matching.is_none() {
+        let mut lines = Vec::new();
+        for_each_word(&file.content, 1, WordSource::Code, |word, row| {
+            if lines.last() != Some(&row) && matcher.matches(word) {
+                lines.push(row);
+            }
+        });
+        file.matching = Some(lines);
+    }
+    let matching = file.matching.as_deref().unwrap_or_default();
+    let nearest = matching.iter().copied().filter(|l| !taken.contains(l)).min_by_key(|&l| (l.abs_diff(line), l))?;
+    taken.push(nearest);
+    Some(nearest)
+}
+
+impl FileText {
+    fn new(content: String, stale: bool) -> FileText {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', content.as_bytes()).map(|i| i + 1));
+        FileText { content, starts, stale, matching: None }
+    }
+
+    fn line(&self, number: u32) -> Option<String> {
+        let i = number.checked_sub(1)? as usize;
+        let start = *self.starts.get(i)?;
+        let end = self.starts.get(i + 1).map_or(self.content.len(), |e| e - 1);
+        let text = self.content[start..end].trim_end_matches('\r').trim();
+        let mut cut = text.len().min(MAX_LINE_TEXT);
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        Some(text[..cut].to_string())
+    }
+}
+
+fn read(index: &Index, hit: &Hit) -> Option<FileText> {
+    let slot = index.segments.get(hit.segment as usize).and_then(|s| s.slot(hit.slot).ok());
+    let indexed_size = slot.as_ref().map(|s| s.meta.size);
+    // An unchanged file has its indexed size; a changed one is read up to the size
+    // limit (a file grown to gigabytes is not read whole).
+    let cap = indexed_size.unwrap_or(0).max(DEFAULT_MAX_FILE_BYTES);
+    let (bytes, mtime) = read_regular(&index.root.join(&hit.path), cap)?;
+    let stale = match slot {
+        // Size and mtime first; the hash settles a touched-but-unchanged file.
         Some(slot) => {
-            let mtime = std::fs::metadata(&path)
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_nanos() as i64);
-            // Size and mtime first; the hash settles a touched-but-unchanged file.
             (bytes.len() as u64 != slot.meta.size || mtime != slot.meta.mtime_ns) && xxh3_64(&bytes) != slot.meta.hash
         }
         None => true,
     };
-    Some((String::from_utf8_lossy(&bytes).into_owned(), stale))
+    Some(FileText::new(String::from_utf8_lossy(&bytes).into_owned(), stale))
 }
 
-fn line(content: &str, number: u32) -> Option<String> {
-    let text = content.split('\n').nth(number.checked_sub(1)? as usize)?;
-    let text = text.trim_end_matches('\r').trim();
-    let mut end = text.len().min(MAX_LINE_TEXT);
-    while !text.is_char_boundary(end) {
-        end -= 1;
+/// Reads at most `cap` bytes of a regular file, without following a symlink at
+/// the last component or blocking on a FIFO; `None` for anything else or a file
+/// larger than `cap`. Returns the bytes and the mtime in nanoseconds.
+pub fn read_regular(path: &Path, cap: u64) -> Option<(Vec<u8>, i64)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NOFOLLOW | O_NONBLOCK (Linux values; other unixes differ, so only there).
+        #[cfg(target_os = "linux")]
+        options.custom_flags(0o400000 | 0o4000);
     }
-    Some(text[..end].to_string())
+    let file = options.open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > cap {
+        return None;
+    }
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1).read_to_end(&mut bytes).ok()?;
+    if bytes.len() as u64 > cap {
+        return None;
+    }
+    Some((bytes, mtime))
 }

@@ -17,10 +17,7 @@ pub fn facts_of(root: &Path) -> Vec<FileFacts> {
 /// What the index must answer: a scan of every (term, line) of every file.
 pub fn brute_force(facts: &[FileFacts], q: &Query) -> (Vec<(String, u32, LineType)>, u64) {
     let matcher = Matcher::new(&q.term, q.mode, q.case_sensitive).unwrap();
-    let glob = q
-        .file_filter
-        .as_ref()
-        .map(|g| globset::GlobBuilder::new(g).literal_separator(true).build().unwrap().compile_matcher());
+    let glob = codegraph::query::PathFilter::new(&q.file_filter).unwrap();
     let mut found: Vec<(String, u32, LineType)> = Vec::new();
     for f in facts {
         if glob.as_ref().is_some_and(|g| !g.is_match(&f.path)) {
@@ -98,7 +95,10 @@ pub fn queries_for(facts: &[FileFacts]) -> Vec<Query> {
                 q.types = vec![LineType::Code, LineType::Method];
             }
             if (i + j) % 7 == 0 {
-                q.file_filter = Some("**/*.rs".into());
+                q.file_filter = vec!["**/*.rs".into()];
+            }
+            if (i + j) % 11 == 0 {
+                q.file_filter = vec!["*.go".into(), "*.rs".into(), "!a*".into()];
             }
             out.push(q);
         }
