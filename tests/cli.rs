@@ -373,6 +373,14 @@ fn summary_detects_entry_points_types_dependencies_and_keeps_what_people_wrote()
     fs::create_dir_all(p.join("App")).unwrap();
     fs::write(p.join("App/App.csproj"), r#"<Project><ItemGroup><PackageReference Include="Newtonsoft.Json" Version="13" /><ProjectReference Include="..\Lib\Lib.csproj" /></ItemGroup></Project>"#).unwrap();
     fs::write(p.join("App/Program.cs"), "class Program { static void Main(string[] args) { } }\n").unwrap();
+    fs::write(p.join("src/index.rs"), "use fst::Map;\nfn build() -> fst::Set { todo!() }\n").unwrap();
+    // Vendored code's entry points and types are not the project's.
+    fs::create_dir_all(p.join("vendor/github.com/x/tool")).unwrap();
+    fs::write(
+        p.join("vendor/github.com/x/tool/main.go"),
+        "package main\ntype VendoredThing struct{}\nfunc main() {}\n",
+    )
+    .unwrap();
     assert!(cg(p, &["init"]).status.success());
 
     let d = cg(p, &["describe", "purpose", "Simulates player health."]);
@@ -392,7 +400,7 @@ fn summary_detects_entry_points_types_dependencies_and_keeps_what_people_wrote()
         "- src/main.go\n",
         "- web/server.js (from web/package.json)\n",
         "- web/cli.js (from web/package.json)\n",
-        "- PlayerHealth (struct, 3 lines of code)\n",
+        "- PlayerHealth (struct at src/core/engine.rs:2; 3 lines of code use it)\n",
         "- serde (Cargo.toml)\n",
         "- proptest (Cargo.toml)\n",
         "- github.com/spf13/cobra (go.mod)\n",
@@ -400,11 +408,16 @@ fn summary_detects_entry_points_types_dependencies_and_keeps_what_people_wrote()
         "- express (web/package.json)\n",
         "- Newtonsoft.Json (App/App.csproj)\n",
         "- Lib (App/App.csproj)\n",
-        "- src/ — 2 files (go 1, rust 1)\n",
+        "- src/ — 3 files (rust 2, go 1)\n",
     ] {
         assert!(s.contains(expected), "missing {expected:?} in\n{s}");
     }
+    assert!(!s.contains("vendor/github.com/x/tool/main.go") && !s.contains("VendoredThing"), "{s}");
     assert_eq!(s.matches("## Entry Points").count(), 1, "{s}");
+    // Dependencies most used first (`fst` is on two lines, the others on none),
+    // then in their manifests' order.
+    let deps: Vec<&str> = s.split("## Dependencies\n\n").nth(1).unwrap().lines().take(3).collect();
+    assert_eq!(deps, ["- fst (Cargo.toml)", "- proptest (Cargo.toml)", "- serde (Cargo.toml)"], "{s}");
     // Regression: the JSON answer held the summary twice (Markdown and structured).
     let j: serde_json::Value = serde_json::from_str(&stdout(&cg(p, &["summary", "--json"]))).unwrap();
     assert!(j["content"].as_str().unwrap().contains("- express (web/package.json)"));

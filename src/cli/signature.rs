@@ -132,15 +132,18 @@ fn write_human(out: &mut impl Write, s: &Signature) -> io::Result<()> {
     for line in s.header_comments.lines() {
         writeln!(out, "  | {line}")?;
     }
+    // Source order: a type's fields where the source has them (often before its
+    // methods), not grouped by kind.
+    let mut items: Vec<(u32, String)> = Vec::new();
     for t in &s.types {
         let parent = t.parent.as_ref().map(|p| format!(" (in {p})")).unwrap_or_default();
-        writeln!(out, "  L{:<5} {} {}{parent}", t.line, t.kind, t.name)?;
+        items.push((t.line, format!("{} {}{parent}", t.kind, t.name)));
     }
-    for m in &s.methods {
-        writeln!(out, "  L{:<5} {}", m.line, m.prototype)?;
-    }
-    for p in &s.properties {
-        writeln!(out, "  L{:<5} {}", p.line, p.declaration)?;
+    items.extend(s.methods.iter().map(|m| (m.line, m.prototype.clone())));
+    items.extend(s.properties.iter().map(|p| (p.line, p.declaration.clone())));
+    items.sort_by_key(|(line, _)| *line);
+    for (line, text) in items {
+        writeln!(out, "  L{line:<5} {text}")?;
     }
     Ok(())
 }

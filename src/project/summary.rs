@@ -63,11 +63,16 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
         AutoSummary { generation: index.manifest.as_ref().map_or(0, |m| m.generation), ..AutoSummary::default() };
     let mut files: Vec<(String, &'static str)> = Vec::new();
     let mut entry: BTreeSet<String> = BTreeSet::new();
-    let mut type_names: HashMap<String, &'static str> = HashMap::new();
+    // A type name: its kind, where it is first defined, how many definitions.
+    let mut type_names: HashMap<String, (&'static str, String, usize)> = HashMap::new();
     for file in index.files()? {
         let (seg, slot, path) = (file.seg, file.slot, file.path);
         let lang = Language::from_id(slot.meta.language).map_or("?", |l| l.name());
         files.push((path.to_string(), lang));
+        // Vendored code's entry points and types are not the project's.
+        if is_vendored(path) {
+            continue;
+        }
         let file = path.rsplit('/').next().unwrap_or(path);
         if matches!(file, "Program.cs" | "main.go" | "main.rs" | "index.ts" | "main.ts" | "index.js" | "main.js") {
             entry.insert(path.to_string());
@@ -75,7 +80,6 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
         if slot.meta.type_count == 0 && slot.meta.method_count == 0 {
             continue;
         }
-        let vendored = path.split('/').any(|c| c == "vendor" || c == "third_party");
         let structure = seg.structure(&slot)?;
         for m in &structure.methods {
             let is_main = (m.name == "main" && m.parent.is_none()) || (m.name == "Main" && m.is_static);
@@ -83,7 +87,7 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
                 entry.insert(path.to_string());
             }
         }
-        for t in structure.types.into_iter().filter(|_| !vendored) {
+        for t in structure.types {
             let kind: &'static str = match t.kind.as_str() {
                 "class" => "class",
                 "struct" => "struct",
@@ -95,7 +99,8 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
                 "delegate" => "delegate",
                 _ => "type",
             };
-            type_names.entry(t.name).or_insert(kind);
+            let at = format!("{path}:{}", t.line);
+            type_names.entry(t.name).and_modify(|e| e.2 += 1).or_insert((kind, at, 1));
         }
     }
     let (deps, mains) = dependencies(root);
@@ -107,18 +112,18 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     entry.sort_by_key(|p| (p.split(" (from").next().unwrap_or(p).matches('/').count(), p.clone()));
     auto.entry_points = entry.into_iter().take(MAX_ENTRY_POINTS).collect();
     auto.dependency_count = deps.len();
-    auto.dependencies = deps.into_iter().take(MAX_DEPENDENCIES).collect();
+    auto.dependencies = rank_by_use(index, deps)?.into_iter().take(MAX_DEPENDENCIES).collect();
 
     // Main types: capitalized type names of the project (not vendored code),
     // ranked by the code lines their exact spelling is on. A first cut by all lines
     // (stored counts, cheap) keeps the line-type pass short.
-    let mut counted: Vec<(u64, String, &'static str)> = Vec::with_capacity(type_names.len());
-    for (name, kind) in type_names {
+    let mut counted: Vec<(u64, String, (&'static str, String, usize))> = Vec::with_capacity(type_names.len());
+    for (name, found) in type_names {
         if name.chars().count() < 3 || !name.starts_with(|c: char| c.is_uppercase()) {
             continue;
         }
         let n = exact_variants(index, &name)?.iter().map(|(_, v)| v.occurrences as u64).sum();
-        counted.push((n, name, kind));
+        counted.push((n, name, found));
     }
     counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     counted.truncate(MAX_MAIN_TYPES * 10);
@@ -129,7 +134,10 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     auto.main_types = counted
         .into_iter()
         .take(MAX_MAIN_TYPES)
-        .map(|(n, name, kind)| format!("{name} ({kind}, {n} lines of code)"))
+        .map(|(n, name, (kind, at, defs))| {
+            let more = if defs > 1 { format!(" and {} more definitions", defs - 1) } else { String::new() };
+            format!("{name} ({kind} at {at}{more}; {n} lines of code use it)")
+        })
         .collect();
 
     let mut structure: Vec<_> = top_folders(&files)
@@ -168,6 +176,28 @@ fn top_folders(files: &[(String, &'static str)]) -> BTreeMap<String, (u64, BTree
         }
     }
     BTreeMap::new()
+}
+
+/// Whether a path lies in vendored or third-party code (copied in, not written
+/// by the project).
+pub fn is_vendored(path: &str) -> bool {
+    path.split('/').any(|c| {
+        matches!(c, "vendor" | "vendored" | "third_party" | "third-party" | "thirdparty" | "external" | "node_modules")
+    })
+}
+
+/// Dependencies most used first: by the lines that hold every word of the name
+/// (`github.com/spf13/cobra` on an import line, `serde` in `use serde::..`);
+/// ties keep the manifests' order (the project's own manifests first).
+fn rank_by_use(index: &Index, deps: Vec<Named>) -> Result<Vec<Named>, ProjectError> {
+    let mut ranked: Vec<(u64, usize, Named)> = Vec::with_capacity(deps.len());
+    for (i, dep) in deps.into_iter().enumerate() {
+        let q = crate::query::Query { limit: 1, ..crate::query::Query::new(&dep.0, crate::query::Mode::Exact) };
+        let uses = crate::query::search(index, &q).map(|m| m.total).unwrap_or(0);
+        ranked.push((uses, i, dep));
+    }
+    ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    Ok(ranked.into_iter().map(|(_, _, d)| d).collect())
 }
 
 /// The variants spelled exactly `name`, with the segment each is in.
@@ -232,7 +262,7 @@ fn dependencies(root: &Path) -> (Vec<Named>, Vec<Named>) {
             continue;
         }
         let rel = crate::extract::rel_path(root, entry.path()).unwrap_or(name.clone());
-        if rel.split('/').any(|c| c == "vendor" || c == "third_party") {
+        if is_vendored(&rel) {
             continue; // vendored code's manifests are not the project's dependencies
         }
         let Ok(text) = fs::read_to_string(entry.path()) else { continue };
