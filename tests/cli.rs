@@ -72,9 +72,10 @@ fn query_json_has_the_spec_shape_and_counts_past_the_limit() {
     assert_eq!(v["term"], "player");
     assert_eq!(v["total_matches"], 4);
     assert_eq!(v["truncated"], true);
-    assert_eq!(v["matches"][0]["file"], "src/core/engine.rs");
-    assert_eq!(v["matches"][0]["line_number"], 2);
-    assert_eq!(v["matches"][0]["line_type"], "struct");
+    // One shape with codegraph_query: matches grouped by file.
+    assert_eq!(v["files"][0]["file"], "src/core/engine.rs");
+    assert_eq!(v["files"][0]["matches"][0]["line"], 2);
+    assert_eq!(v["files"][0]["matches"][0]["type"], "struct");
     let filtered = cg(dir.path(), &["query", "PlayerHealth", "--file-filter", "**/*.go", "--type", "method", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&filtered)).unwrap();
     assert_eq!(v["total_matches"], 1);
@@ -92,11 +93,10 @@ fn a_hit_in_a_changed_file_shows_its_current_line_or_says_it_is_gone() {
     assert_eq!(stdout(&q), "src/main.go:4: method [stale]: func main() { println(\"PlayerHealth\") }\n");
     let j = cg(dir.path(), &["query", "PlayerHealth", "-g", "*.go", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
-    let m = &v["matches"][0];
-    assert_eq!(
-        (m["line_number"].as_u64(), m["indexed_line"].as_u64(), m["stale"].as_bool()),
-        (Some(4), Some(3), Some(true))
-    );
+    let m = &v["files"][0]["matches"][0];
+    assert_eq!((m["line"].as_u64(), m["indexed_line"].as_u64()), (Some(4), Some(3)));
+    assert_eq!(v["files"][0]["stale"], true);
+    assert_eq!(v["changed_since_indexed"], serde_json::json!(["src/main.go"]));
     // The term is gone from the file: no text that is not the hit.
     fs::write(dir.path().join("src/main.go"), "package main\n\nfunc main() {}\n").unwrap();
     let q = cg(dir.path(), &["query", "PlayerHealth", "-g", "*.go"]);
@@ -125,7 +125,7 @@ fn file_filters_follow_ripgrep_globs() {
         all.extend_from_slice(args);
         let v: serde_json::Value = serde_json::from_str(&stdout(&cg(dir.path(), &all))).unwrap();
         let mut f: Vec<String> =
-            v["matches"].as_array().unwrap().iter().map(|m| m["file"].as_str().unwrap().to_string()).collect();
+            v["files"].as_array().unwrap().iter().map(|m| m["file"].as_str().unwrap().to_string()).collect();
         f.dedup();
         f.sort();
         f.dedup();
@@ -183,7 +183,7 @@ fn build_output_folders_are_left_out_only_beside_their_project_file_and_reported
     }
     let init = cg(root, &["init"]);
     assert!(init.status.success(), "{}", stderr(&init));
-    let tree = stdout(&cg(root, &["tree", "--json"]));
+    let tree = stdout(&cg(root, &["tree", "--json", "--depth", "0"]));
     for indexed in ["build.go", "main.rs", "lib.rs", "Program.cs"] {
         assert!(tree.contains(indexed), "{indexed} missing: {tree}");
     }
@@ -335,15 +335,18 @@ fn tree_lists_folders_and_files_with_counts() {
     let dir = project();
     fs::write(dir.path().join("src-old.rs"), "fn old() {}\n").unwrap();
     assert!(cg(dir.path(), &["init"]).status.success());
-    let t = cg(dir.path(), &["tree"]);
+    let t = cg(dir.path(), &["tree", "--depth", "0"]);
     assert_eq!(stdout(&t), "src/ (2 files)\n  core/ (1 file)\n    engine.rs\n  main.go\nsrc-old.rs\n");
+    // Two levels by default, as codegraph_tree.
+    let t = cg(dir.path(), &["tree"]);
+    assert_eq!(stdout(&t), "src/ (2 files)\n  core/ (1 file)\n  main.go\nsrc-old.rs\n");
     let t = cg(dir.path(), &["tree", "src", "--depth", "1", "--stats"]);
     assert_eq!(stdout(&t), "core/ (1 file, 8 items, 1 method)\nmain.go  [3 items, 1 method]\n");
     let j = cg(dir.path(), &["tree", "src/core", "--json", "--stats"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
     assert_eq!(v["entries"], serde_json::json!([{"name": "engine.rs", "items": 8, "methods": 1}]));
     // Regression: every level repeated full paths. Folders nest, files are names.
-    let j = cg(dir.path(), &["tree", "--json"]);
+    let j = cg(dir.path(), &["tree", "--json", "--depth", "0"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
     assert_eq!(
         v["entries"],
@@ -500,8 +503,8 @@ fn linked_projects_are_searched_together_and_a_broken_link_is_reported() {
     );
     let j = cg(&app, &["query", "mesh_draw", "--include-dependencies", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&j)).unwrap();
-    assert_eq!(v["matches"][1]["project"], "Lib");
-    assert!(v["matches"][0].get("project").is_none());
+    assert_eq!(v["files"][1]["project"], "Lib");
+    assert!(v["files"][0].get("project").is_none());
     assert_eq!(v["dependency_errors"][0]["project"], "gone");
     // Without the flag, only the project itself.
     assert_eq!(stderr(&cg(&app, &["query", "mesh_draw"])), "cg: 1 match\n");

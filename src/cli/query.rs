@@ -9,7 +9,6 @@ use codegraph::extract::LineType;
 use codegraph::project::links::{self, ProjectMatches};
 use codegraph::project::Index;
 use codegraph::query::{self, text, Matcher, Mode, Query};
-use serde_json::json;
 
 use super::index::project_root;
 
@@ -77,41 +76,7 @@ pub fn run(args: Args) -> Result<()> {
     let matcher = Matcher::new(&q.term, q.mode, q.case_sensitive).ok();
     let words = groups.iter().map(|g| &g.matches.words).find(|w| !w.is_empty());
     if args.json {
-        let mut list = Vec::new();
-        for g in &groups {
-            let mut reader = text::TextReader::new(&g.index, matcher.as_ref());
-            for h in &g.matches.hits {
-                let t = reader.text(h);
-                let mut m =
-                    json!({"file": h.path, "line_number": t.line, "line_type": h.line_type.name(), "text": t.text});
-                if let Some(p) = &g.project {
-                    m["project"] = json!(p);
-                }
-                if t.stale {
-                    m["stale"] = json!(true);
-                }
-                if t.line != h.line {
-                    m["indexed_line"] = json!(h.line);
-                }
-                if t.gone {
-                    m["gone"] = json!(true);
-                }
-                list.push(m);
-            }
-        }
-        let mut value = json!({
-            "term": args.term,
-            "matches": list,
-            "total_matches": total,
-            "truncated": (shown as u64) < total,
-            "generation": groups.first().and_then(|g| g.index.manifest.as_ref()).map_or(0, |m| m.generation),
-        });
-        if let Some(words) = words {
-            value["words"] = json!(words);
-        }
-        if !errors.is_empty() {
-            value["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
-        }
+        let value = codegraph::mcp::json::query_answer(&q, &groups, &errors);
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
         return found(total);

@@ -31,7 +31,7 @@ pub struct ManyArgs {
     #[arg(long = "files", num_args = 1..)]
     files: Vec<PathBuf>,
     /// At most this many files (0: all); the count left out is reported.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = project::DEFAULT_SIGNATURES)]
     limit: usize,
     /// The project (default: found from the current directory upwards).
     #[arg(long)]

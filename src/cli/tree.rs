@@ -13,7 +13,7 @@ pub struct Args {
     /// A folder inside the project (default: the root).
     path: Option<String>,
     /// Levels below PATH to show (0: all).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = project::DEFAULT_TREE_DEPTH)]
     depth: usize,
     /// Show item (distinct term) and method counts per file.
     #[arg(long)]

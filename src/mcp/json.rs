@@ -185,6 +185,36 @@ pub fn summary(root: &Path) -> Result<Value, String> {
     Ok(json!({"name": name, "content": content}))
 }
 
+/// QueryResult, the same for `codegraph_query` and `cg query --json`: matches
+/// grouped by file, the total, whether the limit cut, the generation; the words a
+/// term with separators was looked up as; changed files (their hits were found
+/// again in the current text, or marked gone); links that could not be searched.
+pub fn query_answer(q: &Query, groups: &[links::ProjectMatches], errors: &[(String, String)]) -> Value {
+    let total: u64 = groups.iter().map(|g| g.matches.total).sum();
+    let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();
+    let files: Vec<Value> =
+        groups.iter().flat_map(|g| grouped_matches(&g.index, q, g.project.as_deref(), &g.matches)).collect();
+    let generation = groups.first().and_then(|g| g.index.manifest.as_ref()).map_or(0, |m| m.generation);
+    let mut changed: Vec<Value> =
+        files.iter().filter(|f| f["stale"] == json!(true)).map(|f| f["file"].clone()).collect();
+    changed.dedup();
+    let mut v = json!({
+        "term": q.term, "total_matches": total, "truncated": (shown as u64) < total,
+        "generation": generation, "files": files,
+    });
+    if let Some(words) = groups.iter().map(|g| &g.matches.words).find(|w| !w.is_empty()) {
+        v["words"] = json!(words);
+    }
+    if !changed.is_empty() {
+        v["changed_since_indexed"] = json!(changed);
+        v["hint"] = json!("some files changed since they were indexed: call codegraph_update for them");
+    }
+    if !errors.is_empty() {
+        v["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
+    }
+    v
+}
+
 /// A query's matches grouped by file: `{"file", "matches": [{"line", "type", "text"}]}`
 /// (definitions first, so a file can appear in a definitions group and again later).
 pub fn grouped_matches(index: &Index, q: &Query, project: Option<&str>, m: &Matches) -> Vec<Value> {

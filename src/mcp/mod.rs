@@ -196,37 +196,7 @@ impl CodegraphServer {
                 let matches = query::search(&index, &q).map_err(|e| e.to_string())?;
                 (vec![links::ProjectMatches { project: None, index, matches }], Vec::new())
             };
-            let total: u64 = groups.iter().map(|g| g.matches.total).sum();
-            let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();
-            let files: Vec<Value> = groups
-                .iter()
-                .flat_map(|g| json::grouped_matches(&g.index, &q, g.project.as_deref(), &g.matches))
-                .collect();
-            let generation = groups.first().and_then(|g| g.index.manifest.as_ref()).map_or(0, |m| m.generation);
-            let mut v = json!({
-                "term": p.term, "total_matches": total, "truncated": (shown as u64) < total,
-                "generation": generation, "files": files,
-            });
-            // Files whose content changed since this generation indexed them: their
-            // hits were found again in the current text (or marked gone).
-            let changed: Vec<&Value> = v["files"]
-                .as_array()
-                .map(|fs| fs.iter().filter(|f| f["stale"] == json!(true)).map(|f| &f["file"]).collect())
-                .unwrap_or_default();
-            if !changed.is_empty() {
-                let mut names: Vec<Value> = changed.into_iter().cloned().collect();
-                names.dedup();
-                v["changed_since_indexed"] = json!(names);
-                v["hint"] = json!("some files changed since they were indexed: call codegraph_update for them");
-            }
-            if let Some(words) = groups.iter().map(|g| &g.matches.words).find(|w| !w.is_empty()) {
-                // A term with separators was looked up as its words on one line.
-                v["words"] = json!(words);
-            }
-            if !errors.is_empty() {
-                v["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
-            }
-            Ok(v)
+            Ok(json::query_answer(&q, &groups, &errors))
         })
         .await
     }
@@ -260,7 +230,7 @@ impl CodegraphServer {
     ) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
             let (root, index) = me.index()?;
-            let limit = p.limit.unwrap_or(20).clamp(1, 200) as usize;
+            let limit = p.limit.unwrap_or(project::DEFAULT_SIGNATURES as u64).clamp(1, 200) as usize;
             let (sigs, omitted) = match p.files {
                 Some(files) if !files.is_empty() => {
                     let mut sigs = Vec::new();
@@ -320,7 +290,9 @@ impl CodegraphServer {
                 Some(path) if !path.is_empty() && path != "." => me.relative(&root, path)?,
                 _ => String::new(),
             };
-            let entries = project::tree(&index, &prefix, p.depth.unwrap_or(2) as usize).map_err(|e| e.to_string())?;
+            let entries =
+                project::tree(&index, &prefix, p.depth.unwrap_or(project::DEFAULT_TREE_DEPTH as u64) as usize)
+                    .map_err(|e| e.to_string())?;
             Ok(json::tree(&prefix, &entries, p.include_stats.unwrap_or(false), MAX_TREE_ENTRIES))
         })
         .await
