@@ -41,6 +41,10 @@ pub struct Args {
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
+    /// Segments to read instead of the project's index (`cg bench` times a `cg
+    /// query` process on its temporary index with this).
+    #[arg(long, hide = true)]
+    segments: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<()> {
@@ -54,8 +58,24 @@ pub fn run(args: Args) -> Result<()> {
             None => bail!("unknown line type {t:?}: use code, comment, struct, method, property or string"),
         }
     }
-    let root = project_root(&args.project)?;
-    let index = Index::open(&root)?;
+    let (root, index) = match &args.segments {
+        Some(dir) => {
+            let root = std::fs::canonicalize(args.project.clone().unwrap_or_else(|| PathBuf::from(".")))?;
+            let mut names: Vec<String> = std::fs::read_dir(dir)?
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".cgs"))
+                .collect();
+            names.sort();
+            let index = Index::open_in(dir, &root, &names)?;
+            (root, index)
+        }
+        None => {
+            let root = project_root(&args.project)?;
+            let index = Index::open(&root)?;
+            (root, index)
+        }
+    };
     let q = Query {
         term: args.term.clone(),
         mode,
