@@ -548,6 +548,18 @@ fn bench_measures_a_tree_without_touching_its_index() {
     assert_eq!(modes, ["exact", "starts_with", "contains", "regex"]);
     assert!(v["languages"]["rust"]["files"] == 1 && v["languages"]["go"]["files"] == 1);
     assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
+    // Regression: --vs-rg compared an in-process lookup with a whole rg process; it
+    // now also times a `cg query` process, each figure labelled.
+    if Command::new("rg").arg("--version").output().is_ok() {
+        let b = cg(dir.path(), &["bench", "--queries", "3", "--vs-rg", "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&b)).unwrap();
+        let rg = &v["ripgrep"];
+        for key in ["rg_process_median_ms", "cg_query_process_median_ms", "cg_exact_in_process_median_us"] {
+            assert!(rg[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {rg}");
+        }
+        let text = stdout(&cg(dir.path(), &["bench", "--queries", "3", "--vs-rg"]));
+        assert!(text.contains("cg query process (end to end"), "{text}");
+    }
 }
 
 #[test]
