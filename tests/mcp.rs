@@ -19,9 +19,14 @@ struct Client {
 
 impl Client {
     fn start(dir: &Path) -> Client {
+        Client::start_with(dir, &[])
+    }
+
+    fn start_with(dir: &Path, args: &[&std::ffi::OsStr]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cg"))
             .args(["mcp", "--project"])
             .arg(dir)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -119,7 +124,8 @@ fn fixture_project() -> tempfile::TempDir {
 fn every_tool_answers_on_a_fixture_project() {
     let dir = fixture_project();
     let p = dir.path();
-    let mut c = Client::start(p);
+    let other = tempfile::tempdir().unwrap();
+    let mut c = Client::start_with(p, &["--allow".as_ref(), other.path().as_os_str()]);
 
     let tools = c.request("tools/list", json!({}));
     let list = tools["result"]["tools"].as_array().unwrap();
@@ -243,8 +249,7 @@ fn every_tool_answers_on_a_fixture_project() {
     let gone = c.call_json("codegraph_update", json!({"file": "rust/added.rs"}));
     assert_eq!(gone["removed"], json!(["rust/added.rs"]));
 
-    // Links across two projects.
-    let other = tempfile::tempdir().unwrap();
+    // Links across two projects (the other one allowed with --allow).
     fs::write(other.path().join("lib.go"), "package lib\nfunc PlayerFactory() {}\n").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_cg")).arg("init").current_dir(other.path()).output().unwrap();
     assert!(out.status.success());
@@ -274,6 +279,12 @@ fn bad_input_gets_an_error_the_agent_can_act_on_and_the_server_keeps_going() {
         ("codegraph_signatures", json!({"path": "../**"}), "outside the project"),
         ("codegraph_describe", json!({"section": "mood", "content": "x"}), "unknown summary section"),
         ("codegraph_link", json!({"path": "/nonexistent/project"}), "does not exist"),
+        // Regression: init, link and scan took any path on the machine.
+        ("codegraph_init", json!({"path": "/tmp"}), "outside the project"),
+        ("codegraph_init", json!({"path": ".."}), "outside the project"),
+        ("codegraph_init", json!({"path": ""}), "empty path"),
+        ("codegraph_scan", json!({"path": "/"}), "outside the project"),
+        ("codegraph_link", json!({"path": "/tmp"}), "--allow"),
         ("codegraph_nonexistent", json!({}), "tool"),
     ];
     for (tool, args, message) in cases {
@@ -286,6 +297,10 @@ fn bad_input_gets_an_error_the_agent_can_act_on_and_the_server_keeps_going() {
         std::os::unix::fs::symlink("/etc", dir.path().join("escape")).unwrap();
         let (err, text) = c.call("codegraph_signature", json!({"file": "escape/passwd"}));
         assert!(err && text.contains("outside the project"), "{text}");
+        for tool in ["codegraph_init", "codegraph_scan", "codegraph_link"] {
+            let (err, text) = c.call(tool, json!({"path": "escape"}));
+            assert!(err && text.contains("outside the project"), "{tool}: {text}");
+        }
     }
     // A huge limit is capped, not refused.
     let q = c.call_json("codegraph_query", json!({"term": "e", "mode": "contains", "limit": 1_000_000_000u64}));

@@ -10,6 +10,11 @@ pub struct Args {
     /// also where codegraph_init indexes by default).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Also let tools index, link or scan this folder (repeatable). By default
+    /// every path argument must lie inside the served project (or, for links, a
+    /// project already linked).
+    #[arg(long, value_name = "PATH")]
+    allow: Vec<PathBuf>,
     /// Log requests to stderr (also CG_LOG=1).
     #[arg(short, long)]
     verbose: bool,
@@ -24,5 +29,5 @@ pub fn run(args: Args) -> Result<()> {
         eprintln!("cg mcp: serving {} (stdout carries only the protocol)", start.display());
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    runtime.block_on(codegraph::mcp::serve(start))
+    runtime.block_on(codegraph::mcp::serve(start, args.allow))
 }

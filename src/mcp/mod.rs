@@ -39,6 +39,9 @@ pub struct CodegraphServer {
     /// Where the server looks for the project (and indexes by default).
     start: Arc<Mutex<PathBuf>>,
     state: Arc<Mutex<Option<Opened>>>,
+    /// Folders a path argument may lie in besides the project's own root and its
+    /// links (`cg mcp --allow`), canonical.
+    allowed: Arc<Vec<PathBuf>>,
 }
 
 struct Opened {
@@ -65,8 +68,47 @@ const NO_INDEX: &str = "this project has no codegraph index yet: call codegraph_
 impl CodegraphServer {
     /// A server for the project found from `start` (the folder itself or a parent
     /// with `.codegraph/`); `start` is also the default path of `codegraph_init`.
-    pub fn new(start: PathBuf) -> CodegraphServer {
-        CodegraphServer { start: Arc::new(Mutex::new(start)), state: Arc::new(Mutex::new(None)) }
+    pub fn new(start: PathBuf, allow: &[PathBuf]) -> CodegraphServer {
+        // The folder the server was started for is served: it and what lies below it.
+        let start = std::fs::canonicalize(&start).unwrap_or(start);
+        let root = project::find(&start).unwrap_or_else(|_| start.clone());
+        let mut allowed: Vec<PathBuf> = vec![root];
+        allowed.extend(allow.iter().filter_map(|p| std::fs::canonicalize(p).ok()));
+        CodegraphServer {
+            start: Arc::new(Mutex::new(start)),
+            state: Arc::new(Mutex::new(None)),
+            allowed: Arc::new(allowed),
+        }
+    }
+
+    /// A folder given to codegraph_init, codegraph_link or codegraph_scan, made
+    /// absolute (relative paths are from the folder the server was started for) and
+    /// confined: it must lie in the served project, a folder given with `--allow`, or
+    /// (for `links`) a project already linked. Symlinks are resolved first.
+    fn confined(&self, path: Option<&str>, links: bool) -> Result<PathBuf, String> {
+        let start = self.start();
+        let given = match path {
+            Some(p) if !p.trim().is_empty() => PathBuf::from(p),
+            Some(_) => return Err("empty path: give a folder inside the project, or leave it out".to_string()),
+            None => return Ok(start),
+        };
+        let abs = if given.is_absolute() { given.clone() } else { start.join(&given) };
+        let real = std::fs::canonicalize(&abs).map_err(|_| format!("{}: does not exist", given.display()))?;
+        let mut roots: Vec<PathBuf> = self.allowed.to_vec();
+        if links {
+            if let Ok(root) = self.root() {
+                roots.extend(links::read_links(&root).unwrap_or_default().into_iter().map(|l| l.path));
+            }
+        }
+        if roots.iter().any(|r| real.starts_with(r)) {
+            return Ok(real);
+        }
+        Err(format!(
+            "{}: outside the project this server serves ({}); start `cg mcp` with --allow {} to permit it",
+            given.display(),
+            self.allowed.first().map_or_else(String::new, |r| r.display().to_string()),
+            real.display()
+        ))
     }
 
     fn start(&self) -> PathBuf {
@@ -320,7 +362,10 @@ impl CodegraphServer {
         meta: RequestMetaObject,
         client: Peer<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let path = p.path.clone().map(PathBuf::from).unwrap_or_else(|| self.start());
+        let path = match self.confined(p.path.as_deref(), false) {
+            Ok(path) => path,
+            Err(message) => return fail(message),
+        };
         let token = meta.get_progress_token();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, usize)>();
         let forwarder = token.map(|token| {
@@ -410,8 +455,9 @@ impl CodegraphServer {
     async fn codegraph_link(&self, Parameters(p): Parameters<LinkParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
             let root = me.root()?;
+            let target = me.confined(Some(&p.path), true)?;
             let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
-            let (l, files) = links::link(&root, Path::new(&p.path), p.name.as_deref()).map_err(|e| e.to_string())?;
+            let (l, files) = links::link(&root, &target, p.name.as_deref()).map_err(|e| e.to_string())?;
             Ok(json!({"success": true, "dependency_id": l.id, "name": l.name, "files_available": files}))
         })
         .await
@@ -450,7 +496,7 @@ impl CodegraphServer {
     )]
     async fn codegraph_scan(&self, Parameters(p): Parameters<ScanParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
-            let dir = p.path.map(PathBuf::from).unwrap_or_else(|| me.start());
+            let dir = me.confined(p.path.as_deref(), true)?;
             let found = links::scan(&dir).map_err(|e| e.to_string())?;
             let total = found.len();
             Ok(json!({"projects": found.iter().take(200).map(|f| json!({
@@ -508,13 +554,13 @@ fn spawn_watcher(root: PathBuf) {
 ///
 /// When the project's `config.json` says `"auto_update": true`, a watcher thread
 /// applies file changes as they happen (`cg watch`); its messages go to stderr.
-pub async fn serve(start: PathBuf) -> anyhow::Result<()> {
+pub async fn serve(start: PathBuf, allow: Vec<PathBuf>) -> anyhow::Result<()> {
     if let Ok(root) = project::find(&start) {
         if project::read_config(&root).ok().flatten().is_some_and(|c| c.auto_update) {
             spawn_watcher(root);
         }
     }
-    let server = CodegraphServer::new(start);
+    let server = CodegraphServer::new(start, &allow);
     let running = server.serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
