@@ -26,4 +26,5 @@ pub mod lang;
 pub mod mcp;
 pub mod project;
 pub mod query;
+pub mod safe_fs;
 pub mod snapshot;

@@ -63,6 +63,19 @@ impl Index {
             let manifest = read_manifest(root)?;
             match Index::open_segments(root, &manifest.segments) {
                 Ok(mut index) => {
+                    for (seg, name) in index.segments.iter().zip(&manifest.segments) {
+                        let slots = manifest.superseded.get(name).map_or(&[][..], |s| s.as_slice());
+                        if slots.last().is_some_and(|&last| last >= seg.slot_count) {
+                            return Err(ProjectError::BadManifest {
+                                path: root.join(DIR).join(super::MANIFEST),
+                                message: format!(
+                                    "superseded slot {} of {name:?}, which has {} slots",
+                                    slots.last().copied().unwrap_or(0),
+                                    seg.slot_count
+                                ),
+                            });
+                        }
+                    }
                     index.superseded = manifest
                         .segments
                         .iter()
@@ -101,7 +114,9 @@ impl Index {
     /// (a full build), with nothing superseded.
     pub fn from_segments(root: &Path, segments: Vec<Segment>) -> Index {
         let superseded = vec![SlotSet::default(); segments.len()];
-        Index { root: root.to_path_buf(), manifest: None, base: segments.len(), segments, superseded }
+        // Canonical, so line text can check that a file lies under it.
+        let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        Index { root, manifest: None, base: segments.len(), segments, superseded }
     }
 
     /// Whether a slot of a segment holds a current file (not superseded).

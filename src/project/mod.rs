@@ -202,7 +202,57 @@ pub fn read_manifest(root: &Path) -> Result<Manifest, ProjectError> {
     if manifest.format_version != FORMAT_VERSION {
         return Err(SnapshotError::Version { path, found: manifest.format_version, expected: FORMAT_VERSION }.into());
     }
+    manifest.validate().map_err(|message| ProjectError::BadManifest { path, message })?;
     Ok(manifest)
+}
+
+impl Manifest {
+    /// Checks what can be checked without the segments: plain, distinct segment file
+    /// names inside `.codegraph/` (never `../x` or an absolute path), base segments
+    /// within the list, superseded slots only of listed segments, sorted and
+    /// distinct, a generation of at least 1 and no segment of a later generation.
+    /// (Superseded slot ids are checked against each segment when it is opened.)
+    pub fn validate(&self) -> Result<(), String> {
+        if self.generation == 0 {
+            return Err("generation 0 (generations start at 1)".into());
+        }
+        let mut seen = std::collections::HashSet::new();
+        for name in &self.segments {
+            let plain = !name.is_empty()
+                && !name.starts_with('.')
+                && !name.contains(['/', '\\', '\0'])
+                && name.ends_with(".cgs");
+            if !plain {
+                return Err(format!("segment name {name:?} is not a plain .cgs file name inside .codegraph/"));
+            }
+            if !seen.insert(name.as_str()) {
+                return Err(format!("segment {name:?} is listed twice"));
+            }
+            // seg-GGGGGG-NNNN.cgs: written by this generation or an earlier one.
+            if let Some(g) =
+                name.strip_prefix("seg-").and_then(|r| r.split('-').next()).and_then(|g| g.parse::<u64>().ok())
+            {
+                if g > self.generation {
+                    return Err(format!(
+                        "segment {name:?} is of generation {g}, after the manifest's {}",
+                        self.generation
+                    ));
+                }
+            }
+        }
+        if self.base_segments > self.segments.len() {
+            return Err(format!("base_segments {} but {} segments", self.base_segments, self.segments.len()));
+        }
+        for (name, slots) in &self.superseded {
+            if !seen.contains(name.as_str()) {
+                return Err(format!("superseded slots of {name:?}, which is not a listed segment"));
+            }
+            if slots.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(format!("superseded slots of {name:?} are not sorted and distinct"));
+            }
+        }
+        Ok(())
+    }
 }
 
 pub fn read_config(root: &Path) -> Result<Option<Config>, ProjectError> {

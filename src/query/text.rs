@@ -150,7 +150,7 @@ fn read(index: &Index, hit: &Hit) -> Option<FileText> {
     // An unchanged file has its indexed size; a changed one is read up to the size
     // limit (a file grown to gigabytes is not read whole).
     let cap = indexed_size.unwrap_or(0).max(DEFAULT_MAX_FILE_BYTES);
-    let (bytes, mtime) = read_regular(&index.root.join(&hit.path), cap)?;
+    let (bytes, mtime) = read_regular(&index.root.join(&hit.path), &index.root, cap)?;
     let stale = match slot {
         // Size and mtime first; the hash settles a touched-but-unchanged file.
         Some(slot) => {
@@ -161,22 +161,16 @@ fn read(index: &Index, hit: &Hit) -> Option<FileText> {
     Some(FileText::new(String::from_utf8_lossy(&bytes).into_owned(), stale))
 }
 
-/// Reads at most `cap` bytes of a regular file, without following a symlink at
-/// the last component or blocking on a FIFO; `None` for anything else or a file
-/// larger than `cap`. Returns the bytes and the mtime in nanoseconds.
-pub fn read_regular(path: &Path, cap: u64) -> Option<(Vec<u8>, i64)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // O_NOFOLLOW | O_NONBLOCK (Linux values; other unixes differ, so only there).
-        #[cfg(target_os = "linux")]
-        options.custom_flags(0o400000 | 0o4000);
+/// Reads at most `cap` bytes of a regular file under `root` (no symlink at the
+/// file, no folder on its path leading out, no FIFO); `None` for anything else or
+/// a file larger than `cap`. Returns the bytes and the mtime in nanoseconds.
+pub fn read_regular(path: &Path, root: &Path, cap: u64) -> Option<(Vec<u8>, i64)> {
+    let file = crate::safe_fs::open_regular(path).ok()?;
+    if !crate::safe_fs::is_under(&file, path, root) {
+        return None;
     }
-    let file = options.open(path).ok()?;
     let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > cap {
+    if meta.len() > cap {
         return None;
     }
     let mtime = meta

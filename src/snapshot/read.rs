@@ -2,7 +2,6 @@
 //! footer magic: O(1) in the file's size. Every later read is a bounds-checked
 //! slice of the map; bad offsets become [`SnapshotError::Corrupt`].
 
-use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -99,7 +98,8 @@ impl Segment {
     /// Maps and opens a segment file.
     pub fn open(path: &Path) -> Result<Segment, SnapshotError> {
         let io = |source| SnapshotError::Io { path: path.to_path_buf(), source };
-        let file = File::open(path).map_err(io)?;
+        // Not through a symlink, not blocking on a FIFO named as a segment.
+        let file = crate::safe_fs::open_regular(path).map_err(io)?;
         let map = Mapped::open(&file).map_err(io)?;
         Segment::parse(path.to_path_buf(), Bytes::Mapped(map))
     }

@@ -1,0 +1,143 @@
+//! What a hostile agent or an unlucky user does to an index and the files behind
+//! it: every path confined, every wait finite, every bad record refused. Each test
+//! is named after what used to go wrong.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `cg` and kills it if it has not finished within `limit` (a hang is a failure,
+/// not a stuck test run).
+fn cg_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!("cg {args:?} hung for {limit:?}; stderr: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn cg(dir: &Path, args: &[&str]) -> Output {
+    cg_within(dir, args, Duration::from_secs(60))
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("src/deep")).unwrap();
+    fs::write(dir.path().join("src/a.rs"), "fn secret_holder() {}\n").unwrap();
+    fs::write(dir.path().join("src/deep/b.rs"), "fn secret_holder_two() {}\n").unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    dir
+}
+
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo").arg(path).status().is_ok_and(|s| s.success())
+}
+
+/// Regression: an indexed file replaced by a symlink to /etc/passwd printed that
+/// file's lines; a folder replaced by a symlink leading out did too; a FIFO blocked
+/// the query forever; a file grown to gigabytes was read whole.
+#[cfg(unix)]
+#[test]
+fn line_text_is_read_only_from_regular_files_inside_the_project() {
+    let dir = project();
+    let root = dir.path();
+    let secret = tempfile::tempdir().unwrap();
+    fs::write(secret.path().join("a.rs"), "SECRET LINE fn secret_holder() {}\n").unwrap();
+    fs::write(secret.path().join("b.rs"), "SECRET LINE fn secret_holder_two() {}\n").unwrap();
+    fs::remove_file(root.join("src/a.rs")).unwrap();
+    std::os::unix::fs::symlink(secret.path().join("a.rs"), root.join("src/a.rs")).unwrap();
+    fs::remove_dir_all(root.join("src/deep")).unwrap();
+    std::os::unix::fs::symlink(secret.path(), root.join("src/deep")).unwrap();
+    for term in ["secret_holder", "secret_holder_two"] {
+        let q = cg(root, &["query", term]);
+        assert!(!text(&q.stdout).contains("SECRET"), "{term}: {}", text(&q.stdout));
+        assert!(text(&q.stdout).contains("gone"), "{term}: {}", text(&q.stdout));
+    }
+    // A FIFO where a file was: answered at once, without text.
+    fs::remove_file(root.join("src/a.rs")).unwrap();
+    if mkfifo(&root.join("src/a.rs")) {
+        let q = cg_within(root, &["query", "secret_holder"], Duration::from_secs(20));
+        assert_eq!(q.status.code(), Some(0), "{}", text(&q.stderr));
+        let j = cg_within(root, &["query", "secret_holder", "--json"], Duration::from_secs(20));
+        assert!(j.status.success());
+    }
+    // A file grown far past the size limit is not read (sparse: no disk used).
+    fs::remove_file(root.join("src/a.rs")).unwrap();
+    let big = fs::File::create(root.join("src/a.rs")).unwrap();
+    big.set_len(3 << 30).unwrap();
+    let q = cg_within(root, &["query", "secret_holder"], Duration::from_secs(20));
+    assert!(text(&q.stdout).contains("src/a.rs:1: method [gone"), "{}", text(&q.stdout));
+}
+
+/// Regression: segment names in manifest.json with `../` or an absolute path were
+/// opened outside `.codegraph/`; a FIFO named as a segment hung every command; a
+/// segment listed twice doubled every count (and `verify` said ok); out-of-range
+/// base_segments, superseded slots and generations were accepted.
+#[test]
+fn a_manifest_is_validated_whole_on_open() {
+    let dir = project();
+    let root = dir.path();
+    let manifest_path = root.join(".codegraph/manifest.json");
+    let good: serde_json::Value = serde_json::from_str(&fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let seg = good["segments"][0].as_str().unwrap().to_string();
+    let outside = tempfile::tempdir().unwrap();
+    fs::copy(root.join(".codegraph").join(&seg), outside.path().join("x.cgs")).unwrap();
+    let abs = outside.path().join("x.cgs").to_string_lossy().into_owned();
+    let cases: Vec<(&str, serde_json::Value, &str)> = vec![
+        ("twice", serde_json::json!({"segments": [seg, seg], "base_segments": 2}), "listed twice"),
+        ("dotdot", serde_json::json!({"segments": ["../x.cgs"]}), "not a plain"),
+        ("absolute", serde_json::json!({"segments": [abs]}), "not a plain"),
+        ("base", serde_json::json!({"base_segments": 7}), "base_segments"),
+        ("generation", serde_json::json!({"generation": 0}), "generation 0"),
+        ("unlisted", serde_json::json!({"superseded": {"seg-000001-0009.cgs": [0]}}), "not a listed segment"),
+        ("slot", serde_json::json!({"superseded": {seg.clone(): [5000]}}), "superseded slot 5000"),
+        ("unsorted", serde_json::json!({"superseded": {seg.clone(): [1, 0]}}), "not sorted"),
+    ];
+    for (what, patch, message) in cases {
+        let mut m = good.clone();
+        for (k, v) in patch.as_object().unwrap() {
+            m[k] = v.clone();
+        }
+        fs::write(&manifest_path, serde_json::to_vec(&m).unwrap()).unwrap();
+        for args in [&["query", "secret_holder"][..], &["verify"], &["status"], &["compact"]] {
+            let o = cg(root, args);
+            assert_eq!(o.status.code(), Some(2), "{what} {args:?}: {}", text(&o.stdout));
+            let err = text(&o.stderr);
+            assert!(err.contains(message) && err.contains("cg init"), "{what} {args:?}: {err}");
+        }
+    }
+    // A FIFO named as a segment: an error at once, not a hang.
+    #[cfg(unix)]
+    {
+        let mut m = good.clone();
+        m["segments"] = serde_json::json!(["seg-000001-0077.cgs"]);
+        fs::write(&manifest_path, serde_json::to_vec(&m).unwrap()).unwrap();
+        if mkfifo(&root.join(".codegraph/seg-000001-0077.cgs")) {
+            let o = cg_within(root, &["query", "secret_holder"], Duration::from_secs(20));
+            assert_eq!(o.status.code(), Some(2));
+            assert!(text(&o.stderr).contains("not a regular file"), "{}", text(&o.stderr));
+        }
+    }
+    // `cg init` rebuilds from any of it.
+    assert!(cg(root, &["init"]).status.success());
+    assert!(cg(root, &["verify"]).status.success());
+}
