@@ -141,3 +141,88 @@ fn a_manifest_is_validated_whole_on_open() {
     assert!(cg(root, &["init"]).status.success());
     assert!(cg(root, &["verify"]).status.success());
 }
+
+/// Regression: `summary.md` with one invalid UTF-8 byte was replaced by the empty
+/// template by `cg init` (and `cg describe`): the person's sections were gone.
+#[test]
+fn a_summary_that_is_not_utf8_is_never_overwritten() {
+    let dir = project();
+    let root = dir.path();
+    assert!(cg(root, &["describe", "purpose", "Written by a person."]).status.success());
+    let path = root.join(".codegraph/summary.md");
+    let mut bytes = fs::read(&path).unwrap();
+    let at = bytes.len() / 2;
+    bytes.insert(at, 0xE9); // a Latin-1 `é`
+    fs::write(&path, &bytes).unwrap();
+    for args in [&["init"][..], &["describe", "purpose", "more"]] {
+        let o = cg(root, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(err.contains(&format!("byte {at} is not valid UTF-8")), "{args:?}: {err}");
+        assert_eq!(fs::read(&path).unwrap(), bytes, "{args:?} changed what the person wrote");
+    }
+}
+
+/// Regression: a CLAUDE.md with one Latin-1 byte was left out of the docs without
+/// a word.
+#[test]
+fn a_claude_md_that_is_not_utf8_is_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.rs"), "fn a() {}\n").unwrap();
+    fs::write(dir.path().join("CLAUDE.md"), b"# Caf\xe9 rules\nAlways query first.\n").unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let docs = text(&cg(dir.path(), &["docs"]).stdout);
+    assert!(docs.contains("Always query first."), "{docs}");
+}
+
+/// Regression: `cg remove loop` (a symlink to `.`) removed every file; `codegraph_
+/// update {"file": ""}` ran a full rescan; `--from-line 10 --to-line 5` was taken.
+#[test]
+fn updates_refuse_what_cannot_be_meant() {
+    let dir = project();
+    let root = dir.path();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(".", root.join("loop")).unwrap();
+        let o = cg(root, &["remove", "loop"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(text(&o.stderr).contains("is a symlink"), "{}", text(&o.stderr));
+    }
+    let o = cg(root, &["remove", "."]);
+    assert!(text(&o.stderr).contains("is the project root"), "{}", text(&o.stderr));
+    let status: serde_json::Value = serde_json::from_slice(&cg(root, &["status", "--json"]).stdout).unwrap();
+    assert_eq!(status["statistics"]["files"], 2, "nothing was removed");
+    let o = cg(root, &["update", "src/a.rs", "--from-line", "10", "--to-line", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("not a range of lines"), "{}", text(&o.stderr));
+    assert_eq!(cg(root, &["update", ""]).status.code(), Some(2));
+}
+
+/// Regression: an error that names its cause printed it twice (`Is a directory (os
+/// error 21): Is a directory (os error 21)`).
+#[test]
+fn errors_say_their_cause_once() {
+    let dir = project();
+    let config = dir.path().join(".codegraph/config.json");
+    fs::remove_file(&config).unwrap();
+    fs::create_dir(&config).unwrap();
+    let o = cg(dir.path(), &["update"]);
+    let err = text(&o.stderr);
+    assert_eq!(err.matches("os error 21").count(), 1, "{err}");
+}
+
+/// Regression: a file nobody may read any more stayed in the index on a rescan
+/// ("up to date"). (Root reads every file, so this runs for other users only.)
+#[cfg(unix)]
+#[test]
+fn a_file_that_became_unreadable_leaves_the_index_on_a_rescan() {
+    use std::os::unix::fs::PermissionsExt;
+    let uid = Command::new("id").arg("-u").output().map(|o| text(&o.stdout).trim().to_string()).unwrap_or_default();
+    if uid == "0" || uid.is_empty() {
+        return;
+    }
+    let dir = project();
+    fs::set_permissions(dir.path().join("src/a.rs"), fs::Permissions::from_mode(0o000)).unwrap();
+    let o = cg(dir.path(), &["update"]);
+    assert!(text(&o.stdout).contains("removed: src/a.rs"), "{}", text(&o.stdout));
+}

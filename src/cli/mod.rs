@@ -107,10 +107,28 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            let _ = writeln!(io::stderr(), "cg: error: {err:#}");
+            let _ = writeln!(io::stderr(), "cg: error: {}", message(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes, each cause only when its text is not already said
+/// (a library error that names its cause would otherwise repeat it:
+/// `… No space left on device: No space left on device`).
+fn message(err: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }
 
 /// A search that matched nothing: exit status 1, as grep and rg (2 is an error).

@@ -80,7 +80,12 @@ fn absolute(paths: &[PathBuf]) -> Result<Vec<String>> {
 }
 
 pub fn update(args: UpdateArgs) -> Result<()> {
-    let _ = (args.batch, args.from_line, args.to_line);
+    let _ = args.batch;
+    if let (Some(from), Some(to)) = (args.from_line, args.to_line) {
+        if from == 0 || from > to {
+            anyhow::bail!("--from-line {from} --to-line {to}: not a range of lines (lines count from 1, from ≤ to)");
+        }
+    }
     let paths = if args.paths.is_empty() { Vec::new() } else { absolute(&args.paths)? };
     run(Request::Update(paths), &args.writer)
 }

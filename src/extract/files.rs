@@ -207,10 +207,8 @@ pub fn walk_within(root: &Path, options: &WalkOptions, targets: &[String]) -> Re
             let entry = match entry {
                 Ok(e) => e,
                 Err(err) => {
-                    let path = match &err {
-                        ignore::Error::WithPath { path, .. } => rel_path(root, path).unwrap_or_default(),
-                        _ => String::new(),
-                    };
+                    let path =
+                        error_path(&err).and_then(|p| rel_path(root, p)).unwrap_or_else(|| "(unknown path)".into());
                     let skip = Skip { path, reason: SkipReason::Unreadable(err.to_string()) };
                     found.lock().unwrap_or_else(|p| p.into_inner()).skipped.push(skip);
                     return ignore::WalkState::Continue;
@@ -343,6 +341,17 @@ pub fn walks_file(root: &Path, options: &WalkOptions, rel: &str) -> Option<bool>
     Some(!(include.is_some_and(|g| !g.is_match(rel)) || exclude.is_some_and(|g| g.is_match(rel))))
 }
 
+/// The path an error of the walk is about, however deep it is wrapped (an unreadable
+/// folder comes as `WithDepth { WithPath { .. } }`).
+fn error_path(err: &ignore::Error) -> Option<&Path> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => error_path(err),
+        ignore::Error::Partial(errs) => errs.iter().find_map(error_path),
+        _ => None,
+    }
+}
+
 /// `path` relative to `root`, `/`-separated; `None` when not valid UTF-8.
 pub fn rel_path(root: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).unwrap_or(path);
@@ -431,4 +440,21 @@ pub fn read_source(path: &Path, max_file_bytes: u64) -> Result<(Vec<u8>, i64), S
         return Err(SkipReason::Binary);
     }
     Ok((bytes, mtime_ns))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: an unreadable folder was reported with an empty path (its error
+    /// comes wrapped in `WithDepth`).
+    #[test]
+    fn a_walk_error_names_its_path_however_it_is_wrapped() {
+        let io = || ignore::Error::Io(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+        let with_path = |err| ignore::Error::WithPath { path: PathBuf::from("/r/locked"), err: Box::new(err) };
+        let deep = ignore::Error::WithDepth { depth: 2, err: Box::new(with_path(io())) };
+        assert_eq!(error_path(&deep), Some(Path::new("/r/locked")));
+        assert_eq!(error_path(&ignore::Error::Partial(vec![io(), with_path(io())])), Some(Path::new("/r/locked")));
+        assert_eq!(error_path(&io()), None);
+    }
 }

@@ -55,6 +55,17 @@ fn manifest_stamp(root: &Path) -> Option<(SystemTime, u64)> {
     Some((meta.modified().ok()?, meta.len()))
 }
 
+/// An edited range of lines, when given, must be one (`from_line` ≤ `to_line`, from 1).
+fn line_range(from: Option<u64>, to: Option<u64>) -> Result<(), String> {
+    match (from, to) {
+        (Some(f), Some(t)) if f == 0 || f > t => {
+            Err(format!("from_line {f}, to_line {t}: not a range of lines (lines count from 1, from_line ≤ to_line)"))
+        }
+        (Some(0), None) | (None, Some(0)) => Err("lines count from 1".to_string()),
+        _ => Ok(()),
+    }
+}
+
 fn ok_json(v: Value) -> Result<CallToolResult, ErrorData> {
     Ok(CallToolResult::success(vec![ContentBlock::text(v.to_string())]))
 }
@@ -420,7 +431,11 @@ impl CodegraphServer {
         description = "Re-index one file after editing, creating or deleting it (a deleted file drops out), so queries see it right away with correct line numbers; \".\" rescans the whole project for new, changed and deleted files. `file` is relative to the project root; from_line/to_line are accepted as hints (the whole file is re-extracted). Returns {success, file, items_added, items_removed, lines_updated, generation, added, updated, removed, duration_ms}."
     )]
     async fn codegraph_update(&self, Parameters(p): Parameters<UpdateParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| me.apply(project::Request::Update(vec![p.file.clone()]), Some(&p.file))).await
+        self.blocking(move |me| {
+            line_range(p.from_line, p.to_line)?;
+            me.apply(project::Request::Update(vec![p.file.clone()]), Some(&p.file))
+        })
+        .await
     }
 
     #[tool(
@@ -434,6 +449,9 @@ impl CodegraphServer {
         self.blocking(move |me| {
             if p.files.is_empty() {
                 return Err("files is empty: give at least one {file}".to_string());
+            }
+            for f in &p.files {
+                line_range(f.from_line, f.to_line)?;
             }
             me.apply(project::Request::Update(p.files.into_iter().map(|f| f.file).collect()), None)
         })

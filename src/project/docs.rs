@@ -23,7 +23,7 @@ pub struct DocSection {
 pub fn find(root: &Path, project_name: &str) -> Vec<DocSection> {
     let mut out = Vec::new();
     for rel in [NAME.to_string(), format!(".claude/{NAME}")] {
-        if let Ok(content) = fs::read_to_string(root.join(&rel)) {
+        if let Some(content) = read_lossy(&root.join(&rel)) {
             out.push(DocSection { title: format!("Project: {project_name}"), source: rel, content });
         }
     }
@@ -35,12 +35,18 @@ pub fn find(root: &Path, project_name: &str) -> Vec<DocSection> {
         .collect();
     nested.sort();
     for rel in nested {
-        if let Ok(content) = fs::read_to_string(root.join(&rel)) {
+        if let Some(content) = read_lossy(&root.join(&rel)) {
             let folder = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
             out.push(DocSection { title: format!("Library: {folder}"), source: rel, content });
         }
     }
     out
+}
+
+/// A CLAUDE.md's text; bytes that are not UTF-8 (a Latin-1 `é`) become U+FFFD
+/// instead of leaving the whole file out.
+fn read_lossy(path: &Path) -> Option<String> {
+    fs::read(path).ok().map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 /// Renders the sections as `docs.md`.

@@ -63,6 +63,8 @@ pub enum ProjectError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{path}: unreadable manifest ({message}); run `cg init` to rebuild the index")]
     BadManifest { path: PathBuf, message: String },
+    #[error("{path}: byte {offset} is not valid UTF-8; fix it there (nothing was changed) and run again")]
+    NotUtf8 { path: PathBuf, offset: usize },
     #[error("{path}: unreadable config ({message}); fix or delete it")]
     BadConfig { path: PathBuf, message: String },
     #[error("another cg process is writing this index ({path} is locked); wait for it to finish and try again")]
@@ -73,6 +75,8 @@ pub enum ProjectError {
     NoMatch { given: String },
     #[error("{path}: not in the index (`cg tree` lists what is)")]
     NotInIndex { path: String },
+    #[error("{path}: {why}")]
+    Refused { path: String, why: String },
     #[error("{path}: outside the project at {root}")]
     OutsideProject { path: PathBuf, root: PathBuf },
     #[error("{path}: a project cannot link to itself")]

@@ -403,10 +403,24 @@ fn split(text: &str) -> (&str, &str) {
 /// the first time) and `summary.json`.
 pub fn refresh(root: &Path, name: &str, auto: &AutoSummary) -> Result<(), ProjectError> {
     let path = root.join(DIR).join(SUMMARY);
-    let existing = fs::read_to_string(&path).unwrap_or_else(|_| template(name));
+    let existing = read_people_text(&path)?.unwrap_or_else(|| template(name));
     write_atomic(&path, compose(&existing, auto).as_bytes())?;
     write_atomic(&root.join(DIR).join(SUMMARY_JSON), &serde_json::to_vec(auto).unwrap_or_default())?;
     Ok(())
+}
+
+/// `summary.md` as people left it: `None` when there is none yet. Text that is not
+/// UTF-8 is refused, naming the byte, rather than replaced: what people wrote is
+/// never overwritten.
+fn read_people_text(path: &Path) -> Result<Option<String>, ProjectError> {
+    match fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(Some(text)),
+            Err(e) => Err(ProjectError::NotUtf8 { path: path.to_path_buf(), offset: e.utf8_error().valid_up_to() }),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ProjectError::Io { path: path.to_path_buf(), source }),
+    }
 }
 
 /// `summary.md` with its automatic block replaced by `auto`.
@@ -461,7 +475,7 @@ pub fn describe(root: &Path, section: &str, content: &str, replace: bool) -> Res
     };
     let path = root.join(DIR).join(SUMMARY);
     let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("project");
-    let existing = fs::read_to_string(&path).unwrap_or_else(|_| template(name));
+    let existing = read_people_text(&path)?.unwrap_or_else(|| template(name));
     let (people, after_people) = match existing.find(BEGIN) {
         Some(b) => existing.split_at(b),
         None => (existing.as_str(), ""),

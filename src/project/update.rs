@@ -144,7 +144,26 @@ pub fn update(
         Request::Compact => {}
         Request::Remove(paths) => {
             for p in paths {
+                let given = Path::new(p.trim());
+                let named = if given.is_absolute() { given.to_path_buf() } else { root.join(given) };
+                if fs::symlink_metadata(&named).is_ok_and(|m| m.file_type().is_symlink()) {
+                    // The walk never follows symlinks: removing what one points to
+                    // (`loop` -> `.`: everything) is never what was meant.
+                    return Err(ProjectError::Refused {
+                        path: p.clone(),
+                        why: "is a symlink, which cg never indexes through; name the files or folders themselves"
+                            .into(),
+                    });
+                }
                 let rel = relative_to_root(&root, p)?;
+                if rel.is_empty() {
+                    return Err(ProjectError::Refused {
+                        path: p.clone(),
+                        why: "is the project root: removing every file is not an update; run `cg init` to rebuild \
+                              or delete .codegraph/ to drop the index"
+                            .into(),
+                    });
+                }
                 let found = indexed_under(&index, &rel)?;
                 if found.is_empty() {
                     return Err(ProjectError::NotInIndex { path: p.clone() });
@@ -156,6 +175,13 @@ pub fn update(
             }
         }
         Request::Update(paths) => {
+            // An empty path is a mistake, not a rescan (that is no path, or `.`).
+            if paths.iter().any(|p| p.trim().is_empty()) {
+                return Err(ProjectError::Refused {
+                    path: String::new(),
+                    why: "empty path: name a file or folder, or `.` to rescan the whole project".into(),
+                });
+            }
             let rels = paths.iter().map(|p| relative_to_root(&root, p)).collect::<Result<Vec<_>, _>>()?;
             let whole = rels.is_empty() || rels.iter().any(String::is_empty);
             laps.lap("lock and open");
@@ -370,9 +396,18 @@ fn is_project_file_path(rel: &str) -> bool {
     extract::is_project_file(rel.rsplit('/').next().unwrap_or(rel))
 }
 
-/// Whether a file's size and mtime still equal what the index recorded.
+/// Whether a file's size and mtime still equal what the index recorded. A file
+/// nobody may read any more (`chmod 000`) counts as changed, so it is read, found
+/// unreadable and removed.
 fn same_stat(path: &Path, size: u64, mtime_ns: i64) -> bool {
     let Ok(m) = fs::metadata(path) else { return false };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if m.permissions().mode() & 0o444 == 0 {
+            return false;
+        }
+    }
     let mtime = m
         .modified()
         .ok()
