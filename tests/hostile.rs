@@ -226,3 +226,37 @@ fn a_file_that_became_unreadable_leaves_the_index_on_a_rescan() {
     let o = cg(dir.path(), &["update"]);
     assert!(text(&o.stdout).contains("removed: src/a.rs"), "{}", text(&o.stdout));
 }
+
+/// Regression: `cg init` and `cg describe` failed at once while another writer held
+/// the lock, where `update` and `compact` waited. Every writer now waits `--wait`.
+#[test]
+fn every_writer_waits_for_the_lock_as_long_as_asked() {
+    let dir = project();
+    let root = dir.path();
+    let lock = fs::File::options().write(true).open(root.join(".codegraph/lock")).unwrap();
+    lock.lock().unwrap();
+    let started = Instant::now();
+    let o = cg(root, &["describe", "purpose", "x", "--wait", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("another cg process is writing"), "{}", text(&o.stderr));
+    assert!(started.elapsed() >= Duration::from_millis(900), "gave up before --wait");
+    let waiting: Vec<_> = [&["init"][..], &["describe", "purpose", "y"], &["update-docs"]]
+        .iter()
+        .map(|args| {
+            Command::new(env!("CARGO_BIN_EXE_cg"))
+                .args(*args)
+                .args(["--wait", "30"])
+                .current_dir(root)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    lock.unlock().unwrap();
+    for child in waiting {
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+}

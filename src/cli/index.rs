@@ -28,6 +28,8 @@ pub struct InitArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lock: super::WaitFlag,
 }
 
 pub fn init(args: InitArgs) -> Result<()> {
@@ -40,6 +42,7 @@ pub fn init(args: InitArgs) -> Result<()> {
         include: args.walk.include.clone(),
         keep_dirs: args.walk.keep_dirs.clone(),
         max_slots_per_segment: args.segment_slots,
+        lock_wait: Some(std::time::Duration::from_secs(args.lock.wait)),
     };
     let show = io::stderr().is_terminal();
     let last = AtomicUsize::new(0);

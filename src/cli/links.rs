@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::Result;
-use codegraph::project::{self, links, WriteLock};
+use codegraph::project::links;
 use serde_json::json;
 
 use super::index::project_root;
@@ -22,11 +22,13 @@ pub struct LinkArgs {
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lock: super::WaitFlag,
 }
 
 pub fn link(args: LinkArgs) -> Result<()> {
     let root = project_root(&args.project)?;
-    let _lock = WriteLock::acquire(&root.join(project::DIR))?;
+    let _lock = args.lock.lock(&root)?;
     let (l, files) = links::link(&root, &args.path, args.name.as_deref())?;
     let mut out = io::stdout().lock();
     if args.json {
@@ -44,11 +46,13 @@ pub struct UnlinkArgs {
     /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    #[command(flatten)]
+    lock: super::WaitFlag,
 }
 
 pub fn unlink(args: UnlinkArgs) -> Result<()> {
     let root = project_root(&args.project)?;
-    let _lock = WriteLock::acquire(&root.join(project::DIR))?;
+    let _lock = args.lock.lock(&root)?;
     let l = links::unlink(&root, &args.what)?;
     writeln!(io::stdout(), "unlinked {} ({})", l.name, l.path.display())?;
     Ok(())

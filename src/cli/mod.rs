@@ -163,6 +163,22 @@ pub struct WalkFlags {
     pub keep_dirs: Vec<String>,
 }
 
+/// How long a command that writes the index waits for another writer.
+#[derive(clap::Args, Clone, Debug)]
+pub struct WaitFlag {
+    /// Seconds to wait for another cg process writing the index, then give up.
+    #[arg(long, default_value_t = 10, value_name = "SECS")]
+    pub wait: u64,
+}
+
+impl WaitFlag {
+    /// The write lock of the project at `root`, waiting as long as asked.
+    pub fn lock(&self, root: &std::path::Path) -> anyhow::Result<codegraph::project::WriteLock> {
+        let dir = root.join(codegraph::project::DIR);
+        Ok(codegraph::project::WriteLock::acquire_waiting(&dir, std::time::Duration::from_secs(self.wait))?)
+    }
+}
+
 /// `cg ... | head` closes the pipe early: that is not an error.
 /// (JSON output fails inside serde_json, which wraps the io::Error.)
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use anyhow::Result;
-use codegraph::project::{self, docs, summary, WriteLock};
+use codegraph::project::{self, docs, summary};
 use serde_json::json;
 
 use super::index::project_root;
@@ -48,11 +48,13 @@ pub struct DescribeArgs {
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lock: super::WaitFlag,
 }
 
 pub fn describe(args: DescribeArgs) -> Result<()> {
     let root = project_root(&args.project)?;
-    let _lock = WriteLock::acquire(&root.join(project::DIR))?;
+    let _lock = args.lock.lock(&root)?;
     let title = summary::describe(&root, &args.section, &args.content, args.replace)?;
     let mut out = io::stdout().lock();
     if args.json {
@@ -90,11 +92,13 @@ pub struct UpdateDocsArgs {
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    lock: super::WaitFlag,
 }
 
 pub fn update_docs(args: UpdateDocsArgs) -> Result<()> {
     let root = project_root(&args.project)?;
-    let _lock = WriteLock::acquire(&root.join(project::DIR))?;
+    let _lock = args.lock.lock(&root)?;
     let name = project::read_manifest(&root)?.name;
     let sources = docs::update(&root, &name)?;
     let mut out = io::stdout().lock();

@@ -30,6 +30,8 @@ use crate::query::{self, Mode, Query};
 
 /// Most matches one call returns, whatever limit is asked for.
 pub const MAX_LIMIT: usize = 1000;
+/// How long a tool that writes waits for another writer (a CLI `cg update`).
+const MCP_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
 /// Most entries `codegraph_tree` answers.
 pub const MAX_TREE_ENTRIES: usize = 500;
 
@@ -148,7 +150,7 @@ impl CodegraphServer {
     /// generation (the manifest changed, so the index is reopened).
     fn apply(&self, request: project::Request, file: Option<&str>) -> Result<Value, String> {
         let root = self.root()?;
-        let options = project::UpdateOptions { lock_wait: std::time::Duration::from_secs(60), ..Default::default() };
+        let options = project::UpdateOptions { lock_wait: MCP_LOCK_WAIT, ..Default::default() };
         let report = project::update(&root, &request, &options, &|_| {}).map_err(|e| e.to_string())?;
         let mut v = json::update_report(&report);
         if let Some(f) = file {
@@ -325,7 +327,8 @@ impl CodegraphServer {
     async fn codegraph_describe(&self, Parameters(p): Parameters<DescribeParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
             let root = me.root()?;
-            let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
+            let _lock = project::WriteLock::acquire_waiting(&root.join(project::DIR), MCP_LOCK_WAIT)
+                .map_err(|e| e.to_string())?;
             summary::describe(&root, &p.section, &p.content, p.replace.unwrap_or(false)).map_err(|e| e.to_string())?;
             Ok(json!({"success": true, "section": p.section}))
         })
@@ -399,6 +402,7 @@ impl CodegraphServer {
                     include: Vec::new(),
                     keep_dirs: Vec::new(),
                     max_slots_per_segment: None,
+                    lock_wait: Some(MCP_LOCK_WAIT),
                 };
                 let progress = move |pr: crate::index::Progress| {
                     let _ = tx.send((pr.files_done, pr.files_total));
@@ -474,7 +478,8 @@ impl CodegraphServer {
         self.blocking(move |me| {
             let root = me.root()?;
             let target = me.confined(Some(&p.path), true)?;
-            let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
+            let _lock = project::WriteLock::acquire_waiting(&root.join(project::DIR), MCP_LOCK_WAIT)
+                .map_err(|e| e.to_string())?;
             let (l, files) = links::link(&root, &target, p.name.as_deref()).map_err(|e| e.to_string())?;
             Ok(json!({"success": true, "dependency_id": l.id, "name": l.name, "files_available": files}))
         })
@@ -485,7 +490,8 @@ impl CodegraphServer {
     async fn codegraph_unlink(&self, Parameters(p): Parameters<UnlinkParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
             let root = me.root()?;
-            let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
+            let _lock = project::WriteLock::acquire_waiting(&root.join(project::DIR), MCP_LOCK_WAIT)
+                .map_err(|e| e.to_string())?;
             let l = links::unlink(&root, &p.name).map_err(|e| e.to_string())?;
             Ok(json!({"success": true, "name": l.name, "path": l.path}))
         })
@@ -545,7 +551,8 @@ impl CodegraphServer {
     async fn codegraph_update_docs(&self) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
             let (root, index) = me.index()?;
-            let _lock = project::WriteLock::acquire(&root.join(project::DIR)).map_err(|e| e.to_string())?;
+            let _lock = project::WriteLock::acquire_waiting(&root.join(project::DIR), MCP_LOCK_WAIT)
+                .map_err(|e| e.to_string())?;
             let name = index.manifest.as_ref().map(|m| m.name.clone()).unwrap_or_default();
             let sources = docs::update(&root, &name).map_err(|e| e.to_string())?;
             Ok(json!({"success": true, "imported": sources}))

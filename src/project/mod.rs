@@ -316,6 +316,8 @@ pub struct InitOptions {
     pub include: Vec<String>,
     pub keep_dirs: Vec<String>,
     pub max_slots_per_segment: Option<u32>,
+    /// How long to wait for another writer (default [`DEFAULT_LOCK_WAIT`]).
+    pub lock_wait: Option<std::time::Duration>,
 }
 
 /// What `init` did (the spec's InitResult, plus what was skipped).
@@ -348,7 +350,7 @@ pub fn init(
     let root = fs::canonicalize(root).map_err(io_err(root))?;
     let dir = root.join(DIR);
     fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-    let _lock = WriteLock::acquire(&dir)?;
+    let _lock = WriteLock::acquire_waiting(&dir, options.lock_wait.unwrap_or(DEFAULT_LOCK_WAIT))?;
     // The index is local, rebuilt by `cg init`: keep it out of commits (as
     // pytest's and ruff's caches do).
     let gitignore = dir.join(".gitignore");
