@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 struct Client {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     next_id: u64,
 }
@@ -42,7 +42,7 @@ impl Client {
                 }
             }
         });
-        let mut c = Client { child, stdin, lines, next_id: 0 };
+        let mut c = Client { child, stdin: Some(stdin), lines, next_id: 0 };
         let init = c.request(
             "initialize",
             json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
@@ -53,8 +53,13 @@ impl Client {
     }
 
     fn send(&mut self, v: Value) {
-        writeln!(self.stdin, "{v}").unwrap();
-        self.stdin.flush().unwrap();
+        self.raw(format!("{v}\n").as_bytes());
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
     }
 
     /// Sends a request and returns its response (skipping notifications).
@@ -361,4 +366,93 @@ fn auto_update_follows_a_burst_of_edits_without_a_call() {
     assert_eq!(status["statistics"]["files"], 7 - 1 + 30, "{status}");
     // The burst came in as few generations (debounced), not one per file.
     assert!(status["generation"].as_u64().unwrap() <= 4, "{status}");
+}
+
+/// `/proc/PID/status` fields of the server, in kB or as counted.
+#[cfg(target_os = "linux")]
+fn proc_status(pid: u32, field: &str) -> u64 {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|rest| rest.trim_start_matches(':').split_whitespace().next().map(str::to_string))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Regression: a malformed, empty or 32 MB request line got no reply at all (the
+/// client waited forever); 2,000 pipelined calls grew the server to 1.4 GB and 381
+/// threads; the server did not exit when stdin closed.
+#[test]
+fn hostile_requests_are_all_answered_with_bounded_threads_and_memory() {
+    let dir = fixture_project();
+    let out = Command::new(env!("CARGO_BIN_EXE_cg")).arg("init").current_dir(dir.path()).output().unwrap();
+    assert!(out.status.success());
+    let mut c = Client::start(dir.path());
+    let pid = c.child.id();
+    let answer = |c: &mut Client| -> Value {
+        let line = c.lines.recv_timeout(Duration::from_secs(30)).expect("an answer within 30 s");
+        serde_json::from_str(&line).unwrap()
+    };
+    for (raw, code) in [
+        (b"{not json\n".to_vec(), -32700),
+        (b"\n".to_vec(), -32700),
+        (b"[]\n".to_vec(), -32600),
+        (b"{\"id\": 5, \"method\": \"tools/list\"}\n".to_vec(), -32600),
+    ] {
+        c.raw(&raw);
+        let v = answer(&mut c);
+        assert_eq!(v["error"]["code"], code, "{}: {v}", String::from_utf8_lossy(&raw));
+    }
+    // A 20 MB line: answered, not buffered whole, and the next call still works.
+    let mut huge =
+        br#"{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"codegraph_query","arguments":{"term":""#
+            .to_vec();
+    huge.extend(std::iter::repeat_n(b'a', 20 << 20));
+    huge.extend_from_slice(b"\"}}}\n");
+    c.raw(&huge);
+    let v = answer(&mut c);
+    assert_eq!(v["error"]["code"], -32600, "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("longer than"), "{v}");
+    assert_eq!(c.call_json("codegraph_status", json!({}))["statistics"]["files"], 7);
+    // 2,000 pipelined calls: every one answered.
+    let mut batch = String::new();
+    for i in 0..2000 {
+        let term = ["player", "Point", "Server", "render"][i % 4];
+        batch.push_str(
+            &json!({"jsonrpc": "2.0", "id": 10_000 + i, "method": "tools/call",
+            "params": {"name": "codegraph_query", "arguments": {"term": term}}})
+            .to_string(),
+        );
+        batch.push('\n');
+    }
+    c.raw(batch.as_bytes());
+    let mut ids = std::collections::HashSet::new();
+    #[cfg(target_os = "linux")]
+    let mut most_threads = 0;
+    while ids.len() < 2000 {
+        let v = answer(&mut c);
+        assert!(v["result"]["isError"] != true, "{v}");
+        ids.insert(v["id"].as_u64().unwrap());
+        #[cfg(target_os = "linux")]
+        {
+            most_threads = most_threads.max(proc_status(pid, "Threads"));
+        }
+    }
+    #[cfg(target_os = "linux")]
+    {
+        assert!(most_threads <= 32, "{most_threads} threads");
+        let peak_kb = proc_status(pid, "VmHWM");
+        assert!(peak_kb < 300 * 1024, "peak RSS {peak_kb} kB");
+    }
+    // stdin closes: the server exits.
+    drop(c.stdin.take());
+    let started = std::time::Instant::now();
+    loop {
+        if c.child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "the server did not exit when stdin closed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

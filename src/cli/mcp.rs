@@ -28,6 +28,10 @@ pub fn run(args: Args) -> Result<()> {
     if args.verbose || std::env::var_os("CG_LOG").is_some() {
         eprintln!("cg mcp: serving {} (stdout carries only the protocol)", start.display());
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    runtime.block_on(codegraph::mcp::serve(start, args.allow))
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).max_blocking_threads(16).enable_all().build()?;
+    let result = runtime.block_on(codegraph::mcp::serve(start, args.allow));
+    // stdin closed: stop now, without waiting for a tool call still running.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    result
 }

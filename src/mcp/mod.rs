@@ -9,6 +9,7 @@
 
 pub mod json;
 mod params;
+mod wire;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -44,6 +45,9 @@ pub struct CodegraphServer {
     /// Folders a path argument may lie in besides the project's own root and its
     /// links (`cg mcp --allow`), canonical.
     allowed: Arc<Vec<PathBuf>>,
+    /// Tool calls running at once: as many as cores. Others wait their turn (a
+    /// client that pipelines 2,000 calls does not get 2,000 threads).
+    running: Arc<tokio::sync::Semaphore>,
 }
 
 struct Opened {
@@ -91,6 +95,9 @@ impl CodegraphServer {
             start: Arc::new(Mutex::new(start)),
             state: Arc::new(Mutex::new(None)),
             allowed: Arc::new(allowed),
+            running: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(2, |n| n.get()).max(2),
+            )),
         }
     }
 
@@ -169,6 +176,9 @@ impl CodegraphServer {
         F: FnOnce(CodegraphServer) -> Result<Value, String> + Send + 'static,
     {
         let me = self.clone();
+        let Ok(_permit) = self.running.clone().acquire_owned().await else {
+            return fail("the server is shutting down");
+        };
         match tokio::task::spawn_blocking(move || f(me)).await {
             Ok(Ok(v)) => ok_json(v),
             Ok(Err(message)) => fail(message),
@@ -586,7 +596,7 @@ pub async fn serve(start: PathBuf, allow: Vec<PathBuf>) -> anyhow::Result<()> {
         }
     }
     let server = CodegraphServer::new(start, &allow);
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let running = server.serve(wire::guarded_stdio()).await?;
     running.waiting().await?;
     Ok(())
 }
