@@ -40,13 +40,10 @@ async fn read_lines<I: AsyncRead + Unpin>(input: I, mut feed: DuplexStream, erro
     let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut line: Vec<u8> = Vec::new();
     let mut too_long = false;
-    loop {
-        let buf = match reader.fill_buf().await {
-            Ok(b) => b,
-            Err(_) => break,
-        };
+    // Ends when stdin closes (or fails): dropping `feed` ends rmcp's input.
+    while let Ok(buf) = reader.fill_buf().await {
         if buf.is_empty() {
-            break; // stdin closed: dropping `feed` ends rmcp's input
+            break;
         }
         let (chunk, complete) = match memchr::memchr(b'\n', buf) {
             Some(i) => (&buf[..i], Some(i + 1)),
