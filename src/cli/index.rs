@@ -106,6 +106,19 @@ pub fn init(args: InitArgs) -> Result<()> {
             report.diagnostics.len()
         )?;
     }
+    // Files whose parse was cut off: named, since their structure is missing.
+    let cut: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .filter(|(_, d)| *d == codegraph::extract::Diagnostic::ParseBudget)
+        .map(|(p, _)| p.as_str())
+        .collect();
+    for path in cut.iter().take(10) {
+        writeln!(out, "  {path}: parsing ran past its budget; indexed as words (no structure)")?;
+    }
+    if cut.len() > 10 {
+        writeln!(out, "  ... and {} more parsed past their budget", cut.len() - 10)?;
+    }
     Ok(())
 }
 

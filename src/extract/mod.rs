@@ -149,6 +149,9 @@ pub enum Diagnostic {
     SyntaxErrors { first_line: u32 },
     /// The parser gave no tree; every word was indexed as code.
     ParseFailed,
+    /// Parsing ran past its budget (garbage that makes error recovery explode);
+    /// every word was indexed as code.
+    ParseBudget,
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -159,6 +162,7 @@ impl std::fmt::Display for Diagnostic {
                 write!(f, "syntax errors (first on line {first_line}); facts near them may be partial")
             }
             Diagnostic::ParseFailed => write!(f, "parser gave no tree; indexed words as code"),
+            Diagnostic::ParseBudget => write!(f, "parsing ran past its budget; indexed words as code"),
         }
     }
 }

@@ -130,6 +130,7 @@ impl SegmentWriter {
                     error_line = *first_line;
                 }
                 crate::extract::Diagnostic::ParseFailed => diagnostics |= 4,
+                crate::extract::Diagnostic::ParseBudget => diagnostics |= 8,
             }
         }
         let meta = FileMeta {
