@@ -72,7 +72,12 @@ fn line_text_is_read_only_from_regular_files_inside_the_project() {
         assert!(!text(&q.stdout).contains("SECRET"), "{term}: {}", text(&q.stdout));
         assert!(text(&q.stdout).contains("gone"), "{term}: {}", text(&q.stdout));
     }
-    // A FIFO where a file was: answered at once, without text.
+    // A FIFO where a file was: answered at once, without text; `cg extract` of it
+    // says what it is.
+    if mkfifo(&secret.path().join("pipe.rs")) {
+        let o = cg_within(secret.path(), &["extract", "pipe.rs"], Duration::from_secs(20));
+        assert!(text(&o.stderr).contains("not a regular file"), "{}", text(&o.stderr));
+    }
     fs::remove_file(root.join("src/a.rs")).unwrap();
     if mkfifo(&root.join("src/a.rs")) {
         let q = cg_within(root, &["query", "secret_holder"], Duration::from_secs(20));
@@ -259,4 +264,28 @@ fn every_writer_waits_for_the_lock_as_long_as_asked() {
         let o = child.wait_with_output().unwrap();
         assert!(o.status.success(), "{}", text(&o.stderr));
     }
+}
+
+/// Regression: file names holding a newline or `:1: method:` forged lines of
+/// `path:line: type: text` output; CR-only line ends made a file one line; a
+/// byte-order mark showed in line 1's text.
+#[cfg(unix)]
+#[test]
+fn output_lines_are_what_they_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("real.rs:1: method: forged.rs"), "fn marker_fn() {}\n").unwrap();
+    fs::write(root.join("new\nline.rs"), "fn marker_fn() {}\n").unwrap();
+    fs::write(root.join("mac.go"), "package p\r\rfunc MacFunc() {}\r// marker_fn\r").unwrap();
+    fs::write(root.join("bom.cs"), "\u{feff}class BomClass { void marker_fn() {} }\n").unwrap();
+    assert!(cg(root, &["init"]).status.success());
+    let out = text(&cg(root, &["query", "marker_fn"]).stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines.contains(&"\"new\\nline.rs\":1: method: fn marker_fn() {}"), "{out}");
+    assert!(lines.contains(&"\"real.rs:1: method: forged.rs\":1: method: fn marker_fn() {}"), "{out}");
+    assert!(lines.contains(&"bom.cs:1: struct: class BomClass { void marker_fn() {} }"), "{out}");
+    assert!(lines.contains(&"mac.go:4: comment: // marker_fn"), "{out}");
+    let out = text(&cg(root, &["query", "MacFunc"]).stdout);
+    assert_eq!(out, "mac.go:3: method: func MacFunc() {}\n");
 }

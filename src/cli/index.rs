@@ -96,7 +96,7 @@ pub fn init(args: InitArgs) -> Result<()> {
         writeln!(out, "skipped ({reason}): {n}")?;
     }
     for s in report.skipped.iter().filter(|s| matches!(s.reason, SkipReason::Unreadable(_))).take(5) {
-        writeln!(out, "  {}: {}", s.path, s.reason)?;
+        writeln!(out, "  {}: {}", super::shown(&s.path), super::shown(&s.reason.to_string()))?;
     }
     excluded_dirs(&mut out, &report.excluded_dirs)?;
     if !report.diagnostics.is_empty() {
@@ -114,7 +114,7 @@ pub fn init(args: InitArgs) -> Result<()> {
         .map(|(p, _)| p.as_str())
         .collect();
     for path in cut.iter().take(10) {
-        writeln!(out, "  {path}: parsing ran past its budget; indexed as words (no structure)")?;
+        writeln!(out, "  {}: parsing ran past its budget; indexed as words (no structure)", super::shown(path))?;
     }
     if cut.len() > 10 {
         writeln!(out, "  ... and {} more parsed past their budget", cut.len() - 10)?;
@@ -150,7 +150,7 @@ pub fn status(args: StatusArgs) -> Result<()> {
         writeln!(out)?;
         return Ok(());
     }
-    writeln!(out, "project: {} ({})", m.name, root.display())?;
+    writeln!(out, "project: {} ({})", super::shown(&m.name), super::shown(&root.display().to_string()))?;
     writeln!(
         out,
         "files: {}  lines: {}  terms: {}  occurrences: {}",
@@ -181,7 +181,7 @@ fn excluded_dirs(out: &mut impl Write, dirs: &[codegraph::extract::ExcludedDir])
     writeln!(out, "{} folder{s} left out (`cg init --keep-dir NAME_OR_PATH` indexes one):", dirs.len())?;
     const SHOWN: usize = 10;
     for d in dirs.iter().take(SHOWN) {
-        writeln!(out, "  {}/: {}", d.path, d.reason)?;
+        writeln!(out, "  {}/: {}", super::shown(&d.path), d.reason)?;
     }
     if dirs.len() > SHOWN {
         writeln!(out, "  ... and {} more (`cg status --json` lists all)", dirs.len() - SHOWN)?;

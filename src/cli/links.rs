@@ -34,7 +34,7 @@ pub fn link(args: LinkArgs) -> Result<()> {
     if args.json {
         writeln!(out, "{}", json!({"success": true, "dependency_id": l.id, "name": l.name, "files_available": files}))?;
     } else {
-        writeln!(out, "linked {} ({}, {files} files)", l.name, l.path.display())?;
+        writeln!(out, "linked {} ({}, {files} files)", super::shown(&l.name), l.path.display())?;
     }
     Ok(())
 }
@@ -54,7 +54,7 @@ pub fn unlink(args: UnlinkArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let _lock = args.lock.lock(&root)?;
     let l = links::unlink(&root, &args.what)?;
-    writeln!(io::stdout(), "unlinked {} ({})", l.name, l.path.display())?;
+    writeln!(io::stdout(), "unlinked {} ({})", super::shown(&l.name), l.path.display())?;
     Ok(())
 }
 
@@ -88,8 +88,12 @@ pub fn list(args: LinksArgs) -> Result<()> {
     }
     for s in statuses {
         match (&s.files, &s.error) {
-            (Some(files), None) => writeln!(out, "{}  {}  {files} files", s.link.name, s.link.path.display())?,
-            (_, Some(e)) => writeln!(out, "{}  {}  unreachable: {e}", s.link.name, s.link.path.display())?,
+            (Some(files), None) => {
+                writeln!(out, "{}  {}  {files} files", super::shown(&s.link.name), s.link.path.display())?
+            }
+            (_, Some(e)) => {
+                writeln!(out, "{}  {}  unreachable: {e}", super::shown(&s.link.name), s.link.path.display())?
+            }
             _ => {}
         }
     }
@@ -125,7 +129,9 @@ pub fn scan(args: ScanArgs) -> Result<()> {
     }
     for f in found {
         match (&f.name, &f.error) {
-            (Some(name), None) => writeln!(out, "{name}  {}  {} files", f.path.display(), f.files.unwrap_or(0))?,
+            (Some(name), None) => {
+                writeln!(out, "{}  {}  {} files", super::shown(name), f.path.display(), f.files.unwrap_or(0))?
+            }
             (_, Some(e)) => writeln!(out, "?  {}  broken: {e}", f.path.display())?,
             _ => {}
         }

@@ -163,6 +163,44 @@ pub struct WalkFlags {
     pub keep_dirs: Vec<String>,
 }
 
+/// Text for a terminal: control characters (a newline, an ANSI escape) written as
+/// escapes (`\n`, `\u{1b}`), so a file name or a line cannot forge output or drive
+/// the terminal. Tabs stay.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| if c.is_control() && c != '\t' { c.escape_default().to_string() } else { c.to_string() })
+            .collect(),
+    )
+}
+
+/// Several lines for a terminal: [`shown`] line by line, the line ends kept.
+pub fn shown_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|l| {
+            let (body, end) = match (l.strip_suffix("\r\n"), l.strip_suffix('\n')) {
+                (Some(b), _) => (b, "\r\n"),
+                (None, Some(b)) => (b, "\n"),
+                (None, None) => (l, ""),
+            };
+            format!("{}{end}", shown(body))
+        })
+        .collect()
+}
+
+/// A path at the start of a `path:line: type: text` line: quoted as a JSON string
+/// when it holds a `:`, a quote or a control character, so a file named
+/// `a.rs:1: method: x` cannot pass for a hit of another file.
+pub fn shown_path(path: &str) -> std::borrow::Cow<'_, str> {
+    if path.contains([':', '"']) || path.chars().any(char::is_control) {
+        return std::borrow::Cow::Owned(serde_json::to_string(path).unwrap_or_default());
+    }
+    std::borrow::Cow::Borrowed(path)
+}
+
 /// How long a command that writes the index waits for another writer.
 #[derive(clap::Args, Clone, Debug)]
 pub struct WaitFlag {
@@ -191,6 +229,19 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
+
+    /// Regression: a file named `a.rs\n` or `x:1: method: y`, or a project name with
+    /// ANSI escapes, forged output lines or drove the terminal.
+    #[test]
+    fn names_and_text_cannot_forge_lines_or_drive_the_terminal() {
+        assert_eq!(super::shown("plain\ttext"), "plain\ttext");
+        assert_eq!(super::shown("red\u{1b}[31m"), "red\\u{1b}[31m");
+        assert_eq!(super::shown("a\nb"), "a\\nb");
+        assert_eq!(super::shown_path("src/a.rs"), "src/a.rs");
+        assert_eq!(super::shown_path("x.rs:1: method: y"), "\"x.rs:1: method: y\"");
+        assert_eq!(super::shown_path("a\nb.rs"), "\"a\\nb.rs\"");
+        assert_eq!(super::shown_lines("# t\u{1b}]0;x\u{7}\r\nok\n"), "# t\\u{1b}]0;x\\u{7}\r\nok\n");
+    }
 
     /// Regression: `--json`, `--project` and others showed in `--help` without a word
     /// of what they do.

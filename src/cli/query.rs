@@ -103,7 +103,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     for g in &groups {
         let mut reader = text::TextReader::new(&g.index, matcher.as_ref());
-        let prefix = g.project.as_ref().map(|p| format!("[{p}] ")).unwrap_or_default();
+        let prefix = g.project.as_ref().map(|p| format!("[{}] ", super::shown(p))).unwrap_or_default();
         for h in &g.matches.hits {
             let t = reader.text(h);
             let stale = match (t.stale, t.gone) {
@@ -114,11 +114,11 @@ pub fn run(args: Args) -> Result<()> {
             writeln!(
                 out,
                 "{prefix}{}:{}: {}{}: {}",
-                h.path,
+                super::shown_path(&h.path),
                 t.line,
                 h.line_type.name(),
                 stale,
-                t.text.as_deref().unwrap_or("")
+                super::shown(t.text.as_deref().unwrap_or(""))
             )?;
         }
     }

@@ -128,9 +128,9 @@ pub fn many(args: ManyArgs) -> Result<()> {
 
 fn write_human(out: &mut impl Write, s: &Signature) -> io::Result<()> {
     let lang = s.language.map(|l| l.name()).unwrap_or("?");
-    writeln!(out, "== {} ({lang}, {} lines)", s.file, s.line_count)?;
+    writeln!(out, "== {} ({lang}, {} lines)", super::shown_path(&s.file), s.line_count)?;
     for line in s.header_comments.lines() {
-        writeln!(out, "  | {line}")?;
+        writeln!(out, "  | {}", super::shown(line))?;
     }
     // Source order: a type's fields where the source has them (often before its
     // methods), not grouped by kind.
@@ -143,7 +143,7 @@ fn write_human(out: &mut impl Write, s: &Signature) -> io::Result<()> {
     items.extend(s.properties.iter().map(|p| (p.line, p.declaration.clone())));
     items.sort_by_key(|(line, _)| *line);
     for (line, text) in items {
-        writeln!(out, "  L{line:<5} {text}")?;
+        writeln!(out, "  L{line:<5} {}", super::shown(&text))?;
     }
     Ok(())
 }

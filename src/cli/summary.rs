@@ -27,7 +27,7 @@ pub fn show(args: SummaryArgs) -> Result<()> {
         serde_json::to_writer(&mut out, &v)?;
         writeln!(out)?;
     } else {
-        out.write_all(summary::read(&root)?.0.as_bytes())?;
+        out.write_all(super::shown_lines(&summary::read(&root)?.0).as_bytes())?;
     }
     Ok(())
 }
@@ -80,7 +80,7 @@ pub fn show_docs(args: DocsArgs) -> Result<()> {
     if text.is_empty() {
         anyhow::bail!("no docs section matches {:?}; `cg docs` lists them all", args.section.unwrap_or_default());
     }
-    io::stdout().lock().write_all(text.as_bytes())?;
+    io::stdout().lock().write_all(super::shown_lines(&text).as_bytes())?;
     Ok(())
 }
 

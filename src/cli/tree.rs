@@ -41,7 +41,7 @@ pub fn run(args: Args) -> Result<()> {
     let base = prefix.trim_matches('/').matches('/').count() + usize::from(!prefix.trim_matches('/').is_empty());
     for e in &entries {
         let level = e.path.matches('/').count() + 1 - base;
-        let name = e.path.rsplit('/').next().unwrap_or(&e.path);
+        let name = super::shown(e.path.rsplit('/').next().unwrap_or(&e.path));
         let indent = "  ".repeat(level.saturating_sub(1));
         if e.is_dir {
             write!(out, "{indent}{name}/ ({}", counted(e.files, "file"))?;

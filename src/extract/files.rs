@@ -8,7 +8,6 @@
 //! [`extract_files`] reads and extracts them on the current rayon pool, returning
 //! outcomes in the same order whatever the thread count.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -419,7 +418,8 @@ pub fn parse_files(files: &[SourceFile], max_file_bytes: u64) -> u64 {
 /// Reads a file for extraction: its bytes and mtime, or why it is skipped.
 pub fn read_source(path: &Path, max_file_bytes: u64) -> Result<(Vec<u8>, i64), SkipReason> {
     let unreadable = |e: std::io::Error| SkipReason::Unreadable(e.to_string());
-    let mut file = File::open(path).map_err(unreadable)?;
+    // Not through a symlink, never blocking on a FIFO swapped in after the walk.
+    let mut file = crate::safe_fs::open_regular(path).map_err(unreadable)?;
     let meta = file.metadata().map_err(unreadable)?;
     let size = meta.len();
     if size > max_file_bytes {

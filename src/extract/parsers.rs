@@ -8,6 +8,7 @@ use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::tree::{Roles, Visit};
+use super::words::lone_cr_to_lf;
 use super::{Diagnostic, FileFacts};
 use crate::lang::Language;
 
@@ -55,6 +56,7 @@ impl Extractor {
                 String::from_utf8_lossy(body)
             }
         };
+        let source = lone_cr_to_lf(source);
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let grammar = self.grammar(language, &ext);
         let spec = language.spec();
@@ -84,7 +86,7 @@ impl Extractor {
     /// overhead is measured against (`cg extract --parse-only`, benches).
     pub fn parse_only(&mut self, path: &str, language: Language, bytes: &[u8]) -> usize {
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let source = String::from_utf8_lossy(body);
+        let source = lone_cr_to_lf(String::from_utf8_lossy(body));
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let grammar = self.grammar(language, &ext);
         parse_bounded(&mut grammar.parser, source.as_bytes()).0.map_or(0, |t| t.root_node().end_byte())
@@ -198,6 +200,17 @@ mod tests {
         assert_eq!(f.diagnostics, [Diagnostic::ParseBudget], "took {took:?}");
         assert_eq!(f.terms.len(), 60_000);
         assert!(lines_of(&f, "ident59999") == [1]);
+    }
+
+    /// Regression: a file with old Mac line ends (CR only) was one line.
+    #[test]
+    fn carriage_returns_alone_end_lines() {
+        let f = Extractor::new().extract("a.go", Language::Go, b"package p\r\rfunc A() {}\r// done\r", 0);
+        assert_eq!(f.line_count(), 4);
+        assert_eq!(lines_of(&f, "A"), [3]);
+        assert_eq!(f.line_types[2], LineType::Method);
+        let crlf = Extractor::new().extract("a.go", Language::Go, b"package p\r\n\r\nfunc A() {}\r\n", 0);
+        assert_eq!(lines_of(&crlf, "A"), [3]);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::time::UNIX_EPOCH;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{Hit, Matcher};
-use crate::extract::words::{for_each_word, WordSource};
+use crate::extract::words::{for_each_word, lone_cr_to_lf, WordSource};
 use crate::extract::DEFAULT_MAX_FILE_BYTES;
 use crate::project::Index;
 
@@ -158,7 +158,10 @@ fn read(index: &Index, hit: &Hit) -> Option<FileText> {
         }
         None => true,
     };
-    Some(FileText::new(String::from_utf8_lossy(&bytes).into_owned(), stale))
+    // As extraction reads it: without a byte-order mark, lone CRs ending lines.
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let content = lone_cr_to_lf(String::from_utf8_lossy(body)).into_owned();
+    Some(FileText::new(content, stale))
 }
 
 /// Reads at most `cap` bytes of a regular file under `root` (no symlink at the
