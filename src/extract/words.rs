@@ -149,6 +149,27 @@ pub fn normalize_ws(text: &str, max: usize) -> String {
     out
 }
 
+/// `text` with every carriage return that is not followed by a line feed (old Mac
+/// line ends) turned into a line feed, so lines are counted alike by the parser,
+/// the index and the line text read later. Same length, same byte offsets; CRLF and
+/// LF text is returned as it is.
+pub fn lone_cr_to_lf(text: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |&i: &usize| bytes.get(i + 1) != Some(&b'\n');
+    if !memchr::memchr_iter(b'\r', bytes).any(|i| lone(&i)) {
+        return text;
+    }
+    let mut out = text.into_owned().into_bytes();
+    let positions: Vec<usize> = memchr::memchr_iter(b'\r', &out).collect();
+    for i in positions {
+        if out.get(i + 1) != Some(&b'\n') {
+            out[i] = b'\n';
+        }
+    }
+    // Only ASCII bytes changed: still UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,23 +215,3 @@ mod tests {
     }
 }
 
-/// `text` with every carriage return that is not followed by a line feed (old Mac
-/// line ends) turned into a line feed, so lines are counted alike by the parser,
-/// the index and the line text read later. Same length, same byte offsets; CRLF and
-/// LF text is returned as it is.
-pub fn lone_cr_to_lf(text: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
-    let bytes = text.as_bytes();
-    let lone = |&i: &usize| bytes.get(i + 1) != Some(&b'\n');
-    if !memchr::memchr_iter(b'\r', bytes).any(|i| lone(&i)) {
-        return text;
-    }
-    let mut out = text.into_owned().into_bytes();
-    let positions: Vec<usize> = memchr::memchr_iter(b'\r', &out).collect();
-    for i in positions {
-        if out.get(i + 1) != Some(&b'\n') {
-            out[i] = b'\n';
-        }
-    }
-    // Only ASCII bytes changed: still UTF-8.
-    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_default())
-}
