@@ -289,6 +289,10 @@ fn bad_input_gets_an_error_the_agent_can_act_on_and_the_server_keeps_going() {
         ("codegraph_init", json!({"path": ".."}), "outside the project"),
         ("codegraph_init", json!({"path": ""}), "empty path"),
         ("codegraph_scan", json!({"path": "/"}), "outside the project"),
+        // Regression: an empty file ran a full rescan; a reversed range was taken.
+        ("codegraph_update", json!({"file": ""}), "empty file"),
+        ("codegraph_update_batch", json!({"files": [{"file": " "}]}), "empty file"),
+        ("codegraph_update", json!({"file": "a.rs", "from_line": 10, "to_line": 5}), "not a range"),
         ("codegraph_link", json!({"path": "/tmp"}), "--allow"),
         ("codegraph_nonexistent", json!({}), "tool"),
     ];

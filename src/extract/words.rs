@@ -214,4 +214,3 @@ mod tests {
         assert_eq!(normalize_ws("abcdef", 3), "abc…");
     }
 }
-

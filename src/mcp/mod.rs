@@ -72,6 +72,14 @@ fn line_range(from: Option<u64>, to: Option<u64>) -> Result<(), String> {
     }
 }
 
+/// An empty file path is a mistake, not a rescan (that is `"."`).
+fn not_empty(file: &str) -> Result<(), String> {
+    if file.trim().is_empty() {
+        return Err("empty file: give a path relative to the project root, or \".\" to rescan the project".into());
+    }
+    Ok(())
+}
+
 fn ok_json(v: Value) -> Result<CallToolResult, ErrorData> {
     Ok(CallToolResult::success(vec![ContentBlock::text(v.to_string())]))
 }
@@ -447,6 +455,7 @@ impl CodegraphServer {
     async fn codegraph_update(&self, Parameters(p): Parameters<UpdateParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
             line_range(p.from_line, p.to_line)?;
+            not_empty(&p.file)?;
             me.apply(project::Request::Update(vec![p.file.clone()]), Some(&p.file))
         })
         .await
@@ -466,6 +475,7 @@ impl CodegraphServer {
             }
             for f in &p.files {
                 line_range(f.from_line, f.to_line)?;
+                not_empty(&f.file)?;
             }
             me.apply(project::Request::Update(p.files.into_iter().map(|f| f.file).collect()), None)
         })

@@ -175,13 +175,6 @@ pub fn update(
             }
         }
         Request::Update(paths) => {
-            // An empty path is a mistake, not a rescan (that is no path, or `.`).
-            if paths.iter().any(|p| p.trim().is_empty()) {
-                return Err(ProjectError::Refused {
-                    path: String::new(),
-                    why: "empty path: name a file or folder, or `.` to rescan the whole project".into(),
-                });
-            }
             let rels = paths.iter().map(|p| relative_to_root(&root, p)).collect::<Result<Vec<_>, _>>()?;
             let whole = rels.is_empty() || rels.iter().any(String::is_empty);
             laps.lap("lock and open");

@@ -115,8 +115,7 @@ pub fn watch(
             continue;
         }
         let whole = rescan || batch.len() > options.rescan_above;
-        let paths: Vec<String> =
-            if whole { vec![String::new()] } else { std::mem::take(&mut batch).into_iter().collect() };
+        let paths: Vec<String> = if whole { Vec::new() } else { std::mem::take(&mut batch).into_iter().collect() };
         on_event(WatchEvent::Applying { paths: if whole { batch.len() } else { paths.len() }, rescan: whole });
         batch.clear();
         rescan = false;
