@@ -30,6 +30,15 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
+/// A file's modification time in nanoseconds since the epoch (0 when unknown), as
+/// the index records it.
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64)
+}
+
 /// Whether an open file lies under `root` once every symlink on its path is
 /// resolved (a folder of the project replaced by a symlink to `/etc` does not).
 /// Linux asks the kernel for the open file's path (one call); elsewhere the path

@@ -11,7 +11,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
@@ -425,11 +425,7 @@ pub fn read_source(path: &Path, max_file_bytes: u64) -> Result<(Vec<u8>, i64), S
     if size > max_file_bytes {
         return Err(SkipReason::TooLarge { size, limit: max_file_bytes });
     }
-    let mtime_ns = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
+    let mtime_ns = crate::safe_fs::mtime_ns(&meta);
     let mut bytes = Vec::with_capacity(size as usize + 1);
     // Bounded read: a file that grew since the stat is still capped.
     (&mut file).take(max_file_bytes.saturating_add(1)).read_to_end(&mut bytes).map_err(unreadable)?;

@@ -401,11 +401,7 @@ fn same_stat(path: &Path, size: u64, mtime_ns: i64) -> bool {
             return false;
         }
     }
-    let mtime = m
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
+    let mtime = crate::safe_fs::mtime_ns(&m);
     m.len() == size && mtime == mtime_ns
 }
 

@@ -13,7 +13,6 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
-use std::time::UNIX_EPOCH;
 
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -176,11 +175,7 @@ pub fn read_regular(path: &Path, root: &Path, cap: u64) -> Option<(Vec<u8>, i64)
     if meta.len() > cap {
         return None;
     }
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos().min(i64::MAX as u128) as i64);
+    let mtime = crate::safe_fs::mtime_ns(&meta);
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(cap + 1).read_to_end(&mut bytes).ok()?;
     if bytes.len() as u64 > cap {
