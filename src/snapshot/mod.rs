@@ -29,11 +29,15 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
 /// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
-pub const FOOTER_LEN: usize = 16;
+/// `blocksums_xxh3 u64, file_xxh3 u64, FOOTER_MAGIC`.
+pub const FOOTER_LEN: usize = 24;
+/// Every `CHECK_BLOCK` bytes of a segment before its block sums have an xxh3-64,
+/// checked the first time a read touches them.
+pub const CHECK_BLOCK: usize = 4096;
 pub const FOLD_LEN: usize = 8;
 pub const VARIANT_LEN: usize = 18;
 pub const SLOT_LEN: usize = 80;

@@ -326,7 +326,7 @@ impl SegmentWriter {
         ];
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();
-        let mut out = Vec::with_capacity(align16(table_end) + body + FOOTER_LEN);
+        let mut out = Vec::with_capacity(align16(table_end) + body + body / 512 + FOOTER_LEN);
         out.extend_from_slice(MAGIC);
         put_u32(&mut out, FORMAT_VERSION);
         put_u32(&mut out, sections.len() as u32);
@@ -351,6 +351,17 @@ impl SegmentWriter {
             out.extend_from_slice(bytes);
         }
         out.resize(align16(out.len()), 0);
+        // Block sums: an xxh3 per CHECK_BLOCK bytes of everything before them
+        // (header and table included), so a read checks only what it touches.
+        let sums_at = out.len();
+        out[48..56].copy_from_slice(&(sums_at as u64).to_le_bytes());
+        let sums: Vec<u64> = out.chunks(CHECK_BLOCK).map(xxh3_64).collect();
+        let mut sum_bytes = Vec::with_capacity(sums.len() * 8);
+        for s in sums {
+            put_u64(&mut sum_bytes, s);
+        }
+        out.extend_from_slice(&sum_bytes);
+        put_u64(&mut out, xxh3_64(&sum_bytes));
         let checksum = xxh3_64(&out);
         put_u64(&mut out, checksum);
         out.extend_from_slice(FOOTER_MAGIC);
