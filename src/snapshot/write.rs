@@ -326,7 +326,9 @@ impl SegmentWriter {
         ];
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();
-        let mut out = Vec::with_capacity(align16(table_end) + body + body / 512 + FOOTER_LEN);
+        let before_sums = align16(table_end) + body;
+        // Exact, so the block sums never make the buffer reallocate (and double).
+        let mut out = Vec::with_capacity(before_sums + before_sums.div_ceil(CHECK_BLOCK) * 8 + FOOTER_LEN);
         out.extend_from_slice(MAGIC);
         put_u32(&mut out, FORMAT_VERSION);
         put_u32(&mut out, sections.len() as u32);
