@@ -1,5 +1,5 @@
 //! `codegraph_query` round trips over stdio: `cg mcp` as a child process, one
-//! request at a time, default limit (100) with line text, as Claude Code calls it.
+//! request at a time, the default answer (about 4 KB of the best matches, line text included), as Claude Code calls it.
 //!
 //! Runs on `$CG_BENCH_INDEX` (an indexed project root), default `~/corpus/kubernetes`
 //! when indexed; otherwise it says so and exits. Terms: every 97th dictionary key.

@@ -460,3 +460,34 @@ fn hostile_requests_are_all_answered_with_bounded_threads_and_memory() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The default answer is sized for an agent: about 4 KB of the best matches, with
+/// the total, how many are shown and how to get more (it was ~16 KB on a Go tree).
+#[test]
+fn default_query_answers_fit_a_byte_budget_and_say_how_to_get_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let body: String = (0..400).map(|i| format!("fn user_{i}() {{ widget_call(\"widget {i} here\"); }}\n")).collect();
+    fs::write(dir.path().join("w.rs"), format!("pub struct Widget;\n{body}")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cg")).arg("init").current_dir(dir.path()).output().unwrap();
+    assert!(out.status.success());
+    let mut c = Client::start(dir.path());
+    let (err, text) = c.call("codegraph_query", json!({"term": "widget"}));
+    assert!(!err, "{text}");
+    assert!(text.len() <= 4096 + 200, "{} bytes", text.len());
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["total_matches"], 401);
+    assert_eq!(v["truncated"], true);
+    assert!(v["hint"].as_str().unwrap().contains("max_tokens"), "{v}");
+    assert_eq!(v["files"][0]["matches"][0]["type"], "struct", "definitions first: {v}");
+    let shown = v["shown"].as_u64().unwrap();
+    let listed: u64 =
+        v["files"].as_array().unwrap().iter().map(|f| f["matches"].as_array().unwrap().len() as u64).sum();
+    assert_eq!(shown, listed);
+    assert!(shown >= 10, "{shown}");
+    // More when asked: by tokens, or by an explicit limit.
+    let (_, big) = c.call("codegraph_query", json!({"term": "widget", "max_tokens": 4000}));
+    assert!(big.len() > 3 * text.len() && big.len() <= 16_000 + 200, "{}", big.len());
+    let all = c.call_json("codegraph_query", json!({"term": "widget", "limit": 300}));
+    assert_eq!(all["shown"], 300);
+    assert!(all.get("hint").is_none());
+}

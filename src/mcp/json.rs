@@ -199,7 +199,7 @@ pub fn query_answer(q: &Query, groups: &[links::ProjectMatches], errors: &[(Stri
         files.iter().filter(|f| f["stale"] == json!(true)).map(|f| f["file"].clone()).collect();
     changed.dedup();
     let mut v = json!({
-        "term": q.term, "total_matches": total, "truncated": (shown as u64) < total,
+        "term": q.term, "total_matches": total, "shown": shown, "truncated": (shown as u64) < total,
         "generation": generation, "files": files,
     });
     if let Some(words) = groups.iter().map(|g| &g.matches.words).find(|w| !w.is_empty()) {
@@ -213,6 +213,66 @@ pub fn query_answer(q: &Query, groups: &[links::ProjectMatches], errors: &[(Stri
         v["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
     }
     v
+}
+
+/// Cuts a query answer's matches, in order, to about `budget` bytes of JSON (at
+/// least one match stays), and says so: `shown`, `truncated`, and a `hint` on how to
+/// get more. Sizes are summed match by match, not by serializing again and again.
+pub fn fit_answer(answer: &mut Value, budget: usize) {
+    let frame = json!({"term": answer["term"], "total_matches": answer["total_matches"], "truncated": true,
+        "generation": answer["generation"], "files": [], "shown": 0, "hint": ""});
+    let mut used = frame.to_string().len() + 160; // the hint's text
+    for key in ["words", "changed_since_indexed", "dependency_errors"] {
+        used += answer.get(key).map_or(0, |v| v.to_string().len() + key.len() + 4);
+    }
+    let total_shown: usize = answer["files"]
+        .as_array()
+        .map_or(0, |fs| fs.iter().map(|f| f["matches"].as_array().map_or(0, |m| m.len())).sum());
+    let mut kept = 0usize;
+    let mut cut = false;
+    if let Some(files) = answer["files"].as_array_mut() {
+        let mut keep_files = 0;
+        for f in files.iter_mut() {
+            let head = f.as_object().map_or(0, |o| {
+                o.iter().filter(|(k, _)| *k != "matches").map(|(k, v)| k.len() + v.to_string().len() + 4).sum::<usize>()
+            }) + 16;
+            if kept > 0 && used + head > budget {
+                cut = true;
+                break;
+            }
+            used += head;
+            let Some(matches) = f["matches"].as_array_mut() else { continue };
+            let mut n = 0;
+            for m in matches.iter() {
+                let size = m.to_string().len() + 1;
+                if kept > 0 && used + size > budget {
+                    cut = true;
+                    break;
+                }
+                used += size;
+                n += 1;
+                kept += 1;
+            }
+            matches.truncate(n);
+            keep_files += 1;
+            if cut {
+                break;
+            }
+        }
+        files.truncate(keep_files);
+        files.retain(|f| f["matches"].as_array().is_some_and(|m| !m.is_empty()));
+    }
+    answer["shown"] = json!(kept);
+    if cut {
+        answer["truncated"] = json!(true);
+        let total = answer["total_matches"].as_u64().unwrap_or(0);
+        answer["hint"] = json!(format!(
+            "showing the first {kept} of {total} matches (definitions first) to stay near {budget} bytes; \
+             pass max_tokens or limit for more, or narrow with file_filter / type_filter"
+        ));
+    } else if kept < total_shown {
+        answer["truncated"] = json!(true);
+    }
 }
 
 /// A query's matches grouped by file: `{"file", "matches": [{"line", "type", "text"}]}`

@@ -33,6 +33,8 @@ use crate::query::{self, Mode, Query};
 pub const MAX_LIMIT: usize = 1000;
 /// How long a tool that writes waits for another writer (a CLI `cg update`).
 const MCP_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+/// The size of a default `codegraph_query` answer, in bytes (about 1,000 tokens).
+pub const DEFAULT_ANSWER_BYTES: usize = 4096;
 /// Most entries `codegraph_tree` answers.
 pub const MAX_TREE_ENTRIES: usize = 500;
 
@@ -238,7 +240,7 @@ codegraph_update_batch) for them so answers stay exact. If a tool says there is 
 impl CodegraphServer {
     #[tool(
         name = "codegraph_query",
-        description = "Find where a name occurs in the project: file, line, line type (code, comment, struct, method, property, string) and the line's text, definitions first. Use this instead of grep for identifiers, comment words and string words. Modes: exact (default), starts_with, contains, regex; case-insensitive unless case_sensitive. Returns {term, total_matches, truncated, files:[{file, matches:[{line, type, text}]}]}."
+        description = "Find where a name occurs in the project: file, line, line type (code, comment, struct, method, property, string) and the line's text, definitions first. Use this instead of grep for identifiers, comment words and string words. Modes: exact (default), starts_with, contains, regex; case-insensitive unless case_sensitive. The default answer is about 1,000 tokens of the best matches (set max_tokens or limit for more). Returns {term, total_matches, shown, truncated, files:[{file, matches:[{line, type, text}]}], hint?}."
     )]
     async fn codegraph_query(&self, Parameters(p): Parameters<QueryParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
@@ -254,7 +256,9 @@ impl CodegraphServer {
                     format!("unknown line type {t:?}: use code, comment, struct, method, property or string")
                 })?);
             }
-            let limit = p.limit.unwrap_or(query::DEFAULT_LIMIT as u64).clamp(1, MAX_LIMIT as u64) as usize;
+            // With max_tokens and no limit, the token budget decides how many.
+            let default_limit = if p.max_tokens.is_some() { MAX_LIMIT } else { query::DEFAULT_LIMIT };
+            let limit = p.limit.unwrap_or(default_limit as u64).clamp(1, MAX_LIMIT as u64) as usize;
             let q = Query {
                 term: p.term.clone(),
                 mode,
@@ -269,7 +273,18 @@ impl CodegraphServer {
                 let matches = query::search(&index, &q).map_err(|e| e.to_string())?;
                 (vec![links::ProjectMatches { project: None, index, matches }], Vec::new())
             };
-            Ok(json::query_answer(&q, &groups, &errors))
+            let mut answer = json::query_answer(&q, &groups, &errors);
+            // An agent's default answer is sized in bytes, best matches first
+            // (definitions lead); an explicit limit without max_tokens is honoured.
+            let budget = match (p.max_tokens, p.limit) {
+                (Some(tokens), _) => Some((tokens as usize).saturating_mul(4)),
+                (None, None) => Some(DEFAULT_ANSWER_BYTES),
+                (None, Some(_)) => None,
+            };
+            if let Some(bytes) = budget {
+                json::fit_answer(&mut answer, bytes);
+            }
+            Ok(answer)
         })
         .await
     }

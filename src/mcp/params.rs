@@ -25,6 +25,10 @@ pub struct QueryParams {
     pub type_filter: Option<Vec<String>>,
     #[schemars(description = "Most matches to return (default 100, max 1000); total_matches always counts all.")]
     pub limit: Option<u64>,
+    #[schemars(
+        description = "Size the answer to about this many tokens (4 bytes each); without it and without limit, about 1,000 tokens. truncated and hint say when matches were left out."
+    )]
+    pub max_tokens: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
