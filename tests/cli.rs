@@ -688,3 +688,23 @@ fn the_index_folder_ignores_itself_for_git() {
     assert!(dir.path().join(".codegraph/.gitignore").is_file());
     assert!(cg(dir.path(), &["verify"]).status.success());
 }
+
+/// Regression: source files in languages cg does not read (cockpit's 37 Python and
+/// 280 C files) were left out without a word.
+#[test]
+fn files_in_languages_not_read_yet_are_counted_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("main.go"), "package main\n").unwrap();
+    for (name, text) in [("a.py", "x = 1\n"), ("b.py", "y = 2\n"), ("c.c", "int c;\n"), ("README.md", "# hi\n")] {
+        fs::write(dir.path().join(name), text).unwrap();
+    }
+    let init = cg(dir.path(), &["init"]);
+    assert!(
+        stdout(&init).contains("3 source files left out, language not supported yet: 2 .py, 1 .c"),
+        "{}",
+        stdout(&init)
+    );
+    assert!(stdout(&cg(dir.path(), &["status"])).contains("2 .py, 1 .c"));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&cg(dir.path(), &["status", "--json"]))).unwrap();
+    assert_eq!(v["files_unsupported"], serde_json::json!({"c": 1, "py": 2}));
+}

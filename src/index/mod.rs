@@ -48,6 +48,8 @@ pub struct BuildSummary {
     pub project_files: Vec<String>,
     /// The walk's [`extract::Walk::excluded_dirs`].
     pub excluded_dirs: Vec<extract::ExcludedDir>,
+    /// The walk's [`extract::Walk::unsupported`].
+    pub unsupported: std::collections::BTreeMap<String, u64>,
     pub walk_time: Duration,
     pub total_time: Duration,
     /// Where the time went. Reading and extraction are summed over threads (CPU
@@ -108,6 +110,7 @@ pub fn build(
         skipped: walk.skipped,
         project_files: walk.project_files,
         excluded_dirs: walk.excluded_dirs,
+        unsupported: walk.unsupported,
         ..Default::default()
     };
     let files = walk.files;

@@ -148,6 +148,10 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
     if !m.excluded_dirs.is_empty() {
         value["folders_excluded"] = json!(m.excluded_dirs);
     }
+    if !m.unsupported_files.is_empty() {
+        // Source files left out because cg does not read their language yet.
+        value["files_unsupported"] = json!(m.unsupported_files);
+    }
     Ok(value)
 }
 

@@ -136,6 +136,10 @@ pub struct Manifest {
     /// installed packages), with the reason; `cg init --keep-dir` brings one back.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excluded_dirs: Vec<ExcludedDir>,
+    /// Source files the last full walk found in languages cg does not read yet, by
+    /// extension.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub unsupported_files: BTreeMap<String, u64>,
 }
 
 /// `config.json`: how the tree is walked, kept for later runs.
@@ -420,6 +424,7 @@ pub fn init(
         methods: summary.methods,
         source_bytes: summary.bytes,
         excluded_dirs: summary.excluded_dirs.clone(),
+        unsupported_files: summary.unsupported.clone(),
     };
     let manifest_bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     write_atomic(&dir.join(MANIFEST), &manifest_bytes)?;

@@ -692,6 +692,7 @@ fn commit(
         source_bytes: (prev.source_bytes + totals.source_bytes)
             .saturating_sub(superseded.iter().map(|f| f.slot.meta.size).sum()),
         excluded_dirs: prev.excluded_dirs.clone(),
+        unsupported_files: prev.unsupported_files.clone(),
     };
     if compact {
         // Distinct terms: a union of the new segments' dictionaries.
