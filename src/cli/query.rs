@@ -96,7 +96,7 @@ pub fn run(args: Args) -> Result<()> {
     let matcher = Matcher::new(&q.term, q.mode, q.case_sensitive).ok();
     let words = groups.iter().map(|g| &g.matches.words).find(|w| !w.is_empty());
     if args.json {
-        let value = codegraph::mcp::json::query_answer(&q, &groups, &errors);
+        let value = codegraph::mcp::json::query_answer(&q, &groups, &errors, None);
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
         return found(total);

@@ -35,6 +35,12 @@ impl KeepDirs {
     }
 }
 
+/// The folder names a default rule may leave out: the walk asks [`excluded_dir`]
+/// only about these, so other folders cost nothing.
+pub fn may_exclude(name: &str) -> bool {
+    matches!(name, ".git" | ".codegraph" | "node_modules" | "target" | "bin" | "obj" | "dist")
+}
+
 /// Why the folder `rel` (relative to the root; its absolute path is `abs`) is left
 /// out of the walk, or `None` when it is walked. Only folders with one of the
 /// names in the table above cost a look at their siblings.
@@ -74,8 +80,10 @@ pub fn walk_builder(root: &Path) -> ignore::WalkBuilder {
     let owned_root = root.to_path_buf();
     let mut builder = ignore::WalkBuilder::new(root);
     builder.require_git(false).filter_entry(move |e| {
-        let is_dir = e.depth() > 0 && e.file_type().is_some_and(|t| t.is_dir());
-        !(is_dir
+        let candidate = e.depth() > 0
+            && e.file_type().is_some_and(|t| t.is_dir())
+            && e.file_name().to_str().is_some_and(may_exclude);
+        !(candidate
             && super::rel_path(&owned_root, e.path())
                 .is_some_and(|rel| excluded_dir(e.path(), &rel, &KeepDirs::default()).is_some()))
     });

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
-use super::excludes::{excluded_dir, ExcludedDir, KeepDirs};
+use super::excludes::{excluded_dir, may_exclude, ExcludedDir, KeepDirs};
 use super::{Extractor, FileFacts};
 use crate::lang::Language;
 
@@ -203,10 +203,18 @@ pub fn walk_within(root: &Path, options: &WalkOptions, targets: &[String]) -> Re
         if e.depth() == 0 {
             return true;
         }
+        // Only folders a default rule may leave out, and partial walks, need the
+        // relative path: a whole walk decides every other entry at once.
+        let name = e.file_name().to_str().unwrap_or("");
+        let candidate = e.file_type().is_some_and(|t| t.is_dir()) && may_exclude(name);
+        if whole && !candidate {
+            return true;
+        }
         let Some(rel) = rel_path(&owned_root, e.path()) else { return whole };
-        if e.file_type().is_some_and(|t| t.is_dir()) {
+        if candidate {
             if let Some(reason) = excluded_dir(e.path(), &rel, &keep) {
-                if !rel.starts_with('.') && (whole || in_scope(&rel)) {
+                // `.git` and `.codegraph` are left out without a report.
+                if !name.starts_with('.') && (whole || in_scope(&rel)) {
                     let dir = ExcludedDir { path: rel, reason: reason.to_string() };
                     excluded_in_filter.lock().unwrap_or_else(|p| p.into_inner()).push(dir);
                 }
@@ -344,7 +352,7 @@ pub fn walks_file(root: &Path, options: &WalkOptions, rel: &str) -> Option<bool>
         if m.is_ignore() || (m.is_none() && part.starts_with('.')) {
             return Some(false);
         }
-        if is_dir && excluded_dir(&path, &parts[..=k].join("/"), &options.keep_dirs).is_some() {
+        if is_dir && may_exclude(part) && excluded_dir(&path, &parts[..=k].join("/"), &options.keep_dirs).is_some() {
             return Some(false);
         }
     }

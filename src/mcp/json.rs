@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use crate::project::{self, links, summary, Index, Signature};
-use crate::query::{text, Matcher, Matches, Query};
+use crate::query::{text, Matcher, Query};
 
 /// SignatureResult, plus properties. Fields at their default (`is_static: false`,
 /// no visibility, no parent, empty lists) are left out: they repeat on every item.
@@ -69,7 +69,7 @@ fn set_true(o: &mut Value, key: &str, value: bool) {
 /// (or `{"name", "items", "methods"}` with stats). Names, not repeated paths. At
 /// most `cap` entries; `truncated` says when cut.
 pub fn tree(prefix: &str, entries: &[project::TreeEntry], stats: bool, cap: usize) -> Value {
-    let base = prefix.trim_matches('/');
+    let base = prefix.trim_matches('/').trim_start_matches("./");
     let base = if base == "." { "" } else { base };
     let total = entries.len();
     // A stack of open folders: (path, json object).
@@ -190,14 +190,65 @@ pub fn summary(root: &Path) -> Result<Value, String> {
 }
 
 /// QueryResult, the same for `codegraph_query` and `cg query --json`: matches
-/// grouped by file, the total, whether the limit cut, the generation; the words a
-/// term with separators was looked up as; changed files (their hits were found
-/// again in the current text, or marked gone); links that could not be searched.
-pub fn query_answer(q: &Query, groups: &[links::ProjectMatches], errors: &[(String, String)]) -> Value {
+/// grouped by file (definitions first, so a file can appear in a definitions group
+/// and again later), the total, how many are shown, whether anything was left out,
+/// the generation; the words a term with separators was looked up as; changed files
+/// (their hits were found again in the current text, or marked gone); links that
+/// could not be searched. With a `budget` in bytes, matches stop, in order, once the
+/// answer would outgrow it (at least one stays; their line text is never read), and a
+/// `hint` says how to get more.
+pub fn query_answer(
+    q: &Query,
+    groups: &[links::ProjectMatches],
+    errors: &[(String, String)],
+    budget: Option<usize>,
+) -> Value {
+    /// Bytes kept for the answer's other fields and the hint.
+    const FRAME_BYTES: usize = 400;
     let total: u64 = groups.iter().map(|g| g.matches.total).sum();
-    let shown: usize = groups.iter().map(|g| g.matches.hits.len()).sum();
-    let files: Vec<Value> =
-        groups.iter().flat_map(|g| grouped_matches(&g.index, q, g.project.as_deref(), &g.matches)).collect();
+    let matcher = Matcher::new(&q.term, q.mode, q.case_sensitive).ok();
+    let mut room = budget.map(|b| b.saturating_sub(FRAME_BYTES));
+    let (mut files, mut shown, mut cut) = (Vec::<Value>::new(), 0usize, false);
+    'groups: for g in groups {
+        let mut reader = text::TextReader::new(&g.index, matcher.as_ref());
+        let first_file = files.len();
+        for h in &g.matches.hits {
+            let t = reader.text(h);
+            let mut entry = json!({"line": t.line, "type": h.line_type.name(), "text": t.text});
+            if t.line != h.line {
+                entry["indexed_line"] = json!(h.line);
+            }
+            if t.gone {
+                entry["gone"] = json!(true);
+            }
+            let new_file = files.len() == first_file || files.last().is_none_or(|f| f["file"] != h.path.as_str());
+            let mut size = entry.to_string().len() + 1;
+            if new_file {
+                size += h.path.len() + g.project.as_ref().map_or(0, |p| p.len() + 12) + 40;
+            }
+            if let Some(left) = room.as_mut() {
+                if shown > 0 && size > *left {
+                    cut = true;
+                    break 'groups;
+                }
+                *left = left.saturating_sub(size);
+            }
+            if new_file {
+                let mut f = json!({"file": h.path, "matches": []});
+                if let Some(p) = &g.project {
+                    f["project"] = json!(p);
+                }
+                if t.stale {
+                    f["stale"] = json!(true);
+                }
+                files.push(f);
+            }
+            if let Some(list) = files.last_mut().and_then(|f| f["matches"].as_array_mut()) {
+                list.push(entry);
+            }
+            shown += 1;
+        }
+    }
     let generation = groups.first().and_then(|g| g.index.manifest.as_ref()).map_or(0, |m| m.generation);
     let mut changed: Vec<Value> =
         files.iter().filter(|f| f["stale"] == json!(true)).map(|f| f["file"].clone()).collect();
@@ -209,103 +260,20 @@ pub fn query_answer(q: &Query, groups: &[links::ProjectMatches], errors: &[(Stri
     if let Some(words) = groups.iter().map(|g| &g.matches.words).find(|w| !w.is_empty()) {
         v["words"] = json!(words);
     }
+    if cut {
+        v["hint"] = json!(format!(
+            "showing the first {shown} of {total} matches (definitions first) to stay near {} bytes; pass \
+             max_tokens or limit for more, or narrow with file_filter / type_filter",
+            budget.unwrap_or(0)
+        ));
+    }
     if !changed.is_empty() {
         v["changed_since_indexed"] = json!(changed);
-        v["hint"] = json!("some files changed since they were indexed: call codegraph_update for them");
+        let more = v["hint"].as_str().map(|h| format!("{h}. ")).unwrap_or_default();
+        v["hint"] = json!(format!("{more}some files changed since they were indexed: call codegraph_update for them"));
     }
     if !errors.is_empty() {
         v["dependency_errors"] = errors.iter().map(|(n, e)| json!({"project": n, "error": e})).collect();
     }
     v
-}
-
-/// Cuts a query answer's matches, in order, to about `budget` bytes of JSON (at
-/// least one match stays), and says so: `shown`, `truncated`, and a `hint` on how to
-/// get more. Sizes are summed match by match, not by serializing again and again.
-pub fn fit_answer(answer: &mut Value, budget: usize) {
-    let frame = json!({"term": answer["term"], "total_matches": answer["total_matches"], "truncated": true,
-        "generation": answer["generation"], "files": [], "shown": 0, "hint": ""});
-    let mut used = frame.to_string().len() + 160; // the hint's text
-    for key in ["words", "changed_since_indexed", "dependency_errors"] {
-        used += answer.get(key).map_or(0, |v| v.to_string().len() + key.len() + 4);
-    }
-    let total_shown: usize = answer["files"]
-        .as_array()
-        .map_or(0, |fs| fs.iter().map(|f| f["matches"].as_array().map_or(0, |m| m.len())).sum());
-    let mut kept = 0usize;
-    let mut cut = false;
-    if let Some(files) = answer["files"].as_array_mut() {
-        let mut keep_files = 0;
-        for f in files.iter_mut() {
-            let head = f.as_object().map_or(0, |o| {
-                o.iter().filter(|(k, _)| *k != "matches").map(|(k, v)| k.len() + v.to_string().len() + 4).sum::<usize>()
-            }) + 16;
-            if kept > 0 && used + head > budget {
-                cut = true;
-                break;
-            }
-            used += head;
-            let Some(matches) = f["matches"].as_array_mut() else { continue };
-            let mut n = 0;
-            for m in matches.iter() {
-                let size = m.to_string().len() + 1;
-                if kept > 0 && used + size > budget {
-                    cut = true;
-                    break;
-                }
-                used += size;
-                n += 1;
-                kept += 1;
-            }
-            matches.truncate(n);
-            keep_files += 1;
-            if cut {
-                break;
-            }
-        }
-        files.truncate(keep_files);
-        files.retain(|f| f["matches"].as_array().is_some_and(|m| !m.is_empty()));
-    }
-    answer["shown"] = json!(kept);
-    if cut {
-        answer["truncated"] = json!(true);
-        let total = answer["total_matches"].as_u64().unwrap_or(0);
-        answer["hint"] = json!(format!(
-            "showing the first {kept} of {total} matches (definitions first) to stay near {budget} bytes; \
-             pass max_tokens or limit for more, or narrow with file_filter / type_filter"
-        ));
-    } else if kept < total_shown {
-        answer["truncated"] = json!(true);
-    }
-}
-
-/// A query's matches grouped by file: `{"file", "matches": [{"line", "type", "text"}]}`
-/// (definitions first, so a file can appear in a definitions group and again later).
-pub fn grouped_matches(index: &Index, q: &Query, project: Option<&str>, m: &Matches) -> Vec<Value> {
-    let matcher = Matcher::new(&q.term, q.mode, q.case_sensitive).ok();
-    let texts = text::line_texts(index, matcher.as_ref(), &m.hits);
-    let mut files: Vec<Value> = Vec::new();
-    for (h, t) in m.hits.iter().zip(&texts) {
-        let mut entry = json!({"line": t.line, "type": h.line_type.name(), "text": t.text});
-        if t.line != h.line {
-            entry["indexed_line"] = json!(h.line);
-        }
-        if t.gone {
-            entry["gone"] = json!(true);
-        }
-        if files.last().is_none_or(|f| f["file"] != h.path.as_str()) {
-            let mut f = json!({"file": h.path, "matches": []});
-            if let Some(p) = project {
-                f["project"] = json!(p);
-            }
-            if t.stale {
-                f["stale"] = json!(true);
-            }
-            files.push(f);
-        }
-        if let Some(list) = files.last_mut().and_then(|f| f["matches"].as_array_mut()) {
-            list.push(entry);
-        }
-    }
-    files
 }

@@ -273,7 +273,6 @@ impl CodegraphServer {
                 let matches = query::search(&index, &q).map_err(|e| e.to_string())?;
                 (vec![links::ProjectMatches { project: None, index, matches }], Vec::new())
             };
-            let mut answer = json::query_answer(&q, &groups, &errors);
             // An agent's default answer is sized in bytes, best matches first
             // (definitions lead); an explicit limit without max_tokens is honoured.
             let budget = match (p.max_tokens, p.limit) {
@@ -281,10 +280,7 @@ impl CodegraphServer {
                 (None, None) => Some(DEFAULT_ANSWER_BYTES),
                 (None, Some(_)) => None,
             };
-            if let Some(bytes) = budget {
-                json::fit_answer(&mut answer, bytes);
-            }
-            Ok(answer)
+            Ok(json::query_answer(&q, &groups, &errors, budget))
         })
         .await
     }

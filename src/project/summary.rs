@@ -99,8 +99,12 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
                 "delegate" => "delegate",
                 _ => "type",
             };
-            let at = format!("{path}:{}", t.line);
-            type_names.entry(t.name).and_modify(|e| e.2 += 1).or_insert((kind, at, 1));
+            match type_names.entry(t.name) {
+                std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().2 += 1,
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert((kind, format!("{path}:{}", t.line), 1));
+                }
+            }
         }
     }
     let (deps, mains) = dependencies(root);
@@ -112,7 +116,7 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     entry.sort_by_key(|p| (p.split(" (from").next().unwrap_or(p).matches('/').count(), p.clone()));
     auto.entry_points = entry.into_iter().take(MAX_ENTRY_POINTS).collect();
     auto.dependency_count = deps.len();
-    auto.dependencies = rank_by_use(index, deps)?.into_iter().take(MAX_DEPENDENCIES).collect();
+    auto.dependencies = rank_by_use(index, deps).into_iter().take(MAX_DEPENDENCIES).collect();
 
     // Main types: capitalized type names of the project (not vendored code),
     // ranked by the code lines their exact spelling is on. A first cut by all lines
@@ -189,7 +193,7 @@ pub fn is_vendored(path: &str) -> bool {
 /// Dependencies most used first: by the lines that hold every word of the name
 /// (`github.com/spf13/cobra` on an import line, `serde` in `use serde::..`);
 /// ties keep the manifests' order (the project's own manifests first).
-fn rank_by_use(index: &Index, deps: Vec<Named>) -> Result<Vec<Named>, ProjectError> {
+fn rank_by_use(index: &Index, deps: Vec<Named>) -> Vec<Named> {
     let mut ranked: Vec<(u64, usize, Named)> = Vec::with_capacity(deps.len());
     for (i, dep) in deps.into_iter().enumerate() {
         let q = crate::query::Query { limit: 1, ..crate::query::Query::new(&dep.0, crate::query::Mode::Exact) };
@@ -197,7 +201,7 @@ fn rank_by_use(index: &Index, deps: Vec<Named>) -> Result<Vec<Named>, ProjectErr
         ranked.push((uses, i, dep));
     }
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    Ok(ranked.into_iter().map(|(_, _, d)| d).collect())
+    ranked.into_iter().map(|(_, _, d)| d).collect()
 }
 
 /// The variants spelled exactly `name`, with the segment each is in.

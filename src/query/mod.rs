@@ -130,7 +130,6 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     let limit = if query.limit == 0 { usize::MAX } else { query.limit };
     let words = words_of(query);
     let matchers: Vec<Matcher> = match &words {
-        Some(words) if words.is_empty() => return Ok(Matches { words: Vec::new(), ..Matches::default() }),
         Some(words) => words
             .iter()
             .enumerate()

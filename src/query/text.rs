@@ -96,12 +96,6 @@ impl<'a> TextReader<'a> {
     }
 }
 
-/// The text of each hit's line (see [`TextReader`]).
-pub fn line_texts(index: &Index, matcher: Option<&Matcher>, hits: &[Hit]) -> Vec<LineText> {
-    let mut reader = TextReader::new(index, matcher);
-    hits.iter().map(|h| reader.text(h)).collect()
-}
-
 /// Where a changed file holds the hit indexed at `line` now, if anywhere.
 fn relocate(file: &mut FileText, matcher: Option<&Matcher>, taken: &mut Vec<u32>, line: u32) -> Option<u32> {
     let Some(matcher) = matcher else {
