@@ -224,7 +224,8 @@ impl Segment {
 
     /// Checks the blocks that bytes `range` (absolute) lie in against their sums,
     /// each block once per opened segment: a read never trusts a byte whose block
-    /// does not match (measured: about 0.2-0.7 µs per first touch of a block).
+    /// does not match (a probe with 16 KiB blocks measured p50 0.7 µs per exact query
+    /// for hashing every block it touches, unmemoized; these blocks are 4 KiB).
     fn check(&self, range: Range<usize>) -> Result<(), SnapshotError> {
         if range.is_empty() {
             return Ok(());
