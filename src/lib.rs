@@ -21,6 +21,7 @@
 #![deny(unsafe_code)]
 
 pub mod extract;
+pub mod graph;
 pub mod index;
 pub mod lang;
 pub mod mcp;

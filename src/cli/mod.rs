@@ -2,6 +2,7 @@
 
 mod bench;
 mod extract;
+mod graph;
 mod index;
 mod links;
 mod mcp;
@@ -72,6 +73,24 @@ enum Command {
     Verify(index::VerifyArgs),
     /// Print the facts extracted from one file, or extract a whole tree and report.
     Extract(extract::Args),
+    /// Every reference to a symbol: its definitions, then each use with its role
+    /// (call, type, import, inherit, other) and the definition it occurs in.
+    Refs(graph::RefsArgs),
+    /// The functions that call a symbol (--depth: and their callers).
+    Callers(graph::CallArgs),
+    /// What a function calls (--depth: and what those call); calls outside the
+    /// project are listed as external.
+    Callees(graph::CallArgs),
+    /// What a file imports: each import resolved to project files, or external.
+    Imports(graph::FileArgs),
+    /// The files that import a file.
+    Importers(graph::FileArgs),
+    /// Supertypes and subtypes of a type; for a method, what it overrides and what
+    /// overrides it.
+    Hierarchy(graph::HierarchyArgs),
+    /// What a change to a symbol or file can reach: referencing functions and
+    /// their callers, importing files, and the tests among them.
+    Impact(graph::ImpactArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -99,6 +118,13 @@ pub fn main() -> ExitCode {
         Command::Status(args) => index::status(args),
         Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),
+        Command::Refs(args) => graph::refs(args),
+        Command::Callers(args) => graph::callers(args, false),
+        Command::Callees(args) => graph::callers(args, true),
+        Command::Imports(args) => graph::imports(args, false),
+        Command::Importers(args) => graph::imports(args, true),
+        Command::Hierarchy(args) => graph::hierarchy(args),
+        Command::Impact(args) => graph::impact(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

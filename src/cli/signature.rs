@@ -42,7 +42,7 @@ pub struct ManyArgs {
 }
 
 /// A user-given path as a project-relative path; refuses paths outside the project.
-fn project_path(root: &Path, file: &Path) -> Result<String> {
+pub(super) fn project_path(root: &Path, file: &Path) -> Result<String> {
     let cwd = std::env::current_dir()?;
     let candidates = [cwd.join(file), root.join(file)];
     for c in &candidates {

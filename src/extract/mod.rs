@@ -90,6 +90,15 @@ pub struct FileFacts {
     pub types: Vec<TypeDef>,
     pub methods: Vec<MethodDef>,
     pub properties: Vec<PropertyDef>,
+    /// The package or namespace the file declares (Go `package`, C# `namespace`),
+    /// empty when the language has none in the file.
+    pub scope: String,
+    /// Name occurrences in code that may refer to project definitions, in source
+    /// order (see [`RefFact`]). Definitions' own names and names bound locally
+    /// (parameters, local variables) are left out.
+    pub refs: Vec<RefFact>,
+    /// Import (and re-export) statements, in source order.
+    pub imports: Vec<ImportFact>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -111,6 +120,8 @@ pub struct TypeDef {
     /// `class`, `struct`, `interface`, `enum`, `record`, `trait`, `type`, `union`, `delegate`.
     pub kind: &'static str,
     pub line: u32,
+    /// The last line of the declaration.
+    pub end_line: u32,
     pub parent: Option<String>,
     pub visibility: Option<&'static str>,
     /// The comments right before the declaration, markers removed.
@@ -123,6 +134,10 @@ pub struct MethodDef {
     /// The signature without its body (and without attributes), whitespace collapsed.
     pub prototype: String,
     pub line: u32,
+    /// The last line of the declaration (its body included).
+    pub end_line: u32,
+    /// The plain name of its declared result type (`Store` of `*Store`), if any.
+    pub returns: Option<String>,
     pub visibility: Option<&'static str>,
     pub is_static: bool,
     pub is_async: bool,
@@ -135,9 +150,102 @@ pub struct PropertyDef {
     /// The declaration without its initializer or accessor bodies, whitespace collapsed.
     pub declaration: String,
     pub line: u32,
+    /// The last line of the declaration.
+    pub end_line: u32,
     pub visibility: Option<&'static str>,
     pub is_static: bool,
     pub parent: Option<String>,
+}
+
+/// What a name occurrence does where it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum RefRole {
+    /// The callee of a call, or the type of a `new` / constructor call.
+    Call = 1,
+    /// A type position: annotations, generic arguments, casts, parameter types.
+    Type = 2,
+    /// A name in an import, `use` or `using`.
+    Import = 3,
+    /// A supertype: `extends`, `implements`, a base list, `impl Trait for`, Go
+    /// embedding. The receiver is the subtype.
+    Inherit = 4,
+    /// Anything else: reads, writes, arguments.
+    Other = 5,
+}
+
+impl RefRole {
+    pub const ALL: [RefRole; 5] = [RefRole::Call, RefRole::Type, RefRole::Import, RefRole::Inherit, RefRole::Other];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RefRole::Call => "call",
+            RefRole::Type => "type",
+            RefRole::Import => "import",
+            RefRole::Inherit => "inherit",
+            RefRole::Other => "other",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<RefRole> {
+        RefRole::ALL.into_iter().find(|r| r.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    pub fn from_u8(v: u8) -> Option<RefRole> {
+        RefRole::ALL.into_iter().find(|r| *r as u8 == v)
+    }
+}
+
+/// What stands before a member name (`recv.name`, `Recv::name`), as far as the file
+/// alone tells.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Receiver {
+    /// A plain name: no receiver.
+    None,
+    /// The receiver's type is known: `this` / `self` in a type, a parameter or local
+    /// with a declared type, a local assigned `new T()` / `T{}`, a field of `this`
+    /// with a declared type. For an [`RefRole::Inherit`] reference: the subtype.
+    Type(String),
+    /// The receiver is a name not bound in the function: a type (`Type.member`), a
+    /// package, module or namespace, or an import alias.
+    Name(String),
+    /// An expression whose type the file does not tell.
+    Unknown,
+    /// The value a call of the named function returned (`s := New()`): its type
+    /// is the function's declared result, looked up when queried.
+    Returns(String),
+}
+
+/// One name occurrence in code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefFact {
+    pub line: u32,
+    pub name: String,
+    pub role: RefRole,
+    pub receiver: Receiver,
+}
+
+/// One import statement: the module as written and the names it brings in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportFact {
+    pub line: u32,
+    /// The module specifier as written (`./store`, `k8s.io/api/core/v1`,
+    /// `crate::a::b`, `System.Text`); for a Rust `mod x;` the module's name.
+    pub spec: String,
+    /// `(name, alias)` pairs: `import { A as B }` is `(A, B)`; a namespace or
+    /// whole-module import is `(*, alias)`; a default import `(default, alias)`.
+    pub names: Vec<(String, String)>,
+    pub kind: ImportKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum ImportKind {
+    Import = 0,
+    /// `export ... from`: the names are re-exported.
+    Reexport = 1,
+    /// Rust `mod x;`: the module's file.
+    Mod = 2,
 }
 
 /// Something worth telling about a file that was still indexed.

@@ -46,6 +46,9 @@ impl Extractor {
             types: Vec::new(),
             methods: Vec::new(),
             properties: Vec::new(),
+            scope: String::new(),
+            refs: Vec::new(),
+            imports: Vec::new(),
             diagnostics: Vec::new(),
         };
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::FileFacts;
+use super::{FileFacts, ImportKind, Receiver, RefFact};
 
 /// Renders `facts` with `source` (the file's text) beside each line. The mtime is
 /// left out so the output depends on the bytes only.
@@ -22,7 +22,8 @@ pub fn render(facts: &FileFacts, source: &str) -> String {
     }
     out.push_str("\n## types\n");
     for t in &facts.types {
-        let _ = writeln!(out, "  L{} {} {}{}{}", t.line, t.kind, t.name, parent(&t.parent), vis(t.visibility));
+        let (l, name, p, v) = (span(t.line, t.end_line), &t.name, parent(&t.parent), vis(t.visibility));
+        let _ = writeln!(out, "  {l} {} {name}{p}{v}", t.kind);
         for line in t.doc.lines() {
             let _ = writeln!(out, "      doc | {line}");
         }
@@ -31,16 +32,39 @@ pub fn render(facts: &FileFacts, source: &str) -> String {
     for m in &facts.methods {
         let flags = [(m.is_static, " static"), (m.is_async, " async")];
         let flags: String = flags.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
-        let _ = writeln!(out, "  L{} {}{}{}{}", m.line, m.name, parent(&m.parent), vis(m.visibility), flags);
+        let l = span(m.line, m.end_line);
+        let returns = m.returns.as_ref().map(|r| format!(" -> {r}")).unwrap_or_default();
+        let _ = writeln!(out, "  {l} {}{}{}{}{returns}", m.name, parent(&m.parent), vis(m.visibility), flags);
         let _ = writeln!(out, "      {}", m.prototype);
     }
     out.push_str("\n## properties\n");
     for p in &facts.properties {
         let flags = if p.is_static { " static" } else { "" };
-        let _ = writeln!(out, "  L{} {}{}{}{}", p.line, p.name, parent(&p.parent), vis(p.visibility), flags);
+        let l = span(p.line, p.end_line);
+        let _ = writeln!(out, "  {l} {}{}{}{}", p.name, parent(&p.parent), vis(p.visibility), flags);
         let _ = writeln!(out, "      {}", p.declaration);
     }
+    out.push_str("\n## imports\n");
+    if !facts.scope.is_empty() {
+        let _ = writeln!(out, "  scope {}", facts.scope);
+    }
+    for i in &facts.imports {
+        let kind = match i.kind {
+            ImportKind::Import => "import",
+            ImportKind::Reexport => "reexport",
+            ImportKind::Mod => "mod",
+        };
+        let names: Vec<String> =
+            i.names.iter().map(|(n, a)| if n == a { n.clone() } else { format!("{n} as {a}") }).collect();
+        let _ = writeln!(out, "  L{} {kind} {:?} {}", i.line, i.spec, names.join(", "));
+    }
     out.push_str("\n## lines\n");
+    let mut refs_by_line: Vec<Vec<&RefFact>> = vec![Vec::new(); facts.line_types.len()];
+    for r in &facts.refs {
+        if let Some(v) = refs_by_line.get_mut(r.line as usize - 1) {
+            v.push(r);
+        }
+    }
     let mut terms_by_line: Vec<Vec<&str>> = vec![Vec::new(); facts.line_types.len()];
     for t in &facts.terms {
         for &l in &t.lines {
@@ -56,8 +80,33 @@ pub fn render(facts: &FileFacts, source: &str) -> String {
         if !terms_by_line[i].is_empty() {
             let _ = writeln!(out, "     {:<8}   > {}", "", terms_by_line[i].join(" "));
         }
+        if !refs_by_line[i].is_empty() {
+            let refs: Vec<String> = refs_by_line[i].iter().map(|r| reference(r)).collect();
+            let _ = writeln!(out, "     {:<8}   @ {}", "", refs.join("  "));
+        }
     }
     out
+}
+
+/// `L3` or `L3-9`.
+fn span(line: u32, end: u32) -> String {
+    if end > line {
+        format!("L{line}-{end}")
+    } else {
+        format!("L{line}")
+    }
+}
+
+/// `call Store.add`, `type Foo`, `other ?.len`, `call pkg:fmt.Println`.
+fn reference(r: &RefFact) -> String {
+    let recv = match &r.receiver {
+        Receiver::None => String::new(),
+        Receiver::Type(t) => format!("{t}."),
+        Receiver::Name(n) => format!("{n}:"),
+        Receiver::Unknown => "?.".to_string(),
+        Receiver::Returns(f) => format!("{f}()."),
+    };
+    format!("{} {recv}{}", r.role.name(), r.name)
 }
 
 fn parent(p: &Option<String>) -> String {

@@ -7,6 +7,9 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::{Node, TreeCursor};
 
+#[path = "graph.rs"]
+mod graph;
+
 use super::words::{clean_comment, for_each_word, normalize_ws, WordSource};
 use super::{Diagnostic, FileFacts, LineType, MethodDef, PropertyDef, TermLines, TypeDef};
 use crate::lang::{Decl, LanguageSpec, VisibilityInput};
@@ -64,12 +67,16 @@ struct Role {
     namespace: bool,
     function_value: bool,
     self_param: bool,
+    graph: graph::GraphRole,
 }
 
 /// The role of every node kind of one grammar, by kind id.
 pub(crate) struct Roles {
     by_kind: Vec<Role>,
     keywords: FxHashSet<&'static str>,
+    graph_fields: graph::GraphFields,
+    /// Rust's `mod x;` (an import of a module file), `u16::MAX` elsewhere.
+    mod_item: u16,
 }
 
 impl Roles {
@@ -105,8 +112,18 @@ impl Roles {
             role.namespace = has(spec.namespace_kinds);
             role.function_value = has(spec.function_value_kinds);
             role.self_param = spec.self_param_kind == Some(kind);
+            role.graph = graph::graph_role(spec, grammar, kind);
         }
-        Roles { by_kind, keywords: spec.keywords.iter().copied().collect() }
+        Roles {
+            by_kind,
+            keywords: spec.keywords.iter().copied().collect(),
+            graph_fields: graph::graph_fields(spec, grammar),
+            mod_item: if spec.language == crate::lang::Language::Rust {
+                grammar.id_for_node_kind("mod_item", true)
+            } else {
+                u16::MAX
+            },
+        }
     }
 
     fn is_keyword(&self, word: &str) -> bool {
@@ -147,6 +164,7 @@ pub(crate) struct Visit<'a> {
     strings: Vec<usize>,
     first_error_row: Option<u32>,
     aux: Option<TreeCursor<'a>>,
+    graph: graph::GraphState<'a>,
 }
 
 /// Number of lines of `src`: a final line without `\n` counts, an empty file has none.
@@ -178,6 +196,7 @@ impl<'a> Visit<'a> {
             strings: Vec::new(),
             first_error_row: None,
             aux: None,
+            graph: graph::GraphState::default(),
         }
     }
 
@@ -188,6 +207,8 @@ impl<'a> Visit<'a> {
         loop {
             let node = cursor.node();
             let role = self.roles.by_id(node.kind_id());
+            self.graph.path.truncate(depth);
+            self.graph.path.push((node, cursor.field_id().map_or(0, |f| f.get())));
             if self.visit(node, role, depth) {
                 if cursor.goto_first_child() {
                     depth += 1;
@@ -253,6 +274,10 @@ impl<'a> Visit<'a> {
         if let Some(decl) = role.decl {
             self.declaration(node, decl, depth);
         }
+        self.graph_visit(node, role, depth);
+        if node.kind_id() == self.roles.mod_item {
+            self.module_item(node);
+        }
         true
     }
 
@@ -311,6 +336,9 @@ impl<'a> Visit<'a> {
                 words.push((w, row));
             }
         });
+        if role.graph.name && (raw || !self.roles.is_keyword(text)) {
+            self.reference(node, text);
+        }
     }
 
     fn comment(&mut self, node: Node<'a>) {
@@ -382,7 +410,8 @@ impl<'a> Visit<'a> {
                 let names: Vec<Node<'a>> = node.children_by_field_name("name", &mut cursor).collect();
                 for name in names {
                     let text = self.text(name);
-                    self.push_property(name, text, text, &[], false);
+                    let end = Self::rows(name).1;
+                    self.push_property(name, text, text, &[], false, end);
                 }
             }
             Decl::Binding { value_is_property } => {
@@ -426,11 +455,13 @@ impl<'a> Visit<'a> {
             name: name.clone(),
             kind,
             line: name_node.start_position().row as u32 + 1,
+            end_line: Self::rows(node).1 + 1,
             parent: parent.map(|s| s.name.clone()),
             visibility,
             doc: self.doc_comment(node),
         };
         self.mark_row(name_node.start_position().row, F_STRUCT);
+        self.graph.def_names.insert(name_node.start_byte());
         self.types.push(def);
         self.scopes.push(Scope { depth, name, kind });
     }
@@ -512,12 +543,21 @@ impl<'a> Visit<'a> {
             parent_kind,
             is_type: false,
         });
+        let returns = ["result", "return_type", "returns"]
+            .iter()
+            .find_map(|f| func.child_by_field_name(f).or_else(|| node.child_by_field_name(f)))
+            .and_then(|t| self.result_type(t));
         let row = name_node.map_or_else(|| node.start_position().row, |n| n.start_position().row);
+        if let Some(n) = name_node {
+            self.graph.def_names.insert(n.start_byte());
+        }
         self.mark_row(row, F_METHOD);
         self.methods.push(MethodDef {
             name,
             prototype,
             line: row as u32 + 1,
+            end_line: Self::rows(node).1 + 1,
+            returns,
             visibility,
             is_static,
             is_async: modifiers.contains(&"async"),
@@ -581,24 +621,43 @@ impl<'a> Visit<'a> {
         let declaration = self.signature_text(start, end);
         let modifiers = self.modifiers(node, names.first().copied());
         let is_static = modifiers.contains(&"static") || modifiers.contains(&"const");
+        let end = Self::rows(node).1;
         if names.is_empty() {
             if node.kind().contains("indexer") {
                 let row = node.start_position().row;
-                self.push_property_at(row, "this", &declaration, &modifiers, is_static);
+                self.push_property_at(row, "this", &declaration, &modifiers, is_static, end);
             }
             return;
         }
+        self.record_field_type(node, &names);
         for name in names {
             let text = trim_quotes(self.text(name));
-            self.push_property(name, text, &declaration, &modifiers, is_static);
+            self.push_property(name, text, &declaration, &modifiers, is_static, end);
         }
     }
 
-    fn push_property(&mut self, name: Node<'a>, text: &str, declaration: &str, modifiers: &[&str], is_static: bool) {
-        self.push_property_at(name.start_position().row, text, declaration, modifiers, is_static);
+    fn push_property(
+        &mut self,
+        name: Node<'a>,
+        text: &str,
+        declaration: &str,
+        modifiers: &[&str],
+        is_static: bool,
+        end: u32,
+    ) {
+        self.graph.def_names.insert(name.start_byte());
+        self.push_property_at(name.start_position().row, text, declaration, modifiers, is_static, end);
     }
 
-    fn push_property_at(&mut self, row: usize, name: &str, declaration: &str, modifiers: &[&str], is_static: bool) {
+    fn push_property_at(
+        &mut self,
+        row: usize,
+        name: &str,
+        declaration: &str,
+        modifiers: &[&str],
+        is_static: bool,
+        end: u32,
+    ) {
         let scope = self.current_scope();
         let visibility = (self.spec.visibility)(&VisibilityInput {
             modifiers,
@@ -612,6 +671,7 @@ impl<'a> Visit<'a> {
             name: name.to_string(),
             declaration: normalize_ws(declaration, MAX_SIGNATURE_BYTES),
             line: row as u32 + 1,
+            end_line: end.max(row as u32) + 1,
             visibility,
             is_static,
             parent,
@@ -654,6 +714,20 @@ impl<'a> Visit<'a> {
         let text = self.src.get(start..end.max(start)).unwrap_or("");
         let text = normalize_ws(text, MAX_SIGNATURE_BYTES).replace("( ", "(").replace(" )", ")");
         text.trim_end_matches([';', ',', '{', '=', ' ']).to_string()
+    }
+
+    /// The plain name of a declared result type: Go's first result of a list
+    /// (`(x *T, err error)` → `T`), else [`Visit::type_name`].
+    fn result_type(&self, t: Node<'a>) -> Option<String> {
+        let t = if t.kind() == "parameter_list" {
+            let first = t.named_child(0)?;
+            first.child_by_field_name("type").unwrap_or(first)
+        } else {
+            t
+        };
+        let name = self.type_name(t);
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        (plain && !self.roles.is_keyword(name)).then(|| name.to_string())
     }
 
     /// The plain name of a type expression: `Foo` for `&mut Foo<T>`, `pkg::Foo`, `*Foo`.
@@ -767,7 +841,7 @@ impl<'a> Visit<'a> {
     }
 
     /// Turns the walk's results into facts.
-    pub(crate) fn finish(self, facts: &mut FileFacts, parse_failed: bool) {
+    pub(crate) fn finish(mut self, facts: &mut FileFacts, parse_failed: bool) {
         // Group by hashing, then sort only the distinct terms: far fewer string
         // comparisons than sorting every occurrence.
         let mut index: FxHashMap<&str, u32> =
@@ -793,9 +867,13 @@ impl<'a> Visit<'a> {
             })
             .collect();
         facts.line_types = self.flags.iter().map(|&f| line_type(f)).collect();
-        facts.types = self.types;
-        facts.methods = self.methods;
-        facts.properties = self.properties;
+        facts.types = std::mem::take(&mut self.types);
+        facts.methods = std::mem::take(&mut self.methods);
+        facts.properties = std::mem::take(&mut self.properties);
+        let (scope, refs, imports) = self.finish_graph();
+        facts.scope = scope;
+        facts.refs = refs;
+        facts.imports = imports;
         if parse_failed {
             facts.diagnostics.push(Diagnostic::ParseFailed);
         } else if let Some(row) = self.first_error_row {

@@ -1,6 +1,6 @@
 //! C#: `.cs` files, tree-sitter-c-sharp.
 
-use super::{Decl, Language, LanguageSpec, VisibilityInput};
+use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
     language: Language::CSharp,
@@ -181,6 +181,40 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     receiver_field: None,
     type_kind_by_value: &[],
     visibility,
+    graph: GraphSpec {
+        name_kinds: &["identifier"],
+        type_name_kinds: &[],
+        calls: &[("invocation_expression", "function"), ("object_creation_expression", "type")],
+        members: &[("member_access_expression", "expression", "name"), ("qualified_name", "qualifier", "name")],
+        type_wrappers: &["generic_name", "qualified_name", "nullable_type", "array_type"],
+        type_fields: &["type", "returns"],
+        type_lists: &["type_argument_list"],
+        inherit_kinds: &["base_list"],
+        inherit_fields: &[],
+        embedding_kinds: &[],
+        import_kinds: &["using_directive"],
+        reexports: &[],
+        self_kinds: &[],
+        function_kinds: &[
+            "method_declaration",
+            "constructor_declaration",
+            "local_function_statement",
+            "lambda_expression",
+            "anonymous_method_expression",
+            "accessor_declaration",
+            "operator_declaration",
+        ],
+        bindings: &[
+            bind("parameter", "name", "type", ""),
+            bind("variable_declarator", "name", "", ""),
+            bind("foreach_statement", "left", "type", ""),
+            bind("catch_declaration", "name", "type", ""),
+            bind("declaration_expression", "name", "type", ""),
+        ],
+        constructions: &[("object_creation_expression", "type")],
+        scope_kinds: &["namespace_declaration", "file_scoped_namespace_declaration"],
+        type_params: &[("type_parameter", "name")],
+    },
 };
 
 /// Stated modifiers win; otherwise C#'s defaults: interface and enum members are

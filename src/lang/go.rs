@@ -1,6 +1,6 @@
 //! Go: `.go` files, tree-sitter-go.
 
-use super::{Decl, Language, LanguageSpec, VisibilityInput};
+use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
     language: Language::Go,
@@ -86,6 +86,32 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     receiver_field: Some("receiver"),
     type_kind_by_value: &[("struct_type", "struct"), ("interface_type", "interface")],
     visibility,
+    graph: GraphSpec {
+        name_kinds: &["identifier", "field_identifier", "type_identifier", "package_identifier"],
+        type_name_kinds: &["type_identifier"],
+        calls: &[("call_expression", "function")],
+        members: &[("selector_expression", "operand", "field"), ("qualified_type", "package", "name")],
+        type_wrappers: &["generic_type", "qualified_type"],
+        type_fields: &["type", "result"],
+        type_lists: &["type_arguments"],
+        inherit_kinds: &["type_elem"],
+        inherit_fields: &[],
+        embedding_kinds: &["field_declaration"],
+        import_kinds: &["import_declaration"],
+        reexports: &[],
+        self_kinds: &[],
+        function_kinds: &["function_declaration", "method_declaration", "method_elem", "func_literal", "function_type"],
+        bindings: &[
+            bind("parameter_declaration", "name", "type", ""),
+            bind("variadic_parameter_declaration", "name", "type", ""),
+            bind("var_spec", "name", "type", "value"),
+            bind("short_var_declaration", "left", "", "right"),
+            bind("range_clause", "left", "", ""),
+        ],
+        constructions: &[("composite_literal", "type")],
+        scope_kinds: &["package_clause"],
+        type_params: &[("type_parameter_declaration", "name")],
+    },
 };
 
 /// Exported (capitalized) names are public, the rest private.

@@ -147,6 +147,69 @@ pub struct LanguageSpec {
     pub type_kind_by_value: &'static [(&'static str, &'static str)],
     /// The visibility of a declaration from its modifiers, its name and its context.
     pub visibility: fn(&VisibilityInput<'_>) -> Option<&'static str>,
+    /// How names in code become references (the code graph).
+    pub graph: GraphSpec,
+}
+
+/// The node kinds and fields that tell what a name occurrence does: call, type,
+/// import, supertype or other; its receiver; the names a function binds locally.
+/// Pure data, like the rest of a spec.
+pub struct GraphSpec {
+    /// Leaf kinds that are names (identifiers, type, field and property names).
+    pub name_kinds: &'static [&'static str],
+    /// Name kinds that always stand in a type position (`type_identifier`).
+    pub type_name_kinds: &'static [&'static str],
+    /// Calls: `(node kind, field holding the callee)`; `new T()` counts.
+    pub calls: &'static [(&'static str, &'static str)],
+    /// Member accesses: `(node kind, object field, member field)`; a path
+    /// `Type::f` counts.
+    pub members: &'static [(&'static str, &'static str, &'static str)],
+    /// Nodes around a name that still name the same thing (`Foo<T>`, `ns.Foo`).
+    pub type_wrappers: &'static [&'static str],
+    /// Fields whose content is a type position.
+    pub type_fields: &'static [&'static str],
+    /// Nodes whose children are type positions (generic arguments); a supertype
+    /// list stops at them (`I<T>`: `I` is the supertype, `T` a type).
+    pub type_lists: &'static [&'static str],
+    /// Nodes whose names are supertypes (`extends` / `implements` clauses, base lists).
+    pub inherit_kinds: &'static [&'static str],
+    /// Supertypes held in a field: `(node kind, field)` (`impl Trait for T`).
+    pub inherit_fields: &'static [(&'static str, &'static str)],
+    /// A field declaration without a name embeds its type (Go).
+    pub embedding_kinds: &'static [&'static str],
+    /// Import statements: their names are `import` references.
+    pub import_kinds: &'static [&'static str],
+    /// Statements that import only when they have the given field: `(node kind,
+    /// field)` (`export { A } from "./a"`, not `export { A }`).
+    pub reexports: &'static [(&'static str, &'static str)],
+    /// `this` / `self`.
+    pub self_kinds: &'static [&'static str],
+    /// Functions, methods, closures: the scope of local names.
+    pub function_kinds: &'static [&'static str],
+    /// Nodes that bind local names.
+    pub bindings: &'static [Binding],
+    /// Expressions whose type is the type they name: `(node kind, field)`
+    /// (`new T()`, `T{}`, `T { .. }`).
+    pub constructions: &'static [(&'static str, &'static str)],
+    /// Nodes whose `name` field is the file's package or namespace.
+    pub scope_kinds: &'static [&'static str],
+    /// Generic parameter declarations: `(node kind, field of the name)` (empty:
+    /// its name children). Their names are not references.
+    pub type_params: &'static [(&'static str, &'static str)],
+}
+
+/// A node that binds local names: the names in its `names` field (or its named
+/// children when the field is empty), typed by its `ty` field or, failing that, by
+/// the construction in its `value` field.
+pub struct Binding {
+    pub kind: &'static str,
+    pub names: &'static str,
+    pub ty: &'static str,
+    pub value: &'static str,
+}
+
+pub(crate) const fn bind(kind: &'static str, names: &'static str, ty: &'static str, value: &'static str) -> Binding {
+    Binding { kind, names, ty, value }
 }
 
 /// What [`LanguageSpec::visibility`] decides from.
@@ -195,10 +258,47 @@ mod tests {
                     .chain(spec.namespace_kinds)
                     .chain(spec.function_value_kinds)
                     .chain(spec.self_param_kind.iter())
-                    .chain(spec.type_kind_by_value.iter().map(|(k, _)| k));
+                    .chain(spec.type_kind_by_value.iter().map(|(k, _)| k))
+                    .chain(spec.graph.name_kinds)
+                    .chain(spec.graph.type_name_kinds)
+                    .chain(spec.graph.calls.iter().map(|(k, _)| k))
+                    .chain(spec.graph.members.iter().map(|(k, ..)| k))
+                    .chain(spec.graph.type_wrappers)
+                    .chain(spec.graph.type_lists)
+                    .chain(spec.graph.inherit_kinds)
+                    .chain(spec.graph.inherit_fields.iter().map(|(k, _)| k))
+                    .chain(spec.graph.embedding_kinds)
+                    .chain(spec.graph.import_kinds)
+                    .chain(spec.graph.reexports.iter().map(|(k, _)| k))
+                    .chain(spec.graph.self_kinds)
+                    .chain(spec.graph.function_kinds)
+                    .chain(spec.graph.bindings.iter().map(|b| &b.kind))
+                    .chain(spec.graph.constructions.iter().map(|(k, _)| k))
+                    .chain(spec.graph.scope_kinds)
+                    .chain(spec.graph.type_params.iter().map(|(k, _)| k));
                 for kind in named {
                     assert!(known(kind), "{}: no node kind {kind:?}", spec.name);
                 }
+            }
+            let g = &spec.graph;
+            let fields = g
+                .calls
+                .iter()
+                .map(|(_, f)| f)
+                .chain(g.members.iter().flat_map(|(_, o, m)| [o, m]))
+                .chain(g.type_fields)
+                .chain(g.inherit_fields.iter().map(|(_, f)| f))
+                .chain(g.reexports.iter().map(|(_, f)| f))
+                .chain(g.type_params.iter().map(|(_, f)| f))
+                .chain(g.bindings.iter().flat_map(|b| [&b.names, &b.ty, &b.value]))
+                .chain(g.constructions.iter().map(|(_, f)| f))
+                .filter(|f| !f.is_empty());
+            for field in fields {
+                assert!(
+                    grammars.iter().any(|g| g.field_id_for_name(field).is_some()),
+                    "{}: no field {field:?}",
+                    spec.name
+                );
             }
         }
     }

@@ -1,6 +1,6 @@
 //! Rust: `.rs` files, tree-sitter-rust.
 
-use super::{Decl, Language, LanguageSpec, VisibilityInput};
+use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
     language: Language::Rust,
@@ -47,6 +47,36 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     receiver_field: None,
     type_kind_by_value: &[],
     visibility,
+    graph: GraphSpec {
+        name_kinds: &["identifier", "field_identifier", "type_identifier", "shorthand_field_identifier"],
+        type_name_kinds: &["type_identifier"],
+        calls: &[("call_expression", "function"), ("macro_invocation", "macro")],
+        members: &[
+            ("field_expression", "value", "field"),
+            ("scoped_identifier", "path", "name"),
+            ("scoped_type_identifier", "path", "name"),
+        ],
+        type_wrappers: &["generic_type", "scoped_type_identifier", "generic_function"],
+        type_fields: &["type", "return_type"],
+        type_lists: &["type_arguments"],
+        inherit_kinds: &[],
+        inherit_fields: &[("impl_item", "trait"), ("trait_item", "bounds")],
+        embedding_kinds: &[],
+        import_kinds: &["use_declaration"],
+        reexports: &[],
+        self_kinds: &["self"],
+        function_kinds: &["function_item", "function_signature_item", "closure_expression"],
+        bindings: &[
+            bind("let_declaration", "pattern", "type", "value"),
+            bind("parameter", "pattern", "type", ""),
+            bind("closure_parameters", "", "", ""),
+            bind("for_expression", "pattern", "", ""),
+            bind("let_condition", "pattern", "", "value"),
+        ],
+        constructions: &[("struct_expression", "name")],
+        scope_kinds: &[],
+        type_params: &[("type_parameter", "name"), ("lifetime", "")],
+    },
 };
 
 /// `pub` is public, `pub(crate)` and the other restricted forms are internal, no

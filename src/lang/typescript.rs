@@ -2,7 +2,7 @@
 //! both with tree-sitter-typescript: JavaScript is read with the TSX grammar, which
 //! accepts plain JavaScript and JSX.
 
-use super::{Decl, Language, LanguageSpec, VisibilityInput};
+use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 /// Reserved words, TypeScript's type keywords and the contextual keywords that are
 /// rarely names. Left out on purpose, because they are common property names:
@@ -145,6 +145,50 @@ const JS_LIKE: LanguageSpec = LanguageSpec {
     receiver_field: None,
     type_kind_by_value: &[],
     visibility,
+    graph: GraphSpec {
+        name_kinds: &[
+            "identifier",
+            "property_identifier",
+            "type_identifier",
+            "shorthand_property_identifier",
+            "private_property_identifier",
+        ],
+        type_name_kinds: &["type_identifier"],
+        calls: &[("call_expression", "function"), ("new_expression", "constructor")],
+        members: &[("member_expression", "object", "property"), ("nested_type_identifier", "module", "name")],
+        type_wrappers: &["generic_type", "nested_type_identifier"],
+        type_fields: &["type", "return_type"],
+        type_lists: &["type_arguments"],
+        inherit_kinds: &["extends_clause", "implements_clause", "extends_type_clause"],
+        inherit_fields: &[],
+        embedding_kinds: &[],
+        import_kinds: &["import_statement"],
+        reexports: &[("export_statement", "source")],
+        self_kinds: &["this"],
+        function_kinds: &[
+            "function_declaration",
+            "generator_function_declaration",
+            "function_expression",
+            "generator_function",
+            "arrow_function",
+            "method_definition",
+            "method_signature",
+            "abstract_method_signature",
+            "function_signature",
+            "function_type",
+        ],
+        bindings: &[
+            bind("variable_declarator", "name", "type", "value"),
+            bind("required_parameter", "pattern", "type", "value"),
+            bind("optional_parameter", "pattern", "type", "value"),
+            bind("arrow_function", "parameter", "", ""),
+            bind("catch_clause", "parameter", "", ""),
+            bind("for_in_statement", "left", "", ""),
+        ],
+        constructions: &[("new_expression", "constructor")],
+        scope_kinds: &[],
+        type_params: &[("type_parameter", "name")],
+    },
 };
 
 /// Class members are public unless stated or `#private`; free functions have none.

@@ -277,3 +277,120 @@ pub fn query_answer(
     }
     v
 }
+
+/// The graph answers, shared by `cg refs ... --json` and the MCP graph tools.
+/// Every list is cut at `limit` (0: all); `total` counts all and `truncated`
+/// says when the list was cut.
+pub mod graph {
+    use serde_json::{json, Value};
+
+    use crate::graph::{CallEdge, DefView, Graph, Hierarchy, Impact, ImportView, RefView};
+    use crate::query::{text, Hit, Matcher, Mode};
+
+    fn cut<T: Clone>(list: &[T], limit: usize) -> (&[T], bool) {
+        if limit == 0 || list.len() <= limit {
+            (list, false)
+        } else {
+            (&list[..limit], true)
+        }
+    }
+
+    fn def(d: &DefView) -> Value {
+        json!({"file": d.file, "line": d.line, "kind": d.kind, "name": d.name, "qualified_name": d.qualified_name})
+    }
+
+    /// Each reference with its current line text (`text`; absent when the file
+    /// cannot be read or no longer holds it).
+    pub fn refs(g: &Graph<'_>, defs: &[DefView], refs: &[RefView], limit: usize) -> Value {
+        let (shown, truncated) = cut(refs, limit);
+        let name = defs.first().map(|d| d.name.as_str()).unwrap_or("");
+        let matcher = Matcher::new(name, Mode::Exact, true).ok();
+        let mut reader = text::TextReader::new(g.index, matcher.as_ref());
+        let references: Vec<Value> = shown
+            .iter()
+            .map(|r| {
+                let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+                let t = line_text(g, &mut reader, &r.file, r.line);
+                if let Some(t) = t.text {
+                    v["text"] = json!(t);
+                }
+                if t.line != r.line {
+                    v["line"] = json!(t.line);
+                    v["indexed_line"] = json!(r.line);
+                }
+                if t.gone {
+                    v["gone"] = json!(true);
+                }
+                v
+            })
+            .collect();
+        let mut out = json!({
+            "definitions": defs.iter().map(def).collect::<Vec<_>>(),
+            "references": references,
+            "total": refs.len(),
+        });
+        if truncated {
+            out["truncated"] = json!(true);
+        }
+        out
+    }
+
+    /// The line text of `path:line` as it is now (a changed file's hit is moved
+    /// to where its name is, or marked gone).
+    pub fn line_text(g: &Graph<'_>, reader: &mut text::TextReader<'_>, path: &str, line: u32) -> text::LineText {
+        let (segment, slot) = match g.index.locate(path) {
+            Ok(Some(f)) => (f.segment as u32, f.slot_id),
+            _ => (u32::MAX, u32::MAX),
+        };
+        let hit = Hit { path: path.to_string(), line, line_type: crate::extract::LineType::Code, segment, slot };
+        reader.text(&hit)
+    }
+
+    pub fn calls(defs: &[DefView], key: &str, edges: &[CallEdge], limit: usize) -> Value {
+        let (shown, truncated) = cut(edges, limit);
+        let mut out = json!({
+            "definitions": defs.iter().map(def).collect::<Vec<_>>(),
+            key: shown.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
+            "total": edges.len(),
+        });
+        if truncated {
+            out["truncated"] = json!(true);
+        }
+        out
+    }
+
+    pub fn imports(file: &str, key: &str, list: &[ImportView], limit: usize) -> Value {
+        let (shown, truncated) = cut(list, limit);
+        let mut out = json!({
+            "file": file,
+            key: shown.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
+            "total": list.len(),
+        });
+        if truncated {
+            out["truncated"] = json!(true);
+        }
+        out
+    }
+
+    pub fn hierarchy(list: &[Hierarchy]) -> Value {
+        json!({"hierarchy": list.iter().map(|h| serde_json::to_value(h).unwrap_or(Value::Null)).collect::<Vec<_>>()})
+    }
+
+    pub fn impact(i: &Impact, limit: usize) -> Value {
+        let (callers, cut_callers) = cut(&i.callers, limit);
+        let (importers, cut_importers) = cut(&i.importers, limit);
+        let mut out = json!({
+            "definitions": i.symbols.iter().map(def).collect::<Vec<_>>(),
+            "callers": callers.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
+            "importers": importers.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect::<Vec<_>>(),
+            "test_files": i.test_files,
+            "tests": i.tests.iter().map(def).collect::<Vec<_>>(),
+            "total_callers": i.callers.len(),
+            "total_importers": i.importers.len(),
+        });
+        if cut_callers || cut_importers {
+            out["truncated"] = json!(true);
+        }
+        out
+    }
+}

@@ -8,7 +8,7 @@
 
 use rkyv::rancor::Error as RkyvError;
 
-use crate::extract::FileFacts;
+use crate::extract::{FileFacts, ImportKind, Receiver, RefFact, RefRole};
 
 /// No block is this large (one 2 MiB source file yields far less); a larger stated
 /// length means corruption.
@@ -62,6 +62,133 @@ pub struct FileStructure {
     pub types: Vec<TypeRecord>,
     pub methods: Vec<MethodRecord>,
     pub properties: Vec<PropertyRecord>,
+    /// The file's package or namespace (Go, C#); empty elsewhere.
+    pub scope: String,
+    /// The names [`FileStructure::refs`] points into: reference names and receiver
+    /// names, each once, in order of first use.
+    pub names: Vec<String>,
+    /// The file's references, packed (see [`encode_refs`]).
+    pub refs: Vec<u8>,
+    pub imports: Vec<ImportRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct ImportRecord {
+    pub line: u32,
+    pub spec: String,
+    pub names: Vec<ImportName>,
+    /// 0 import, 1 re-export, 2 Rust `mod x;`.
+    pub kind: u8,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+pub struct ImportName {
+    pub name: String,
+    pub alias: String,
+}
+
+/// A reference read back from [`FileStructure::refs`]: names are indexes into
+/// [`FileStructure::names`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedRef {
+    pub line: u32,
+    pub name: u32,
+    pub role: RefRole,
+    pub receiver: PackedReceiver,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackedReceiver {
+    None,
+    Type(u32),
+    Name(u32),
+    Unknown,
+    Returns(u32),
+}
+
+/// Packs references (sorted by line) as `varint(line - previous line)`,
+/// `varint(name)`, a byte `role | receiver kind << 4` (0 none, 1 type, 2 name,
+/// 3 unknown, 4 the result of calling the named function), then
+/// `varint(receiver name)` for kinds 1, 2 and 4. Names go into
+/// `names`, each once.
+pub fn encode_refs(refs: &[RefFact], names: &mut Vec<String>) -> Vec<u8> {
+    let mut ids: rustc_hash::FxHashMap<String, u32> =
+        names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
+    let mut id = |n: &str, names: &mut Vec<String>| -> u32 {
+        if let Some(&i) = ids.get(n) {
+            return i;
+        }
+        names.push(n.to_string());
+        ids.insert(n.to_string(), names.len() as u32 - 1);
+        names.len() as u32 - 1
+    };
+    let mut out = Vec::with_capacity(refs.len() * 4);
+    let mut prev = 0u32;
+    for r in refs {
+        put_varint(&mut out, r.line.saturating_sub(prev) as u64);
+        prev = r.line.max(prev);
+        let name = id(&r.name, names);
+        put_varint(&mut out, name as u64);
+        let (kind, recv) = match &r.receiver {
+            Receiver::None => (0u8, None),
+            Receiver::Type(t) => (1, Some(id(t, names))),
+            Receiver::Name(n) => (2, Some(id(n, names))),
+            Receiver::Unknown => (3, None),
+            Receiver::Returns(f) => (4, Some(id(f, names))),
+        };
+        out.push(r.role as u8 | kind << 4);
+        if let Some(recv) = recv {
+            put_varint(&mut out, recv as u64);
+        }
+    }
+    out
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        v |= ((b & 0x7f) as u64) << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Unpacks [`encode_refs`]'s bytes; `None` when they are malformed or point past
+/// `name_count` names.
+pub fn decode_refs(bytes: &[u8], name_count: usize) -> Option<Vec<PackedRef>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut line = 0u32;
+    let check = |v: u64| (v < name_count as u64).then_some(v as u32);
+    while at < bytes.len() {
+        line = line.checked_add(u32::try_from(get_varint(bytes, &mut at)?).ok()?)?;
+        let name = check(get_varint(bytes, &mut at)?)?;
+        let tag = *bytes.get(at)?;
+        at += 1;
+        let role = RefRole::from_u8(tag & 0x0f)?;
+        let receiver = match tag >> 4 {
+            0 => PackedReceiver::None,
+            1 => PackedReceiver::Type(check(get_varint(bytes, &mut at)?)?),
+            2 => PackedReceiver::Name(check(get_varint(bytes, &mut at)?)?),
+            3 => PackedReceiver::Unknown,
+            4 => PackedReceiver::Returns(check(get_varint(bytes, &mut at)?)?),
+            _ => return None,
+        };
+        out.push(PackedRef { line, name, role, receiver });
+    }
+    Some(out)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
@@ -69,6 +196,7 @@ pub struct TypeRecord {
     pub name: String,
     pub kind: String,
     pub line: u32,
+    pub end_line: u32,
     pub parent: Option<String>,
     pub visibility: Option<String>,
     pub doc: String,
@@ -79,6 +207,9 @@ pub struct MethodRecord {
     pub name: String,
     pub prototype: String,
     pub line: u32,
+    pub end_line: u32,
+    /// The declared result type's plain name; empty when none.
+    pub returns: String,
     pub visibility: Option<String>,
     pub is_static: bool,
     pub is_async: bool,
@@ -90,6 +221,7 @@ pub struct PropertyRecord {
     pub name: String,
     pub declaration: String,
     pub line: u32,
+    pub end_line: u32,
     pub visibility: Option<String>,
     pub is_static: bool,
     pub parent: Option<String>,
@@ -106,6 +238,7 @@ impl FileStructure {
                     name: t.name.clone(),
                     kind: t.kind.to_string(),
                     line: t.line,
+                    end_line: t.end_line,
                     parent: t.parent.clone(),
                     visibility: t.visibility.map(str::to_string),
                     doc: t.doc.clone(),
@@ -118,6 +251,8 @@ impl FileStructure {
                     name: m.name.clone(),
                     prototype: m.prototype.clone(),
                     line: m.line,
+                    end_line: m.end_line,
+                    returns: m.returns.clone().unwrap_or_default(),
                     visibility: m.visibility.map(str::to_string),
                     is_static: m.is_static,
                     is_async: m.is_async,
@@ -131,16 +266,50 @@ impl FileStructure {
                     name: p.name.clone(),
                     declaration: p.declaration.clone(),
                     line: p.line,
+                    end_line: p.end_line,
                     visibility: p.visibility.map(str::to_string),
                     is_static: p.is_static,
                     parent: p.parent.clone(),
                 })
                 .collect(),
+            scope: f.scope.clone(),
+            names: Vec::new(),
+            refs: Vec::new(),
+            imports: f
+                .imports
+                .iter()
+                .map(|i| ImportRecord {
+                    line: i.line,
+                    spec: i.spec.clone(),
+                    names: i
+                        .names
+                        .iter()
+                        .map(|(name, alias)| ImportName { name: name.clone(), alias: alias.clone() })
+                        .collect(),
+                    kind: match i.kind {
+                        ImportKind::Import => 0,
+                        ImportKind::Reexport => 1,
+                        ImportKind::Mod => 2,
+                    },
+                })
+                .collect(),
         }
+        .with_refs(&f.refs)
+    }
+
+    fn with_refs(mut self, refs: &[RefFact]) -> FileStructure {
+        self.refs = encode_refs(refs, &mut self.names);
+        self
     }
 
     pub fn is_empty(&self) -> bool {
-        self.header.is_empty() && self.types.is_empty() && self.methods.is_empty() && self.properties.is_empty()
+        self.header.is_empty()
+            && self.types.is_empty()
+            && self.methods.is_empty()
+            && self.properties.is_empty()
+            && self.scope.is_empty()
+            && self.refs.is_empty()
+            && self.imports.is_empty()
     }
 
     /// The file's rkyv archive (stored in a structure block).
@@ -152,5 +321,55 @@ impl FileStructure {
     pub fn from_archive(bytes: &[u8]) -> Option<FileStructure> {
         let archived = rkyv::access::<ArchivedFileStructure, RkyvError>(bytes).ok()?;
         rkyv::deserialize::<FileStructure, RkyvError>(archived).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn receiver() -> impl Strategy<Value = Receiver> {
+        prop_oneof![
+            Just(Receiver::None),
+            "[a-c]{1,2}".prop_map(Receiver::Type),
+            "[a-c]{1,2}".prop_map(Receiver::Name),
+            Just(Receiver::Unknown),
+            "[a-c]{1,2}".prop_map(Receiver::Returns),
+        ]
+    }
+
+    proptest! {
+        /// Packing and unpacking references gives them back, names and all.
+        #[test]
+        fn refs_round_trip(mut refs in proptest::collection::vec(
+            (1u32..100_000, "[a-d]{1,3}", 0usize..5, receiver()), 0..50)) {
+            refs.sort_by_key(|r| r.0);
+            let facts: Vec<RefFact> = refs
+                .into_iter()
+                .map(|(line, name, role, receiver)| RefFact { line, name, role: RefRole::ALL[role], receiver })
+                .collect();
+            let mut names = Vec::new();
+            let bytes = encode_refs(&facts, &mut names);
+            let back = decode_refs(&bytes, names.len()).unwrap();
+            prop_assert_eq!(back.len(), facts.len());
+            for (p, f) in back.iter().zip(&facts) {
+                prop_assert_eq!(p.line, f.line);
+                prop_assert_eq!(&names[p.name as usize], &f.name);
+                prop_assert_eq!(p.role, f.role);
+                let r = match p.receiver {
+                    PackedReceiver::None => Receiver::None,
+                    PackedReceiver::Type(i) => Receiver::Type(names[i as usize].clone()),
+                    PackedReceiver::Name(i) => Receiver::Name(names[i as usize].clone()),
+                    PackedReceiver::Unknown => Receiver::Unknown,
+                    PackedReceiver::Returns(i) => Receiver::Returns(names[i as usize].clone()),
+                };
+                prop_assert_eq!(&r, &f.receiver);
+            }
+            // Truncated bytes never panic.
+            for cut in 0..bytes.len() {
+                let _ = decode_refs(&bytes[..cut], names.len());
+            }
+        }
     }
 }

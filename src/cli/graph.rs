@@ -1,0 +1,340 @@
+//! The code graph commands: `cg refs`, `callers`, `callees`, `imports`,
+//! `importers`, `hierarchy`, `impact`.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+use codegraph::extract::RefRole;
+use codegraph::graph::{CallEdge, DefView, Graph, ImportView, MAX_DEPTH};
+use codegraph::mcp::json::graph as answer;
+use codegraph::project::Index;
+use codegraph::query::{text, Matcher, Mode};
+
+use super::index::project_root;
+use super::signature::project_path;
+use super::{shown, shown_path, NothingMatched};
+
+/// The default number of items listed.
+pub const DEFAULT_LIMIT: usize = 100;
+
+#[derive(clap::Args)]
+pub struct Common {
+    /// At most this many items (0: all). The total is always counted.
+    #[arg(long, default_value_t = DEFAULT_LIMIT)]
+    limit: usize,
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct RefsArgs {
+    /// A name, Type.member, a qualified name, or path:line of a definition.
+    symbol: String,
+    /// Only these roles (comma-separated: call,type,import,inherit,other).
+    #[arg(long, value_delimiter = ',')]
+    kind: Vec<String>,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(clap::Args)]
+pub struct CallArgs {
+    /// A name, Type.member, a qualified name, or path:line of a definition.
+    symbol: String,
+    /// Follow this many levels (1-3).
+    #[arg(long, default_value_t = 1)]
+    depth: usize,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(clap::Args)]
+pub struct FileArgs {
+    /// The file, relative to the current directory or the project root.
+    file: PathBuf,
+    /// Follow this many levels (1-3).
+    #[arg(long, default_value_t = 1)]
+    depth: usize,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(clap::Args)]
+pub struct HierarchyArgs {
+    /// A type (or a method of one): name, Type.member, qualified name or path:line.
+    symbol: String,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(clap::Args)]
+pub struct ImpactArgs {
+    /// A symbol (name, Type.member, qualified name, path:line) or a file.
+    target: String,
+    /// Follow this many levels (1-3).
+    #[arg(long, default_value_t = 2)]
+    depth: usize,
+    #[command(flatten)]
+    common: Common,
+}
+
+fn open(common: &Common) -> Result<(PathBuf, Index)> {
+    let root = project_root(&common.project)?;
+    let index = Index::open(&root)?;
+    Ok((root, index))
+}
+
+fn check_depth(depth: usize) -> Result<usize> {
+    if depth == 0 || depth > MAX_DEPTH {
+        bail!("--depth {depth}: give 1 to {MAX_DEPTH}");
+    }
+    Ok(depth)
+}
+
+/// `path:line` with a path relative to the current folder becomes project-relative.
+fn symbol_arg(root: &Path, symbol: &str) -> Result<String> {
+    if let Some((path, line)) = symbol.rsplit_once(':') {
+        if !path.is_empty() && line.parse::<u32>().is_ok() && (path.contains('/') || path.contains('.')) {
+            if Path::new(path).exists() || root.join(path).exists() {
+                return Ok(format!("{}:{line}", project_path(root, Path::new(path))?));
+            }
+        }
+    }
+    Ok(symbol.to_string())
+}
+
+fn print_json(v: &serde_json::Value) -> Result<()> {
+    let mut out = io::stdout().lock();
+    serde_json::to_writer(&mut out, v)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn write_defs(out: &mut impl Write, defs: &[DefView]) -> io::Result<()> {
+    for d in defs {
+        writeln!(out, "{}:{}: {} {}", shown_path(&d.file), d.line, d.kind, shown(&d.qualified_name))?;
+    }
+    Ok(())
+}
+
+fn counted(shown_n: usize, total: usize, what: &str) {
+    let more = if shown_n < total { format!(" ({shown_n} shown; --limit 0 shows all)") } else { String::new() };
+    eprintln!("{total} {what}{more}");
+}
+
+pub fn refs(args: RefsArgs) -> Result<()> {
+    let mut roles = Vec::new();
+    for k in &args.kind {
+        match RefRole::from_name(k) {
+            Some(r) => roles.push(r),
+            None => bail!("unknown reference kind {k:?}: use call, type, import, inherit or other"),
+        }
+    }
+    let (root, index) = open(&args.common)?;
+    let g = Graph::new(&index);
+    let defs = g.find(&symbol_arg(&root, &args.symbol)?)?;
+    let refs = g.refs(&defs, &roles)?;
+    let views: Vec<DefView> = defs.iter().map(|&d| g.view(d)).collect::<Result<_, _>>()?;
+    if args.common.json {
+        print_json(&answer::refs(&g, &views, &refs, args.common.limit))?;
+    } else {
+        let mut out = io::stdout().lock();
+        write_defs(&mut out, &views)?;
+        let matcher = Matcher::new(&views[0].name, Mode::Exact, true).ok();
+        let mut reader = text::TextReader::new(&index, matcher.as_ref());
+        let limit = if args.common.limit == 0 { usize::MAX } else { args.common.limit };
+        for r in refs.iter().take(limit) {
+            let t = answer::line_text(&g, &mut reader, &r.file, r.line);
+            let inside = r.in_.as_deref().map(|i| format!(" in {}", shown(i))).unwrap_or_default();
+            let amb = if r.ambiguous { " (ambiguous)" } else { "" };
+            let text = t.text.as_deref().map(shown).unwrap_or_default();
+            writeln!(out, "{}:{}: {}{inside}{amb}: {text}", shown_path(&r.file), t.line, r.role)?;
+        }
+        counted(refs.len().min(limit), refs.len(), "references");
+    }
+    if refs.is_empty() {
+        return Err(NothingMatched.into());
+    }
+    Ok(())
+}
+
+fn write_edges(out: &mut impl Write, edges: &[CallEdge], limit: usize) -> io::Result<()> {
+    for e in edges.iter().take(if limit == 0 { usize::MAX } else { limit }) {
+        let indent = "  ".repeat(e.depth.saturating_sub(1));
+        let what = match (&e.symbol, &e.external) {
+            (Some(s), _) => format!("{} {}", s.kind, shown(&s.qualified_name)),
+            (None, Some(x)) => format!("external {}", shown(x)),
+            (None, None) => "(top level)".to_string(),
+        };
+        let at = match &e.symbol {
+            Some(s) => format!("{}:{}", shown_path(&s.file), s.line),
+            None => shown_path(&e.file).to_string(),
+        };
+        let lines: Vec<String> = e.lines.iter().map(u32::to_string).collect();
+        let amb = if e.ambiguous { " (ambiguous)" } else { "" };
+        writeln!(out, "{indent}{at}: {what}{amb}  [lines {}]", lines.join(","))?;
+    }
+    Ok(())
+}
+
+pub fn callers(args: CallArgs, reverse: bool) -> Result<()> {
+    let depth = check_depth(args.depth)?;
+    let (root, index) = open(&args.common)?;
+    let g = Graph::new(&index);
+    let defs = g.find(&symbol_arg(&root, &args.symbol)?)?;
+    let views: Vec<DefView> = defs.iter().map(|&d| g.view(d)).collect::<Result<_, _>>()?;
+    let edges = if reverse {
+        let mut all = Vec::new();
+        for &d in &defs {
+            all.extend(g.callees(d, depth)?);
+        }
+        all
+    } else {
+        g.callers(&defs, depth)?
+    };
+    let key = if reverse { "callees" } else { "callers" };
+    if args.common.json {
+        print_json(&answer::calls(&views, key, &edges, args.common.limit))?;
+    } else {
+        let mut out = io::stdout().lock();
+        write_defs(&mut out, &views)?;
+        write_edges(&mut out, &edges, args.common.limit)?;
+        counted(edges.len().min(limit_of(args.common.limit)), edges.len(), key);
+    }
+    if edges.is_empty() {
+        return Err(NothingMatched.into());
+    }
+    Ok(())
+}
+
+fn limit_of(limit: usize) -> usize {
+    if limit == 0 {
+        usize::MAX
+    } else {
+        limit
+    }
+}
+
+fn write_imports(out: &mut impl Write, list: &[ImportView], limit: usize, importers: bool) -> io::Result<()> {
+    for i in list.iter().take(limit_of(limit)) {
+        let indent = "  ".repeat(i.depth.saturating_sub(1));
+        let names = if i.names.is_empty() { String::new() } else { format!(" {{{}}}", i.names.join(", ")) };
+        let target = if i.external { "external".to_string() } else { i.resolved.join(", ") };
+        if importers {
+            writeln!(out, "{indent}{}:{}: {:?}{names}", shown_path(&i.file), i.line, i.module)?;
+        } else {
+            writeln!(out, "{indent}{}:{}: {:?}{names} -> {}", shown_path(&i.file), i.line, i.module, shown(&target))?;
+        }
+    }
+    Ok(())
+}
+
+pub fn imports(args: FileArgs, importers: bool) -> Result<()> {
+    let depth = check_depth(args.depth)?;
+    let (root, index) = open(&args.common)?;
+    let rel = project_path(&root, &args.file)?;
+    let g = Graph::new(&index);
+    let list = if importers { g.importers(&rel, depth)? } else { g.imports(&rel, depth)? };
+    let key = if importers { "importers" } else { "imports" };
+    if args.common.json {
+        print_json(&answer::imports(&rel, key, &list, args.common.limit))?;
+    } else {
+        write_imports(&mut io::stdout().lock(), &list, args.common.limit, importers)?;
+        counted(list.len().min(limit_of(args.common.limit)), list.len(), key);
+    }
+    if list.is_empty() {
+        return Err(NothingMatched.into());
+    }
+    Ok(())
+}
+
+pub fn hierarchy(args: HierarchyArgs) -> Result<()> {
+    let (root, index) = open(&args.common)?;
+    let g = Graph::new(&index);
+    let defs = g.find(&symbol_arg(&root, &args.symbol)?)?;
+    let mut all = Vec::new();
+    for &d in &defs {
+        all.push(g.hierarchy(d)?);
+    }
+    if args.common.json {
+        print_json(&answer::hierarchy(&all))?;
+        return Ok(());
+    }
+    let mut out = io::stdout().lock();
+    for h in &all {
+        if let Some(s) = &h.symbol {
+            write_defs(&mut out, std::slice::from_ref(s))?;
+        }
+        for (title, list) in [
+            ("supertypes", &h.supertypes),
+            ("subtypes", &h.subtypes),
+            ("overrides", &h.overrides),
+            ("overridden by", &h.overridden_by),
+        ] {
+            if list.is_empty() {
+                continue;
+            }
+            writeln!(out, "  {title}:")?;
+            for r in list {
+                let indent = "  ".repeat(r.depth + 1);
+                match &r.symbol {
+                    Some(s) => writeln!(
+                        out,
+                        "{indent}{}:{}: {} {}",
+                        shown_path(&s.file),
+                        s.line,
+                        s.kind,
+                        shown(&s.qualified_name)
+                    )?,
+                    None => writeln!(out, "{indent}{} (not in the project)", shown(&r.name))?,
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn impact(args: ImpactArgs) -> Result<()> {
+    let depth = check_depth(args.depth)?;
+    let (root, index) = open(&args.common)?;
+    let g = Graph::new(&index);
+    let target = if Path::new(&args.target).is_file() || root.join(&args.target).is_file() {
+        project_path(&root, Path::new(&args.target))?
+    } else {
+        symbol_arg(&root, &args.target)?
+    };
+    let i = g.impact(&target, depth)?;
+    if args.common.json {
+        print_json(&answer::impact(&i, args.common.limit))?;
+        return Ok(());
+    }
+    let mut out = io::stdout().lock();
+    write_defs(&mut out, &i.symbols)?;
+    if !i.callers.is_empty() {
+        writeln!(out, "referenced from:")?;
+        write_edges(&mut out, &i.callers, args.common.limit)?;
+    }
+    if !i.importers.is_empty() {
+        writeln!(out, "imported by:")?;
+        write_imports(&mut out, &i.importers, args.common.limit, true)?;
+    }
+    if !i.test_files.is_empty() {
+        writeln!(out, "test files:")?;
+        for t in &i.test_files {
+            writeln!(out, "  {}", shown_path(t))?;
+        }
+    }
+    eprintln!(
+        "{} callers, {} importers, {} test files, {} tests",
+        i.callers.len(),
+        i.importers.len(),
+        i.test_files.len(),
+        i.tests.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,719 @@
+//! The code graph's part of the walk: what each name occurrence in code does (call,
+//! type, import, supertype, other), what stands before it (its receiver, typed when
+//! the file tells), the names functions bind locally (left out: they never refer to
+//! project definitions), and the file's imports and package / namespace.
+//!
+//! Everything here is decided from one file. Following imports, hierarchies and
+//! packages across files is the query's job (`crate::graph`), so an update of one
+//! file never changes another file's facts.
+
+use rustc_hash::FxHashMap;
+use tree_sitter::Node;
+
+use super::{Role, Visit};
+use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole};
+use crate::lang::LanguageSpec;
+
+/// How far up a name looks for the statement or clause it stands in.
+const CONTEXT_DEPTH: usize = 10;
+/// Names collected from one binding pattern, at most.
+const MAX_PATTERN_NODES: usize = 64;
+
+/// The graph role of one node kind (a part of [`Role`]). Field ids are 0 when unset.
+#[derive(Clone, Copy, Default)]
+pub(super) struct GraphRole {
+    pub name: bool,
+    type_name: bool,
+    call_field: u16,
+    member: (u16, u16),
+    type_wrapper: bool,
+    type_list: bool,
+    inherit: bool,
+    inherit_field: u16,
+    embedding: bool,
+    import: bool,
+    reexport_field: u16,
+    self_: bool,
+    function: bool,
+    /// Index + 1 into the spec's bindings.
+    binding: u8,
+    construction_field: u16,
+    scope: bool,
+    /// Index into the spec's type parameter kinds.
+    type_param: Option<u8>,
+}
+
+/// The fields that make a type position, by id.
+#[derive(Default)]
+pub(super) struct GraphFields {
+    type_fields: Vec<u16>,
+    name: u16,
+}
+
+fn field(grammar: &tree_sitter::Language, name: &str) -> u16 {
+    if name.is_empty() {
+        return 0;
+    }
+    grammar.field_id_for_name(name).map_or(0, |f| f.get())
+}
+
+pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, kind: &str) -> GraphRole {
+    let g = &spec.graph;
+    let has = |list: &[&str]| list.contains(&kind);
+    let pick = |list: &[(&str, &str)]| list.iter().find(|(k, _)| *k == kind).map_or(0, |(_, f)| field(grammar, f));
+    GraphRole {
+        name: has(g.name_kinds),
+        type_name: has(g.type_name_kinds),
+        call_field: pick(g.calls),
+        member: g
+            .members
+            .iter()
+            .find(|(k, ..)| *k == kind)
+            .map_or((0, 0), |(_, o, m)| (field(grammar, o), field(grammar, m))),
+        type_wrapper: has(g.type_wrappers),
+        type_list: has(g.type_lists),
+        inherit: has(g.inherit_kinds),
+        inherit_field: pick(g.inherit_fields),
+        embedding: has(g.embedding_kinds),
+        import: has(g.import_kinds),
+        reexport_field: pick(g.reexports),
+        self_: has(g.self_kinds),
+        function: has(g.function_kinds),
+        binding: g.bindings.iter().position(|b| b.kind == kind).map_or(0, |i| i as u8 + 1),
+        construction_field: pick(g.constructions),
+        scope: has(g.scope_kinds),
+        type_param: g.type_params.iter().position(|(k, _)| *k == kind).map(|i| i as u8),
+    }
+}
+
+pub(super) fn graph_fields(spec: &LanguageSpec, grammar: &tree_sitter::Language) -> GraphFields {
+    GraphFields {
+        type_fields: spec.graph.type_fields.iter().map(|f| field(grammar, f)).filter(|&f| f != 0).collect(),
+        name: field(grammar, "name"),
+    }
+}
+
+/// A function's local names, with their types when declared or constructed.
+pub(super) struct Frame<'a> {
+    depth: usize,
+    locals: FxHashMap<&'a str, Option<String>>,
+}
+
+/// A receiver as the walk sees it; fields of types are resolved when the whole
+/// file has been read (a field may be declared after the method using it).
+pub(super) enum Pending<'a> {
+    Done(Receiver),
+    /// A field of a value of the given type (`this.store`, `s.inv` with `s: *Store`).
+    Field(String, &'a str),
+    /// A name not bound in the function, inside the given type (C#'s implicit
+    /// `this.name`).
+    Name(&'a str, Option<String>),
+}
+
+pub(super) struct PendingRef<'a> {
+    line: u32,
+    name: &'a str,
+    role: RefRole,
+    receiver: Pending<'a>,
+}
+
+#[derive(Default)]
+pub(super) struct GraphState<'a> {
+    /// The nodes from the root to the current one, with the field each is in.
+    pub path: Vec<(Node<'a>, u16)>,
+    frames: Vec<Frame<'a>>,
+    /// Start bytes of definitions' names (they are definitions, not references).
+    pub def_names: rustc_hash::FxHashSet<usize>,
+    refs: Vec<PendingRef<'a>>,
+    imports: Vec<ImportFact>,
+    scope: String,
+    /// Names of generic parameters declared in the file.
+    type_params: rustc_hash::FxHashSet<&'a str>,
+    /// (type, field) → the field's declared type.
+    pub fields: FxHashMap<(String, String), String>,
+}
+
+impl<'a> Visit<'a> {
+    /// Called for every node entered, after declarations were handled.
+    pub(super) fn graph_visit(&mut self, node: Node<'a>, role: Role, depth: usize) {
+        while self.graph.frames.last().is_some_and(|f| f.depth >= depth) {
+            self.graph.frames.pop();
+        }
+        let g = role.graph;
+        if g.function {
+            self.graph.frames.push(Frame { depth, locals: FxHashMap::default() });
+        }
+        if g.binding != 0 && !self.graph.frames.is_empty() {
+            self.bind(node, g.binding as usize - 1);
+        }
+        if let Some(i) = g.type_param {
+            self.type_parameters(node, self.spec.graph.type_params[i as usize].1);
+        }
+        if g.import || (g.reexport_field != 0 && node.child_by_field_id(g.reexport_field).is_some()) {
+            self.import(node, g.import);
+        }
+        if g.scope && self.graph.scope.is_empty() {
+            let name = node.child_by_field_name("name").or_else(|| node.named_child(0));
+            if let Some(n) = name {
+                self.graph.scope = self.text(n).to_string();
+            }
+        }
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<&Option<String>> {
+        self.graph.frames.iter().rev().find_map(|f| f.locals.get(name))
+    }
+
+    /// The names a binding node declares, with their type when the file tells.
+    fn bind(&mut self, node: Node<'a>, index: usize) {
+        let b = &self.spec.graph.bindings[index];
+        let mut names: Vec<Node<'a>> = Vec::new();
+        if b.names.is_empty() {
+            names.extend(node.named_children(&mut node.walk()));
+        } else {
+            names.extend(node.children_by_field_name(b.names, &mut node.walk()));
+        }
+        let mut idents: Vec<&'a str> = Vec::new();
+        for n in names {
+            self.pattern_names(n, &mut idents);
+        }
+        if idents.is_empty() {
+            return;
+        }
+        let mut ty = (!b.ty.is_empty())
+            .then(|| node.child_by_field_name(b.ty))
+            .flatten()
+            .or_else(|| {
+                // C#: `Store a = .., b;` types its declarators in the parent.
+                let parent = self.graph.path.len().checked_sub(2).map(|i| self.graph.path[i].0)?;
+                (b.ty.is_empty() && b.value.is_empty()).then(|| parent.child_by_field_name("type")).flatten()
+            })
+            .map(|t| self.type_name(t))
+            .filter(|t| !matches!(*t, "var" | "auto" | "let" | "_" | ""))
+            .map(str::to_string);
+        if ty.is_none() && idents.len() == 1 {
+            let value = if b.value.is_empty() {
+                let mut c = node.walk();
+                let found = node.named_children(&mut c).find(|c| self.roles.of(*c).graph.construction_field != 0);
+                found
+            } else {
+                node.child_by_field_name(b.value)
+            };
+            ty = value.and_then(|v| self.constructed_type(v).or_else(|| self.called_function(v)));
+        }
+        let Some(frame) = self.graph.frames.last_mut() else { return };
+        for name in idents {
+            frame.locals.insert(name, ty.clone());
+        }
+    }
+
+    /// Names in a pattern: the node itself when it is a name, else the names below it.
+    fn pattern_names(&self, node: Node<'a>, out: &mut Vec<&'a str>) {
+        if self.roles.of(node).graph.name {
+            out.push(self.text(node));
+            return;
+        }
+        let mut cursor = node.walk();
+        let mut seen = 0;
+        'walk: loop {
+            let n = cursor.node();
+            seen += 1;
+            if seen > MAX_PATTERN_NODES {
+                return;
+            }
+            let role = self.roles.of(n);
+            if role.graph.name && n.child_count() == 0 {
+                out.push(self.text(n));
+            }
+            // Type annotations inside a pattern bind nothing.
+            let into_type = cursor.field_id().is_some_and(|f| self.roles.graph_fields.type_fields.contains(&f.get()));
+            if !into_type && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.node() == node {
+                    break 'walk;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() || cursor.node() == node {
+                    break 'walk;
+                }
+            }
+        }
+    }
+
+    /// The type an expression constructs: `new T()`, `T{}`, `&T{}`, `T { .. }`,
+    /// `T::new()` (a path call on a capitalized type whose name starts with `new`,
+    /// `default`, `from` or `with`).
+    fn constructed_type(&self, mut value: Node<'a>) -> Option<String> {
+        for _ in 0..3 {
+            let role = self.roles.of(value);
+            if role.graph.construction_field != 0 {
+                let t = value.child_by_field_id(role.graph.construction_field)?;
+                return Some(self.type_name(t).to_string()).filter(|t| !t.is_empty());
+            }
+            if role.graph.call_field != 0 {
+                let callee = value.child_by_field_id(role.graph.call_field)?;
+                let (obj, member) = self.roles.of(callee).graph.member;
+                if obj == 0 || callee.kind() != "scoped_identifier" {
+                    return None;
+                }
+                let ty = self.text(callee.child_by_field_id(obj)?);
+                let f = self.text(callee.child_by_field_id(member)?);
+                let constructor = ["new", "default", "from", "with"].iter().any(|p| f.starts_with(p));
+                let capitalized = ty.chars().next().is_some_and(char::is_uppercase);
+                return (constructor && capitalized && !ty.contains("::")).then(|| ty.to_string());
+            }
+            // `&T{}`, `(expr)`, Go's expression lists of one value.
+            if value.named_child_count() != 1 {
+                return None;
+            }
+            value = value.named_child(0)?;
+        }
+        None
+    }
+
+    /// `F` of a value `F()`, `pkg.F()`, `T::f()`, `x.m()`, marked as a result
+    /// (`()F`) for [`Receiver::Returns`].
+    fn called_function(&self, mut value: Node<'a>) -> Option<String> {
+        for _ in 0..3 {
+            let role = self.roles.of(value);
+            if role.graph.call_field != 0 {
+                let callee = value.child_by_field_id(role.graph.call_field)?;
+                let croles = self.roles.of(callee).graph;
+                let name = if croles.name {
+                    callee
+                } else if croles.member.1 != 0 {
+                    callee.child_by_field_id(croles.member.1)?
+                } else {
+                    return None;
+                };
+                let name = self.text(name);
+                return (!name.is_empty() && !self.roles.is_keyword(name)).then(|| format!("(){name}"));
+            }
+            if value.named_child_count() != 1 {
+                return None;
+            }
+            value = value.named_child(0)?;
+        }
+        None
+    }
+
+    /// An import statement's module and names.
+    fn import(&mut self, node: Node<'a>, plain: bool) {
+        let line = node.start_position().row as u32 + 1;
+        let kind = if plain { ImportKind::Import } else { ImportKind::Reexport };
+        match self.spec.language {
+            crate::lang::Language::TypeScript | crate::lang::Language::JavaScript => {
+                let Some(source) = node.child_by_field_name("source") else { return };
+                let spec = trim_quotes(self.text(source)).to_string();
+                let mut names = Vec::new();
+                self.ts_import_names(node, &mut names, 0);
+                if !plain && names.is_empty() {
+                    // `export * from "./x"`
+                    names.push(("*".to_string(), "*".to_string()));
+                }
+                self.graph.imports.push(ImportFact { line, spec, names, kind });
+            }
+            crate::lang::Language::Go => {
+                let mut specs = Vec::new();
+                collect_kind(node, "import_spec", &mut specs);
+                for s in specs {
+                    let Some(path) = s.child_by_field_name("path") else { continue };
+                    let spec = trim_quotes(self.text(path)).to_string();
+                    let alias = match s.child_by_field_name("name") {
+                        Some(n) => self.text(n).to_string(),
+                        None => spec.rsplit('/').next().unwrap_or("").to_string(),
+                    };
+                    let line = s.start_position().row as u32 + 1;
+                    self.graph.imports.push(ImportFact { line, spec, names: vec![("*".to_string(), alias)], kind });
+                }
+            }
+            crate::lang::Language::Rust => {
+                let Some(arg) = node.child_by_field_name("argument") else { return };
+                let mut out: Vec<(String, String, String)> = Vec::new();
+                self.rust_use(arg, "", &mut out, 0);
+                let mut by_spec: Vec<ImportFact> = Vec::new();
+                for (spec, name, alias) in out {
+                    match by_spec.iter_mut().find(|i| i.spec == spec) {
+                        Some(i) => i.names.push((name, alias)),
+                        None => by_spec.push(ImportFact { line, spec, names: vec![(name, alias)], kind }),
+                    }
+                }
+                self.graph.imports.extend(by_spec);
+            }
+            crate::lang::Language::CSharp => {
+                let mut name_node = None;
+                let mut alias = String::new();
+                let mut is_static = false;
+                for (i, child) in node.children(&mut node.walk()).enumerate() {
+                    if !child.is_named() {
+                        is_static |= self.text(child) == "static";
+                        continue;
+                    }
+                    if node.field_name_for_child(i as u32) == Some("name") {
+                        alias = self.text(child).to_string();
+                    } else if name_node.is_none() {
+                        name_node = Some(child);
+                    }
+                }
+                let Some(n) = name_node else { return };
+                let spec = self.text(n).split_whitespace().collect::<String>();
+                let what = if is_static { "static" } else { "*" };
+                self.graph.imports.push(ImportFact { line, spec, names: vec![(what.to_string(), alias)], kind });
+            }
+        }
+    }
+
+    fn ts_import_names(&self, node: Node<'a>, out: &mut Vec<(String, String)>, level: usize) {
+        if level > 4 {
+            return;
+        }
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "import_specifier" | "export_specifier" => {
+                    let name = child.child_by_field_name("name").map(|n| self.text(n)).unwrap_or("");
+                    let alias = child.child_by_field_name("alias").map_or(name, |n| self.text(n));
+                    out.push((trim_quotes(name).to_string(), trim_quotes(alias).to_string()));
+                }
+                "namespace_import" | "namespace_export" => {
+                    let alias = child.named_child(0).map(|n| self.text(n)).unwrap_or("*");
+                    out.push(("*".to_string(), alias.to_string()));
+                }
+                "identifier" if node.kind() == "import_clause" => {
+                    out.push(("default".to_string(), self.text(child).to_string()));
+                }
+                "import_clause" | "named_imports" | "export_clause" => self.ts_import_names(child, out, level + 1),
+                _ => {}
+            }
+        }
+    }
+
+    /// Flattens a Rust use tree into `(module path, name, alias)`.
+    fn rust_use(&self, node: Node<'a>, prefix: &str, out: &mut Vec<(String, String, String)>, level: usize) {
+        if level > 8 {
+            return;
+        }
+        let join = |a: &str, b: &str| if a.is_empty() { b.to_string() } else { format!("{a}::{b}") };
+        match node.kind() {
+            "scoped_use_list" => {
+                let path = node.child_by_field_name("path").map(|p| self.text(p)).unwrap_or("");
+                let prefix = join(prefix, path);
+                if let Some(list) = node.child_by_field_name("list") {
+                    self.rust_use(list, &prefix, out, level + 1);
+                }
+            }
+            "use_list" => {
+                let mut cursor = node.walk();
+                for child in node.named_children(&mut cursor) {
+                    self.rust_use(child, prefix, out, level + 1);
+                }
+            }
+            "use_as_clause" => {
+                let path = node.child_by_field_name("path").map(|p| self.text(p)).unwrap_or("");
+                let alias = node.child_by_field_name("alias").map(|p| self.text(p)).unwrap_or("");
+                let full = join(prefix, path);
+                let (spec, name) = full.rsplit_once("::").unwrap_or(("", &full));
+                out.push((spec.to_string(), name.to_string(), alias.to_string()));
+            }
+            "use_wildcard" => {
+                let path = self.text(node).trim_end_matches('*').trim_end_matches("::");
+                out.push((join(prefix, path), "*".to_string(), "*".to_string()));
+            }
+            _ => {
+                let full = join(prefix, &self.text(node).split_whitespace().collect::<String>());
+                let (spec, name) = full.rsplit_once("::").unwrap_or(("", &full));
+                let name = if name == "self" { spec.rsplit("::").next().unwrap_or("") } else { name };
+                out.push((spec.to_string(), name.to_string(), name.to_string()));
+            }
+        }
+    }
+
+    /// A Rust `mod x;` (a module in another file).
+    pub(super) fn module_item(&mut self, node: Node<'a>) {
+        if node.child_by_field_name("body").is_some() {
+            return;
+        }
+        if let Some(name) = node.child_by_field_name("name") {
+            let line = node.start_position().row as u32 + 1;
+            let spec = self.text(name).to_string();
+            self.graph.def_names.insert(name.start_byte());
+            self.graph.imports.push(ImportFact { line, spec, names: Vec::new(), kind: ImportKind::Mod });
+        }
+    }
+
+    /// A name leaf in code: decides its role and receiver, or leaves it out when it
+    /// is a definition's own name, a keyword or a local name.
+    pub(super) fn reference(&mut self, node: Node<'a>, text: &'a str) {
+        if text.bytes().all(|b| b == b'_')
+            || self.graph.def_names.contains(&node.start_byte())
+            || self.roles.is_keyword(text)
+            || self.graph.type_params.contains(text)
+        {
+            return;
+        }
+        let path = &self.graph.path;
+        let Some(k) = path.len().checked_sub(1) else { return };
+        let role_at = |i: usize| self.roles.of(path[i].0).graph;
+        // A member: `recv.name`, `Recv::name`.
+        let mut top = k;
+        let mut object = None;
+        if k >= 1 {
+            let (obj_f, mem_f) = role_at(k - 1).member;
+            if mem_f != 0 && path[k].1 == mem_f {
+                object = path[k - 1].0.child_by_field_id(obj_f);
+                top = k - 1;
+            }
+        }
+        for _ in 0..4 {
+            let wrapper = role_at(top.saturating_sub(1));
+            if top >= 1 && wrapper.type_wrapper && (wrapper.member.0 == 0 || path[top].1 != wrapper.member.0) {
+                top -= 1;
+            } else {
+                break;
+            }
+        }
+        if (k.saturating_sub(3)..k).any(|i| role_at(i).scope) {
+            // The package or namespace name itself.
+            return;
+        }
+        let role = if let Some(at) = self.in_import(k) {
+            if !self.imported_name(at, k) {
+                return;
+            }
+            RefRole::Import
+        } else if self.in_inherit(k) {
+            RefRole::Inherit
+        } else if top >= 1 && role_at(top - 1).call_field != 0 && role_at(top - 1).call_field == path[top].1 {
+            RefRole::Call
+        } else if role_at(k).type_name
+            || (top >= 1 && self.roles.graph_fields.type_fields.contains(&path[top].1))
+            || (top >= 1 && role_at(top - 1).type_list)
+        {
+            RefRole::Type
+        } else {
+            RefRole::Other
+        };
+        let receiver = match (role, object) {
+            (RefRole::Inherit, _) => match self.current_type() {
+                Some(t) => Pending::Done(Receiver::Type(t.to_string())),
+                None => Pending::Done(Receiver::Unknown),
+            },
+            (RefRole::Import, _) => Pending::Done(Receiver::None),
+            (_, Some(o)) => self.receiver(o, 0),
+            (_, None) => {
+                if self.lookup_local(text).is_some() || self.is_module_alias(text) {
+                    return;
+                }
+                Pending::Done(Receiver::None)
+            }
+        };
+        let line = node.start_position().row as u32 + 1;
+        self.graph.refs.push(PendingRef { line, name: text, role, receiver });
+    }
+
+    /// Whether the name at `k`, inside the import statement at `at`, is a name the
+    /// statement imports: not a segment of the module's path (`a` of `crate::a::B`,
+    /// `Foo` of `using Foo.Bar`) and not the alias it is bound to.
+    fn imported_name(&self, at: usize, k: usize) -> bool {
+        let path = &self.graph.path;
+        for i in at + 1..=k {
+            let parent = path[i - 1].0;
+            let (obj_f, _) = self.roles.of(parent).graph.member;
+            let field = path[i].1;
+            if obj_f != 0 && field == obj_f {
+                return false;
+            }
+            let name = parent.field_name_for_child(child_index(parent, path[i].0));
+            match (parent.kind(), name) {
+                (_, Some("alias")) => return false,
+                ("scoped_use_list", Some("path")) | ("use_wildcard", _) => return false,
+                // Go's `import st "path"`, C#'s `using X = A.B;`: the alias.
+                ("import_spec" | "using_directive", Some("name")) => return false,
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// The index in the path of the import statement the name at `k` is in.
+    fn in_import(&self, k: usize) -> Option<usize> {
+        let path = &self.graph.path;
+        for i in (k.saturating_sub(CONTEXT_DEPTH)..k).rev() {
+            let g = self.roles.of(path[i].0).graph;
+            if g.import {
+                return Some(i);
+            }
+            if g.reexport_field != 0 {
+                return path[i].0.child_by_field_id(g.reexport_field).is_some().then_some(i);
+            }
+            if g.function {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Whether the name at `k` names a supertype: in a supertype list (not inside
+    /// its generic arguments), in a supertype field, or the type of an embedded field.
+    fn in_inherit(&self, k: usize) -> bool {
+        let path = &self.graph.path;
+        for i in (k.saturating_sub(6)..k).rev() {
+            let g = self.roles.of(path[i].0).graph;
+            if g.type_list || g.function {
+                return false;
+            }
+            if g.inherit || (g.inherit_field != 0 && path[i + 1].1 == g.inherit_field) {
+                // Not when the list itself is a generic argument (Go's `Pair[K, V]`
+                // holds its arguments in `type_elem`s, as interfaces do).
+                return !(i.saturating_sub(3)..i).any(|j| self.roles.of(path[j].0).graph.type_list);
+            }
+            if g.embedding {
+                return path[i].0.child_by_field_id(self.roles.graph_fields.name).is_none();
+            }
+        }
+        false
+    }
+
+    /// A name bound to a whole imported module or package (`fmt`, `* as path`):
+    /// its occurrences stand for the module, which is not a definition.
+    fn is_module_alias(&self, name: &str) -> bool {
+        self.graph.imports.iter().any(|i| i.names.iter().any(|(n, a)| n == "*" && a == name))
+    }
+
+    /// Generic parameters (`T` of `fn f<T>`, `Pair[K, V]`) are not references.
+    fn type_parameters(&mut self, node: Node<'a>, field: &str) {
+        let mut names = Vec::new();
+        if field.is_empty() {
+            for c in node.named_children(&mut node.walk()) {
+                if self.roles.of(c).graph.name {
+                    names.push(self.text(c));
+                }
+            }
+        } else {
+            for c in node.children_by_field_name(field, &mut node.walk()) {
+                names.push(self.text(c));
+            }
+        }
+        self.graph.type_params.extend(names);
+    }
+
+    fn current_type(&self) -> Option<&str> {
+        self.scopes.last().map(|s| s.name.as_str())
+    }
+
+    /// What an object expression is, as far as the file tells.
+    fn receiver(&self, o: Node<'a>, level: usize) -> Pending<'a> {
+        let role = self.roles.of(o);
+        let text = self.text(o);
+        if role.graph.self_ || matches!(text, "this" | "self" | "Self") {
+            return match self.current_type() {
+                Some(t) => Pending::Done(Receiver::Type(t.to_string())),
+                None => Pending::Done(Receiver::Unknown),
+            };
+        }
+        if role.graph.name {
+            return match self.lookup_local(text) {
+                Some(Some(t)) => match t.strip_prefix("()") {
+                    Some(f) => Pending::Done(Receiver::Returns(f.to_string())),
+                    None => Pending::Done(Receiver::Type(t.clone())),
+                },
+                Some(None) => Pending::Done(Receiver::Unknown),
+                None => Pending::Name(text, self.current_type().map(str::to_string)),
+            };
+        }
+        let (obj_f, mem_f) = role.graph.member;
+        if mem_f != 0 && level < 2 {
+            let (Some(inner), Some(member)) = (o.child_by_field_id(obj_f), o.child_by_field_id(mem_f)) else {
+                return Pending::Done(Receiver::Unknown);
+            };
+            if o.kind().starts_with("scoped") {
+                // `a::b::Type::f`: the path's last segment names the receiver.
+                return Pending::Name(self.text(member), None);
+            }
+            return match self.receiver(inner, level + 1) {
+                Pending::Done(Receiver::Type(t)) => Pending::Field(t, self.text(member)),
+                Pending::Name(n, Some(t)) if self.graph_field_type(&t, n).is_some() => {
+                    let ty = self.graph_field_type(&t, n).unwrap_or_default();
+                    Pending::Field(ty, self.text(member))
+                }
+                _ => Pending::Done(Receiver::Unknown),
+            };
+        }
+        match self.constructed_type(o) {
+            Some(t) => Pending::Done(Receiver::Type(t)),
+            None => Pending::Done(Receiver::Unknown),
+        }
+    }
+
+    fn graph_field_type(&self, ty: &str, field: &str) -> Option<String> {
+        self.graph.fields.get(&(ty.to_string(), field.to_string())).cloned()
+    }
+
+    /// A field's declared type, for receivers like `this.store`.
+    pub(super) fn record_field_type(&mut self, node: Node<'a>, names: &[Node<'a>]) {
+        let Some(owner) = self.current_type().map(str::to_string) else { return };
+        let ty = node.child_by_field_name("type").or_else(|| {
+            let mut c = node.walk();
+            let decl = node.named_children(&mut c).find(|c| c.kind() == "variable_declaration");
+            decl.and_then(|d| d.child_by_field_name("type"))
+        });
+        let Some(ty) = ty.map(|t| self.type_name(t).to_string()).filter(|t| !t.is_empty()) else { return };
+        for n in names {
+            let name = self.text(*n).to_string();
+            self.graph.fields.insert((owner.clone(), name), ty.clone());
+        }
+    }
+
+    /// The graph facts, receivers of fields resolved against the whole file.
+    pub(super) fn finish_graph(&mut self) -> (String, Vec<RefFact>, Vec<ImportFact>) {
+        let graph = std::mem::take(&mut self.graph);
+        let fields = &graph.fields;
+        let mut refs: Vec<RefFact> = graph
+            .refs
+            .into_iter()
+            .map(|r| {
+                let receiver = match r.receiver {
+                    Pending::Done(recv) => recv,
+                    Pending::Field(ty, field) => match fields.get(&(ty, field.to_string())) {
+                        Some(t) => Receiver::Type(t.clone()),
+                        None => Receiver::Unknown,
+                    },
+                    Pending::Name(name, in_type) => match in_type.and_then(|t| fields.get(&(t, name.to_string()))) {
+                        Some(t) => Receiver::Type(t.clone()),
+                        None => Receiver::Name(name.to_string()),
+                    },
+                };
+                RefFact { line: r.line, name: r.name.to_string(), role: r.role, receiver }
+            })
+            .collect();
+        // Walk order is source order, except around code inside strings.
+        refs.sort_by_key(|r| r.line);
+        (graph.scope, refs, graph.imports)
+    }
+}
+
+/// The position of `child` among `parent`'s children (for its field name).
+fn child_index(parent: Node<'_>, child: Node<'_>) -> u32 {
+    let mut cursor = parent.walk();
+    let found = parent.children(&mut cursor).position(|c| c == child);
+    found.unwrap_or(0) as u32
+}
+
+fn collect_kind<'t>(node: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        if child.kind() == kind {
+            out.push(child);
+        } else if child.named_child_count() > 0 && out.len() < 10_000 {
+            collect_kind(child, kind, out);
+        }
+    }
+}
+
+fn trim_quotes(s: &str) -> &str {
+    s.trim_matches(|c| c == '"' || c == '\'' || c == '`')
+}

@@ -1,0 +1,321 @@
+//! Which project files an import statement names, by each language's rules:
+//! TS/JS relative paths (extensions, `index` files) and the root `tsconfig.json`'s
+//! `baseUrl` / `paths`; Go import paths through the nearest `go.mod`'s module path
+//! (or a `vendor/` folder) to a folder's files; Rust `mod x;`, `crate::`,
+//! `super::`, `self::` paths to module files; C# `using` namespaces to the files
+//! declaring them. What is not found is external (an empty list).
+
+use std::rc::Rc;
+
+use super::{FileGraph, FileKey, Graph};
+use crate::lang::Language;
+use crate::snapshot::structure::ImportRecord;
+use crate::snapshot::SnapshotError;
+
+/// Files a C# namespace is looked up in, at most.
+const MAX_NAMESPACE_FILES: usize = 5_000;
+/// The largest `go.mod` / `tsconfig.json` read.
+const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// The root `tsconfig.json`'s (or `jsconfig.json`'s) module resolution options.
+#[derive(Default)]
+pub struct TsPaths {
+    base_url: Option<String>,
+    paths: Vec<(String, Vec<String>)>,
+}
+
+pub fn resolve(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError> {
+    match f.language {
+        Language::TypeScript | Language::JavaScript => ts(g, f, &imp.spec),
+        Language::Go => go(g, f, &imp.spec),
+        Language::Rust => rust(g, f, imp),
+        Language::CSharp => csharp(g, &imp.spec),
+    }
+}
+
+fn locate(g: &Graph<'_>, path: &str) -> Result<Option<FileKey>, SnapshotError> {
+    Ok(g.index.locate(path)?.map(|f| (f.segment, f.slot_id)))
+}
+
+/// `dir` joined with a relative path, `.` and `..` applied; `None` when it
+/// climbs above the project root.
+pub(crate) fn join(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for p in rel.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+fn ts(g: &Graph<'_>, f: &FileGraph, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
+    let mut bases: Vec<String> = Vec::new();
+    if spec == "." || spec == ".." || spec.starts_with("./") || spec.starts_with("../") {
+        bases.extend(join(f.folder(), spec));
+    } else if spec.starts_with('/') {
+        return Ok(Vec::new());
+    } else {
+        let config = ts_config(g);
+        for (pattern, targets) in &config.paths {
+            let star = match pattern.split_once('*') {
+                Some((pre, post))
+                    if spec.starts_with(pre) && spec.ends_with(post) && spec.len() >= pre.len() + post.len() =>
+                {
+                    &spec[pre.len()..spec.len() - post.len()]
+                }
+                None if pattern == spec => "",
+                _ => continue,
+            };
+            let base = config.base_url.as_deref().unwrap_or("");
+            for t in targets {
+                bases.extend(join(base, &t.replacen('*', star, 1)));
+            }
+        }
+        if let Some(base) = &config.base_url {
+            bases.extend(join(base, spec));
+        }
+    }
+    for base in bases {
+        if let Some(k) = ts_file(g, &base)? {
+            return Ok(vec![k]);
+        }
+    }
+    Ok(Vec::new())
+}
+
+fn ts_file(g: &Graph<'_>, base: &str) -> Result<Option<FileKey>, SnapshotError> {
+    const EXTS: [&str; 10] = ["", ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+    const INDEX: [&str; 5] = ["/index.ts", "/index.tsx", "/index.d.ts", "/index.js", "/index.jsx"];
+    for ext in EXTS.iter().chain(INDEX.iter()) {
+        if let Some(k) = locate(g, &format!("{base}{ext}"))? {
+            return Ok(Some(k));
+        }
+    }
+    // `./a.js` written for a file that is `a.ts` before compilation.
+    for (from, to) in [(".js", ".ts"), (".js", ".tsx"), (".mjs", ".mts"), (".cjs", ".cts"), (".jsx", ".tsx")] {
+        if let Some(stem) = base.strip_suffix(from) {
+            if let Some(k) = locate(g, &format!("{stem}{to}"))? {
+                return Ok(Some(k));
+            }
+        }
+    }
+    Ok(None)
+}
+
+fn ts_config(g: &Graph<'_>) -> Rc<TsPaths> {
+    if let Some(c) = g.tsconfig.borrow().as_ref() {
+        return c.clone();
+    }
+    let mut config = TsPaths::default();
+    for name in ["tsconfig.json", "jsconfig.json"] {
+        let Some((bytes, _)) =
+            crate::query::text::read_regular(&g.index.root.join(name), &g.index.root, MAX_CONFIG_BYTES)
+        else {
+            continue;
+        };
+        let text = strip_json_comments(&String::from_utf8_lossy(&bytes));
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+        let options = &json["compilerOptions"];
+        config.base_url = options["baseUrl"].as_str().and_then(|b| join("", b));
+        if let Some(paths) = options["paths"].as_object() {
+            for (pattern, targets) in paths {
+                let targets =
+                    targets.as_array().map(|t| t.iter().filter_map(|t| t.as_str().map(str::to_string)).collect());
+                config.paths.push((pattern.clone(), targets.unwrap_or_default()));
+            }
+        }
+        break;
+    }
+    let config = Rc::new(config);
+    *g.tsconfig.borrow_mut() = Some(config.clone());
+    config
+}
+
+/// JSON with comments and trailing commas (tsconfig's dialect) → JSON.
+fn strip_json_comments(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let mut in_string = false;
+    while i < b.len() {
+        let c = b[i];
+        if in_string {
+            if c == b'\\' && i + 1 < b.len() {
+                out.push_str(&text[i..i + 2]);
+                i += 2;
+                continue;
+            }
+            in_string = c != b'"';
+        } else if c == b'"' {
+            in_string = true;
+        } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+            continue;
+        } else if c == b',' {
+            let rest = text[i + 1..].trim_start();
+            if rest.starts_with('}') || rest.starts_with(']') {
+                i += 1;
+                continue;
+            }
+        }
+        let ch = text[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
+}
+
+/// The folder and module path of the `go.mod` nearest above `folder`.
+fn go_module(g: &Graph<'_>, folder: &str) -> Option<(String, String)> {
+    if let Some(m) = g.gomods.borrow().get(folder) {
+        return m.clone();
+    }
+    let path = if folder.is_empty() { "go.mod".to_string() } else { format!("{folder}/go.mod") };
+    let found = crate::query::text::read_regular(&g.index.root.join(&path), &g.index.root, MAX_CONFIG_BYTES).and_then(
+        |(bytes, _)| {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            text.lines()
+                .find_map(|l| l.trim().strip_prefix("module "))
+                .map(|m| (folder.to_string(), m.trim().trim_matches('"').to_string()))
+        },
+    );
+    let found = match found {
+        Some(f) => Some(f),
+        None if folder.is_empty() => None,
+        None => go_module(g, folder.rsplit_once('/').map_or("", |(d, _)| d)),
+    };
+    g.gomods.borrow_mut().insert(folder.to_string(), found.clone());
+    found
+}
+
+fn go(g: &Graph<'_>, f: &FileGraph, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
+    let mut folders: Vec<String> = Vec::new();
+    if let Some((dir, module)) = go_module(g, f.folder()) {
+        if let Some(rest) = spec.strip_prefix(module.as_str()).filter(|r| r.is_empty() || r.starts_with('/')) {
+            folders.extend(join(&dir, rest.trim_start_matches('/')));
+        }
+        folders.extend(join(&dir, &format!("vendor/{spec}")));
+    }
+    folders.push(format!("vendor/{spec}"));
+    for folder in folders {
+        let files: Vec<FileKey> = g
+            .index
+            .files_under(&folder)?
+            .into_iter()
+            .filter(|x| x.path[folder.len() + 1..].find('/').is_none() && x.path.ends_with(".go"))
+            .map(|x| (x.segment, x.slot_id))
+            .collect();
+        if !files.is_empty() {
+            return Ok(files);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// The folder a Rust file's child modules live in.
+fn rust_module_dir(path: &str) -> String {
+    let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+    match file {
+        "mod.rs" | "lib.rs" | "main.rs" => dir.to_string(),
+        f => join(dir, f.strip_suffix(".rs").unwrap_or(f)).unwrap_or_default(),
+    }
+}
+
+fn rust_module_file(g: &Graph<'_>, dir: &str, parts: &[&str]) -> Result<Option<FileKey>, SnapshotError> {
+    if parts.is_empty() {
+        for root in ["lib.rs", "main.rs", "mod.rs"] {
+            if let Some(k) = locate(g, &join(dir, root).unwrap_or_default())? {
+                return Ok(Some(k));
+            }
+        }
+        return Ok(None);
+    }
+    let base = join(dir, &parts.join("/")).unwrap_or_default();
+    if let Some(k) = locate(g, &format!("{base}.rs"))? {
+        return Ok(Some(k));
+    }
+    locate(g, &format!("{base}/mod.rs"))
+}
+
+fn rust(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError> {
+    let here = rust_module_dir(&f.path);
+    if imp.kind == 2 {
+        return Ok(rust_module_file(g, &here, &[imp.spec.as_str()])?.into_iter().collect());
+    }
+    let parts: Vec<&str> = imp.spec.split("::").filter(|p| !p.is_empty()).collect();
+    let (dir, rest): (String, &[&str]) = match parts.first().copied() {
+        Some("crate") => {
+            let src = match f.path.rsplit_once("src/") {
+                Some((pre, _)) => format!("{pre}src"),
+                None => String::new(),
+            };
+            (src, &parts[1..])
+        }
+        Some("self") => (here.clone(), &parts[1..]),
+        Some("super") => {
+            let mut dir = f.path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+            let mut rest = &parts[..];
+            // `super` from `a/b.rs` is `a`; from `a/b/mod.rs` it is `a` too.
+            if f.path.ends_with("/mod.rs") {
+                dir = dir.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+            }
+            rest = &rest[1..];
+            while rest.first() == Some(&"super") {
+                dir = dir.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+                rest = &rest[1..];
+            }
+            (dir, rest)
+        }
+        // A module of this one (2018 paths), else another crate: external.
+        _ => (here.clone(), &parts[..]),
+    };
+    let mut out = Vec::new();
+    // The names may be modules themselves (`use crate::a::{b, c}`).
+    for n in &imp.names {
+        if n.name != "*" {
+            let mut with: Vec<&str> = rest.to_vec();
+            with.push(&n.name);
+            if let Some(k) = rust_module_file(g, &dir, &with)? {
+                out.push(k);
+            }
+        }
+    }
+    // The module holding the names; failing that its parent (`a::b::Item` where
+    // `b` is an inline module or `Item` sits in `a`).
+    for cut in 0..=rest.len().min(2) {
+        if let Some(k) = rust_module_file(g, &dir, &rest[..rest.len() - cut])? {
+            if !(rest.len() - cut == 0 && parts.first().is_none_or(|p| !matches!(*p, "crate" | "self" | "super"))) {
+                out.push(k);
+            }
+            break;
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn csharp(g: &Graph<'_>, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
+    let last = spec.rsplit('.').next().unwrap_or(spec);
+    let mut out = Vec::new();
+    for key in g.files_with(last, false)?.into_iter().take(MAX_NAMESPACE_FILES) {
+        if g.file(key)?.scope == spec {
+            out.push(key);
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,575 @@
+//! The code graph: references, callers, callees, imports, hierarchy and impact,
+//! resolved at query time from per-file facts.
+//!
+//! In: an [`Index`] (each file's definitions with extents, its references with a
+//! role and a receiver, its imports, its package / namespace; see
+//! `crate::extract::graph`). Out: answers about one symbol or file.
+//!
+//! Nothing cross-file is stored: a file's facts depend on its bytes alone, so an
+//! update of one file never leaves another file's facts stale, and compaction
+//! copies them as they are. Resolution reads only the files the term index points
+//! to: the files where a name occurs (its postings) and where it is defined (its
+//! postings on definition lines). A reference resolves the way a careful reader
+//! would, in this order:
+//!
+//! 1. a member with a known receiver type (`this`, a typed parameter or local, a
+//!    field of `this` with a declared type) binds to that type's member, or its
+//!    supertypes' (nearest first);
+//! 2. a member of a name (`Type.member`, `pkg.Func`, an import alias) binds to that
+//!    type's member, or to the definitions of the files the alias imports;
+//! 3. a plain name binds to the file's own definitions (its enclosing type's first),
+//!    then to names the file imports (followed to the defining file, and through
+//!    one re-export), then to the same package / namespace (Go folder, C#
+//!    namespace), then to the name defined once in the project;
+//! 4. what still has several candidates is ambiguous and reported with each;
+//!    a member of an unknown receiver is a candidate of every member of that name.
+//!
+//! Names that resolve to nothing in the project (library calls) are external.
+
+mod imports;
+mod ops;
+
+pub use ops::*;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::extract::RefRole;
+use crate::lang::Language;
+use crate::project::Index;
+use crate::query::{Matcher, Mode};
+use crate::snapshot::structure::{decode_refs, FileStructure, ImportRecord, PackedReceiver, PackedRef};
+use crate::snapshot::{unpack, SnapshotError};
+
+/// The deepest `--depth` of callers, callees, imports and impact.
+pub const MAX_DEPTH: usize = 3;
+/// Candidate definitions considered for one name, at most (a name defined more
+/// often than this is not followed further; the answer says so).
+const MAX_CANDIDATES: usize = 2_000;
+
+/// A file by where its first slot is: (segment, slot).
+pub type FileKey = (usize, u32);
+/// A definition: its file and its index among the file's definitions.
+pub type DefId = (FileKey, u32);
+
+/// What kind of definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DefCat {
+    Type,
+    Method,
+    Property,
+}
+
+/// A definition with its extent.
+#[derive(Clone, Debug)]
+pub struct Def {
+    pub name: String,
+    /// `class`, `struct`, `interface`, ..., `method`, `property`.
+    pub kind: String,
+    pub cat: DefCat,
+    pub line: u32,
+    pub end_line: u32,
+    pub parent: Option<String>,
+    /// A function's declared result type (plain name); empty otherwise.
+    pub returns: String,
+}
+
+/// One file's graph facts, read from its structure archive.
+pub struct FileGraph {
+    pub key: FileKey,
+    pub path: String,
+    pub language: Language,
+    pub scope: String,
+    pub defs: Vec<Def>,
+    pub names: Vec<String>,
+    pub refs: Vec<PackedRef>,
+    pub imports: Vec<ImportRecord>,
+}
+
+impl FileGraph {
+    pub fn name(&self, i: u32) -> &str {
+        self.names.get(i as usize).map_or("", String::as_str)
+    }
+
+    /// The innermost definition whose extent holds `line` (methods before the
+    /// types around them), if any.
+    pub fn enclosing(&self, line: u32) -> Option<u32> {
+        self.defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.line <= line && line <= d.end_line && d.cat != DefCat::Property)
+            .min_by_key(|(_, d)| (d.end_line - d.line, d.cat != DefCat::Method))
+            .map(|(i, _)| i as u32)
+    }
+
+    /// The innermost type whose extent holds `line`.
+    pub fn enclosing_type(&self, line: u32) -> Option<&str> {
+        let inner = self.enclosing(line).map(|i| &self.defs[i as usize])?;
+        match inner.cat {
+            DefCat::Type => Some(&inner.name),
+            _ => inner.parent.as_deref(),
+        }
+    }
+
+    /// `package.Type.member` (Go, C# namespaces), `a::b::Type::member` (Rust, the
+    /// module from the path), `Type.member` (TypeScript, JavaScript).
+    pub fn qualified_name(&self, d: &Def) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        let module;
+        if self.language == Language::Rust {
+            module = rust_module(&self.path);
+            parts.extend(module.iter().map(String::as_str));
+        } else if !self.scope.is_empty() {
+            parts.push(&self.scope);
+        }
+        if let Some(p) = &d.parent {
+            parts.push(p);
+        }
+        parts.push(&d.name);
+        parts.join(if self.language == Language::Rust { "::" } else { "." })
+    }
+
+    /// The last name of the file's module, package or namespace: Rust's module
+    /// (`store` of `src/shop/store.rs`), Go's package, C#'s namespace's last part,
+    /// a TS/JS file's stem.
+    pub fn module_name(&self) -> &str {
+        match self.language {
+            Language::Rust => {
+                let (dir, file) = self.path.rsplit_once('/').unwrap_or(("", &self.path));
+                match file {
+                    "mod.rs" | "lib.rs" | "main.rs" => dir.rsplit('/').next().unwrap_or(""),
+                    f => f.strip_suffix(".rs").unwrap_or(f),
+                }
+            }
+            Language::Go | Language::CSharp => self.scope.rsplit('.').next().unwrap_or(""),
+            _ => {
+                let file = self.path.rsplit('/').next().unwrap_or("");
+                file.split('.').next().unwrap_or("")
+            }
+        }
+    }
+
+    fn folder(&self) -> &str {
+        self.path.rsplit_once('/').map_or("", |(d, _)| d)
+    }
+}
+
+/// A Rust file's module path below its crate's `src/`: `src/a/b.rs` → `a::b`;
+/// `mod.rs`, `lib.rs` and `main.rs` name their folder.
+fn rust_module(path: &str) -> Vec<String> {
+    let rel = path.rsplit_once("src/").map_or(path, |(_, r)| r);
+    let rel = rel.strip_suffix(".rs").unwrap_or(rel);
+    let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// How a reference resolved.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resolution {
+    pub defs: Vec<DefId>,
+    /// Several candidates remain.
+    pub ambiguous: bool,
+}
+
+/// Answers graph questions over one index. Caches what it reads for the life of
+/// one question (it is cheap to make).
+pub struct Graph<'i> {
+    pub index: &'i Index,
+    files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
+    defs: RefCell<FxHashMap<String, Rc<Vec<DefId>>>>,
+    supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
+    import_files: RefCell<FxHashMap<(FileKey, u32), Rc<Vec<FileKey>>>>,
+    gomods: RefCell<FxHashMap<String, Option<(String, String)>>>,
+    tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
+}
+
+impl<'i> Graph<'i> {
+    pub fn new(index: &'i Index) -> Graph<'i> {
+        Graph {
+            index,
+            files: RefCell::default(),
+            defs: RefCell::default(),
+            supers: RefCell::default(),
+            import_files: RefCell::default(),
+            gomods: RefCell::default(),
+            tsconfig: RefCell::default(),
+        }
+    }
+
+    /// The graph facts of the file whose slot is `(segment, slot)` (any part).
+    pub fn file(&self, key: FileKey) -> Result<Rc<FileGraph>, SnapshotError> {
+        if let Some(f) = self.files.borrow().get(&key) {
+            return Ok(f.clone());
+        }
+        let seg = &self.index.segments[key.0];
+        let slot = seg.slot(key.1)?;
+        let path = seg.slot_path(&slot)?.to_string();
+        let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
+        let s: FileStructure = seg.structure(&slot)?;
+        let refs = decode_refs(&s.refs, s.names.len()).ok_or_else(|| seg.corrupt("references malformed"))?;
+        let mut defs = Vec::with_capacity(s.types.len() + s.methods.len() + s.properties.len());
+        for t in s.types {
+            let (line, end_line) = (t.line, t.end_line.max(t.line));
+            let (name, kind, parent) = (t.name, t.kind, t.parent);
+            defs.push(Def { name, kind, cat: DefCat::Type, line, end_line, parent, returns: String::new() });
+        }
+        for m in s.methods {
+            let (line, end_line) = (m.line, m.end_line.max(m.line));
+            let kind = if m.parent.is_some() { "method" } else { "function" }.to_string();
+            let (name, parent, returns) = (m.name, m.parent, m.returns);
+            defs.push(Def { name, kind, cat: DefCat::Method, line, end_line, parent, returns });
+        }
+        for p in s.properties {
+            let (line, end_line) = (p.line, p.end_line.max(p.line));
+            let kind = "property".to_string();
+            let (name, parent) = (p.name, p.parent);
+            defs.push(Def { name, kind, cat: DefCat::Property, line, end_line, parent, returns: String::new() });
+        }
+        let f =
+            Rc::new(FileGraph { key, path, language, scope: s.scope, defs, names: s.names, refs, imports: s.imports });
+        self.files.borrow_mut().insert(key, f.clone());
+        Ok(f)
+    }
+
+    /// The live files where `name` occurs (case-sensitively), optionally only on
+    /// definition lines, in path order.
+    pub fn files_with(&self, name: &str, defs_only: bool) -> Result<Vec<FileKey>, SnapshotError> {
+        let Ok(matcher) = Matcher::new(name, Mode::Exact, true) else { return Ok(Vec::new()) };
+        let mut out: Vec<FileKey> = Vec::new();
+        for (si, seg) in self.index.segments.iter().enumerate() {
+            let mut slots: Vec<u32> = Vec::new();
+            for v in matcher.variants(seg)? {
+                let list = if defs_only { seg.def_postings(&v)? } else { seg.postings(&v)? };
+                let mut last = u32::MAX;
+                for p in list.iter() {
+                    let (slot, _) = unpack(p);
+                    if slot != last {
+                        slots.push(slot);
+                        last = slot;
+                    }
+                }
+            }
+            slots.sort_unstable();
+            slots.dedup();
+            let mut firsts: Vec<u32> = Vec::with_capacity(slots.len());
+            for s in slots {
+                let rec = seg.slot(s)?;
+                let first = s - rec.part as u32;
+                if firsts.last() != Some(&first) && self.index.is_live(si, first) {
+                    firsts.push(first);
+                }
+            }
+            out.extend(firsts.into_iter().map(|s| (si, s)));
+        }
+        if self.index.has_updates() {
+            let mut keyed: Vec<(String, FileKey)> = Vec::with_capacity(out.len());
+            for k in out {
+                let seg = &self.index.segments[k.0];
+                keyed.push((seg.slot_path(&seg.slot(k.1)?)?.to_string(), k));
+            }
+            keyed.sort();
+            out = keyed.into_iter().map(|(_, k)| k).collect();
+        }
+        Ok(out)
+    }
+
+    /// Every definition named `name` (case-sensitive), in path and line order.
+    pub fn defs_named(&self, name: &str) -> Result<Rc<Vec<DefId>>, SnapshotError> {
+        if let Some(d) = self.defs.borrow().get(name) {
+            return Ok(d.clone());
+        }
+        let mut out = Vec::new();
+        for key in self.files_with(name, true)? {
+            let f = self.file(key)?;
+            for (i, d) in f.defs.iter().enumerate() {
+                if d.name == name {
+                    out.push((key, i as u32));
+                }
+            }
+            if out.len() > MAX_CANDIDATES {
+                break;
+            }
+        }
+        let out = Rc::new(out);
+        self.defs.borrow_mut().insert(name.to_string(), out.clone());
+        Ok(out)
+    }
+
+    pub fn def(&self, id: DefId) -> Result<(Rc<FileGraph>, Def), SnapshotError> {
+        let f = self.file(id.0)?;
+        let d = f.defs[id.1 as usize].clone();
+        Ok((f, d))
+    }
+
+    /// The supertypes of the types named `name`, level by level (direct ones
+    /// first), up to four levels, each name once.
+    pub fn supertypes(&self, name: &str) -> Result<Rc<Vec<Vec<String>>>, SnapshotError> {
+        if let Some(s) = self.supers.borrow().get(name) {
+            return Ok(s.clone());
+        }
+        let mut levels: Vec<Vec<String>> = Vec::new();
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        seen.insert(name.to_string());
+        let mut frontier = vec![name.to_string()];
+        for _ in 0..4 {
+            let mut next = Vec::new();
+            for t in &frontier {
+                for s in self.direct_supertypes(t)? {
+                    if seen.insert(s.clone()) {
+                        next.push(s);
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            levels.push(next.clone());
+            frontier = next;
+        }
+        let levels = Rc::new(levels);
+        self.supers.borrow_mut().insert(name.to_string(), levels.clone());
+        Ok(levels)
+    }
+
+    /// The names the types named `name` inherit from, in the files defining them
+    /// (an `impl Trait for T` may sit in any file naming `T`, so for Rust every
+    /// file where `T` occurs is read).
+    fn direct_supertypes(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
+        let mut out = Vec::new();
+        let files = self.files_with(name, false)?;
+        for key in files.into_iter().take(MAX_CANDIDATES) {
+            let f = self.file(key)?;
+            for r in &f.refs {
+                if r.role == RefRole::Inherit && matches!(r.receiver, PackedReceiver::Type(t) if f.name(t) == name) {
+                    let s = self.dealias(&f, f.name(r.name));
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The name an import alias stands for in a file (`import { Store as S }`:
+    /// `S` → `Store`).
+    fn dealias(&self, f: &FileGraph, name: &str) -> String {
+        for i in &f.imports {
+            for n in &i.names {
+                if n.alias == name && n.name != "*" && n.name != "default" && !n.name.is_empty() {
+                    return n.name.to_string();
+                }
+            }
+        }
+        name.to_string()
+    }
+
+    /// The files an import of `f` resolves to (empty: external or not found).
+    pub fn import_targets(&self, f: &FileGraph, import: u32) -> Result<Rc<Vec<FileKey>>, SnapshotError> {
+        if let Some(t) = self.import_files.borrow().get(&(f.key, import)) {
+            return Ok(t.clone());
+        }
+        let targets = Rc::new(imports::resolve(self, f, &f.imports[import as usize])?);
+        self.import_files.borrow_mut().insert((f.key, import), targets.clone());
+        Ok(targets)
+    }
+
+    /// The definitions a reference of `f` binds to.
+    pub fn resolve(&self, f: &FileGraph, r: &PackedRef) -> Result<Resolution, SnapshotError> {
+        // A plain name may be an import alias (`import { Store as S }`: `S`).
+        let name = match r.receiver {
+            PackedReceiver::None if r.role != RefRole::Import => self.dealias(f, f.name(r.name)),
+            _ => f.name(r.name).to_string(),
+        };
+        let name = name.as_str();
+        let all = self.defs_named(name)?;
+        let fits = |d: &Def| match r.role {
+            RefRole::Call => d.cat != DefCat::Property,
+            RefRole::Type | RefRole::Inherit => d.cat == DefCat::Type,
+            RefRole::Import | RefRole::Other => true,
+        };
+        let mut cands: Vec<(DefId, Rc<FileGraph>, usize)> = Vec::new();
+        for &id in all.iter() {
+            let file = self.file(id.0)?;
+            if fits(&file.defs[id.1 as usize]) {
+                cands.push((id, file, id.1 as usize));
+            }
+        }
+        if cands.is_empty() {
+            return Ok(Resolution::default());
+        }
+        let pick = |keep: &dyn Fn(&FileGraph, &Def) -> bool| -> Vec<DefId> {
+            cands.iter().filter(|(_, file, i)| keep(file, &file.defs[*i])).map(|(id, ..)| *id).collect()
+        };
+        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs };
+        // A supertype reference's receiver is its subtype, not a qualifier.
+        let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
+        let returned = match receiver {
+            PackedReceiver::Returns(func) => self.returns_of(f.name(func))?,
+            _ => None,
+        };
+        let receiver_type = match receiver {
+            PackedReceiver::Type(t) => Some(self.dealias(f, f.name(t))),
+            PackedReceiver::Returns(_) => returned,
+            _ => None,
+        };
+        if let Some(t) = receiver_type {
+            let mut levels = vec![vec![t.clone()]];
+            levels.extend(self.supertypes(&t)?.iter().cloned());
+            for level in levels {
+                let found = pick(&|_, d| d.parent.as_ref().is_some_and(|p| level.contains(p)));
+                if !found.is_empty() {
+                    return Ok(done(found));
+                }
+            }
+            return Ok(Resolution::default());
+        }
+        match receiver {
+            PackedReceiver::Type(_) => Ok(Resolution::default()),
+            PackedReceiver::Returns(_) => Ok(self.unknown_receiver(&pick)),
+            PackedReceiver::Name(x) => {
+                let x = self.dealias(f, f.name(x));
+                let found = pick(&|_, d| d.parent.as_deref() == Some(x.as_str()));
+                if !found.is_empty() {
+                    return Ok(done(found));
+                }
+                // An alias of an imported module or package: `pkg.Func`, `ns.f`.
+                for (i, imp) in f.imports.iter().enumerate() {
+                    if imp.names.iter().any(|n| n.alias == x && (n.name == "*" || n.name == "default")) {
+                        let targets = self.import_targets(f, i as u32)?;
+                        if targets.is_empty() {
+                            // An external package: not the project's.
+                            return Ok(Resolution::default());
+                        }
+                        return Ok(done(pick(&|file, d| d.parent.is_none() && targets.contains(&file.key))));
+                    }
+                }
+                // A project type without that member, or an unknown name.
+                let types = self.defs_named(&x)?;
+                let is_type = types
+                    .iter()
+                    .any(|&id| self.file(id.0).is_ok_and(|file| file.defs[id.1 as usize].cat == DefCat::Type));
+                if is_type {
+                    return Ok(Resolution::default());
+                }
+                // A module, package or namespace by its last name (`store::make`).
+                let found = pick(&|file, d| d.parent.is_none() && file.module_name() == x);
+                if !found.is_empty() {
+                    return Ok(done(found));
+                }
+                Ok(self.unknown_receiver(&pick))
+            }
+            PackedReceiver::Unknown => Ok(self.unknown_receiver(&pick)),
+            PackedReceiver::None => self.resolve_plain(f, r, name, &pick),
+        }
+    }
+
+    /// The declared result type of the functions named `func`, when they agree.
+    fn returns_of(&self, func: &str) -> Result<Option<String>, SnapshotError> {
+        let mut found: Option<String> = None;
+        for &id in self.defs_named(func)?.iter() {
+            let file = self.file(id.0)?;
+            let d = &file.defs[id.1 as usize];
+            if d.cat != DefCat::Method || d.returns.is_empty() {
+                continue;
+            }
+            match &found {
+                None => found = Some(d.returns.clone()),
+                Some(t) if *t == d.returns => {}
+                Some(_) => return Ok(None),
+            }
+        }
+        Ok(found)
+    }
+
+    fn unknown_receiver(&self, pick: &dyn Fn(&dyn Fn(&FileGraph, &Def) -> bool) -> Vec<DefId>) -> Resolution {
+        let members = pick(&|_, d| d.parent.is_some());
+        Resolution { ambiguous: members.len() > 1, defs: members }
+    }
+
+    fn resolve_plain(
+        &self,
+        f: &FileGraph,
+        r: &PackedRef,
+        name: &str,
+        pick: &dyn Fn(&dyn Fn(&FileGraph, &Def) -> bool) -> Vec<DefId>,
+    ) -> Result<Resolution, SnapshotError> {
+        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs };
+        // 1. The file's own scopes: the enclosing type's members, then the file's
+        //    top-level definitions.
+        if let Some(t) = f.enclosing_type(r.line) {
+            let t = t.to_string();
+            let found = pick(&|file, d| file.key == f.key && d.parent.as_deref() == Some(t.as_str()));
+            if !found.is_empty() {
+                return Ok(done(found));
+            }
+            if f.language == Language::CSharp {
+                // C#'s implicit `this`: members of the type (partial classes
+                // included) and of its base types.
+                let mut levels = vec![vec![t.clone()]];
+                levels.extend(self.supertypes(&t)?.iter().cloned());
+                for level in levels {
+                    let found = pick(&|_, d| d.parent.as_ref().is_some_and(|p| level.contains(p)));
+                    if !found.is_empty() {
+                        return Ok(done(found));
+                    }
+                }
+            }
+        }
+        let found = pick(&|file, d| file.key == f.key && d.parent.is_none());
+        if !found.is_empty() {
+            return Ok(done(found));
+        }
+        // 2. Names imported into the file, followed to the defining file (and
+        //    through one re-export).
+        for (i, imp) in f.imports.iter().enumerate() {
+            let named = imp.names.iter().find(|n| n.alias == name || (n.name == name && n.alias.is_empty()));
+            let glob = imp.names.iter().any(|n| n.name == "*" && n.alias == "*");
+            if named.is_none() && !glob && !imp.names.is_empty() {
+                continue;
+            }
+            if named.is_none() && imp.names.is_empty() {
+                continue;
+            }
+            let targets = self.import_targets(f, i as u32)?;
+            let found = pick(&|file, _| targets.contains(&file.key));
+            if !found.is_empty() {
+                return Ok(done(found));
+            }
+            if named.is_some() {
+                // Through a re-export of the imported file.
+                for &t in targets.iter() {
+                    let tf = self.file(t)?;
+                    for (j, rexp) in tf.imports.iter().enumerate() {
+                        if rexp.kind != 1 {
+                            continue;
+                        }
+                        let through = self.import_targets(&tf, j as u32)?;
+                        let found = pick(&|file, _| through.contains(&file.key));
+                        if !found.is_empty() {
+                            return Ok(done(found));
+                        }
+                    }
+                }
+            }
+        }
+        // 3. The same package (Go: the folder) or namespace (C#).
+        let same: Vec<DefId> = match f.language {
+            Language::Go => pick(&|file, _| file.folder() == f.folder() && file.scope == f.scope),
+            Language::CSharp if !f.scope.is_empty() => pick(&|file, _| file.scope == f.scope),
+            _ => Vec::new(),
+        };
+        if !same.is_empty() {
+            return Ok(done(same));
+        }
+        // 4. Defined once in the project, else ambiguous among all. Without an
+        //    implicit `this` (all but C#), a plain name is not a member.
+        let implicit_this = f.language == Language::CSharp;
+        Ok(done(pick(&|_, d| implicit_this || d.parent.is_none() || d.cat == DefCat::Type)))
+    }
+}

@@ -1,0 +1,721 @@
+//! The questions: find a symbol, its references, callers, callees, the hierarchy
+//! of a type, a file's imports and importers, and what a change can reach.
+
+use std::rc::Rc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+
+use super::{DefCat, DefId, FileGraph, FileKey, Graph, MAX_DEPTH};
+use crate::extract::RefRole;
+use crate::lang::Language;
+use crate::snapshot::structure::{PackedReceiver, PackedRef};
+use crate::snapshot::SnapshotError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GraphError {
+    #[error("no definition matches {0:?}: give a name, Type.member, a qualified name or path:line of a definition (`cg query {0}` finds where the word occurs)")]
+    NoSuchSymbol(String),
+    #[error("no indexed file {0:?}: give a path relative to the project root, as `cg tree` lists them")]
+    NoSuchFile(String),
+    #[error("{0:?} is not a type: `cg hierarchy` takes a type (or a method of one)")]
+    NotAType(String),
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+}
+
+/// A definition as answers show it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct DefView {
+    pub file: String,
+    pub line: u32,
+    pub end_line: u32,
+    pub kind: String,
+    pub name: String,
+    pub qualified_name: String,
+}
+
+impl Graph<'_> {
+    pub fn view(&self, id: DefId) -> Result<DefView, SnapshotError> {
+        let (f, d) = self.def(id)?;
+        Ok(DefView {
+            file: f.path.clone(),
+            line: d.line,
+            end_line: d.end_line,
+            kind: d.kind.clone(),
+            name: d.name.clone(),
+            qualified_name: f.qualified_name(&d),
+        })
+    }
+
+    /// The definitions a SYMBOL names: `name`, `Type.member` (or `Type::member`),
+    /// a qualified name (`pkg.Type.member`, `a::b::f`), or `path:line` of a
+    /// definition (any line of its extent picks the innermost).
+    pub fn find(&self, symbol: &str) -> Result<Vec<DefId>, GraphError> {
+        let symbol = symbol.trim();
+        if let Some((path, line)) = symbol.rsplit_once(':').filter(|(p, l)| !p.is_empty() && l.parse::<u32>().is_ok()) {
+            let line: u32 = line.parse().unwrap_or(0);
+            let path = path.trim_start_matches("./");
+            let Some(file) = self.index.locate(path)? else {
+                return Err(GraphError::NoSuchFile(path.to_string()));
+            };
+            let f = self.file((file.segment, file.slot_id))?;
+            let at_line: Vec<DefId> =
+                f.defs.iter().enumerate().filter(|(_, d)| d.line == line).map(|(i, _)| (f.key, i as u32)).collect();
+            if !at_line.is_empty() {
+                return Ok(at_line);
+            }
+            return match f.enclosing(line) {
+                Some(i) => Ok(vec![(f.key, i)]),
+                None => Err(GraphError::NoSuchSymbol(symbol.to_string())),
+            };
+        }
+        let normalized = symbol.replace("::", ".");
+        let name = normalized.rsplit('.').next().unwrap_or("").to_string();
+        if name.is_empty() {
+            return Err(GraphError::NoSuchSymbol(symbol.to_string()));
+        }
+        let qualified = normalized.contains('.');
+        let mut out = Vec::new();
+        for &id in self.defs_named(&name)?.iter() {
+            let (f, d) = self.def(id)?;
+            if !qualified {
+                out.push(id);
+                continue;
+            }
+            let q = f.qualified_name(&d).replace("::", ".");
+            if q == normalized || q.ends_with(&format!(".{normalized}")) {
+                out.push(id);
+            }
+        }
+        if out.is_empty() {
+            return Err(GraphError::NoSuchSymbol(symbol.to_string()));
+        }
+        Ok(out)
+    }
+}
+
+/// One reference as answers show it.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct RefView {
+    pub file: String,
+    pub line: u32,
+    pub role: &'static str,
+    /// The qualified name of the definition it occurs in; absent at top level.
+    #[serde(rename = "in", skip_serializing_if = "Option::is_none")]
+    pub in_: Option<String>,
+    /// Other definitions could be meant too.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ambiguous: bool,
+}
+
+/// A reference with where it is, for the operations below.
+#[derive(Clone)]
+struct Found {
+    file: Rc<FileGraph>,
+    r: PackedRef,
+    ambiguous: bool,
+}
+
+impl Graph<'_> {
+    /// The references (of the given roles; empty: all) that resolve to any of
+    /// `targets`, in path and line order.
+    fn references(&self, targets: &[DefId], roles: &[RefRole]) -> Result<Vec<Found>, SnapshotError> {
+        let mut names: Vec<String> = Vec::new();
+        for &t in targets {
+            let (_, d) = self.def(t)?;
+            if !names.contains(&d.name) {
+                names.push(d.name);
+            }
+        }
+        let mut out = Vec::new();
+        for name in &names {
+            for key in self.files_with(name, false)? {
+                let f = self.file(key)?;
+                // The names `name` is imported as in this file (`Store as S`).
+                let aliases: Vec<&str> = f
+                    .imports
+                    .iter()
+                    .flat_map(|i| i.names.iter())
+                    .filter(|n| n.name == *name && !n.alias.is_empty() && n.alias != *name)
+                    .map(|n| n.alias.as_str())
+                    .collect();
+                for r in &f.refs {
+                    let rn = f.name(r.name);
+                    let aliased = r.receiver == PackedReceiver::None && aliases.contains(&rn);
+                    if (rn != name && !aliased) || (!roles.is_empty() && !roles.contains(&r.role)) {
+                        continue;
+                    }
+                    let res = self.resolve(&f, r)?;
+                    if res.defs.iter().any(|d| targets.contains(d)) {
+                        out.push(Found { file: f.clone(), r: *r, ambiguous: res.ambiguous });
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| a.file.path.cmp(&b.file.path).then(a.r.line.cmp(&b.r.line)));
+        Ok(out)
+    }
+
+    fn ref_view(&self, f: &Found) -> RefView {
+        let in_ = f.file.enclosing(f.r.line).map(|i| f.file.qualified_name(&f.file.defs[i as usize]));
+        RefView { file: f.file.path.clone(), line: f.r.line, role: f.r.role.name(), in_, ambiguous: f.ambiguous }
+    }
+
+    /// Every reference to the definitions `targets` (one symbol's).
+    pub fn refs(&self, targets: &[DefId], roles: &[RefRole]) -> Result<Vec<RefView>, SnapshotError> {
+        Ok(self.references(targets, roles)?.iter().map(|f| self.ref_view(f)).collect())
+    }
+}
+
+/// A function (or a file's top-level code) that calls, with its call sites.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct CallEdge {
+    /// 1 for direct callers / callees, 2 for theirs, ...
+    pub depth: usize,
+    pub file: String,
+    /// The caller (for `callers`) or callee (for `callees`); absent for a file's
+    /// top-level code, or a callee outside the project.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<DefView>,
+    /// A callee outside the project: its name as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external: Option<String>,
+    /// Through which definition (at depth 2 and more: the one of the level above).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    /// The lines of the calls, in the caller's file.
+    pub lines: Vec<u32>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ambiguous: bool,
+}
+
+impl Graph<'_> {
+    /// The functions calling `targets`, then theirs, to `depth` (at most
+    /// [`MAX_DEPTH`]); each caller once (cycles end there).
+    pub fn callers(&self, targets: &[DefId], depth: usize) -> Result<Vec<CallEdge>, SnapshotError> {
+        let mut seen: FxHashSet<DefId> = targets.iter().copied().collect();
+        let mut frontier: Vec<DefId> = targets.to_vec();
+        let mut out = Vec::new();
+        for level in 1..=depth.clamp(1, MAX_DEPTH) {
+            let mut next = Vec::new();
+            for &t in &frontier {
+                let via = if level > 1 { Some(self.view(t)?.qualified_name) } else { None };
+                let mut groups: Vec<((FileKey, Option<u32>), CallEdge)> = Vec::new();
+                for found in self.references(&[t], &[RefRole::Call])? {
+                    let enclosing = found.file.enclosing(found.r.line);
+                    let key = (found.file.key, enclosing);
+                    match groups.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, e)) => {
+                            e.lines.push(found.r.line);
+                            e.ambiguous |= found.ambiguous;
+                        }
+                        None => {
+                            let symbol = match enclosing {
+                                Some(i) => Some(self.view((found.file.key, i))?),
+                                None => None,
+                            };
+                            groups.push((
+                                key,
+                                CallEdge {
+                                    depth: level,
+                                    file: found.file.path.clone(),
+                                    symbol,
+                                    external: None,
+                                    via: via.clone(),
+                                    lines: vec![found.r.line],
+                                    ambiguous: found.ambiguous,
+                                },
+                            ));
+                        }
+                    }
+                }
+                for ((file, enclosing), edge) in groups {
+                    if let Some(i) = enclosing {
+                        if seen.insert((file, i)) {
+                            next.push((file, i));
+                        }
+                    }
+                    out.push(edge);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        Ok(out)
+    }
+
+    /// What `target` calls, then what those call, to `depth`; calls that resolve
+    /// to nothing in the project are listed by name as external.
+    pub fn callees(&self, target: DefId, depth: usize) -> Result<Vec<CallEdge>, SnapshotError> {
+        let mut seen: FxHashSet<DefId> = FxHashSet::default();
+        seen.insert(target);
+        let mut frontier = vec![target];
+        let mut out = Vec::new();
+        for level in 1..=depth.clamp(1, MAX_DEPTH) {
+            let mut next = Vec::new();
+            for &t in &frontier {
+                let (f, d) = self.def(t)?;
+                let via = if level > 1 { Some(f.qualified_name(&d)) } else { None };
+                let mut edges: Vec<(Option<DefId>, String, CallEdge)> = Vec::new();
+                for r in f.refs.iter().filter(|r| r.line >= d.line && r.line <= d.end_line) {
+                    if r.role != RefRole::Call || f.enclosing(r.line) != Some(t.1) {
+                        continue;
+                    }
+                    let res = self.resolve(&f, r)?;
+                    let targets: Vec<Option<DefId>> =
+                        if res.defs.is_empty() { vec![None] } else { res.defs.iter().copied().map(Some).collect() };
+                    for callee in targets {
+                        let label = match callee {
+                            Some(_) => String::new(),
+                            None => external_label(&f, r),
+                        };
+                        match edges.iter_mut().find(|(c, l, _)| *c == callee && *l == label) {
+                            Some((.., e)) => {
+                                if !e.lines.contains(&r.line) {
+                                    e.lines.push(r.line);
+                                }
+                            }
+                            None => {
+                                let (file, symbol) = match callee {
+                                    Some(id) => {
+                                        let v = self.view(id)?;
+                                        (v.file.clone(), Some(v))
+                                    }
+                                    None => (f.path.clone(), None),
+                                };
+                                let external = callee.is_none().then(|| label.clone());
+                                let edge = CallEdge {
+                                    depth: level,
+                                    file,
+                                    symbol,
+                                    external,
+                                    via: via.clone(),
+                                    lines: vec![r.line],
+                                    ambiguous: res.ambiguous,
+                                };
+                                edges.push((callee, label, edge));
+                            }
+                        }
+                    }
+                }
+                for (callee, _, edge) in edges {
+                    if let Some(id) = callee {
+                        let is_fn = self.file(id.0)?.defs[id.1 as usize].cat == DefCat::Method;
+                        if is_fn && !edge.ambiguous && seen.insert(id) {
+                            next.push(id);
+                        }
+                    }
+                    out.push(edge);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        Ok(out)
+    }
+}
+
+/// `recv.name` as written for a call outside the project.
+fn external_label(f: &FileGraph, r: &PackedRef) -> String {
+    match r.receiver {
+        PackedReceiver::Type(t) | PackedReceiver::Name(t) => format!("{}.{}", f.name(t), f.name(r.name)),
+        PackedReceiver::Unknown => format!("?.{}", f.name(r.name)),
+        PackedReceiver::Returns(func) => format!("{}().{}", f.name(func), f.name(r.name)),
+        PackedReceiver::None => f.name(r.name).to_string(),
+    }
+}
+
+/// A type's place in the hierarchy.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Hierarchy {
+    pub symbol: Option<DefView>,
+    /// Supertypes, nearest first: `depth` 1 are the direct ones. A supertype not
+    /// defined in the project is listed by name.
+    pub supertypes: Vec<Related>,
+    /// Types that extend or implement it (depth 1), theirs (2), ...
+    pub subtypes: Vec<Related>,
+    /// For a method: the supertypes' methods it overrides or implements.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overrides: Vec<Related>,
+    /// For a method: the subtypes' methods that override it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overridden_by: Vec<Related>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Related {
+    pub depth: usize,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<DefView>,
+}
+
+impl Graph<'_> {
+    /// Supertypes and subtypes of a type (to [`MAX_DEPTH`] levels); for a method,
+    /// those of its type plus the methods it overrides and that override it.
+    pub fn hierarchy(&self, target: DefId) -> Result<Hierarchy, GraphError> {
+        let (f, d) = self.def(target)?;
+        let (type_name, method) = match d.cat {
+            DefCat::Type => (d.name.clone(), None),
+            DefCat::Method if d.parent.is_some() => (d.parent.clone().unwrap_or_default(), Some(d.name.clone())),
+            _ => return Err(GraphError::NotAType(f.qualified_name(&d))),
+        };
+        let mut h = Hierarchy { symbol: Some(self.view(target)?), ..Hierarchy::default() };
+        for (i, level) in self.supertypes(&type_name)?.iter().enumerate().take(MAX_DEPTH) {
+            for name in level {
+                let types = self.types_named(name)?;
+                if types.is_empty() {
+                    h.supertypes.push(Related { depth: i + 1, name: name.clone(), symbol: None });
+                }
+                for t in types {
+                    h.supertypes.push(Related { depth: i + 1, name: name.clone(), symbol: Some(self.view(t)?) });
+                    if let Some(m) = &method {
+                        for id in self.members_named(name, m)? {
+                            h.overrides.push(Related { depth: i + 1, name: m.clone(), symbol: Some(self.view(id)?) });
+                        }
+                    }
+                }
+            }
+        }
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        seen.insert(type_name.clone());
+        let mut frontier = vec![type_name];
+        for depth in 1..=MAX_DEPTH {
+            let mut next = Vec::new();
+            for t in &frontier {
+                for sub in self.direct_subtypes(t)? {
+                    if !seen.insert(sub.clone()) {
+                        continue;
+                    }
+                    let types = self.types_named(&sub)?;
+                    if types.is_empty() {
+                        h.subtypes.push(Related { depth, name: sub.clone(), symbol: None });
+                    }
+                    for id in types {
+                        h.subtypes.push(Related { depth, name: sub.clone(), symbol: Some(self.view(id)?) });
+                    }
+                    if let Some(m) = &method {
+                        for id in self.members_named(&sub, m)? {
+                            h.overridden_by.push(Related { depth, name: m.clone(), symbol: Some(self.view(id)?) });
+                        }
+                    }
+                    next.push(sub);
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        Ok(h)
+    }
+
+    fn types_named(&self, name: &str) -> Result<Vec<DefId>, SnapshotError> {
+        let mut out = Vec::new();
+        for &id in self.defs_named(name)?.iter() {
+            if self.file(id.0)?.defs[id.1 as usize].cat == DefCat::Type {
+                out.push(id);
+            }
+        }
+        Ok(out)
+    }
+
+    fn members_named(&self, parent: &str, name: &str) -> Result<Vec<DefId>, SnapshotError> {
+        let mut out = Vec::new();
+        for &id in self.defs_named(name)?.iter() {
+            if self.file(id.0)?.defs[id.1 as usize].parent.as_deref() == Some(parent) {
+                out.push(id);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The names of the types that list `name` as a supertype (resolved: a
+    /// supertype reference that binds elsewhere does not count).
+    fn direct_subtypes(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
+        let targets = self.types_named(name)?;
+        let mut out = Vec::new();
+        for key in self.files_with(name, false)? {
+            let f = self.file(key)?;
+            for r in &f.refs {
+                if r.role != RefRole::Inherit || f.name(r.name) != name {
+                    continue;
+                }
+                let PackedReceiver::Type(sub) = r.receiver else { continue };
+                let res = self.resolve(&f, r)?;
+                let binds = res.defs.iter().any(|d| targets.contains(d)) || targets.is_empty();
+                let sub = f.name(sub).to_string();
+                if binds && !out.contains(&sub) {
+                    out.push(sub);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// One import of a file, resolved.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ImportView {
+    pub depth: usize,
+    /// The importing file.
+    pub file: String,
+    pub line: u32,
+    /// The module as written.
+    pub module: String,
+    /// The names imported (`name` or `name as alias`; `*` for a whole module).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// The project files it resolves to; empty: external.
+    pub resolved: Vec<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub external: bool,
+}
+
+impl Graph<'_> {
+    fn file_at(&self, path: &str) -> Result<Rc<FileGraph>, GraphError> {
+        let path = path.trim_start_matches("./");
+        match self.index.locate(path)? {
+            Some(x) => Ok(self.file((x.segment, x.slot_id))?),
+            None => Err(GraphError::NoSuchFile(path.to_string())),
+        }
+    }
+
+    fn import_view(&self, f: &FileGraph, i: usize, depth: usize) -> Result<(ImportView, Vec<FileKey>), SnapshotError> {
+        let imp = &f.imports[i];
+        let targets = self.import_targets(f, i as u32)?;
+        let mut resolved = Vec::new();
+        for &t in targets.iter() {
+            resolved.push(self.file(t)?.path.clone());
+        }
+        let names = imp
+            .names
+            .iter()
+            .map(|n| {
+                if n.alias.is_empty() || n.alias == n.name {
+                    n.name.clone()
+                } else {
+                    format!("{} as {}", n.name, n.alias)
+                }
+            })
+            .collect();
+        let view = ImportView {
+            depth,
+            file: f.path.clone(),
+            line: imp.line,
+            module: imp.spec.clone(),
+            names,
+            external: targets.is_empty(),
+            resolved,
+        };
+        Ok((view, targets.to_vec()))
+    }
+
+    /// What a file imports, then what those files import, to `depth`.
+    pub fn imports(&self, path: &str, depth: usize) -> Result<Vec<ImportView>, GraphError> {
+        let start = self.file_at(path)?;
+        let mut seen: FxHashSet<FileKey> = FxHashSet::default();
+        seen.insert(start.key);
+        let mut frontier = vec![start.key];
+        let mut out = Vec::new();
+        for level in 1..=depth.clamp(1, MAX_DEPTH) {
+            let mut next = Vec::new();
+            for &k in &frontier {
+                let f = self.file(k)?;
+                for i in 0..f.imports.len() {
+                    let (view, targets) = self.import_view(&f, i, level)?;
+                    out.push(view);
+                    next.extend(targets.into_iter().filter(|t| seen.insert(*t)));
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        Ok(out)
+    }
+
+    /// The files importing a file, then theirs, to `depth`.
+    pub fn importers(&self, path: &str, depth: usize) -> Result<Vec<ImportView>, GraphError> {
+        let start = self.file_at(path)?;
+        let mut seen: FxHashSet<FileKey> = FxHashSet::default();
+        seen.insert(start.key);
+        let mut frontier = vec![start.key];
+        let mut out = Vec::new();
+        for level in 1..=depth.clamp(1, MAX_DEPTH) {
+            let mut next = Vec::new();
+            for &k in &frontier {
+                let target = self.file(k)?;
+                for word in import_words(&target) {
+                    for key in self.files_with(&word, false)? {
+                        let f = self.file(key)?;
+                        for i in 0..f.imports.len() {
+                            if !self.import_targets(&f, i as u32)?.contains(&k) {
+                                continue;
+                            }
+                            let (view, _) = self.import_view(&f, i, level)?;
+                            if !out.iter().any(|v: &ImportView| v.file == view.file && v.line == view.line) {
+                                out.push(view);
+                            }
+                            if seen.insert(key) {
+                                next.push(key);
+                            }
+                        }
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        Ok(out)
+    }
+}
+
+/// The words an import of this file must contain: its stem (`store` of
+/// `src/store.ts`; the folder for `index.ts` / `mod.rs`), Go's folder name, C#'s
+/// namespace.
+fn import_words(f: &FileGraph) -> Vec<String> {
+    let (dir, file) = f.path.rsplit_once('/').unwrap_or(("", &f.path));
+    let folder = dir.rsplit('/').next().unwrap_or("").to_string();
+    let stem = file.split('.').next().unwrap_or("").to_string();
+    let mut out = match f.language {
+        Language::Go => vec![folder],
+        Language::CSharp => vec![f.scope.rsplit('.').next().unwrap_or("").to_string()],
+        Language::Rust if matches!(stem.as_str(), "mod" | "lib" | "main") => vec![folder],
+        _ if stem == "index" => vec![folder],
+        _ => vec![stem],
+    };
+    out.retain(|w| !w.is_empty());
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// What a change can reach.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Impact {
+    /// The definitions changed (for a file: none, its importers are followed).
+    pub symbols: Vec<DefView>,
+    /// Functions (and files' top-level code) that reference the symbol, then
+    /// their callers, by depth.
+    pub callers: Vec<CallEdge>,
+    /// Files importing the file (or the symbol's file), then theirs.
+    pub importers: Vec<ImportView>,
+    /// Files among all of these that hold tests, by each language's conventions.
+    pub test_files: Vec<String>,
+    /// Test functions among the callers.
+    pub tests: Vec<DefView>,
+}
+
+impl Graph<'_> {
+    /// Transitive callers (any reference at the first level) of a symbol, or
+    /// importers of a file, to `depth`; with the tests among them.
+    pub fn impact(&self, target: &str, depth: usize) -> Result<Impact, GraphError> {
+        let mut out = Impact::default();
+        let is_file = self.index.locate(target.trim_start_matches("./"))?.is_some();
+        if is_file {
+            out.importers = self.importers(target, depth)?;
+        } else {
+            let defs = self.find(target)?;
+            for &d in &defs {
+                out.symbols.push(self.view(d)?);
+            }
+            // Level 1: every reference (a type used in a signature breaks its
+            // users too); further levels: callers.
+            let mut seen: FxHashSet<DefId> = defs.iter().copied().collect();
+            let mut first: FxHashMap<(FileKey, Option<u32>), CallEdge> = FxHashMap::default();
+            let mut order = Vec::new();
+            for found in self.references(&defs, &[])? {
+                let enclosing = found.file.enclosing(found.r.line);
+                let key = (found.file.key, enclosing);
+                if let Some(e) = first.get_mut(&key) {
+                    if !e.lines.contains(&found.r.line) {
+                        e.lines.push(found.r.line);
+                    }
+                    e.ambiguous |= found.ambiguous;
+                    continue;
+                }
+                let symbol = match enclosing {
+                    Some(i) => Some(self.view((found.file.key, i))?),
+                    None => None,
+                };
+                order.push(key);
+                let edge = CallEdge {
+                    depth: 1,
+                    file: found.file.path.clone(),
+                    symbol,
+                    external: None,
+                    via: None,
+                    lines: vec![found.r.line],
+                    ambiguous: found.ambiguous,
+                };
+                first.insert(key, edge);
+            }
+            let mut next = Vec::new();
+            for key in order {
+                if let Some(edge) = first.remove(&key) {
+                    if let (fk, Some(i)) = key {
+                        if seen.insert((fk, i)) && self.file(fk)?.defs[i as usize].cat == DefCat::Method {
+                            next.push((fk, i));
+                        }
+                    }
+                    out.callers.push(edge);
+                }
+            }
+            if depth > 1 && !next.is_empty() {
+                for mut e in self.callers(&next, depth - 1)? {
+                    e.depth += 1;
+                    let key = e.symbol.as_ref().map(|s| (s.file.clone(), s.line));
+                    if !out
+                        .callers
+                        .iter()
+                        .any(|c| c.symbol.as_ref().map(|s| (s.file.clone(), s.line)) == key && key.is_some())
+                    {
+                        out.callers.push(e);
+                    }
+                }
+            }
+            if let Some(first) = out.symbols.first() {
+                out.importers = self.importers(&first.file.clone(), depth)?;
+            }
+        }
+        let mut files: Vec<String> = out.callers.iter().map(|c| c.file.clone()).collect();
+        files.extend(out.importers.iter().map(|i| i.file.clone()));
+        files.sort();
+        files.dedup();
+        out.test_files = files.into_iter().filter(|f| is_test_file(f)).collect();
+        out.tests = out
+            .callers
+            .iter()
+            .filter_map(|c| c.symbol.clone())
+            .filter(|s| is_test_file(&s.file) && looks_like_test(&s.name))
+            .collect();
+        Ok(out)
+    }
+}
+
+/// Test files by each language's conventions: Go `_test.go`; `.test.` / `.spec.`
+/// (TS/JS); a `test`, `tests`, `__tests__` or `Tests` folder; C# `*Tests.cs` /
+/// `*Test.cs`; Rust `tests/`.
+pub fn is_test_file(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    file.ends_with("_test.go")
+        || file.contains(".test.")
+        || file.contains(".spec.")
+        || file.ends_with("Tests.cs")
+        || file.ends_with("Test.cs")
+        || path.split('/').any(|p| matches!(p, "test" | "tests" | "__tests__" | "Tests" | "testing"))
+}
+
+/// A function name that reads as a test (`TestX`, `test_x`, `testX`, `it`, ...).
+fn looks_like_test(name: &str) -> bool {
+    name.starts_with("Test") || name.starts_with("test") || name.starts_with("Benchmark") || name.ends_with("Test")
+}

@@ -1,0 +1,193 @@
+//! The code graph on hand-written projects with the traps of each language: the
+//! same method name on two types, aliased imports, re-exports, embedding and
+//! trait impls, typed receivers (`this`, parameters, locals assigned `new T()` or
+//! a function's declared result, fields of `this`), interface dispatch. Every
+//! expected answer below was read and checked against the fixture sources under
+//! `fixtures/graph/`.
+
+use std::path::Path;
+
+use codegraph::graph::Graph;
+use codegraph::project::{self, Index, InitOptions};
+
+fn indexed(lang: &str) -> (tempfile::TempDir, Index) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/graph").join(lang);
+    copy_dir(&src, dir.path());
+    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    (dir, index)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// `file:line role [ambiguous]` of every reference to SYMBOL.
+fn refs(index: &Index, symbol: &str) -> Vec<String> {
+    let g = Graph::new(index);
+    let defs = g.find(symbol).unwrap();
+    g.refs(&defs, &[])
+        .unwrap()
+        .into_iter()
+        .map(|r| format!("{}:{} {}{}", r.file, r.line, r.role, if r.ambiguous { " ambiguous" } else { "" }))
+        .collect()
+}
+
+fn qualified(index: &Index, symbol: &str) -> Vec<String> {
+    let g = Graph::new(index);
+    g.find(symbol).unwrap().into_iter().map(|d| g.view(d).unwrap().qualified_name).collect()
+}
+
+#[test]
+fn go_receivers_embedding_packages_and_interfaces() {
+    let (_dir, index) = indexed("go");
+    assert_eq!(qualified(&index, "Store.Add"), ["store.Store.Add"]);
+    // `s *st.Store` (a parameter), and `s := New()` (New's declared result).
+    assert_eq!(refs(&index, "Store.Add"), ["cmd/main.go:11 call", "store/store_test.go:7 call"]);
+    // The same name on another type binds there; `inv` is `var inv billing.Invoice`.
+    assert_eq!(refs(&index, "Invoice.Add"), ["billing/charge.go:4 call", "cmd/main.go:14 call"]);
+    // A call through the interface references the interface's method.
+    assert_eq!(refs(&index, "Adder.Add"), ["cmd/main.go:12 call"]);
+    // Embedding: Store's Flush is Base's.
+    assert_eq!(refs(&index, "Base.Flush"), ["cmd/main.go:15 call", "store/store.go:20 call"]);
+    // `st.New()` through the aliased import, `New()` in the same package.
+    assert_eq!(refs(&index, "store.New"), ["cmd/main.go:19 call", "store/store_test.go:6 call"]);
+
+    let g = Graph::new(&index);
+    let callers = g.callers(&g.find("Store.Add").unwrap(), 2).unwrap();
+    let shown: Vec<String> = callers
+        .iter()
+        .map(|c| format!("{} {} {:?}", c.depth, c.symbol.as_ref().unwrap().qualified_name, c.lines))
+        .collect();
+    assert_eq!(shown, ["1 main.fill [11]", "1 store.TestAdd [7]", "2 main.main [20]"]);
+    let callees = g.callees(g.find("main").unwrap()[0], 1).unwrap();
+    let shown: Vec<String> = callees
+        .iter()
+        .map(|c| match &c.symbol {
+            Some(s) => s.qualified_name.clone(),
+            None => format!("external {}", c.external.as_deref().unwrap_or("")),
+        })
+        .collect();
+    assert_eq!(shown, ["store.New", "main.fill", "billing.Charge", "external fmt.Println"]);
+
+    let imports = g.imports("cmd/main.go", 1).unwrap();
+    let shown: Vec<(String, Vec<String>)> = imports.iter().map(|i| (i.module.clone(), i.resolved.clone())).collect();
+    assert_eq!(
+        shown,
+        [
+            ("fmt".to_string(), vec![]),
+            (
+                "example.com/shop/billing".to_string(),
+                vec!["billing/charge.go".to_string(), "billing/invoice.go".to_string()]
+            ),
+            (
+                "example.com/shop/store".to_string(),
+                vec!["store/store.go".to_string(), "store/store_test.go".to_string()]
+            ),
+        ]
+    );
+    let importers: Vec<String> = g.importers("store/store.go", 1).unwrap().into_iter().map(|i| i.file).collect();
+    assert_eq!(importers, ["cmd/main.go"]);
+    let h = g.hierarchy(g.find("Base").unwrap()[0]).unwrap();
+    let subs: Vec<String> = h.subtypes.iter().map(|r| r.symbol.as_ref().unwrap().qualified_name.clone()).collect();
+    assert_eq!(subs, ["store.Store"]);
+    let impact = g.impact("Store.Add", 2).unwrap();
+    assert_eq!(impact.test_files, ["store/store_test.go"]);
+    assert_eq!(impact.tests.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["TestAdd"]);
+}
+
+#[test]
+fn typescript_aliases_reexports_this_fields_and_results() {
+    let (_dir, index) = indexed("ts");
+    // `this.store` (a field typed `S`, an alias of Store), `new S()`, and
+    // `makeStore()`'s declared result.
+    assert_eq!(refs(&index, "Store.add"), ["src/app.ts:11 call", "src/app.ts:14 call", "src/app.ts:16 call"]);
+    assert_eq!(refs(&index, "Invoice.add"), ["src/app.ts:12 call"]);
+    assert_eq!(refs(&index, "Adder.add"), Vec::<String>::new());
+    // The local arrow function `add` is not Store.add; the alias `S` is Store.
+    assert_eq!(
+        refs(&index, "Store"),
+        [
+            "src/app.ts:1 import",
+            "src/app.ts:6 type",
+            "src/app.ts:13 call",
+            "src/models/index.ts:1 import",
+            "src/models/store.ts:17 type",
+            "src/models/store.ts:18 call",
+        ]
+    );
+    let g = Graph::new(&index);
+    let imports: Vec<Vec<String>> = g.imports("src/app.ts", 1).unwrap().into_iter().map(|i| i.resolved).collect();
+    assert_eq!(imports, [vec!["src/models/store.ts".to_string()], vec!["src/models/index.ts".to_string()], vec![]]);
+    // Invoice through the re-exporting index file.
+    assert_eq!(refs(&index, "Invoice"), ["src/app.ts:2 import", "src/app.ts:10 type", "src/models/index.ts:2 import"]);
+    let h = g.hierarchy(g.find("Store").unwrap()[0]).unwrap();
+    let sup: Vec<&str> = h.supertypes.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(sup, ["Base", "Adder"]);
+}
+
+#[test]
+fn rust_trait_impls_paths_and_aliased_uses() {
+    let (_dir, index) = indexed("rust");
+    assert_eq!(qualified(&index, "Store.add"), ["shop::store::Store::add"]);
+    assert_eq!(refs(&index, "Store.add"), ["src/lib.rs:8 call", "src/shop/store.rs:28 call"]);
+    // `use ...::Invoice as Bill; Bill::default()`.
+    assert_eq!(refs(&index, "Invoice.add"), ["src/lib.rs:10 call"]);
+    assert_eq!(refs(&index, "Store::new"), ["src/lib.rs:7 call", "src/shop/store.rs:27 call"]);
+    assert_eq!(refs(&index, "shop::store::make"), ["src/lib.rs:11 call"]);
+    // `self.items.len()` is Vec's len, not Store's.
+    assert_eq!(refs(&index, "Store.len"), ["src/lib.rs:16 call"]);
+    let g = Graph::new(&index);
+    let h = g.hierarchy(g.find("Store.add").unwrap()[0]).unwrap();
+    let over: Vec<String> = h.overrides.iter().map(|r| r.symbol.as_ref().unwrap().qualified_name.clone()).collect();
+    assert_eq!(over, ["shop::store::Adder::add"]);
+    let h = g.hierarchy(g.find("Adder").unwrap()[0]).unwrap();
+    let subs: Vec<&str> = h.subtypes.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(subs, ["Invoice", "Store"]);
+    let imports: Vec<Vec<String>> = g.imports("src/lib.rs", 1).unwrap().into_iter().map(|i| i.resolved).collect();
+    assert_eq!(
+        imports,
+        [
+            vec!["src/shop/mod.rs".to_string()],
+            vec!["src/shop/store.rs".to_string()],
+            vec!["src/shop/invoice.rs".to_string()]
+        ]
+    );
+}
+
+#[test]
+fn csharp_namespaces_fields_and_implicit_this() {
+    let (_dir, index) = indexed("csharp");
+    assert_eq!(qualified(&index, "Store.Add"), ["Shop.Models.Store.Add"]);
+    // The field `store`, and `var s = new Store()`; `items.Add` is List's.
+    assert_eq!(refs(&index, "Store.Add"), ["App.cs:12 call", "App.cs:16 call"]);
+    assert_eq!(refs(&index, "Invoice.Add"), ["App.cs:13 call"]);
+    assert_eq!(refs(&index, "IAdder.Add"), ["App.cs:14 call"]);
+    // Inherited, and called with C#'s implicit `this`.
+    assert_eq!(refs(&index, "Base.Flush"), ["App.cs:17 call", "Store.cs:22 call"]);
+    let g = Graph::new(&index);
+    let imports: Vec<Vec<String>> = g.imports("App.cs", 1).unwrap().into_iter().map(|i| i.resolved).collect();
+    assert_eq!(imports, [vec!["Store.cs".to_string()], vec!["Invoice.cs".to_string()]]);
+}
+
+#[test]
+fn unknown_symbols_and_files_are_clear_errors() {
+    let (_dir, index) = indexed("go");
+    let g = Graph::new(&index);
+    let err = g.find("NoSuchThing").unwrap_err().to_string();
+    assert!(err.contains("no definition matches"), "{err}");
+    let err = g.imports("nope.go", 1).unwrap_err().to_string();
+    assert!(err.contains("no indexed file"), "{err}");
+    let err = g.hierarchy(g.find("store.New").unwrap()[0]).unwrap_err().to_string();
+    assert!(err.contains("is not a type"), "{err}");
+}
