@@ -139,12 +139,18 @@ fn every_tool_answers_on_a_fixture_project() {
     assert_eq!(
         names,
         [
+            "codegraph_callees",
+            "codegraph_callers",
             "codegraph_describe",
             "codegraph_docs",
+            "codegraph_hierarchy",
+            "codegraph_impact",
+            "codegraph_imports",
             "codegraph_init",
             "codegraph_link",
             "codegraph_links",
             "codegraph_query",
+            "codegraph_refs",
             "codegraph_remove",
             "codegraph_scan",
             "codegraph_signature",
@@ -490,4 +496,44 @@ fn default_query_answers_fit_a_byte_budget_and_say_how_to_get_more() {
     let all = c.call_json("codegraph_query", json!({"term": "widget", "limit": 300}));
     assert_eq!(all["shown"], 300);
     assert!(all.get("hint").is_none());
+}
+
+/// The graph tools answer what `cg refs/callers/callees/imports/hierarchy/impact
+/// --json` print, on the Go graph fixture.
+#[test]
+fn graph_tools_equal_the_cli_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/graph/go");
+    for entry in
+        ["go.mod", "store/store.go", "store/store_test.go", "billing/invoice.go", "billing/charge.go", "cmd/main.go"]
+    {
+        let to = dir.path().join(entry);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(src.join(entry), to).unwrap();
+    }
+    let cg =
+        |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_cg")).args(args).current_dir(dir.path()).output().unwrap();
+    assert!(cg(&["init"]).status.success());
+    let mut c = Client::start(dir.path());
+    let cases: [(&str, Value, &[&str]); 6] = [
+        ("codegraph_refs", json!({"symbol": "Store.Add"}), &["refs", "Store.Add"]),
+        ("codegraph_callers", json!({"symbol": "Store.Add", "depth": 2}), &["callers", "Store.Add", "--depth", "2"]),
+        ("codegraph_callees", json!({"symbol": "main"}), &["callees", "main"]),
+        ("codegraph_imports", json!({"file": "cmd/main.go"}), &["imports", "cmd/main.go"]),
+        ("codegraph_hierarchy", json!({"symbol": "Base"}), &["hierarchy", "Base"]),
+        ("codegraph_impact", json!({"target": "Store.Add"}), &["impact", "Store.Add"]),
+    ];
+    for (tool, params, args) in cases {
+        let mut args = args.to_vec();
+        args.push("--json");
+        let out = cg(&args);
+        let cli: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{args:?}: {out:?}"));
+        assert_eq!(c.call_json(tool, params), cli, "{tool}");
+    }
+    let refs = c.call_json("codegraph_refs", json!({"symbol": "Store.Add"}));
+    assert_eq!(refs["total"], 2);
+    assert_eq!(refs["references"][0]["text"], "s.Add(1)");
+    assert_eq!(refs["references"][0]["in"], "main.fill");
+    let (err, text) = c.call("codegraph_refs", json!({"symbol": "NoSuchThing"}));
+    assert!(err && text.contains("no definition matches"), "{text}");
 }

@@ -1,6 +1,6 @@
 //! Arbitrary bytes as a segment file: opening, verifying, querying (also with
-//! superseded slots) and copying files out for compaction return errors or
-//! answers, never panic.
+//! superseded slots), graph questions and copying files out for compaction
+//! return errors or answers, never panic.
 #![no_main]
 
 use codegraph::project::Index;
@@ -24,5 +24,16 @@ fuzz_target!(|data: &[u8]| {
         }
         let _ = index.stats();
         let _ = index.files();
+        let g = codegraph::graph::Graph::new(&index);
+        for symbol in ["Start", "Server", "Point.distance", "main"] {
+            if let Ok(defs) = g.find(symbol) {
+                let _ = g.refs(&defs, &[]);
+                let _ = g.callers(&defs, 2);
+                if let Some(&d) = defs.first() {
+                    let _ = g.callees(d, 2);
+                    let _ = g.hierarchy(d);
+                }
+            }
+        }
     }
 });

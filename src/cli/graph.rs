@@ -99,10 +99,9 @@ fn check_depth(depth: usize) -> Result<usize> {
 /// `path:line` with a path relative to the current folder becomes project-relative.
 fn symbol_arg(root: &Path, symbol: &str) -> Result<String> {
     if let Some((path, line)) = symbol.rsplit_once(':') {
-        if !path.is_empty() && line.parse::<u32>().is_ok() && (path.contains('/') || path.contains('.')) {
-            if Path::new(path).exists() || root.join(path).exists() {
-                return Ok(format!("{}:{line}", project_path(root, Path::new(path))?));
-            }
+        let path_like = !path.is_empty() && (path.contains('/') || path.contains('.'));
+        if path_like && line.parse::<u32>().is_ok() && (Path::new(path).exists() || root.join(path).exists()) {
+            return Ok(format!("{}:{line}", project_path(root, Path::new(path))?));
         }
     }
     Ok(symbol.to_string())

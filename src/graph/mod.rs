@@ -168,6 +168,11 @@ fn rust_module(path: &str) -> Vec<String> {
     parts
 }
 
+/// The files an import resolves to.
+type Targets = Rc<Vec<FileKey>>;
+/// Filters the candidate definitions of a name.
+type Picker<'a> = dyn Fn(&dyn Fn(&FileGraph, &Def) -> bool) -> Vec<DefId> + 'a;
+
 /// How a reference resolved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resolution {
@@ -183,7 +188,7 @@ pub struct Graph<'i> {
     files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
     defs: RefCell<FxHashMap<String, Rc<Vec<DefId>>>>,
     supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
-    import_files: RefCell<FxHashMap<(FileKey, u32), Rc<Vec<FileKey>>>>,
+    import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<(String, String)>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
 }
@@ -487,7 +492,7 @@ impl<'i> Graph<'i> {
         Ok(found)
     }
 
-    fn unknown_receiver(&self, pick: &dyn Fn(&dyn Fn(&FileGraph, &Def) -> bool) -> Vec<DefId>) -> Resolution {
+    fn unknown_receiver(&self, pick: &Picker<'_>) -> Resolution {
         let members = pick(&|_, d| d.parent.is_some());
         Resolution { ambiguous: members.len() > 1, defs: members }
     }
@@ -497,7 +502,7 @@ impl<'i> Graph<'i> {
         f: &FileGraph,
         r: &PackedRef,
         name: &str,
-        pick: &dyn Fn(&dyn Fn(&FileGraph, &Def) -> bool) -> Vec<DefId>,
+        pick: &Picker<'_>,
     ) -> Result<Resolution, SnapshotError> {
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs };
         // 1. The file's own scopes: the enclosing type's members, then the file's

@@ -233,7 +233,9 @@ impl ServerHandler for CodegraphServer {
 const INSTRUCTIONS: &str = "codegraph indexes this project's source (C#, TypeScript, JavaScript, Rust, Go). \
 Prefer it to grep and to reading whole files: codegraph_query finds where a name occurs (file, line, \
 line type, text; definitions first), codegraph_signature(s) shows what files declare, codegraph_summary \
-says what the project is. After editing, creating or deleting files, call codegraph_update (or \
+says what the project is; codegraph_refs, codegraph_callers / codegraph_callees, codegraph_hierarchy, \
+codegraph_imports and codegraph_impact answer who uses or calls a symbol, what it calls and what a change \
+can reach, resolved through types and imports. After editing, creating or deleting files, call codegraph_update (or \
 codegraph_update_batch) for them so answers stay exact. If a tool says there is no index, call codegraph_init once.";
 
 #[tool_router]
@@ -281,6 +283,124 @@ impl CodegraphServer {
                 (None, Some(_)) => None,
             };
             Ok(json::query_answer(&q, &groups, &errors, budget))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_refs",
+        description = "Every reference to a symbol, resolved the way a careful reader would (receiver types, imports, packages), not by name alone: its definitions, then each use with file, line, role (call, type, import, inherit, other), the definition it occurs in, its line text, and ambiguous when other definitions could be meant. Use before changing or renaming a symbol."
+    )]
+    async fn codegraph_refs(&self, Parameters(p): Parameters<RefsParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (_, index) = me.index()?;
+            let mut roles = Vec::new();
+            for k in p.kind.unwrap_or_default() {
+                roles.push(
+                    crate::extract::RefRole::from_name(&k)
+                        .ok_or_else(|| format!("unknown kind {k:?}: use call, type, import, inherit or other"))?,
+                );
+            }
+            let g = crate::graph::Graph::new(&index);
+            let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
+            let refs = g.refs(&defs, &roles).map_err(|e| e.to_string())?;
+            let views = defs.iter().map(|&d| g.view(d)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+            Ok(json::graph::refs(&g, &views, &refs, graph_limit(p.limit)))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_callers",
+        description = "The functions that call a function or method (depth 2-3: and their callers), each with its call-site lines; a caller reached twice is listed once. Answers who calls this / what breaks if its signature changes."
+    )]
+    async fn codegraph_callers(&self, Parameters(p): Parameters<CallsParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (_, index) = me.index()?;
+            let g = crate::graph::Graph::new(&index);
+            let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
+            let edges = g.callers(&defs, graph_depth(p.depth, 1)?).map_err(|e| e.to_string())?;
+            let views = defs.iter().map(|&d| g.view(d)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+            Ok(json::graph::calls(&views, "callers", &edges, graph_limit(p.limit)))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_callees",
+        description = "What a function or method calls (depth 2-3: and what those call), each resolved to its definition with the call-site lines; calls outside the project are listed by name as external."
+    )]
+    async fn codegraph_callees(&self, Parameters(p): Parameters<CallsParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (_, index) = me.index()?;
+            let g = crate::graph::Graph::new(&index);
+            let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
+            let depth = graph_depth(p.depth, 1)?;
+            let mut edges = Vec::new();
+            for &d in &defs {
+                edges.extend(g.callees(d, depth).map_err(|e| e.to_string())?);
+            }
+            let views = defs.iter().map(|&d| g.view(d)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+            Ok(json::graph::calls(&views, "callees", &edges, graph_limit(p.limit)))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_imports",
+        description = "A file's imports, each resolved to the project files it names (or external), or with importers=true the files that import it. depth 2-3 follows further."
+    )]
+    async fn codegraph_imports(&self, Parameters(p): Parameters<ImportsParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let rel = me.relative(&root, &p.file)?;
+            let g = crate::graph::Graph::new(&index);
+            let depth = graph_depth(p.depth, 1)?;
+            let importers = p.importers.unwrap_or(false);
+            let list =
+                if importers { g.importers(&rel, depth) } else { g.imports(&rel, depth) }.map_err(|e| e.to_string())?;
+            let key = if importers { "importers" } else { "imports" };
+            Ok(json::graph::imports(&rel, key, &list, graph_limit(p.limit)))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_hierarchy",
+        description = "A type's supertypes and subtypes (extends, implements, base lists, trait impls, Go embedding), to 3 levels; for a method, also the methods it overrides or implements and those overriding it."
+    )]
+    async fn codegraph_hierarchy(
+        &self,
+        Parameters(p): Parameters<HierarchyParams>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (_, index) = me.index()?;
+            let g = crate::graph::Graph::new(&index);
+            let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
+            let mut all = Vec::new();
+            for d in defs {
+                all.push(g.hierarchy(d).map_err(|e| e.to_string())?);
+            }
+            Ok(json::graph::hierarchy(&all))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_impact",
+        description = "What a change to a symbol or a file can reach: the functions referencing it and their callers (depth, default 2), the files importing it, and the test files and test functions among them. Use to decide what to re-check and which tests to run."
+    )]
+    async fn codegraph_impact(&self, Parameters(p): Parameters<ImpactParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let g = crate::graph::Graph::new(&index);
+            let depth = graph_depth(p.depth, 2)?;
+            let target = match me.relative(&root, &p.target) {
+                Ok(rel) if index.locate(&rel).ok().flatten().is_some() => rel,
+                _ => p.target.clone(),
+            };
+            let impact = g.impact(&target, depth).map_err(|e| e.to_string())?;
+            Ok(json::graph::impact(&impact, graph_limit(p.limit)))
         })
         .await
     }
@@ -620,4 +740,22 @@ pub async fn serve(start: PathBuf, allow: Vec<PathBuf>) -> anyhow::Result<()> {
     let running = server.serve(wire::guarded_stdio()).await?;
     running.waiting().await?;
     Ok(())
+}
+
+/// A graph tool's `limit`: default 100, 0 is all, at most 10,000.
+fn graph_limit(limit: Option<u64>) -> usize {
+    match limit {
+        None => 100,
+        Some(0) => 0,
+        Some(n) => n.min(10_000) as usize,
+    }
+}
+
+/// A graph tool's `depth`: 1 to 3.
+fn graph_depth(depth: Option<u64>, default: usize) -> Result<usize, String> {
+    match depth {
+        None => Ok(default),
+        Some(d) if d >= 1 && d <= crate::graph::MAX_DEPTH as u64 => Ok(d as usize),
+        Some(d) => Err(format!("depth {d}: give 1 to {}", crate::graph::MAX_DEPTH)),
+    }
 }

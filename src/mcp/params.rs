@@ -135,3 +135,62 @@ pub struct DocsParams {
     #[schemars(description = "Only sections whose title or source contains this text.")]
     pub section: Option<String>,
 }
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RefsParams {
+    #[schemars(
+        description = "The symbol: a name, Type.member, a qualified name (pkg.Type.member, a::b::f) or path:line of a definition."
+    )]
+    pub symbol: String,
+    #[schemars(description = "Only these roles: call, type, import, inherit, other (default: all).")]
+    pub kind: Option<Vec<String>>,
+    #[schemars(description = "Most references to return (default 100, 0: all); total always counts all.")]
+    pub limit: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CallsParams {
+    #[schemars(
+        description = "The function or method: a name, Type.member, a qualified name or path:line of its definition."
+    )]
+    pub symbol: String,
+    #[schemars(description = "Levels to follow, 1 to 3 (default 1).")]
+    pub depth: Option<u64>,
+    #[schemars(description = "Most entries to return (default 100, 0: all); total always counts all.")]
+    pub limit: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportsParams {
+    #[schemars(description = "The file, relative to the project root.")]
+    pub file: String,
+    #[schemars(description = "true: the files importing it; false (default): what it imports.")]
+    pub importers: Option<bool>,
+    #[schemars(description = "Levels to follow, 1 to 3 (default 1).")]
+    pub depth: Option<u64>,
+    #[schemars(description = "Most entries to return (default 100, 0: all); total always counts all.")]
+    pub limit: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HierarchyParams {
+    #[schemars(description = "A type, or a method of one: name, Type.member, qualified name or path:line.")]
+    pub symbol: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImpactParams {
+    #[schemars(
+        description = "A symbol (name, Type.member, qualified name, path:line) or a file relative to the project root."
+    )]
+    pub target: String,
+    #[schemars(description = "Levels to follow, 1 to 3 (default 2).")]
+    pub depth: Option<u64>,
+    #[schemars(description = "Most callers and importers to return (default 100, 0: all).")]
+    pub limit: Option<u64>,
+}
