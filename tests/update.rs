@@ -11,6 +11,7 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, UNIX_EPOCH};
 
+use codegraph::graph::Graph;
 use codegraph::index::{build, BuildOptions};
 use codegraph::project::{self, Index, InitOptions, ProjectError, Request, UpdateOptions};
 use codegraph::query::{search, Mode, Query};
@@ -66,6 +67,28 @@ fn assert_current(root: &Path, slots: u32) {
         assert!(project::signature(&index, &f.path).unwrap().is_some(), "{}", f.path);
     }
     assert_eq!(project::tree(&index, "", 9).unwrap(), project::tree(&fresh, "", 9).unwrap());
+    // The code graph: totals, and every definition's references, callers and
+    // callees answer as a fresh build of the tree does.
+    let counts = facts.iter().fold(project::GraphCounts::default(), |c, f| c.plus(project::GraphCounts::of_facts(f)));
+    assert_eq!(m.graph, counts, "graph totals");
+    let (live, new) = (Graph::new(&index), Graph::new(&fresh));
+    let mut names: Vec<&str> = facts.iter().flat_map(|f| f.methods.iter().map(|m| m.name.as_str())).collect();
+    names.extend(facts.iter().flat_map(|f| f.types.iter().map(|t| t.name.as_str())));
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let (a, b) = match (live.find(name), new.find(name)) {
+            (Ok(a), Ok(b)) => (a, b),
+            // A name the term index does not hold (a keyword used as a name).
+            (Err(x), Err(y)) if x.to_string() == y.to_string() => continue,
+            (a, b) => panic!("find {name}: {:?} vs {:?}", a.map(|_| ()), b.map(|_| ())),
+        };
+        let views = |g: &Graph<'_>, defs: &[_]| defs.iter().map(|&d| g.view(d).unwrap()).collect::<Vec<_>>();
+        assert_eq!(views(&live, &a), views(&new, &b), "definitions of {name}");
+        assert_eq!(live.refs(&a, &[]).unwrap(), new.refs(&b, &[]).unwrap(), "refs of {name}");
+        assert_eq!(live.callers(&a, 2).unwrap(), new.callers(&b, 2).unwrap(), "callers of {name}");
+        assert_eq!(live.callees(a[0], 2).unwrap(), new.callees(b[0], 2).unwrap(), "callees of {name}");
+    }
 }
 
 fn init(root: &Path, slots: u32) {
@@ -370,4 +393,53 @@ fn the_summary_follows_updates_when_it_is_next_read() {
     apply(root, Request::Remove(vec!["cmd".into()]));
     let (_, auto) = project::summary::read(root).unwrap();
     assert!(!auto.entry_points.iter().any(|e| e == "cmd/main.rs"), "{auto:?}");
+}
+
+/// The code graph after edits, a rename and a delete answers as a fresh build:
+/// a caller moved to another method, a callee renamed, a file of callers gone.
+#[test]
+fn graph_answers_follow_edits_renames_and_deletes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/graph/go");
+    let mut tick = 0;
+    for rel in
+        ["go.mod", "store/store.go", "store/store_test.go", "billing/invoice.go", "billing/charge.go", "cmd/main.go"]
+    {
+        write(root, rel, &fs::read_to_string(src.join(rel)).unwrap(), &mut tick);
+    }
+    init(root, 4);
+    assert_current(root, 4);
+    let callers = |root: &Path| {
+        let index = Index::open(root).unwrap();
+        let g = Graph::new(&index);
+        let defs = g.find("Store.Add").unwrap();
+        g.callers(&defs, 1).unwrap().into_iter().map(|c| c.symbol.unwrap().qualified_name).collect::<Vec<_>>()
+    };
+    assert_eq!(callers(root), ["main.fill", "store.TestAdd"]);
+    // main calls Store.Add itself now; fill no longer does.
+    let main = fs::read_to_string(root.join("cmd/main.go")).unwrap();
+    let main = main.replace("\ts.Add(1)\n", "").replace("\tfill(s, s)\n", "\tfill(s, s)\n\ts.Add(9)\n");
+    write(root, "cmd/main.go", &main, &mut tick);
+    apply(root, Request::Update(vec!["cmd/main.go".into()]));
+    assert_current(root, 4);
+    assert_eq!(callers(root), ["main.main", "store.TestAdd"]);
+    // The test file moves; the old path is gone.
+    let test = fs::read_to_string(root.join("store/store_test.go")).unwrap();
+    fs::remove_file(root.join("store/store_test.go")).unwrap();
+    write(root, "store/add_test.go", &test, &mut tick);
+    apply(root, Request::Update(vec![String::new()]));
+    assert_current(root, 4);
+    assert_eq!(callers(root), ["main.main", "store.TestAdd"]);
+    // Store.Add renamed to Put: its old callers no longer bind to anything.
+    let store =
+        fs::read_to_string(root.join("store/store.go")).unwrap().replace("func (s *Store) Add", "func (s *Store) Put");
+    write(root, "store/store.go", &store, &mut tick);
+    apply(root, Request::Update(vec!["store/store.go".into()]));
+    assert_current(root, 4);
+    let index = Index::open(root).unwrap();
+    assert!(Graph::new(&index).find("Store.Add").is_err());
+    fs::remove_file(root.join("store/add_test.go")).unwrap();
+    apply(root, Request::Remove(vec!["store/add_test.go".into()]));
+    assert_current(root, 4);
 }

@@ -137,6 +137,10 @@ pub struct StatusArgs {
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
+    /// Also resolve a sample of this many references (spread over the project)
+    /// and say how many resolved, stayed ambiguous or are external.
+    #[arg(long, value_name = "N")]
+    resolution: Option<usize>,
 }
 
 pub fn status(args: StatusArgs) -> Result<()> {
@@ -145,8 +149,15 @@ pub fn status(args: StatusArgs) -> Result<()> {
     let m = index.manifest.clone().context("index has no manifest")?;
     let stats = index.stats()?;
     let mut out = io::stdout().lock();
+    let sample = match args.resolution {
+        Some(n) => Some(codegraph::graph::Graph::new(&index).resolution_sample(n)?),
+        None => None,
+    };
     if args.json {
-        let value = codegraph::mcp::json::status(&root, &index).map_err(anyhow::Error::msg)?;
+        let mut value = codegraph::mcp::json::status(&root, &index).map_err(anyhow::Error::msg)?;
+        if let Some(s) = sample {
+            value["graph"]["resolution_sample"] = serde_json::to_value(s)?;
+        }
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
         return Ok(());
@@ -158,6 +169,29 @@ pub fn status(args: StatusArgs) -> Result<()> {
         stats.files, stats.lines, stats.terms, stats.occurrences
     )?;
     writeln!(out, "types: {}  methods: {}", m.types, m.methods)?;
+    let g = &m.graph;
+    writeln!(
+        out,
+        "graph: {} definitions, {} references ({} call, {} type, {} import, {} inherit, {} other)",
+        g.definitions,
+        g.references(),
+        g.calls,
+        g.types,
+        g.imports,
+        g.inherits,
+        g.others
+    )?;
+    if let Some(s) = sample {
+        let pct = |n: u64| if s.sampled == 0 { 0.0 } else { 100.0 * n as f64 / s.sampled as f64 };
+        writeln!(
+            out,
+            "resolution (sample of {} references): {:.1}% resolved, {:.1}% ambiguous, {:.1}% external",
+            s.sampled,
+            pct(s.resolved),
+            pct(s.ambiguous),
+            pct(s.external)
+        )?;
+    }
     let superseded: u64 = index.superseded.iter().map(|s| s.len() as u64).sum();
     writeln!(
         out,

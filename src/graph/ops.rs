@@ -719,3 +719,48 @@ pub fn is_test_file(path: &str) -> bool {
 fn looks_like_test(name: &str) -> bool {
     name.starts_with("Test") || name.starts_with("test") || name.starts_with("Benchmark") || name.ends_with("Test")
 }
+
+/// How a sample of the project's references resolved.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct ResolutionSample {
+    pub sampled: u64,
+    /// Bound to exactly one definition.
+    pub resolved: u64,
+    /// Several candidates remain.
+    pub ambiguous: u64,
+    /// No project definition: a library's, or a name the graph cannot follow.
+    pub external: u64,
+}
+
+impl Graph<'_> {
+    /// Resolves about `n` references spread over the project (files at an even
+    /// stride, a few references from each): the share resolved, ambiguous and
+    /// external, without resolving every reference.
+    pub fn resolution_sample(&self, n: usize) -> Result<ResolutionSample, SnapshotError> {
+        let files = self.index.files()?;
+        let mut out = ResolutionSample::default();
+        if files.is_empty() || n == 0 {
+            return Ok(out);
+        }
+        let picked = files.len().min(n.div_ceil(5));
+        let per_file = n.div_ceil(picked);
+        for i in 0..picked {
+            let x = &files[i * files.len() / picked];
+            let f = self.file((x.segment, x.slot_id))?;
+            if f.refs.is_empty() {
+                continue;
+            }
+            let stride = (f.refs.len() / per_file).max(1);
+            for r in f.refs.iter().step_by(stride).take(per_file) {
+                let res = self.resolve(&f, r)?;
+                out.sampled += 1;
+                match res.defs.len() {
+                    0 => out.external += 1,
+                    1 => out.resolved += 1,
+                    _ => out.ambiguous += 1,
+                }
+            }
+        }
+        Ok(out)
+    }
+}

@@ -41,6 +41,8 @@ pub struct BuildSummary {
     pub lines: u64,
     pub types: u64,
     pub methods: u64,
+    /// Definitions and references by role.
+    pub graph: crate::project::GraphCounts,
     pub segments: u32,
     pub skipped: Vec<Skip>,
     pub diagnostics: Vec<(String, Diagnostic)>,
@@ -157,6 +159,7 @@ pub fn build(
                             summary.lines += facts.line_count() as u64;
                             summary.types += facts.types.len() as u64;
                             summary.methods += facts.methods.len() as u64;
+                            summary.graph = summary.graph.plus(crate::project::GraphCounts::of_facts(&facts));
                             for d in &facts.diagnostics {
                                 summary.diagnostics.push((facts.path.clone(), d.clone()));
                             }

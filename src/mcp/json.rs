@@ -141,6 +141,13 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
             "update_segments": index.segments.len() - index.base,
             "superseded_slots": index.superseded.iter().map(|s| s.len() as u64).sum::<u64>(),
         },
+        "graph": {
+            "definitions": m.graph.definitions,
+            "references": {
+                "call": m.graph.calls, "type": m.graph.types, "import": m.graph.imports,
+                "inherit": m.graph.inherits, "other": m.graph.others,
+            },
+        },
         "generation": m.generation,
         "last_update": m.created_unix_ms / 1000,
         "database_size_bytes": project::store_bytes(root),

@@ -140,6 +140,82 @@ pub struct Manifest {
     /// extension.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub unsupported_files: BTreeMap<String, u64>,
+    /// The code graph's totals over live files.
+    #[serde(default)]
+    pub graph: GraphCounts,
+}
+
+/// Definitions and references by role, over a set of files.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct GraphCounts {
+    pub definitions: u64,
+    pub calls: u64,
+    pub types: u64,
+    pub imports: u64,
+    pub inherits: u64,
+    pub others: u64,
+}
+
+impl GraphCounts {
+    pub fn of_facts(f: &crate::extract::FileFacts) -> GraphCounts {
+        let mut c = GraphCounts {
+            definitions: (f.types.len() + f.methods.len() + f.properties.len()) as u64,
+            ..GraphCounts::default()
+        };
+        for r in &f.refs {
+            c.count(r.role);
+        }
+        c
+    }
+
+    /// The counts of a stored file (its structure archive).
+    pub fn of_structure(s: &crate::snapshot::structure::FileStructure) -> GraphCounts {
+        let mut c = GraphCounts {
+            definitions: (s.types.len() + s.methods.len() + s.properties.len()) as u64,
+            ..GraphCounts::default()
+        };
+        for r in crate::snapshot::structure::decode_refs(&s.refs, s.names.len()).unwrap_or_default() {
+            c.count(r.role);
+        }
+        c
+    }
+
+    fn count(&mut self, role: crate::extract::RefRole) {
+        use crate::extract::RefRole::*;
+        match role {
+            Call => self.calls += 1,
+            Type => self.types += 1,
+            Import => self.imports += 1,
+            Inherit => self.inherits += 1,
+            Other => self.others += 1,
+        }
+    }
+
+    pub fn references(&self) -> u64 {
+        self.calls + self.types + self.imports + self.inherits + self.others
+    }
+
+    pub fn plus(self, o: GraphCounts) -> GraphCounts {
+        GraphCounts {
+            definitions: self.definitions + o.definitions,
+            calls: self.calls + o.calls,
+            types: self.types + o.types,
+            imports: self.imports + o.imports,
+            inherits: self.inherits + o.inherits,
+            others: self.others + o.others,
+        }
+    }
+
+    pub fn minus(self, o: GraphCounts) -> GraphCounts {
+        GraphCounts {
+            definitions: self.definitions.saturating_sub(o.definitions),
+            calls: self.calls.saturating_sub(o.calls),
+            types: self.types.saturating_sub(o.types),
+            imports: self.imports.saturating_sub(o.imports),
+            inherits: self.inherits.saturating_sub(o.inherits),
+            others: self.others.saturating_sub(o.others),
+        }
+    }
 }
 
 /// `config.json`: how the tree is walked, kept for later runs.
@@ -425,6 +501,7 @@ pub fn init(
         source_bytes: summary.bytes,
         excluded_dirs: summary.excluded_dirs.clone(),
         unsupported_files: summary.unsupported.clone(),
+        graph: summary.graph,
     };
     let manifest_bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     write_atomic(&dir.join(MANIFEST), &manifest_bytes)?;

@@ -21,8 +21,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use rayon::prelude::*;
 
 use super::{
-    docs, project_files_fingerprint, read_config, remove_unreferenced, sync_dir, write_atomic, Index, IndexedFile,
-    Manifest, ProjectError, WriteLock, DIR, MANIFEST,
+    docs, project_files_fingerprint, read_config, remove_unreferenced, sync_dir, write_atomic, GraphCounts, Index,
+    IndexedFile, Manifest, ProjectError, WriteLock, DIR, MANIFEST,
 };
 use crate::extract::{self, rel_path, FileFacts, Skip, SourceFile};
 use crate::index::Progress;
@@ -527,8 +527,13 @@ fn commit(
         types: new_files.iter().map(|f| f.types.len().min(u16::MAX as usize) as u64).sum(),
         methods: new_files.iter().map(|f| f.methods.len().min(u16::MAX as usize) as u64).sum(),
         source_bytes: new_files.iter().map(|f| f.size).sum(),
+        graph: new_files.iter().fold(GraphCounts::default(), |c, f| c.plus(GraphCounts::of_facts(f))),
         ..prev.clone()
     };
+    let mut gone = GraphCounts::default();
+    for f in superseded {
+        gone = gone.plus(GraphCounts::of_structure(&f.seg.structure(&f.slot)?));
+    }
     let n = index.segments.len();
     let mut dead: Vec<SlotSet> = index.superseded.clone();
     for f in superseded {
@@ -693,6 +698,7 @@ fn commit(
             .saturating_sub(superseded.iter().map(|f| f.slot.meta.size).sum()),
         excluded_dirs: prev.excluded_dirs.clone(),
         unsupported_files: prev.unsupported_files.clone(),
+        graph: prev.graph.plus(totals.graph).minus(gone),
     };
     if compact {
         // Distinct terms: a union of the new segments' dictionaries.
