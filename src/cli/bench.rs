@@ -158,6 +158,8 @@ pub fn run(args: Args) -> Result<()> {
         }
         modes.push((mode, percentiles(times), matches));
     }
+    note("graph queries");
+    let graph = graph_queries(&index, args.queries, args.seed)?;
     let rg = if args.vs_rg { ripgrep(&root, &dir, &terms, &index) } else { None };
     if io::stderr().is_terminal() {
         eprint!("\r\x1b[K");
@@ -191,6 +193,9 @@ pub fn run(args: Args) -> Result<()> {
             "peak_rss_bytes": peak,
             "open_p50_us": open.as_ref().map(|p| micros(p.p50)),
             "queries": mode_json,
+            "graph_queries": graph.iter().map(|(name, p, found)| json!({"query": name, "symbols": p.as_ref().map_or(0, |p| p.n),
+                "results": found, "p50_us": p.as_ref().map(|p| micros(p.p50)), "p90_us": p.as_ref().map(|p| micros(p.p90)),
+                "p99_us": p.as_ref().map(|p| micros(p.p99)), "max_us": p.as_ref().map(|p| micros(p.max))})).collect::<Vec<_>>(),
             "ripgrep": rg.as_ref().map(|v| json!({
                 "rg_process_median_ms": v.rg.as_secs_f64() * 1e3,
                 "cg_query_process_median_ms": v.cg_process.as_secs_f64() * 1e3,
@@ -266,6 +271,22 @@ pub fn run(args: Args) -> Result<()> {
             )?;
         }
     }
+    writeln!(out, "\ngraph (sampled methods by qualified name: find + answer, no line text, in-process, warm)")?;
+    for (name, p, found) in &graph {
+        if let Some(p) = p {
+            writeln!(
+                out,
+                "  {:<12} p50 {:>9.1} µs   p90 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   (n={}, {} results)",
+                name,
+                micros(p.p50),
+                micros(p.p90),
+                micros(p.p99),
+                micros(p.max),
+                p.n,
+                found
+            )?;
+        }
+    }
     match rg {
         Some(v) => {
             writeln!(out, "\nripgrep vs cg, same 10 terms, medians:")?;
@@ -282,6 +303,54 @@ pub fn run(args: Args) -> Result<()> {
         None => {}
     }
     Ok(())
+}
+
+/// Times `refs`, `callers` and `callees` of a seeded sample of methods, each
+/// looked up by its qualified name with a fresh [`Graph`] (as one MCP call does),
+/// after one warm-up pass.
+fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str, Option<Percentiles>, u64)>> {
+    use codegraph::graph::{DefCat, Graph};
+    let files = index.files()?;
+    let mut rng = XorShift(seed ^ 0x9e37_79b9_7f4a_7c15 | 1);
+    let mut symbols: Vec<String> = Vec::new();
+    let g = Graph::new(index);
+    for _ in 0..n * 4 {
+        if symbols.len() >= n || files.is_empty() {
+            break;
+        }
+        let x = &files[(rng.next() % files.len() as u64) as usize];
+        let f = g.file((x.segment, x.slot_id))?;
+        let methods: Vec<_> = f.defs.iter().filter(|d| d.cat == DefCat::Method).collect();
+        if methods.is_empty() {
+            continue;
+        }
+        let d = methods[(rng.next() % methods.len() as u64) as usize];
+        symbols.push(f.qualified_name(d));
+    }
+    let mut out = Vec::new();
+    for name in ["refs", "callers", "callees"] {
+        let run = |symbol: &str| -> u64 {
+            let g = Graph::new(index);
+            let Ok(defs) = g.find(symbol) else { return 0 };
+            match name {
+                "refs" => g.refs(&defs, &[]).map_or(0, |r| r.len() as u64),
+                "callers" => g.callers(&defs, 1).map_or(0, |r| r.len() as u64),
+                _ => g.callees(defs[0], 1).map_or(0, |r| r.len() as u64),
+            }
+        };
+        for s in &symbols {
+            run(s);
+        }
+        let mut times = Vec::with_capacity(symbols.len());
+        let mut found = 0;
+        for s in &symbols {
+            let t = Instant::now();
+            found += run(s);
+            times.push(t.elapsed());
+        }
+        out.push((name, percentiles(times), found));
+    }
+    Ok(out)
 }
 
 /// A seeded sample of dictionary terms: a third rare, a third medium, a third

@@ -22,6 +22,10 @@ pub struct InitArgs {
     /// Threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Index files up to this many MiB (default 2; larger ones are skipped and
+    /// named). Kept in .codegraph/config.json for later runs.
+    #[arg(long, value_name = "MIB")]
+    max_file_mib: Option<u64>,
     /// Slots per segment (tests use small values to cross segment boundaries).
     #[arg(long, hide = true)]
     segment_slots: Option<u32>,
@@ -42,6 +46,7 @@ pub fn init(args: InitArgs) -> Result<()> {
         include: args.walk.include.clone(),
         keep_dirs: args.walk.keep_dirs.clone(),
         max_slots_per_segment: args.segment_slots,
+        max_file_bytes: args.max_file_mib.map(|m| m.saturating_mul(1 << 20)),
         lock_wait: Some(std::time::Duration::from_secs(args.lock.wait)),
     };
     let show = io::stderr().is_terminal();
@@ -97,6 +102,16 @@ pub fn init(args: InitArgs) -> Result<()> {
     }
     for s in report.skipped.iter().filter(|s| matches!(s.reason, SkipReason::Unreadable(_))).take(5) {
         writeln!(out, "  {}: {}", super::shown(&s.path), super::shown(&s.reason.to_string()))?;
+    }
+    // Large source files are often the central ones (TypeScript's checker.ts is
+    // 2.7 MiB): name them and say how to include them.
+    let large: Vec<&codegraph::extract::Skip> =
+        report.skipped.iter().filter(|s| matches!(s.reason, SkipReason::TooLarge { .. })).collect();
+    for s in large.iter().take(5) {
+        writeln!(out, "  {}: {}", super::shown(&s.path), super::shown(&s.reason.to_string()))?;
+    }
+    if !large.is_empty() {
+        writeln!(out, "  (`cg init --max-file-mib N` indexes files up to N MiB)")?;
     }
     excluded_dirs(&mut out, &report.excluded_dirs)?;
     unsupported(&mut out, &m.unsupported_files)?;

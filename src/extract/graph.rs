@@ -654,18 +654,23 @@ impl<'a> Visit<'a> {
     }
 
     /// A field's declared type, for receivers like `this.store`.
-    pub(super) fn record_field_type(&mut self, node: Node<'a>, names: &[Node<'a>]) {
-        let Some(owner) = self.current_type().map(str::to_string) else { return };
+    /// Returns the type's plain name (stored with the property, for receivers
+    /// like `x.field.m()` in other files).
+    pub(super) fn record_field_type(&mut self, node: Node<'a>, names: &[Node<'a>]) -> Option<String> {
         let ty = node.child_by_field_name("type").or_else(|| {
             let mut c = node.walk();
             let decl = node.named_children(&mut c).find(|c| c.kind() == "variable_declaration");
             decl.and_then(|d| d.child_by_field_name("type"))
         });
-        let Some(ty) = ty.map(|t| self.type_name(t).to_string()).filter(|t| !t.is_empty()) else { return };
+        let ty = ty.map(|t| self.type_name(t).to_string()).filter(|t| {
+            !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') && !self.roles.is_keyword(t)
+        })?;
+        let Some(owner) = self.current_type().map(str::to_string) else { return Some(ty) };
         for n in names {
             let name = self.text(*n).to_string();
             self.graph.fields.insert((owner.clone(), name), ty.clone());
         }
+        Some(ty)
     }
 
     /// The graph facts, receivers of fields resolved against the whole file.
@@ -678,9 +683,10 @@ impl<'a> Visit<'a> {
             .map(|r| {
                 let receiver = match r.receiver {
                     Pending::Done(recv) => recv,
-                    Pending::Field(ty, field) => match fields.get(&(ty, field.to_string())) {
+                    Pending::Field(ty, field) => match fields.get(&(ty.clone(), field.to_string())) {
                         Some(t) => Receiver::Type(t.clone()),
-                        None => Receiver::Unknown,
+                        // Declared in another file: looked up when queried.
+                        None => Receiver::Member(ty, field.to_string()),
                     },
                     Pending::Name(name, in_type) => match in_type.and_then(|t| fields.get(&(t, name.to_string()))) {
                         Some(t) => Receiver::Type(t.clone()),

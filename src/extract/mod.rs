@@ -152,6 +152,8 @@ pub struct PropertyDef {
     pub line: u32,
     /// The last line of the declaration.
     pub end_line: u32,
+    /// The plain name of its declared type (`Node` of `parent: Node`), if any.
+    pub ty: Option<String>,
     pub visibility: Option<&'static str>,
     pub is_static: bool,
     pub parent: Option<String>,
@@ -214,6 +216,10 @@ pub enum Receiver {
     /// The value a call of the named function returned (`s := New()`): its type
     /// is the function's declared result, looked up when queried.
     Returns(String),
+    /// A field (or property) of a value of a known type, declared in another
+    /// file (`node.parent.kind` with `node: Node`): `(type, field)`, its
+    /// declared type looked up when queried.
+    Member(String, String),
 }
 
 /// One name occurrence in code.

@@ -105,6 +105,7 @@ fn reference(r: &RefFact) -> String {
         Receiver::Name(n) => format!("{n}:"),
         Receiver::Unknown => "?.".to_string(),
         Receiver::Returns(f) => format!("{f}()."),
+        Receiver::Member(t, m) => format!("{t}.{m}."),
     };
     format!("{} {recv}{}", r.role.name(), r.name)
 }

@@ -165,6 +165,8 @@ pub(crate) struct Visit<'a> {
     first_error_row: Option<u32>,
     aux: Option<TreeCursor<'a>>,
     graph: graph::GraphState<'a>,
+    /// The declared type of the properties being pushed.
+    property_type: Option<String>,
 }
 
 /// Number of lines of `src`: a final line without `\n` counts, an empty file has none.
@@ -197,6 +199,7 @@ impl<'a> Visit<'a> {
             first_error_row: None,
             aux: None,
             graph: graph::GraphState::default(),
+            property_type: None,
         }
     }
 
@@ -598,6 +601,7 @@ impl<'a> Visit<'a> {
     }
 
     fn property(&mut self, node: Node<'a>) {
+        self.property_type = None;
         let mut cursor = node.walk();
         let mut names: Vec<Node<'a>> =
             node.children_by_field_name("name", &mut cursor).filter(|n| n.is_named()).collect();
@@ -629,7 +633,7 @@ impl<'a> Visit<'a> {
             }
             return;
         }
-        self.record_field_type(node, &names);
+        self.property_type = self.record_field_type(node, &names);
         for name in names {
             let text = trim_quotes(self.text(name));
             self.push_property(name, text, &declaration, &modifiers, is_static, end);
@@ -672,6 +676,7 @@ impl<'a> Visit<'a> {
             declaration: normalize_ws(declaration, MAX_SIGNATURE_BYTES),
             line: row as u32 + 1,
             end_line: end.max(row as u32) + 1,
+            ty: self.property_type.clone(),
             visibility,
             is_static,
             parent,

@@ -48,6 +48,10 @@ pub const MAX_DEPTH: usize = 3;
 /// Candidate definitions considered for one name, at most (a name defined more
 /// often than this is not followed further; the answer says so).
 const MAX_CANDIDATES: usize = 2_000;
+/// A member of an unknown receiver with more candidate definitions than this is
+/// matched by name only: not listed as a reference of each (it would bury the
+/// real ones), but counted (`by_name_only`).
+pub const MAX_AMBIGUOUS: usize = 8;
 
 /// A file by where its first slot is: (segment, slot).
 pub type FileKey = (usize, u32);
@@ -72,7 +76,8 @@ pub struct Def {
     pub line: u32,
     pub end_line: u32,
     pub parent: Option<String>,
-    /// A function's declared result type (plain name); empty otherwise.
+    /// The declared type (plain name): a function's result, a property's type;
+    /// empty when none.
     pub returns: String,
 }
 
@@ -102,6 +107,17 @@ impl FileGraph {
             .filter(|(_, d)| d.line <= line && line <= d.end_line && d.cat != DefCat::Property)
             .min_by_key(|(_, d)| (d.end_line - d.line, d.cat != DefCat::Method))
             .map(|(i, _)| i as u32)
+    }
+
+    /// Whether a definition sits inside a function's body (a local function or
+    /// type), so that other files cannot name it.
+    pub fn is_nested(&self, d: &Def) -> bool {
+        self.defs.iter().any(|o| {
+            o.cat == DefCat::Method
+                && (o.line, o.end_line) != (d.line, d.end_line)
+                && o.line <= d.line
+                && d.end_line <= o.end_line
+        })
     }
 
     /// The innermost type whose extent holds `line`.
@@ -179,6 +195,22 @@ pub struct Resolution {
     pub defs: Vec<DefId>,
     /// Several candidates remain.
     pub ambiguous: bool,
+    /// A member of an unknown receiver with more than [`MAX_AMBIGUOUS`]
+    /// candidates: `defs` is empty, this counts them.
+    pub by_name_only: usize,
+}
+
+/// The definitions of one name, with their files, indexed by parent.
+pub struct NameDefs {
+    pub items: Vec<(DefId, Rc<FileGraph>)>,
+    by_parent: FxHashMap<String, Vec<u32>>,
+}
+
+impl NameDefs {
+    fn def(&self, i: usize) -> &Def {
+        let (id, f) = &self.items[i];
+        &f.defs[id.1 as usize]
+    }
 }
 
 /// Answers graph questions over one index. Caches what it reads for the life of
@@ -187,6 +219,7 @@ pub struct Graph<'i> {
     pub index: &'i Index,
     files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
     defs: RefCell<FxHashMap<String, Rc<Vec<DefId>>>>,
+    name_defs: RefCell<FxHashMap<String, Rc<NameDefs>>>,
     supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<(String, String)>>>,
@@ -199,6 +232,7 @@ impl<'i> Graph<'i> {
             index,
             files: RefCell::default(),
             defs: RefCell::default(),
+            name_defs: RefCell::default(),
             supers: RefCell::default(),
             import_files: RefCell::default(),
             gomods: RefCell::default(),
@@ -232,8 +266,8 @@ impl<'i> Graph<'i> {
         for p in s.properties {
             let (line, end_line) = (p.line, p.end_line.max(p.line));
             let kind = "property".to_string();
-            let (name, parent) = (p.name, p.parent);
-            defs.push(Def { name, kind, cat: DefCat::Property, line, end_line, parent, returns: String::new() });
+            let (name, parent, returns) = (p.name, p.parent, p.ty);
+            defs.push(Def { name, kind, cat: DefCat::Property, line, end_line, parent, returns });
         }
         let f =
             Rc::new(FileGraph { key, path, language, scope: s.scope, defs, names: s.names, refs, imports: s.imports });
@@ -305,6 +339,25 @@ impl<'i> Graph<'i> {
         Ok(out)
     }
 
+    /// [`Graph::defs_named`] with each definition's file, indexed by parent.
+    pub fn name_defs(&self, name: &str) -> Result<Rc<NameDefs>, SnapshotError> {
+        if let Some(d) = self.name_defs.borrow().get(name) {
+            return Ok(d.clone());
+        }
+        let mut items = Vec::new();
+        let mut by_parent: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        for &id in self.defs_named(name)?.iter() {
+            let f = self.file(id.0)?;
+            if let Some(p) = &f.defs[id.1 as usize].parent {
+                by_parent.entry(p.clone()).or_default().push(items.len() as u32);
+            }
+            items.push((id, f));
+        }
+        let d = Rc::new(NameDefs { items, by_parent });
+        self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
+        Ok(d)
+    }
+
     pub fn def(&self, id: DefId) -> Result<(Rc<FileGraph>, Def), SnapshotError> {
         let f = self.file(id.0)?;
         let d = f.defs[id.1 as usize].clone();
@@ -346,8 +399,20 @@ impl<'i> Graph<'i> {
     /// file where `T` occurs is read).
     fn direct_supertypes(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
         let mut out = Vec::new();
-        let files = self.files_with(name, false)?;
+        // Supertypes are named where the type is defined, except Rust's
+        // `impl Trait for T`, which may sit in any file naming `T`.
+        let mut files = self.files_with(name, true)?;
+        let rust = files.iter().any(|&k| self.file(k).is_ok_and(|f| f.language == Language::Rust));
+        if rust {
+            files = self.files_with(name, false)?;
+        }
         for key in files.into_iter().take(MAX_CANDIDATES) {
+            if rust
+                && self.file(key)?.language != Language::Rust
+                && !self.file(key)?.defs.iter().any(|d| d.name == name)
+            {
+                continue;
+            }
             let f = self.file(key)?;
             for r in &f.refs {
                 if r.role == RefRole::Inherit && matches!(r.receiver, PackedReceiver::Type(t) if f.name(t) == name) {
@@ -392,26 +457,49 @@ impl<'i> Graph<'i> {
             _ => f.name(r.name).to_string(),
         };
         let name = name.as_str();
-        let all = self.defs_named(name)?;
+        // A member of an external package's alias (`fmt.Println`): nothing to load.
+        if let PackedReceiver::Name(x) = r.receiver {
+            let x = f.name(x);
+            for (i, imp) in f.imports.iter().enumerate() {
+                if imp.names.iter().any(|n| n.alias == x && (n.name == "*" || n.name == "default"))
+                    && self.import_targets(f, i as u32)?.is_empty()
+                {
+                    return Ok(Resolution::default());
+                }
+            }
+        }
+        let nd = self.name_defs(name)?;
         let fits = |d: &Def| match r.role {
             RefRole::Call => d.cat != DefCat::Property,
             RefRole::Type | RefRole::Inherit => d.cat == DefCat::Type,
             RefRole::Import | RefRole::Other => true,
         };
-        let mut cands: Vec<(DefId, Rc<FileGraph>, usize)> = Vec::new();
-        for &id in all.iter() {
-            let file = self.file(id.0)?;
-            if fits(&file.defs[id.1 as usize]) {
-                cands.push((id, file, id.1 as usize));
-            }
-        }
-        if cands.is_empty() {
+        if !nd.items.iter().any(|(id, f)| fits(&f.defs[id.1 as usize])) {
             return Ok(Resolution::default());
         }
         let pick = |keep: &dyn Fn(&FileGraph, &Def) -> bool| -> Vec<DefId> {
-            cands.iter().filter(|(_, file, i)| keep(file, &file.defs[*i])).map(|(id, ..)| *id).collect()
+            nd.items
+                .iter()
+                .filter(|(id, f)| {
+                    let d = &f.defs[id.1 as usize];
+                    fits(d) && keep(f, d)
+                })
+                .map(|(id, _)| *id)
+                .collect()
         };
-        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs };
+        // The members of the given parents, by index (no scan of every definition).
+        let of_parents = |parents: &[String]| -> Vec<DefId> {
+            let mut out = Vec::new();
+            for p in parents {
+                for &i in nd.by_parent.get(p).map(Vec::as_slice).unwrap_or_default() {
+                    if fits(nd.def(i as usize)) {
+                        out.push(nd.items[i as usize].0);
+                    }
+                }
+            }
+            out
+        };
+        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // A supertype reference's receiver is its subtype, not a qualifier.
         let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
         let returned = match receiver {
@@ -421,13 +509,14 @@ impl<'i> Graph<'i> {
         let receiver_type = match receiver {
             PackedReceiver::Type(t) => Some(self.dealias(f, f.name(t))),
             PackedReceiver::Returns(_) => returned,
+            PackedReceiver::Member(t, m) => self.field_type(&self.dealias(f, f.name(t)), f.name(m))?,
             _ => None,
         };
         if let Some(t) = receiver_type {
             let mut levels = vec![vec![t.clone()]];
             levels.extend(self.supertypes(&t)?.iter().cloned());
             for level in levels {
-                let found = pick(&|_, d| d.parent.as_ref().is_some_and(|p| level.contains(p)));
+                let found = of_parents(&level);
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
@@ -436,10 +525,10 @@ impl<'i> Graph<'i> {
         }
         match receiver {
             PackedReceiver::Type(_) => Ok(Resolution::default()),
-            PackedReceiver::Returns(_) => Ok(self.unknown_receiver(&pick)),
+            PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(self.unknown_receiver(&pick)),
             PackedReceiver::Name(x) => {
                 let x = self.dealias(f, f.name(x));
-                let found = pick(&|_, d| d.parent.as_deref() == Some(x.as_str()));
+                let found = of_parents(std::slice::from_ref(&x));
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
@@ -474,6 +563,34 @@ impl<'i> Graph<'i> {
         }
     }
 
+    /// The declared type of field `field` of type `ty` (or of its nearest
+    /// supertype declaring it), when its declarations agree.
+    fn field_type(&self, ty: &str, field: &str) -> Result<Option<String>, SnapshotError> {
+        let nd = self.name_defs(field)?;
+        let mut levels = vec![vec![ty.to_string()]];
+        levels.extend(self.supertypes(ty)?.iter().cloned());
+        for level in levels {
+            let mut found: Option<String> = None;
+            for p in &level {
+                for &i in nd.by_parent.get(p).map(Vec::as_slice).unwrap_or_default() {
+                    let d = nd.def(i as usize);
+                    if d.cat == DefCat::Method || d.returns.is_empty() {
+                        continue;
+                    }
+                    match &found {
+                        None => found = Some(d.returns.clone()),
+                        Some(t) if *t == d.returns => {}
+                        Some(_) => return Ok(None),
+                    }
+                }
+            }
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        Ok(None)
+    }
+
     /// The declared result type of the functions named `func`, when they agree.
     fn returns_of(&self, func: &str) -> Result<Option<String>, SnapshotError> {
         let mut found: Option<String> = None;
@@ -494,7 +611,10 @@ impl<'i> Graph<'i> {
 
     fn unknown_receiver(&self, pick: &Picker<'_>) -> Resolution {
         let members = pick(&|_, d| d.parent.is_some());
-        Resolution { ambiguous: members.len() > 1, defs: members }
+        if members.len() > MAX_AMBIGUOUS {
+            return Resolution { defs: Vec::new(), ambiguous: true, by_name_only: members.len() };
+        }
+        Resolution { ambiguous: members.len() > 1, defs: members, by_name_only: 0 }
     }
 
     fn resolve_plain(
@@ -504,7 +624,7 @@ impl<'i> Graph<'i> {
         name: &str,
         pick: &Picker<'_>,
     ) -> Result<Resolution, SnapshotError> {
-        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs };
+        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // 1. The file's own scopes: the enclosing type's members, then the file's
         //    top-level definitions.
         if let Some(t) = f.enclosing_type(r.line) {
@@ -572,9 +692,17 @@ impl<'i> Graph<'i> {
         if !same.is_empty() {
             return Ok(done(same));
         }
+        // A TS/JS module (a file with imports) sees other files' names only
+        // through its imports: what is left is a global or a library's.
+        let module =
+            matches!(f.language, Language::TypeScript | Language::JavaScript) && f.imports.iter().any(|i| i.kind == 0);
+        if module {
+            return Ok(Resolution::default());
+        }
         // 4. Defined once in the project, else ambiguous among all. Without an
-        //    implicit `this` (all but C#), a plain name is not a member.
+        //    implicit `this` (all but C#), a plain name is not a member; a
+        //    function nested in another is not seen from other files.
         let implicit_this = f.language == Language::CSharp;
-        Ok(done(pick(&|_, d| implicit_this || d.parent.is_none() || d.cat == DefCat::Type)))
+        Ok(done(pick(&|file, d| (implicit_this || d.parent.is_none() || d.cat == DefCat::Type) && !file.is_nested(d))))
     }
 }

@@ -115,12 +115,26 @@ struct Found {
     file: Rc<FileGraph>,
     r: PackedRef,
     ambiguous: bool,
+    /// The target it resolved to (the first, when several).
+    target: DefId,
 }
 
 impl Graph<'_> {
     /// The references (of the given roles; empty: all) that resolve to any of
     /// `targets`, in path and line order.
     fn references(&self, targets: &[DefId], roles: &[RefRole]) -> Result<Vec<Found>, SnapshotError> {
+        Ok(self.references_counted(targets, roles)?.0)
+    }
+
+    /// [`Graph::references`], and how many references match by name only (a
+    /// member of an unknown receiver with more than [`super::MAX_AMBIGUOUS`]
+    /// candidates, among them a target).
+    fn references_counted(&self, targets: &[DefId], roles: &[RefRole]) -> Result<(Vec<Found>, usize), SnapshotError> {
+        let mut by_name_only = 0;
+        let mut members = false;
+        for &t in targets {
+            members |= self.def(t)?.1.parent.is_some();
+        }
         let mut names: Vec<String> = Vec::new();
         for &t in targets {
             let (_, d) = self.def(t)?;
@@ -147,14 +161,16 @@ impl Graph<'_> {
                         continue;
                     }
                     let res = self.resolve(&f, r)?;
-                    if res.defs.iter().any(|d| targets.contains(d)) {
-                        out.push(Found { file: f.clone(), r: *r, ambiguous: res.ambiguous });
+                    if let Some(&target) = res.defs.iter().find(|d| targets.contains(d)) {
+                        out.push(Found { file: f.clone(), r: *r, ambiguous: res.ambiguous, target });
+                    } else if res.by_name_only > 0 && members {
+                        by_name_only += 1;
                     }
                 }
             }
         }
         out.sort_by(|a, b| a.file.path.cmp(&b.file.path).then(a.r.line.cmp(&b.r.line)));
-        Ok(out)
+        Ok((out, by_name_only))
     }
 
     fn ref_view(&self, f: &Found) -> RefView {
@@ -164,7 +180,13 @@ impl Graph<'_> {
 
     /// Every reference to the definitions `targets` (one symbol's).
     pub fn refs(&self, targets: &[DefId], roles: &[RefRole]) -> Result<Vec<RefView>, SnapshotError> {
-        Ok(self.references(targets, roles)?.iter().map(|f| self.ref_view(f)).collect())
+        Ok(self.refs_counted(targets, roles)?.0)
+    }
+
+    /// [`Graph::refs`], and the count of references that match by name only.
+    pub fn refs_counted(&self, targets: &[DefId], roles: &[RefRole]) -> Result<(Vec<RefView>, usize), SnapshotError> {
+        let (found, by_name) = self.references_counted(targets, roles)?;
+        Ok((found.iter().map(|f| self.ref_view(f)).collect(), by_name))
     }
 }
 
@@ -199,10 +221,19 @@ impl Graph<'_> {
         let mut out = Vec::new();
         for level in 1..=depth.clamp(1, MAX_DEPTH) {
             let mut next = Vec::new();
+            // One pass over the references of every name of the level.
+            let all = self.references(&frontier, &[RefRole::Call])?;
+            let mut by_target: FxHashMap<DefId, Vec<Found>> = FxHashMap::default();
+            for found in all {
+                // At the first level the targets are one symbol's definitions.
+                let t = if level == 1 { frontier[0] } else { found.target };
+                by_target.entry(t).or_default().push(found);
+            }
             for &t in &frontier {
+                let Some(found_here) = by_target.remove(&t) else { continue };
                 let via = if level > 1 { Some(self.view(t)?.qualified_name) } else { None };
                 let mut groups: Vec<((FileKey, Option<u32>), CallEdge)> = Vec::new();
-                for found in self.references(&[t], &[RefRole::Call])? {
+                for found in found_here {
                     let enclosing = found.file.enclosing(found.r.line);
                     let key = (found.file.key, enclosing);
                     match groups.iter_mut().find(|(k, _)| *k == key) {
@@ -326,6 +357,7 @@ fn external_label(f: &FileGraph, r: &PackedRef) -> String {
         PackedReceiver::Type(t) | PackedReceiver::Name(t) => format!("{}.{}", f.name(t), f.name(r.name)),
         PackedReceiver::Unknown => format!("?.{}", f.name(r.name)),
         PackedReceiver::Returns(func) => format!("{}().{}", f.name(func), f.name(r.name)),
+        PackedReceiver::Member(t, m) => format!("{}.{}.{}", f.name(t), f.name(m), f.name(r.name)),
         PackedReceiver::None => f.name(r.name).to_string(),
     }
 }

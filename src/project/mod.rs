@@ -396,6 +396,8 @@ pub struct InitOptions {
     pub include: Vec<String>,
     pub keep_dirs: Vec<String>,
     pub max_slots_per_segment: Option<u32>,
+    /// Files larger than this are skipped (default 2 MiB; kept in config.json).
+    pub max_file_bytes: Option<u64>,
     /// How long to wait for another writer (default [`DEFAULT_LOCK_WAIT`]).
     pub lock_wait: Option<std::time::Duration>,
 }
@@ -453,6 +455,9 @@ pub fn init(
     }
     if options.max_slots_per_segment.is_some() {
         config.segment_slots = options.max_slots_per_segment;
+    }
+    if options.max_file_bytes.is_some() {
+        config.max_file_bytes = options.max_file_bytes;
     }
     let walk = config.walk_options()?;
     let previous = read_manifest(&root).ok();

@@ -104,12 +104,15 @@ pub enum PackedReceiver {
     Name(u32),
     Unknown,
     Returns(u32),
+    /// A field `.1` of a value of type `.0`.
+    Member(u32, u32),
 }
 
 /// Packs references (sorted by line) as `varint(line - previous line)`,
 /// `varint(name)`, a byte `role | receiver kind << 4` (0 none, 1 type, 2 name,
-/// 3 unknown, 4 the result of calling the named function), then
-/// `varint(receiver name)` for kinds 1, 2 and 4. Names go into
+/// 3 unknown, 4 the result of calling the named function, 5 a field of a value
+/// of a type), then `varint(receiver name)` for kinds 1, 2, 4 and 5, and for
+/// kind 5 `varint(field name)`. Names go into
 /// `names`, each once.
 pub fn encode_refs(refs: &[RefFact], names: &mut Vec<String>) -> Vec<u8> {
     let mut ids: rustc_hash::FxHashMap<String, u32> =
@@ -135,10 +138,18 @@ pub fn encode_refs(refs: &[RefFact], names: &mut Vec<String>) -> Vec<u8> {
             Receiver::Name(n) => (2, Some(id(n, names))),
             Receiver::Unknown => (3, None),
             Receiver::Returns(f) => (4, Some(id(f, names))),
+            Receiver::Member(t, _) => (5, Some(id(t, names))),
+        };
+        let member = match &r.receiver {
+            Receiver::Member(_, m) => Some(id(m, names)),
+            _ => None,
         };
         out.push(r.role as u8 | kind << 4);
         if let Some(recv) = recv {
             put_varint(&mut out, recv as u64);
+        }
+        if let Some(m) = member {
+            put_varint(&mut out, m as u64);
         }
     }
     out
@@ -184,6 +195,10 @@ pub fn decode_refs(bytes: &[u8], name_count: usize) -> Option<Vec<PackedRef>> {
             2 => PackedReceiver::Name(check(get_varint(bytes, &mut at)?)?),
             3 => PackedReceiver::Unknown,
             4 => PackedReceiver::Returns(check(get_varint(bytes, &mut at)?)?),
+            5 => {
+                let t = check(get_varint(bytes, &mut at)?)?;
+                PackedReceiver::Member(t, check(get_varint(bytes, &mut at)?)?)
+            }
             _ => return None,
         };
         out.push(PackedRef { line, name, role, receiver });
@@ -222,6 +237,8 @@ pub struct PropertyRecord {
     pub declaration: String,
     pub line: u32,
     pub end_line: u32,
+    /// The declared type's plain name; empty when none.
+    pub ty: String,
     pub visibility: Option<String>,
     pub is_static: bool,
     pub parent: Option<String>,
@@ -267,6 +284,7 @@ impl FileStructure {
                     declaration: p.declaration.clone(),
                     line: p.line,
                     end_line: p.end_line,
+                    ty: p.ty.clone().unwrap_or_default(),
                     visibility: p.visibility.map(str::to_string),
                     is_static: p.is_static,
                     parent: p.parent.clone(),
@@ -336,6 +354,7 @@ mod tests {
             "[a-c]{1,2}".prop_map(Receiver::Name),
             Just(Receiver::Unknown),
             "[a-c]{1,2}".prop_map(Receiver::Returns),
+            ("[a-c]{1,2}", "[a-c]{1,2}").prop_map(|(t, m)| Receiver::Member(t, m)),
         ]
     }
 
@@ -363,6 +382,7 @@ mod tests {
                     PackedReceiver::Name(i) => Receiver::Name(names[i as usize].clone()),
                     PackedReceiver::Unknown => Receiver::Unknown,
                     PackedReceiver::Returns(i) => Receiver::Returns(names[i as usize].clone()),
+                    PackedReceiver::Member(t, m) => Receiver::Member(names[t as usize].clone(), names[m as usize].clone()),
                 };
                 prop_assert_eq!(&r, &f.receiver);
             }

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Compares `cg refs` with scip-typescript's references on a sample of symbols.
+
+Usage: scipcmp.py PROJECT OCCURRENCES.tsv N SEED
+A symbol is sampled among those SCIP defines once in the project, whose definition
+line is a cg definition of the same name, and that SCIP references at least once.
+References are compared as (file, line) sets, definition lines left out of both.
+"""
+import collections, json, os, random, re, subprocess, sys
+
+project, tsv, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+defs = collections.defaultdict(set)
+refs = collections.defaultdict(set)
+for line in open(tsv):
+    path, ln, d, sym = line.rstrip('\n').split('\t', 3)
+    (defs if d == '1' else refs)[sym].add((path, int(ln)))
+
+def name_of(sym):
+    # `... src/compiler/`checker.ts`/ts/createTypeChecker().getTypeOfSymbol().` → getTypeOfSymbol
+    desc = sym.rsplit(' ', 1)[-1].rstrip('.#').rstrip('()')
+    m = re.findall(r'[A-Za-z_$][\w$]*', desc)
+    return m[-1] if m else ''
+
+cands = [s for s in defs if len(defs[s]) == 1 and refs[s] and name_of(s)
+         and not re.search(r'\(\w+\)$', s.rstrip('.'))]  # parameters `(x)` are local to a function
+random.Random(seed).shuffle(cands)
+tp = fp = fn_ = amb_tp = amb_fp = 0
+checked = 0
+per = []
+bykind = {}
+for sym in cands:
+    if checked >= n:
+        break
+    (path, ln), = defs[sym]
+    out = subprocess.run([os.environ.get('CG', 'cg'), 'refs', f'{path}:{ln}', '--json', '--limit', '0'],
+                         cwd=project, capture_output=True, text=True)
+    if not out.stdout.strip():
+        continue
+    ans = json.loads(out.stdout)
+    d = ans['definitions']
+    if len(d) != 1 or d[0]['name'] != name_of(sym):
+        continue
+    checked += 1
+    deflines = {(x['file'], x['line']) for x in d} | defs[sym]
+    truth = {r for r in refs[sym] if r not in deflines}
+    got = {(r['file'], r.get('indexed_line', r['line'])): r.get('ambiguous', False) for r in ans['references']}
+    got = {k: v for k, v in got.items() if k not in deflines}
+    t = len(truth & got.keys()); f = len(got.keys() - truth); m = len(truth - got.keys())
+    tp += t; fp += f; fn_ += m
+    amb_tp += sum(1 for k in truth & got.keys() if got[k]); amb_fp += sum(1 for k in got.keys() - truth if got[k])
+    per.append((sym, len(truth), t, f, m, ans.get('by_name_only', 0)))
+    kind = 'function/method' if sym.endswith(').') else 'type' if sym.endswith('#') else 'property/variable'
+    k = bykind.setdefault(kind, [0, 0, 0, 0, 0])
+    k[0] += 1; k[1] += t; k[2] += f; k[3] += m
+    k[4] += sum(1 for x in got.values() if not x) - sum(1 for x in got.keys() - truth if not got[x])
+print(f'symbols compared: {checked}')
+print(f'references: scip {tp + fn_}, cg {tp + fp}, both {tp}')
+print(f'recall {tp / max(1, tp + fn_):.3f}  precision {tp / max(1, tp + fp):.3f}')
+print(f'cg references marked ambiguous: {amb_tp} right, {amb_fp} wrong')
+unamb = tp + fp - amb_tp - amb_fp
+print(f'precision of references not marked ambiguous: {(tp - amb_tp) / max(1, unamb):.3f} ({unamb})')
+for kind, (c, t, f, m, _) in sorted(bykind.items()):
+    print(f'  {kind:18} symbols {c:4}  recall {t / max(1, t + m):.3f}  precision {t / max(1, t + f):.3f}')
+worst = sorted(per, key=lambda p: -(p[3] + p[4]))[:15]
+for sym, total, t, f, m, byname in worst:
+    print(f'  {sym[-90:]:90} scip {total:4} hit {t:4} extra {f:4} missed {m:4} by_name {byname}')
