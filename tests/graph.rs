@@ -126,6 +126,8 @@ fn typescript_aliases_reexports_this_fields_and_results() {
             "src/models/store.ts:18 call",
         ]
     );
+    // A module sees other files' names only through its imports.
+    assert_eq!(refs(&index, "helper"), Vec::<String>::new());
     let g = Graph::new(&index);
     let imports: Vec<Vec<String>> = g.imports("src/app.ts", 1).unwrap().into_iter().map(|i| i.resolved).collect();
     assert_eq!(imports, [vec!["src/models/store.ts".to_string()], vec!["src/models/index.ts".to_string()], vec![]]);

@@ -653,7 +653,7 @@ impl<'i> Graph<'i> {
         // 2. Names imported into the file, followed to the defining file (and
         //    through one re-export).
         for (i, imp) in f.imports.iter().enumerate() {
-            let named = imp.names.iter().find(|n| n.alias == name || (n.name == name && n.alias.is_empty()));
+            let named = imp.names.iter().find(|n| n.alias == name || n.name == name);
             let glob = imp.names.iter().any(|n| n.name == "*" && n.alias == "*");
             if named.is_none() && !glob && !imp.names.is_empty() {
                 continue;
