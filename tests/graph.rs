@@ -101,6 +101,18 @@ fn go_receivers_embedding_packages_and_interfaces() {
     let h = g.hierarchy(g.find("Base").unwrap()[0]).unwrap();
     let subs: Vec<String> = h.subtypes.iter().map(|r| r.symbol.as_ref().unwrap().qualified_name.clone()).collect();
     assert_eq!(subs, ["store.Store"]);
+    // Go interfaces are satisfied without being named: Store and Invoice implement
+    // Adder by their methods, and Adder.Add's implementations are theirs.
+    let h = g.hierarchy(g.find("Adder").unwrap()[0]).unwrap();
+    let subs: Vec<&str> = h.subtypes.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(subs, ["Invoice", "Store"]);
+    let h = g.hierarchy(g.find("Adder.Add").unwrap()[0]).unwrap();
+    let impls: Vec<String> =
+        h.overridden_by.iter().map(|r| r.symbol.as_ref().unwrap().qualified_name.clone()).collect();
+    assert_eq!(impls, ["billing.Invoice.Add", "store.Store.Add"]);
+    let h = g.hierarchy(g.find("Store").unwrap()[0]).unwrap();
+    let sup: Vec<&str> = h.supertypes.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(sup, ["Base", "Adder"]);
     let impact = g.impact("Store.Add", 2).unwrap();
     assert_eq!(impact.test_files, ["store/store_test.go"]);
     assert_eq!(impact.tests.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["TestAdd"]);

@@ -398,7 +398,20 @@ impl Graph<'_> {
             _ => return Err(GraphError::NotAType(f.qualified_name(&d))),
         };
         let mut h = Hierarchy { symbol: Some(self.view(target)?), ..Hierarchy::default() };
-        for (i, level) in self.supertypes(&type_name)?.iter().enumerate().take(MAX_DEPTH) {
+        let mut levels: Vec<Vec<String>> = self.supertypes(&type_name)?.iter().cloned().collect();
+        // Go: the interfaces the type implements by its methods.
+        let implemented = self.go_implemented(&type_name)?;
+        if !implemented.is_empty() {
+            if levels.is_empty() {
+                levels.push(Vec::new());
+            }
+            for i in implemented {
+                if !levels[0].contains(&i) {
+                    levels[0].push(i);
+                }
+            }
+        }
+        for (i, level) in levels.iter().enumerate().take(MAX_DEPTH) {
             for name in level {
                 let types = self.types_named(name)?;
                 if types.is_empty() {
@@ -484,6 +497,109 @@ impl Graph<'_> {
                 let sub = f.name(sub).to_string();
                 if binds && !out.contains(&sub) {
                     out.push(sub);
+                }
+            }
+        }
+        for t in self.go_implementors(name)? {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether `name` is a Go interface type of the project, with its methods.
+    fn go_interface_methods(&self, name: &str) -> Result<Option<Vec<String>>, SnapshotError> {
+        let mut found = false;
+        let mut methods: Vec<String> = Vec::new();
+        for id in self.types_named(name)? {
+            let f = self.file(id.0)?;
+            let d = &f.defs[id.1 as usize];
+            if f.language != Language::Go || d.kind != "interface" {
+                continue;
+            }
+            found = true;
+            for m in f.defs.iter().filter(|m| m.cat == DefCat::Method && m.parent.as_deref() == Some(name)) {
+                if m.line >= d.line && m.end_line <= d.end_line && !methods.contains(&m.name) {
+                    methods.push(m.name.clone());
+                }
+            }
+        }
+        Ok(found.then_some(methods))
+    }
+
+    /// Go types that implement the interface `name` without saying so: a method
+    /// of each of its names (by parent name; embedded interfaces' methods are not
+    /// counted). An interface without methods is left alone (everything has it).
+    fn go_implementors(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
+        let Some(mut methods) = self.go_interface_methods(name)? else { return Ok(Vec::new()) };
+        if methods.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut sized = Vec::new();
+        for m in methods.drain(..) {
+            sized.push((self.defs_named(&m)?.len(), m));
+        }
+        sized.sort();
+        let first = self.name_defs(&sized[0].1)?;
+        let mut out: Vec<String> = Vec::new();
+        for (id, f) in &first.items {
+            let d = &f.defs[id.1 as usize];
+            let Some(parent) = &d.parent else { continue };
+            if f.language != Language::Go || parent == name || d.cat != DefCat::Method || out.contains(parent) {
+                continue;
+            }
+            // Interfaces have the methods too; only concrete types implement.
+            if self.go_interface_methods(parent)?.is_some() {
+                continue;
+            }
+            let mut all = true;
+            for (_, m) in &sized[1..] {
+                if !self.name_defs(m)?.items.iter().any(|(i, g)| g.defs[i.1 as usize].parent.as_deref() == Some(parent))
+                {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                out.push(parent.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The project's Go interfaces a Go type implements without saying so.
+    fn go_implemented(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
+        let mut methods: Vec<String> = Vec::new();
+        let mut is_go = false;
+        for id in self.types_named(name)? {
+            is_go |= self.file(id.0)?.language == Language::Go;
+        }
+        if !is_go || self.go_interface_methods(name)?.is_some() {
+            return Ok(Vec::new());
+        }
+        for key in self.files_with(name, false)? {
+            let f = self.file(key)?;
+            if f.language != Language::Go {
+                continue;
+            }
+            for d in f.defs.iter().filter(|d| d.cat == DefCat::Method && d.parent.as_deref() == Some(name)) {
+                if !methods.contains(&d.name) {
+                    methods.push(d.name.clone());
+                }
+            }
+        }
+        let mut out: Vec<String> = Vec::new();
+        for m in &methods {
+            for (id, f) in &self.name_defs(m)?.items {
+                let Some(parent) = &f.defs[id.1 as usize].parent else { continue };
+                if f.language != Language::Go || out.contains(parent) || parent == name {
+                    continue;
+                }
+                if let Some(needed) = self.go_interface_methods(parent)? {
+                    if !needed.is_empty() && needed.iter().all(|n| methods.contains(n)) {
+                        out.push(parent.clone());
+                    }
                 }
             }
         }
