@@ -513,10 +513,12 @@ impl<'i> Graph<'i> {
             _ => None,
         };
         if let Some(t) = receiver_type {
-            let mut levels = vec![vec![t.clone()]];
-            levels.extend(self.supertypes(&t)?.iter().cloned());
-            for level in levels {
-                let found = of_parents(&level);
+            let found = of_parents(std::slice::from_ref(&t));
+            if !found.is_empty() {
+                return Ok(done(found));
+            }
+            for level in self.supertypes(&t)?.iter() {
+                let found = of_parents(level);
                 if !found.is_empty() {
                     return Ok(done(found));
                 }

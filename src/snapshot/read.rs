@@ -41,9 +41,10 @@ pub struct Segment {
     sums_checksum: u64,
     /// One bit per block: checked already. Made on first use (opening stays O(1)).
     checked_blocks: OnceLock<Result<Box<[AtomicU64]>, ()>>,
-    /// The structure block read last (offset, bytes): files read in path order
-    /// mostly share it.
-    last_block: Mutex<Option<(u64, Arc<Vec<u8>>)>>,
+    /// The structure blocks read last (offset, bytes), most recent first: files
+    /// read in path order mostly share one; a graph question goes back and forth
+    /// between a few.
+    last_blocks: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
 }
 
 /// A fold: the case-insensitive key shared by one or more exact terms (variants).
@@ -100,6 +101,9 @@ fn u64_at(b: &[u8], off: usize) -> Option<u64> {
 fn u16_at(b: &[u8], off: usize) -> Option<u16> {
     b.get(off..off.checked_add(2)?).and_then(|s| s.try_into().ok()).map(u16::from_le_bytes)
 }
+
+/// Structure blocks a segment keeps decompressed.
+const CACHED_BLOCKS: usize = 8;
 
 impl Segment {
     /// Maps and opens a segment file.
@@ -180,7 +184,7 @@ impl Segment {
             sums: sums_at..body_end,
             sums_checksum,
             checked_blocks: OnceLock::new(),
-            last_block: Mutex::new(None),
+            last_blocks: Mutex::new(Vec::new()),
             bytes,
         };
         // The header and section table (the first block) are checked now: the
@@ -468,7 +472,12 @@ impl Segment {
         if loc.len == 0 {
             return Ok(f(&[]));
         }
-        let cached = self.last_block.lock().ok().and_then(|b| b.as_ref().filter(|(o, _)| *o == loc.block).cloned());
+        let cached = self.last_blocks.lock().ok().and_then(|mut blocks| {
+            let i = blocks.iter().position(|(o, _)| *o == loc.block)?;
+            let hit = blocks.remove(i);
+            blocks.insert(0, hit.clone());
+            Some(hit)
+        });
         let block = match cached {
             Some((_, block)) => block,
             None => {
@@ -483,8 +492,9 @@ impl Segment {
                 let block = structure::read_block(self.section(Section::Structure), loc.block)
                     .map(Arc::new)
                     .ok_or_else(|| self.corrupt("structure block invalid"))?;
-                if let Ok(mut last) = self.last_block.lock() {
-                    *last = Some((loc.block, block.clone()));
+                if let Ok(mut blocks) = self.last_blocks.lock() {
+                    blocks.truncate(CACHED_BLOCKS - 1);
+                    blocks.insert(0, (loc.block, block.clone()));
                 }
                 block
             }
