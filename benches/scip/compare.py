@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares `cg refs` with scip-typescript's references on a sample of symbols.
 
-Usage: scipcmp.py PROJECT OCCURRENCES.tsv N SEED
+Usage: compare.py PROJECT OCCURRENCES.tsv N SEED
 A symbol is sampled among those SCIP defines once in the project, whose definition
 line is a cg definition of the same name, and that SCIP references at least once.
 References are compared as (file, line) sets, definition lines left out of both.

@@ -2,9 +2,9 @@
 # Compares `cg refs` with scip-typescript (the TypeScript compiler's own name
 # resolution) on the typescript corpus's src/compiler and src/services.
 # Needs node, npm and the corpus; nothing here runs in CI.
-#   benches/scip/run.sh ~/corpus/typescript/TypeScript-4.8.4 [SYMBOLS] [SEED]
+#   benches/scip/run.sh ~/corpus/typescript/TypeScript-4.8.4 [SYMBOLS=1000] [SEED=1]
 set -eu
-src=$1; n=${2:-300}; seed=${3:-11}
+src=$1; n=${2:-1000}; seed=${3:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 work=${WORK:-/tmp/cg-scip}
