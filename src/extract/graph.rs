@@ -41,6 +41,7 @@ pub(super) struct GraphRole {
     scope: bool,
     /// Index into the spec's type parameter kinds.
     type_param: Option<u8>,
+    cast: Option<crate::lang::CastType>,
 }
 
 /// The fields that make a type position, by id.
@@ -83,6 +84,7 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         construction_field: pick(g.constructions),
         scope: has(g.scope_kinds),
         type_param: g.type_params.iter().position(|(k, _)| *k == kind).map(|i| i as u8),
+        cast: g.casts.iter().find(|(k, _)| *k == kind).map(|(_, c)| *c),
     }
 }
 
@@ -145,6 +147,18 @@ impl<'a> Visit<'a> {
         }
         if g.binding != 0 && !self.graph.frames.is_empty() {
             self.bind(node, g.binding as usize - 1);
+        } else if g.binding != 0 {
+            // A module-level binding (`const a = ..`, `var x T`): its name is
+            // declared here, not referenced.
+            let b = &self.spec.graph.bindings[g.binding as usize - 1];
+            if !b.names.is_empty() {
+                let names: Vec<Node<'a>> = node.children_by_field_name(b.names, &mut node.walk()).collect();
+                for n in names {
+                    if self.roles.of(n).graph.name {
+                        self.graph.def_names.insert(n.start_byte());
+                    }
+                }
+            }
         }
         if let Some(i) = g.type_param {
             self.type_parameters(node, self.spec.graph.type_params[i as usize].1);
@@ -250,6 +264,16 @@ impl<'a> Visit<'a> {
     fn constructed_type(&self, mut value: Node<'a>) -> Option<String> {
         for _ in 0..3 {
             let role = self.roles.of(value);
+            if let Some(cast) = role.graph.cast {
+                let count = value.named_child_count();
+                let t = value.child_by_field_name("type").or_else(|| match cast {
+                    crate::lang::CastType::First => value.named_child(0),
+                    crate::lang::CastType::Last => value.named_child(count.checked_sub(1)?),
+                })?;
+                let name = self.type_name(t);
+                let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                return (plain && !self.roles.is_keyword(name)).then(|| name.to_string());
+            }
             if role.graph.construction_field != 0 {
                 let t = value.child_by_field_id(role.graph.construction_field)?;
                 return Some(self.type_name(t).to_string()).filter(|t| !t.is_empty());

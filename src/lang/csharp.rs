@@ -1,6 +1,6 @@
 //! C#: `.cs` files, tree-sitter-c-sharp.
 
-use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
+use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
     language: Language::CSharp,
@@ -213,6 +213,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         ],
         constructions: &[("object_creation_expression", "type")],
         scope_kinds: &["namespace_declaration", "file_scoped_namespace_declaration"],
+        casts: &[("cast_expression", CastType::First), ("as_expression", CastType::Last)],
         type_params: &[("type_parameter", "name")],
     },
 };

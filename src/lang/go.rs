@@ -1,6 +1,6 @@
 //! Go: `.go` files, tree-sitter-go.
 
-use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
+use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
     language: Language::Go,
@@ -110,6 +110,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         ],
         constructions: &[("composite_literal", "type")],
         scope_kinds: &["package_clause"],
+        casts: &[("type_conversion_expression", CastType::First)],
         type_params: &[("type_parameter_declaration", "name")],
     },
 };

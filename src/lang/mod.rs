@@ -193,9 +193,18 @@ pub struct GraphSpec {
     pub constructions: &'static [(&'static str, &'static str)],
     /// Nodes whose `name` field is the file's package or namespace.
     pub scope_kinds: &'static [&'static str],
+    /// Casts: `(node kind, which child is the type)`: its `type` field when it has
+    /// one, else its first (`<T>x`) or last (`x as T`) named child.
+    pub casts: &'static [(&'static str, CastType)],
     /// Generic parameter declarations: `(node kind, field of the name)` (empty:
     /// its name children). Their names are not references.
     pub type_params: &'static [(&'static str, &'static str)],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastType {
+    First,
+    Last,
 }
 
 /// A node that binds local names: the names in its `names` field (or its named
@@ -275,6 +284,7 @@ mod tests {
                     .chain(spec.graph.bindings.iter().map(|b| &b.kind))
                     .chain(spec.graph.constructions.iter().map(|(k, _)| k))
                     .chain(spec.graph.scope_kinds)
+                    .chain(spec.graph.casts.iter().map(|(k, _)| k))
                     .chain(spec.graph.type_params.iter().map(|(k, _)| k));
                 for kind in named {
                     assert!(known(kind), "{}: no node kind {kind:?}", spec.name);

@@ -1,6 +1,6 @@
 //! Rust: `.rs` files, tree-sitter-rust.
 
-use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
+use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
     language: Language::Rust,
@@ -75,6 +75,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         ],
         constructions: &[("struct_expression", "name")],
         scope_kinds: &[],
+        casts: &[("type_cast_expression", CastType::Last)],
         type_params: &[("type_parameter", "name"), ("lifetime", "")],
     },
 };

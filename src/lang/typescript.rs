@@ -2,7 +2,7 @@
 //! both with tree-sitter-typescript: JavaScript is read with the TSX grammar, which
 //! accepts plain JavaScript and JSX.
 
-use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
+use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 /// Reserved words, TypeScript's type keywords and the contextual keywords that are
 /// rarely names. Left out on purpose, because they are common property names:
@@ -120,6 +120,11 @@ pub static SPEC_JS: LanguageSpec = LanguageSpec {
     aliases: &["js", "jsx"],
     extensions: &["js", "jsx", "mjs", "cjs"],
     grammar: |_| tree_sitter_typescript::LANGUAGE_TSX.into(),
+    // The TSX grammar has no `<T>x` assertion (it would be JSX).
+    graph: GraphSpec {
+        casts: &[("as_expression", CastType::Last), ("satisfies_expression", CastType::Last)],
+        ..JS_LIKE.graph
+    },
     ..JS_LIKE
 };
 
@@ -187,6 +192,11 @@ const JS_LIKE: LanguageSpec = LanguageSpec {
         ],
         constructions: &[("new_expression", "constructor")],
         scope_kinds: &[],
+        casts: &[
+            ("as_expression", CastType::Last),
+            ("type_assertion", CastType::First),
+            ("satisfies_expression", CastType::Last),
+        ],
         type_params: &[("type_parameter", "name")],
     },
 };
