@@ -121,6 +121,9 @@ fn go_receivers_embedding_packages_and_interfaces() {
 #[test]
 fn typescript_aliases_reexports_this_fields_and_results() {
     let (_dir, index) = indexed("ts");
+    // TS/JS qualified names start with the module (the file's stem).
+    assert_eq!(qualified(&index, "Store.add"), ["store.Store.add"]);
+    assert_eq!(refs(&index, "store.Store.add"), refs(&index, "Store.add"));
     // `this.store` (a field typed `S`, an alias of Store), `new S()`, and
     // `makeStore()`'s declared result.
     assert_eq!(refs(&index, "Store.add"), ["src/app.ts:11 call", "src/app.ts:14 call", "src/app.ts:16 call"]);

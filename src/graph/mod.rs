@@ -130,7 +130,8 @@ impl FileGraph {
     }
 
     /// `package.Type.member` (Go, C# namespaces), `a::b::Type::member` (Rust, the
-    /// module from the path), `Type.member` (TypeScript, JavaScript).
+    /// module from the path), `module.Type.member` (TypeScript, JavaScript: the
+    /// file's stem, or its folder's for an `index` file).
     pub fn qualified_name(&self, d: &Def) -> String {
         let mut parts: Vec<&str> = Vec::new();
         let module;
@@ -139,6 +140,13 @@ impl FileGraph {
             parts.extend(module.iter().map(String::as_str));
         } else if !self.scope.is_empty() {
             parts.push(&self.scope);
+        } else if matches!(self.language, Language::TypeScript | Language::JavaScript) {
+            let stem = self.module_name();
+            if stem == "index" {
+                parts.extend(self.folder().rsplit('/').next().filter(|f| !f.is_empty()));
+            } else if !stem.is_empty() {
+                parts.push(stem);
+            }
         }
         if let Some(p) = &d.parent {
             parts.push(p);
