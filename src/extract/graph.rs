@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
-use super::{Role, Visit};
+use super::{trim_quotes, Role, Visit};
 use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole};
 use crate::lang::LanguageSpec;
 
@@ -626,7 +626,7 @@ impl<'a> Visit<'a> {
     }
 
     fn current_type(&self) -> Option<&str> {
-        self.scopes.last().map(|s| s.name.as_str())
+        self.current_scope().map(|s| s.name.as_str())
     }
 
     /// What an object expression is, as far as the file tells.
@@ -742,8 +742,4 @@ fn collect_kind<'t>(node: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
             collect_kind(child, kind, out);
         }
     }
-}
-
-fn trim_quotes(s: &str) -> &str {
-    s.trim_matches(|c| c == '"' || c == '\'' || c == '`')
 }

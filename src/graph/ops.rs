@@ -216,13 +216,20 @@ impl Graph<'_> {
     /// The functions calling `targets`, then theirs, to `depth` (at most
     /// [`MAX_DEPTH`]); each caller once (cycles end there).
     pub fn callers(&self, targets: &[DefId], depth: usize) -> Result<Vec<CallEdge>, SnapshotError> {
+        self.reach(targets, depth, &[RefRole::Call])
+    }
+
+    /// The definitions referencing `targets` with the given roles (empty: any),
+    /// grouped by the definition they occur in, then their callers, to `depth`.
+    fn reach(&self, targets: &[DefId], depth: usize, first_roles: &[RefRole]) -> Result<Vec<CallEdge>, SnapshotError> {
         let mut seen: FxHashSet<DefId> = targets.iter().copied().collect();
         let mut frontier: Vec<DefId> = targets.to_vec();
         let mut out = Vec::new();
         for level in 1..=depth.clamp(1, MAX_DEPTH) {
             let mut next = Vec::new();
             // One pass over the references of every name of the level.
-            let all = self.references(&frontier, &[RefRole::Call])?;
+            let roles = if level == 1 { first_roles } else { &[RefRole::Call] };
+            let all = self.references(&frontier, roles)?;
             let mut by_target: FxHashMap<DefId, Vec<Found>> = FxHashMap::default();
             for found in all {
                 // At the first level the targets are one symbol's definitions.
@@ -238,7 +245,9 @@ impl Graph<'_> {
                     let key = (found.file.key, enclosing);
                     match groups.iter_mut().find(|(k, _)| *k == key) {
                         Some((_, e)) => {
-                            e.lines.push(found.r.line);
+                            if !e.lines.contains(&found.r.line) {
+                                e.lines.push(found.r.line);
+                            }
                             e.ambiguous |= found.ambiguous;
                         }
                         None => {
@@ -777,58 +786,13 @@ impl Graph<'_> {
                 out.symbols.push(self.view(d)?);
             }
             // Level 1: every reference (a type used in a signature breaks its
-            // users too); further levels: callers.
-            let mut seen: FxHashSet<DefId> = defs.iter().copied().collect();
-            let mut first: FxHashMap<(FileKey, Option<u32>), CallEdge> = FxHashMap::default();
-            let mut order = Vec::new();
-            for found in self.references(&defs, &[])? {
-                let enclosing = found.file.enclosing(found.r.line);
-                let key = (found.file.key, enclosing);
-                if let Some(e) = first.get_mut(&key) {
-                    if !e.lines.contains(&found.r.line) {
-                        e.lines.push(found.r.line);
-                    }
-                    e.ambiguous |= found.ambiguous;
-                    continue;
-                }
-                let symbol = match enclosing {
-                    Some(i) => Some(self.view((found.file.key, i))?),
-                    None => None,
-                };
-                order.push(key);
-                let edge = CallEdge {
-                    depth: 1,
-                    file: found.file.path.clone(),
-                    symbol,
-                    external: None,
-                    via: None,
-                    lines: vec![found.r.line],
-                    ambiguous: found.ambiguous,
-                };
-                first.insert(key, edge);
-            }
-            let mut next = Vec::new();
-            for key in order {
-                if let Some(edge) = first.remove(&key) {
-                    if let (fk, Some(i)) = key {
-                        if seen.insert((fk, i)) && self.file(fk)?.defs[i as usize].cat == DefCat::Method {
-                            next.push((fk, i));
-                        }
-                    }
-                    out.callers.push(edge);
-                }
-            }
-            if depth > 1 && !next.is_empty() {
-                for mut e in self.callers(&next, depth - 1)? {
-                    e.depth += 1;
-                    let key = e.symbol.as_ref().map(|s| (s.file.clone(), s.line));
-                    if !out
-                        .callers
-                        .iter()
-                        .any(|c| c.symbol.as_ref().map(|s| (s.file.clone(), s.line)) == key && key.is_some())
-                    {
-                        out.callers.push(e);
-                    }
+            // users too); further levels: callers. Each definition listed once.
+            for e in self.reach(&defs, depth, &[])? {
+                let key = e.symbol.as_ref().map(|s| (s.file.clone(), s.line));
+                let listed = key.is_some()
+                    && out.callers.iter().any(|c| c.symbol.as_ref().map(|s| (s.file.clone(), s.line)) == key);
+                if !listed {
+                    out.callers.push(e);
                 }
             }
             if let Some(first) = out.symbols.first() {

@@ -8,6 +8,8 @@
 
 use rkyv::rancor::Error as RkyvError;
 
+use super::postings::{get_varint, put_varint};
+
 use crate::extract::{FileFacts, ImportKind, Receiver, RefFact, RefRole};
 
 /// No block is this large (one 2 MiB source file yields far less); a larger stated
@@ -153,27 +155,6 @@ pub fn encode_refs(refs: &[RefFact], names: &mut Vec<String>) -> Vec<u8> {
         }
     }
     out
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *bytes.get(*at)?;
-        *at += 1;
-        v |= ((b & 0x7f) as u64) << shift;
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// Unpacks [`encode_refs`]'s bytes; `None` when they are malformed or point past
