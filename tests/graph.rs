@@ -208,3 +208,86 @@ fn unknown_symbols_and_files_are_clear_errors() {
     let err = g.hierarchy(g.find("store.New").unwrap()[0]).unwrap_err().to_string();
     assert!(err.contains("is not a type"), "{err}");
 }
+
+/// A Go package where `Get` is a method of 10 types, called in 70 files, and the member
+/// `Base.Get` is reached through every route a receiver can take: a typed
+/// receiver, a subtype by embedding, a function's declared result, a field's
+/// declared type.
+fn many_gets() -> (tempfile::TempDir, Index) {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let write = |rel: &str, text: &str| {
+        let path = p.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("go.mod", "module example.com/m\n");
+    write("p/base.go", "package p\n\ntype Base struct{}\n\nfunc (b *Base) Get() int { return 1 }\n\nfunc (b *Base) Twice() int {\n\treturn b.Get() + b.Get()\n}\n");
+    write("p/store.go", "package p\n\ntype Store struct {\n\tBase\n}\n\nfunc NewStore() *Store { return &Store{} }\n");
+    write(
+        "p/holder.go",
+        "package p\n\ntype Holder struct {\n\tst *Base\n}\n\nfunc (h *Holder) Run() int {\n\treturn h.st.Get()\n}\n",
+    );
+    write("p/run.go", "package p\n\nfunc (h *Holder) Again() int {\n\treturn h.st.Get()\n}\n");
+    write("p/typed.go", "package p\n\nfunc UseTyped(s *Store) int {\n\treturn s.Get()\n}\n");
+    write("p/returns.go", "package p\n\nfunc UseReturns() int {\n\ts := NewStore()\n\treturn s.Get()\n}\n");
+    for i in 0..10 {
+        write(
+            &format!("p/t{i}.go"),
+            &format!("package p\n\ntype T{i} struct{{}}\n\nfunc (t *T{i}) Get() int {{ return {i} }}\n"),
+        );
+    }
+    for i in 0..70 {
+        let t = i % 10;
+        write(
+            &format!("p/use{i:02}.go"),
+            &format!("package p\n\nfunc Use{i}(x *T{t}, m map[int]*T{t}) int {{\n\treturn x.Get() + m[0].Get()\n}}\n"),
+        );
+    }
+    project::init(p, &InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(p).unwrap();
+    (dir, index)
+}
+
+#[test]
+fn narrowing_to_receiver_files_reads_fewer_files_and_answers_the_same() {
+    let (_dir, index) = many_gets();
+    let answer = |g: &Graph<'_>, symbol: &str| {
+        let defs = g.find(symbol).unwrap();
+        let (refs, other) = g.refs_counted(&defs, &[]).unwrap();
+        let refs: Vec<String> = refs.into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect();
+        (refs, other)
+    };
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = answer(&narrowed, "Base.Get");
+    assert_eq!(got, answer(&wide, "Base.Get"));
+    assert_eq!(
+        got.0,
+        [
+            "p/base.go:8 call",
+            "p/base.go:8 call",
+            "p/holder.go:8 call",
+            "p/returns.go:5 call",
+            "p/run.go:4 call",
+            "p/typed.go:4 call"
+        ],
+        "a typed receiver (twice on a line), a field's type (declared in another file), a declared result, a subtype by embedding"
+    );
+    // Lines naming `Get` outside definition lines and not answered: each user
+    // file's `x.Get() + m[0].Get()` line.
+    assert_eq!(got.1, 70);
+    assert!(
+        narrowed.files_read() * 4 < wide.files_read(),
+        "narrowing read {} files, reading all {}",
+        narrowed.files_read(),
+        wide.files_read()
+    );
+    for i in [0, 3, 9] {
+        let symbol = format!("T{i}.Get");
+        let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+        let got = answer(&narrowed, &symbol);
+        assert_eq!(got, answer(&wide, &symbol));
+        let expected: Vec<String> = (0..70).filter(|u| u % 10 == i).map(|u| format!("p/use{u:02}.go:4 call")).collect();
+        assert_eq!(got.0, expected);
+    }
+}

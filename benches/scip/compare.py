@@ -48,7 +48,7 @@ for sym in cands:
     t = len(truth & got.keys()); f = len(got.keys() - truth); m = len(truth - got.keys())
     tp += t; fp += f; fn_ += m
     amb_tp += sum(1 for k in truth & got.keys() if got[k]); amb_fp += sum(1 for k in got.keys() - truth if got[k])
-    per.append((sym, len(truth), t, f, m, ans.get('by_name_only', 0)))
+    per.append((sym, len(truth), t, f, m, ans.get('other_lines', 0)))
     kind = 'function/method' if sym.endswith(').') else 'type' if sym.endswith('#') else 'property/variable'
     k = bykind.setdefault(kind, [0, 0, 0, 0, 0])
     k[0] += 1; k[1] += t; k[2] += f; k[3] += m
@@ -63,4 +63,4 @@ for kind, (c, t, f, m, _) in sorted(bykind.items()):
     print(f'  {kind:18} symbols {c:4}  recall {t / max(1, t + m):.3f}  precision {t / max(1, t + f):.3f}')
 worst = sorted(per, key=lambda p: -(p[3] + p[4]))[:15]
 for sym, total, t, f, m, byname in worst:
-    print(f'  {sym[-90:]:90} scip {total:4} hit {t:4} extra {f:4} missed {m:4} by_name {byname}')
+    print(f'  {sym[-90:]:90} scip {total:4} hit {t:4} extra {f:4} missed {m:4} other_lines {byname}')

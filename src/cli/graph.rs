@@ -137,10 +137,10 @@ pub fn refs(args: RefsArgs) -> Result<()> {
     let (root, index) = open(&args.common)?;
     let g = Graph::new(&index);
     let defs = g.find(&symbol_arg(&root, &args.symbol)?)?;
-    let (refs, by_name) = g.refs_counted(&defs, &roles)?;
+    let (refs, other) = g.refs_counted(&defs, &roles)?;
     let views: Vec<DefView> = defs.iter().map(|&d| g.view(d)).collect::<Result<_, _>>()?;
     if args.common.json {
-        print_json(&answer::refs(&g, &views, (&refs, by_name), args.common.limit))?;
+        print_json(&answer::refs(&g, &views, (&refs, other), args.common.limit))?;
     } else {
         let mut out = io::stdout().lock();
         write_defs(&mut out, &views)?;
@@ -155,10 +155,10 @@ pub fn refs(args: RefsArgs) -> Result<()> {
             writeln!(out, "{}:{}: {}{inside}{amb}: {text}", shown_path(&r.file), t.line, r.role)?;
         }
         counted(refs.len().min(limit), refs.len(), "references");
-        if by_name > 0 {
+        if other > 0 {
             eprintln!(
-                "{by_name} more by name only: the receiver's type is unknown and over {} definitions share the name",
-                codegraph::graph::MAX_AMBIGUOUS
+                "{other} other lines name `{}` (references bound elsewhere or whose receiver's type is unknown, comments, strings)",
+                views[0].name
             );
         }
     }

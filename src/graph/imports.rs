@@ -312,7 +312,7 @@ fn rust(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>
 fn csharp(g: &Graph<'_>, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
     let last = spec.rsplit('.').next().unwrap_or(spec);
     let mut out = Vec::new();
-    for key in g.files_with(last, false)?.into_iter().take(MAX_NAMESPACE_FILES) {
+    for &key in g.files_with(last, false)?.iter().take(MAX_NAMESPACE_FILES) {
         if g.file(key)?.scope == spec {
             out.push(key);
         }

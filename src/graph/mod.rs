@@ -50,7 +50,7 @@ pub const MAX_DEPTH: usize = 3;
 const MAX_CANDIDATES: usize = 2_000;
 /// A member of an unknown receiver with more candidate definitions than this is
 /// matched by name only: not listed as a reference of each (it would bury the
-/// real ones), but counted (`by_name_only`).
+/// real ones; answers count such lines as `other_lines`).
 pub const MAX_AMBIGUOUS: usize = 8;
 
 /// A file by where its first slot is: (segment, slot).
@@ -194,9 +194,8 @@ fn rust_module(path: &str) -> Vec<String> {
 
 /// The files an import resolves to.
 type Targets = Rc<Vec<FileKey>>;
-/// Filters the candidate definitions of a name.
-type Picker<'a> = dyn Fn(&dyn Fn(&FileGraph, &Def) -> bool) -> Vec<DefId> + 'a;
-
+/// The files naming a name, and how many of their lines do.
+type NamedIn = (Rc<Vec<FileKey>>, usize);
 /// How a reference resolved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resolution {
@@ -208,16 +207,130 @@ pub struct Resolution {
     pub by_name_only: usize,
 }
 
-/// The definitions of one name, with their files, indexed by parent.
+/// The definitions of one name, with their files, indexed by what resolution
+/// asks of them (so that a reference never scans every definition of a common
+/// name).
 pub struct NameDefs {
     pub items: Vec<(DefId, Rc<FileGraph>)>,
     by_parent: FxHashMap<String, Vec<u32>>,
+    by_file: FxHashMap<FileKey, Vec<u32>>,
+    /// Top-level definitions by their file's module / package / namespace's
+    /// last name.
+    by_module: FxHashMap<String, Vec<u32>>,
+    /// By package: Go (folder, package), C# ("", namespace).
+    by_package: FxHashMap<(String, String), Vec<u32>>,
+    /// Per role class ([`role_class`]): the members, whether any fits at all,
+    /// and what a plain name may bind to project-wide (top-level definitions
+    /// and types not inside a function).
+    members: [Vec<u32>; 3],
+    any: [bool; 3],
+    global: [Vec<u32>; 3],
+}
+
+/// Which definitions a reference of a role may bind to: 0 calls (no
+/// properties), 1 types, 2 anything.
+fn role_class(role: RefRole) -> usize {
+    match role {
+        RefRole::Call => 0,
+        RefRole::Type | RefRole::Inherit => 1,
+        RefRole::Import | RefRole::Other => 2,
+    }
+}
+
+fn fits_class(class: usize, d: &Def) -> bool {
+    match class {
+        0 => d.cat != DefCat::Property,
+        1 => d.cat == DefCat::Type,
+        _ => true,
+    }
 }
 
 impl NameDefs {
+    fn new(items: Vec<(DefId, Rc<FileGraph>)>) -> NameDefs {
+        let mut nd = NameDefs {
+            items: Vec::new(),
+            by_parent: FxHashMap::default(),
+            by_file: FxHashMap::default(),
+            by_module: FxHashMap::default(),
+            by_package: FxHashMap::default(),
+            members: Default::default(),
+            any: [false; 3],
+            global: Default::default(),
+        };
+        for (i, (id, f)) in items.iter().enumerate() {
+            let i = i as u32;
+            let d = &f.defs[id.1 as usize];
+            nd.by_file.entry(f.key).or_default().push(i);
+            match f.language {
+                Language::Go => nd.by_package.entry((f.folder().to_string(), f.scope.clone())).or_default().push(i),
+                Language::CSharp if !f.scope.is_empty() => {
+                    nd.by_package.entry((String::new(), f.scope.clone())).or_default().push(i)
+                }
+                _ => {}
+            }
+            if d.parent.is_none() {
+                nd.by_module.entry(f.module_name().to_string()).or_default().push(i);
+            }
+            if let Some(p) = &d.parent {
+                nd.by_parent.entry(p.clone()).or_default().push(i);
+            }
+            let nested = f.is_nested(d);
+            for class in 0..3 {
+                if !fits_class(class, d) {
+                    continue;
+                }
+                nd.any[class] = true;
+                if d.parent.is_some() {
+                    nd.members[class].push(i);
+                }
+                if !nested && (d.parent.is_none() || d.cat == DefCat::Type) {
+                    nd.global[class].push(i);
+                }
+            }
+        }
+        nd.items = items;
+        nd
+    }
+
     fn def(&self, i: usize) -> &Def {
         let (id, f) = &self.items[i];
         &f.defs[id.1 as usize]
+    }
+
+    /// The definitions among `indices` (ascending) of role class `class` that
+    /// `keep` accepts, in path and line order.
+    fn select(&self, class: usize, indices: &[u32], keep: impl Fn(&FileGraph, &Def) -> bool) -> Vec<DefId> {
+        indices
+            .iter()
+            .filter(|&&i| {
+                let (id, f) = &self.items[i as usize];
+                let d = &f.defs[id.1 as usize];
+                fits_class(class, d) && keep(f, d)
+            })
+            .map(|&i| self.items[i as usize].0)
+            .collect()
+    }
+
+    /// The indices of the definitions in `files`, ascending.
+    fn in_files(&self, files: &[FileKey]) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        for k in files {
+            out.extend_from_slice(self.by_file.get(k).map(Vec::as_slice).unwrap_or_default());
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The indices of the members of the types named in `parents`, ascending.
+    fn of_parents(&self, parents: &[String]) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        for p in parents {
+            out.extend_from_slice(self.by_parent.get(p).map(Vec::as_slice).unwrap_or_default());
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }
 
@@ -228,10 +341,14 @@ pub struct Graph<'i> {
     files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
     defs: RefCell<FxHashMap<String, Rc<Vec<DefId>>>>,
     name_defs: RefCell<FxHashMap<String, Rc<NameDefs>>>,
+    named_in: RefCell<FxHashMap<(String, bool), NamedIn>>,
     supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<(String, String)>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
+    /// Read every file naming a symbol, never only those its receivers can be
+    /// in (to check that narrowing changes no answer).
+    exhaustive: bool,
 }
 
 impl<'i> Graph<'i> {
@@ -241,11 +358,25 @@ impl<'i> Graph<'i> {
             files: RefCell::default(),
             defs: RefCell::default(),
             name_defs: RefCell::default(),
+            named_in: RefCell::default(),
             supers: RefCell::default(),
             import_files: RefCell::default(),
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
+            exhaustive: false,
         }
+    }
+
+    /// A graph that reads every file naming a symbol to answer about it (the
+    /// answers are the same; for tests and measurements).
+    pub fn exhaustive(mut self) -> Self {
+        self.exhaustive = true;
+        self
+    }
+
+    /// How many files' facts this graph has read so far.
+    pub fn files_read(&self) -> usize {
+        self.files.borrow().len()
     }
 
     /// The graph facts of the file whose slot is `(segment, slot)` (any part).
@@ -285,29 +416,48 @@ impl<'i> Graph<'i> {
 
     /// The live files where `name` occurs (case-sensitively), optionally only on
     /// definition lines, in path order.
-    pub fn files_with(&self, name: &str, defs_only: bool) -> Result<Vec<FileKey>, SnapshotError> {
-        let Ok(matcher) = Matcher::new(name, Mode::Exact, true) else { return Ok(Vec::new()) };
+    pub fn files_with(&self, name: &str, defs_only: bool) -> Result<Rc<Vec<FileKey>>, SnapshotError> {
+        Ok(self.files_with_lines(name, defs_only)?.0)
+    }
+
+    /// [`Graph::files_with`], and the number of lines of those files naming it.
+    pub fn files_with_lines(&self, name: &str, defs_only: bool) -> Result<NamedIn, SnapshotError> {
+        if let Some(f) = self.named_in.borrow().get(&(name.to_string(), defs_only)) {
+            return Ok(f.clone());
+        }
+        let found = self.find_files_with(name, defs_only)?;
+        let found = (Rc::new(found.0), found.1);
+        self.named_in.borrow_mut().insert((name.to_string(), defs_only), found.clone());
+        Ok(found)
+    }
+
+    fn find_files_with(&self, name: &str, defs_only: bool) -> Result<(Vec<FileKey>, usize), SnapshotError> {
+        let Ok(matcher) = Matcher::new(name, Mode::Exact, true) else { return Ok((Vec::new(), 0)) };
         let mut out: Vec<FileKey> = Vec::new();
+        let mut lines = 0;
         for (si, seg) in self.index.segments.iter().enumerate() {
-            let mut slots: Vec<u32> = Vec::new();
+            // Each slot holding the name, with its number of lines naming it.
+            let mut slots: Vec<(u32, usize)> = Vec::new();
             for v in matcher.variants(seg)? {
                 let list = if defs_only { seg.def_postings(&v)? } else { seg.postings(&v)? };
-                let mut last = u32::MAX;
                 for p in list.iter() {
                     let (slot, _) = unpack(p);
-                    if slot != last {
-                        slots.push(slot);
-                        last = slot;
+                    match slots.last_mut() {
+                        Some((s, n)) if *s == slot => *n += 1,
+                        _ => slots.push((slot, 1)),
                     }
                 }
             }
             slots.sort_unstable();
-            slots.dedup();
             let mut firsts: Vec<u32> = Vec::with_capacity(slots.len());
-            for s in slots {
+            for (s, n) in slots {
                 let rec = seg.slot(s)?;
                 let first = s - rec.part as u32;
-                if firsts.last() != Some(&first) && self.index.is_live(si, first) {
+                if !self.index.is_live(si, first) {
+                    continue;
+                }
+                lines += n;
+                if firsts.last() != Some(&first) {
                     firsts.push(first);
                 }
             }
@@ -322,7 +472,7 @@ impl<'i> Graph<'i> {
             keyed.sort();
             out = keyed.into_iter().map(|(_, k)| k).collect();
         }
-        Ok(out)
+        Ok((out, lines))
     }
 
     /// Every definition named `name` (case-sensitive), in path and line order.
@@ -331,7 +481,7 @@ impl<'i> Graph<'i> {
             return Ok(d.clone());
         }
         let mut out = Vec::new();
-        for key in self.files_with(name, true)? {
+        for &key in self.files_with(name, true)?.iter() {
             let f = self.file(key)?;
             for (i, d) in f.defs.iter().enumerate() {
                 if d.name == name {
@@ -353,15 +503,10 @@ impl<'i> Graph<'i> {
             return Ok(d.clone());
         }
         let mut items = Vec::new();
-        let mut by_parent: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         for &id in self.defs_named(name)?.iter() {
-            let f = self.file(id.0)?;
-            if let Some(p) = &f.defs[id.1 as usize].parent {
-                by_parent.entry(p.clone()).or_default().push(items.len() as u32);
-            }
-            items.push((id, f));
+            items.push((id, self.file(id.0)?));
         }
-        let d = Rc::new(NameDefs { items, by_parent });
+        let d = Rc::new(NameDefs::new(items));
         self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
         Ok(d)
     }
@@ -414,7 +559,7 @@ impl<'i> Graph<'i> {
         if rust {
             files = self.files_with(name, false)?;
         }
-        for key in files.into_iter().take(MAX_CANDIDATES) {
+        for &key in files.iter().take(MAX_CANDIDATES) {
             if rust
                 && self.file(key)?.language != Language::Rust
                 && !self.file(key)?.defs.iter().any(|d| d.name == name)
@@ -477,36 +622,11 @@ impl<'i> Graph<'i> {
             }
         }
         let nd = self.name_defs(name)?;
-        let fits = |d: &Def| match r.role {
-            RefRole::Call => d.cat != DefCat::Property,
-            RefRole::Type | RefRole::Inherit => d.cat == DefCat::Type,
-            RefRole::Import | RefRole::Other => true,
-        };
-        if !nd.items.iter().any(|(id, f)| fits(&f.defs[id.1 as usize])) {
+        let class = role_class(r.role);
+        if !nd.any[class] {
             return Ok(Resolution::default());
         }
-        let pick = |keep: &dyn Fn(&FileGraph, &Def) -> bool| -> Vec<DefId> {
-            nd.items
-                .iter()
-                .filter(|(id, f)| {
-                    let d = &f.defs[id.1 as usize];
-                    fits(d) && keep(f, d)
-                })
-                .map(|(id, _)| *id)
-                .collect()
-        };
-        // The members of the given parents, by index (no scan of every definition).
-        let of_parents = |parents: &[String]| -> Vec<DefId> {
-            let mut out = Vec::new();
-            for p in parents {
-                for &i in nd.by_parent.get(p).map(Vec::as_slice).unwrap_or_default() {
-                    if fits(nd.def(i as usize)) {
-                        out.push(nd.items[i as usize].0);
-                    }
-                }
-            }
-            out
-        };
+        let of_parents = |parents: &[String]| nd.select(class, &nd.of_parents(parents), |_, _| true);
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // A supertype reference's receiver is its subtype, not a qualifier.
         let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
@@ -535,7 +655,7 @@ impl<'i> Graph<'i> {
         }
         match receiver {
             PackedReceiver::Type(_) => Ok(Resolution::default()),
-            PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(self.unknown_receiver(&pick)),
+            PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(unknown_receiver(&nd, class)),
             PackedReceiver::Name(x) => {
                 let x = self.dealias(f, f.name(x));
                 let found = of_parents(std::slice::from_ref(&x));
@@ -550,7 +670,7 @@ impl<'i> Graph<'i> {
                             // An external package: not the project's.
                             return Ok(Resolution::default());
                         }
-                        return Ok(done(pick(&|file, d| d.parent.is_none() && targets.contains(&file.key))));
+                        return Ok(done(nd.select(class, &nd.in_files(&targets), |_, d| d.parent.is_none())));
                     }
                 }
                 // A project type without that member, or an unknown name.
@@ -562,14 +682,15 @@ impl<'i> Graph<'i> {
                     return Ok(Resolution::default());
                 }
                 // A module, package or namespace by its last name (`store::make`).
-                let found = pick(&|file, d| d.parent.is_none() && file.module_name() == x);
+                let top = nd.by_module.get(&x).map(Vec::as_slice).unwrap_or_default();
+                let found = nd.select(class, top, |_, _| true);
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
-                Ok(self.unknown_receiver(&pick))
+                Ok(unknown_receiver(&nd, class))
             }
-            PackedReceiver::Unknown => Ok(self.unknown_receiver(&pick)),
-            PackedReceiver::None => self.resolve_plain(f, r, name, &pick),
+            PackedReceiver::Unknown => Ok(unknown_receiver(&nd, class)),
+            PackedReceiver::None => self.resolve_plain(f, r, name, &nd, class),
         }
     }
 
@@ -619,27 +740,21 @@ impl<'i> Graph<'i> {
         Ok(found)
     }
 
-    fn unknown_receiver(&self, pick: &Picker<'_>) -> Resolution {
-        let members = pick(&|_, d| d.parent.is_some());
-        if members.len() > MAX_AMBIGUOUS {
-            return Resolution { defs: Vec::new(), ambiguous: true, by_name_only: members.len() };
-        }
-        Resolution { ambiguous: members.len() > 1, defs: members, by_name_only: 0 }
-    }
-
     fn resolve_plain(
         &self,
         f: &FileGraph,
         r: &PackedRef,
         name: &str,
-        pick: &Picker<'_>,
+        nd: &NameDefs,
+        class: usize,
     ) -> Result<Resolution, SnapshotError> {
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // 1. The file's own scopes: the enclosing type's members, then the file's
         //    top-level definitions.
         if let Some(t) = f.enclosing_type(r.line) {
             let t = t.to_string();
-            let found = pick(&|file, d| file.key == f.key && d.parent.as_deref() == Some(t.as_str()));
+            let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
+            let found = nd.select(class, own, |_, d| d.parent.as_deref() == Some(t.as_str()));
             if !found.is_empty() {
                 return Ok(done(found));
             }
@@ -649,19 +764,24 @@ impl<'i> Graph<'i> {
                 let mut levels = vec![vec![t.clone()]];
                 levels.extend(self.supertypes(&t)?.iter().cloned());
                 for level in levels {
-                    let found = pick(&|_, d| d.parent.as_ref().is_some_and(|p| level.contains(p)));
+                    let found = nd.select(class, &nd.of_parents(&level), |_, _| true);
                     if !found.is_empty() {
                         return Ok(done(found));
                     }
                 }
             }
         }
-        let found = pick(&|file, d| file.key == f.key && d.parent.is_none());
+        let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
+        let found = nd.select(class, own, |_, d| d.parent.is_none());
         if !found.is_empty() {
             return Ok(done(found));
         }
         // 2. Names imported into the file, followed to the defining file (and
         //    through one re-export).
+        //    What a file exports is its top-level names and types (and, in
+        //    Rust, enum variants and associated items by path: `use E::A`).
+        let rust = f.language == Language::Rust;
+        let importable = |_: &FileGraph, d: &Def| rust || d.parent.is_none() || d.cat == DefCat::Type;
         for (i, imp) in f.imports.iter().enumerate() {
             let named = imp.names.iter().find(|n| n.alias == name || n.name == name);
             let glob = imp.names.iter().any(|n| n.name == "*" && n.alias == "*");
@@ -672,7 +792,7 @@ impl<'i> Graph<'i> {
                 continue;
             }
             let targets = self.import_targets(f, i as u32)?;
-            let found = pick(&|file, _| targets.contains(&file.key));
+            let found = nd.select(class, &nd.in_files(&targets), importable);
             if !found.is_empty() {
                 return Ok(done(found));
             }
@@ -685,7 +805,7 @@ impl<'i> Graph<'i> {
                             continue;
                         }
                         let through = self.import_targets(&tf, j as u32)?;
-                        let found = pick(&|file, _| through.contains(&file.key));
+                        let found = nd.select(class, &nd.in_files(&through), importable);
                         if !found.is_empty() {
                             return Ok(done(found));
                         }
@@ -693,11 +813,17 @@ impl<'i> Graph<'i> {
                 }
             }
         }
-        // 3. The same package (Go: the folder) or namespace (C#).
-        let same: Vec<DefId> = match f.language {
-            Language::Go => pick(&|file, _| file.folder() == f.folder() && file.scope == f.scope),
-            Language::CSharp if !f.scope.is_empty() => pick(&|file, _| file.scope == f.scope),
-            _ => Vec::new(),
+        // 3. The same package (Go: the folder) or namespace (C#): its top-level
+        //    names and types (a member is named through a receiver, or through
+        //    the enclosing type above).
+        let package = match f.language {
+            Language::Go => Some((f.folder().to_string(), f.scope.clone())),
+            Language::CSharp if !f.scope.is_empty() => Some((String::new(), f.scope.clone())),
+            _ => None,
+        };
+        let same = match package.and_then(|p| nd.by_package.get(&p)) {
+            Some(in_package) => nd.select(class, in_package, |_, d| d.parent.is_none() || d.cat == DefCat::Type),
+            None => Vec::new(),
         };
         if !same.is_empty() {
             return Ok(done(same));
@@ -709,10 +835,23 @@ impl<'i> Graph<'i> {
         if module {
             return Ok(Resolution::default());
         }
-        // 4. Defined once in the project, else ambiguous among all. Without an
-        //    implicit `this` (all but C#), a plain name is not a member; a
+        // 4. Defined once in the project, else ambiguous among all: a plain
+        //    name is not a member here (C#'s implicit `this` was step 1); a
         //    function nested in another is not seen from other files.
-        let implicit_this = f.language == Language::CSharp;
-        Ok(done(pick(&|file, d| (implicit_this || d.parent.is_none() || d.cat == DefCat::Type) && !file.is_nested(d))))
+        Ok(done(nd.global[class].iter().map(|&i| nd.items[i as usize].0).collect()))
+    }
+}
+
+/// A member of a receiver whose type is unknown: every member of the name is a
+/// candidate; past [`MAX_AMBIGUOUS`] they are counted, not listed.
+fn unknown_receiver(nd: &NameDefs, class: usize) -> Resolution {
+    let members = &nd.members[class];
+    if members.len() > MAX_AMBIGUOUS {
+        return Resolution { defs: Vec::new(), ambiguous: true, by_name_only: members.len() };
+    }
+    Resolution {
+        ambiguous: members.len() > 1,
+        defs: members.iter().map(|&i| nd.items[i as usize].0).collect(),
+        by_name_only: 0,
     }
 }

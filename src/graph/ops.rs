@@ -12,6 +12,10 @@ use crate::lang::Language;
 use crate::snapshot::structure::{PackedReceiver, PackedRef};
 use crate::snapshot::SnapshotError;
 
+/// A name in more files than this is worth narrowing to the files its
+/// receivers can be in before reading ([`Graph::receiver_files`]).
+const FILTER_MIN_FILES: usize = 64;
+
 #[derive(Debug, thiserror::Error)]
 pub enum GraphError {
     #[error("no definition matches {0:?}: give a name, Type.member, a qualified name or path:line of a definition (`cg query {0}` finds where the word occurs)")]
@@ -126,15 +130,14 @@ impl Graph<'_> {
         Ok(self.references_counted(targets, roles)?.0)
     }
 
-    /// [`Graph::references`], and how many references match by name only (a
-    /// member of an unknown receiver with more than [`super::MAX_AMBIGUOUS`]
-    /// candidates, among them a target).
+    /// [`Graph::references`], and how many other lines name a target, outside
+    /// definition lines: references bound elsewhere or through a receiver the
+    /// graph cannot type, and mentions in comments and strings.
+    ///
+    /// A member with a common name (`String`, `Get`) is named in thousands of
+    /// files; only the files that name one of the types a reference could reach
+    /// it through ([`Graph::receiver_files`]) are read, the others counted.
     fn references_counted(&self, targets: &[DefId], roles: &[RefRole]) -> Result<(Vec<Found>, usize), SnapshotError> {
-        let mut by_name_only = 0;
-        let mut members = false;
-        for &t in targets {
-            members |= self.def(t)?.1.parent.is_some();
-        }
         let mut names: Vec<String> = Vec::new();
         for &t in targets {
             let (_, d) = self.def(t)?;
@@ -143,8 +146,21 @@ impl Graph<'_> {
             }
         }
         let mut out = Vec::new();
+        let mut other_lines = 0;
         for name in &names {
-            for key in self.files_with(name, false)? {
+            let (files, lines) = self.files_with_lines(name, false)?;
+            let keep = if files.len() > FILTER_MIN_FILES && !self.exhaustive {
+                self.receiver_files(name, targets, roles, files.len())?
+            } else {
+                None
+            };
+            // Lines naming `name` outside definition lines, and those answered.
+            let outside = lines.saturating_sub(self.files_with_lines(name, true)?.1);
+            let mut answered: FxHashSet<(FileKey, u32)> = FxHashSet::default();
+            for &key in files.iter() {
+                if keep.as_ref().is_some_and(|k| !k.contains(&key)) {
+                    continue;
+                }
                 let f = self.file(key)?;
                 // The names `name` is imported as in this file (`Store as S`).
                 let aliases: Vec<&str> = f
@@ -162,15 +178,138 @@ impl Graph<'_> {
                     }
                     let res = self.resolve(&f, r)?;
                     if let Some(&target) = res.defs.iter().find(|d| targets.contains(d)) {
+                        if !aliased && !f.defs.iter().any(|d| d.line == r.line) {
+                            answered.insert((key, r.line));
+                        }
                         out.push(Found { file: f.clone(), r: *r, ambiguous: res.ambiguous, target });
-                    } else if res.by_name_only > 0 && members {
-                        by_name_only += 1;
+                    }
+                }
+            }
+            other_lines += outside.saturating_sub(answered.len());
+        }
+        out.sort_by(|a, b| a.file.path.cmp(&b.file.path).then(a.r.line.cmp(&b.r.line)));
+        Ok((out, other_lines))
+    }
+
+    /// The files a reference to `targets` named `name` can be in, when that is
+    /// far fewer than the `named` files naming it: `None` unless every target of
+    /// that name is a member whose name over [`MAX_AMBIGUOUS`] definitions share
+    /// (a member of an unknown receiver then binds to none of them).
+    ///
+    /// Such a reference reaches a member of `P` only through a receiver typed
+    /// `P` or a subtype `D` of it, or from inside `P` or `D` (a plain name, C#'s
+    /// implicit `this`). The file then names, as written: `P` or `D` (a declared
+    /// type, a cast, a static `P.m`, the enclosing type, an import of an alias
+    /// of either), a function declared to return one of them (`s := NewP()`), or
+    /// a field declared as one (`this.p.m()`). So the files kept are those naming
+    /// any of these; the answer is the one reading every file would give.
+    fn receiver_files(
+        &self,
+        name: &str,
+        targets: &[DefId],
+        roles: &[RefRole],
+        named: usize,
+    ) -> Result<Option<FxHashSet<FileKey>>, SnapshotError> {
+        let nd = self.name_defs(name)?;
+        let classes: Vec<usize> =
+            if roles.is_empty() { vec![0, 1, 2] } else { roles.iter().map(|&r| super::role_class(r)).collect() };
+        let mut types: Vec<String> = Vec::new();
+        for &t in targets {
+            let (_, d) = self.def(t)?;
+            if d.name != name {
+                continue;
+            }
+            let Some(parent) = d.parent.clone() else { return Ok(None) };
+            if classes.iter().any(|&c| super::fits_class(c, &d) && nd.members[c].len() <= super::MAX_AMBIGUOUS) {
+                return Ok(None);
+            }
+            if !types.contains(&parent) {
+                types.push(parent);
+            }
+        }
+        // Reading no more than half the files the name is in.
+        let mut budget = named / 2;
+        let Some(types) = self.family(&types, &mut budget)? else { return Ok(None) };
+        let mut keep: FxHashSet<FileKey> = FxHashSet::default();
+        // The functions declared to return one of the types, and the fields
+        // declared as one (with the type holding them).
+        let mut funcs: Vec<String> = Vec::new();
+        let mut fields: Vec<(String, String)> = Vec::new();
+        for t in &types {
+            let files = self.files_with(t, false)?;
+            keep.extend(files.iter().copied());
+            for &key in files.iter() {
+                for d in self.file(key)?.defs.iter().filter(|d| d.returns == *t) {
+                    match (&d.cat, &d.parent) {
+                        (DefCat::Property, Some(owner)) => {
+                            let field = (d.name.clone(), owner.clone());
+                            if !fields.contains(&field) {
+                                fields.push(field);
+                            }
+                        }
+                        (DefCat::Method, _) if !funcs.contains(&d.name) => funcs.push(d.name.clone()),
+                        _ => {}
                     }
                 }
             }
         }
-        out.sort_by(|a, b| a.file.path.cmp(&b.file.path).then(a.r.line.cmp(&b.r.line)));
-        Ok((out, by_name_only))
+        for func in &funcs {
+            // `s := f()` types `s` only when every `f` declares the same result.
+            let defining = self.files_with(func, true)?.len();
+            if defining > budget {
+                return Ok(None);
+            }
+            budget -= defining;
+            if self.returns_of(func)?.is_some_and(|r| types.contains(&r)) {
+                keep.extend(self.files_with(func, false)?.iter().copied());
+            }
+        }
+        for (field, owner) in &fields {
+            // `x.field.m()` names the field and `x`'s type: the owner or a subtype.
+            let Some(owners) = self.family(std::slice::from_ref(owner), &mut budget)? else { return Ok(None) };
+            let mut with_owner: FxHashSet<FileKey> = FxHashSet::default();
+            for o in &owners {
+                with_owner.extend(self.files_with(o, false)?.iter().copied());
+            }
+            keep.extend(self.files_with(field, false)?.iter().filter(|k| with_owner.contains(k)));
+        }
+        if keep.len() >= named / 2 {
+            return Ok(None);
+        }
+        Ok(Some(keep))
+    }
+
+    /// `roots` and their subtypes (as far down as supertypes are followed up),
+    /// reading at most `budget` files (`None` past it; what was read is taken
+    /// off the budget).
+    fn family(&self, roots: &[String], budget: &mut usize) -> Result<Option<Vec<String>>, SnapshotError> {
+        let mut types: Vec<String> = roots.to_vec();
+        let (mut i, mut level_end, mut depth) = (0, types.len(), 0);
+        while i < types.len() && depth < 4 {
+            let t = types[i].clone();
+            let files = self.files_with(&t, false)?;
+            if files.len() > *budget {
+                return Ok(None);
+            }
+            *budget -= files.len();
+            for &key in files.iter() {
+                let f = self.file(key)?;
+                for r in f.refs.iter().filter(|r| r.role == RefRole::Inherit) {
+                    if let PackedReceiver::Type(sub) = r.receiver {
+                        let sub = f.name(sub);
+                        if !types.iter().any(|x| x == sub) && self.dealias(&f, f.name(r.name)) == t {
+                            types.push(sub.to_string());
+                        }
+                    }
+                }
+            }
+            i += 1;
+            if i == level_end {
+                level_end = types.len();
+                depth += 1;
+            }
+        }
+        Ok(Some(types))
     }
 
     fn ref_view(&self, f: &Found) -> RefView {
@@ -183,7 +322,8 @@ impl Graph<'_> {
         Ok(self.refs_counted(targets, roles)?.0)
     }
 
-    /// [`Graph::refs`], and the count of references that match by name only.
+    /// [`Graph::refs`], and the count of other lines naming it (see
+    /// [`Graph::references_counted`]).
     pub fn refs_counted(&self, targets: &[DefId], roles: &[RefRole]) -> Result<(Vec<RefView>, usize), SnapshotError> {
         let (found, by_name) = self.references_counted(targets, roles)?;
         Ok((found.iter().map(|f| self.ref_view(f)).collect(), by_name))
@@ -494,7 +634,7 @@ impl Graph<'_> {
     fn direct_subtypes(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
         let targets = self.types_named(name)?;
         let mut out = Vec::new();
-        for key in self.files_with(name, false)? {
+        for &key in self.files_with(name, false)?.iter() {
             let f = self.file(key)?;
             for r in &f.refs {
                 if r.role != RefRole::Inherit || f.name(r.name) != name {
@@ -587,7 +727,7 @@ impl Graph<'_> {
         if !is_go || self.go_interface_methods(name)?.is_some() {
             return Ok(Vec::new());
         }
-        for key in self.files_with(name, false)? {
+        for &key in self.files_with(name, false)?.iter() {
             let f = self.file(key)?;
             if f.language != Language::Go {
                 continue;
@@ -710,7 +850,7 @@ impl Graph<'_> {
             for &k in &frontier {
                 let target = self.file(k)?;
                 for word in import_words(&target) {
-                    for key in self.files_with(&word, false)? {
+                    for &key in self.files_with(&word, false)?.iter() {
                         let f = self.file(key)?;
                         for i in 0..f.imports.len() {
                             if !self.import_targets(&f, i as u32)?.contains(&k) {
@@ -866,9 +1006,11 @@ impl Graph<'_> {
             for r in f.refs.iter().step_by(stride).take(per_file) {
                 let res = self.resolve(&f, r)?;
                 out.sampled += 1;
-                match res.defs.len() {
-                    0 => out.external += 1,
-                    1 => out.resolved += 1,
+                // A member of an unknown receiver matching many definitions by
+                // name is ambiguous, not external.
+                match (res.defs.len(), res.by_name_only) {
+                    (0, 0) => out.external += 1,
+                    (1, _) => out.resolved += 1,
                     _ => out.ambiguous += 1,
                 }
             }

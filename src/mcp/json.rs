@@ -308,7 +308,7 @@ pub mod graph {
 
     /// Each reference with its current line text (`text`; absent when the file
     /// cannot be read or no longer holds it).
-    pub fn refs(g: &Graph<'_>, defs: &[DefView], (refs, by_name_only): (&[RefView], usize), limit: usize) -> Value {
+    pub fn refs(g: &Graph<'_>, defs: &[DefView], (refs, other_lines): (&[RefView], usize), limit: usize) -> Value {
         let (shown, truncated) = cut(refs, limit);
         let name = defs.first().map(|d| d.name.as_str()).unwrap_or("");
         let matcher = Matcher::new(name, Mode::Exact, true).ok();
@@ -339,10 +339,11 @@ pub mod graph {
         if truncated {
             out["truncated"] = json!(true);
         }
-        if by_name_only > 0 {
-            // Counted, not listed: calls like `x.Get()` whose receiver's type the
-            // graph cannot tell, where many definitions share the name.
-            out["by_name_only"] = json!(by_name_only);
+        if other_lines > 0 {
+            // Counted, not listed: lines naming it outside its definitions that
+            // are not references to it (bound elsewhere, `x.Get()` whose
+            // receiver's type the graph cannot tell, comments, strings).
+            out["other_lines"] = json!(other_lines);
         }
         out
     }

@@ -303,9 +303,9 @@ impl CodegraphServer {
             }
             let g = crate::graph::Graph::new(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
-            let (refs, by_name) = g.refs_counted(&defs, &roles).map_err(|e| e.to_string())?;
+            let (refs, other) = g.refs_counted(&defs, &roles).map_err(|e| e.to_string())?;
             let views = defs.iter().map(|&d| g.view(d)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
-            Ok(json::graph::refs(&g, &views, (&refs, by_name), graph_limit(p.limit)))
+            Ok(json::graph::refs(&g, &views, (&refs, other), graph_limit(p.limit)))
         })
         .await
     }

@@ -54,7 +54,19 @@ pub fn read_block(section: &[u8], offset: u64) -> Option<Vec<u8>> {
         return None;
     }
     let frame = section.get(at + 8..(at + 8).checked_add(frame_len)?)?;
-    let raw = zstd::bulk::decompress(frame, raw_len).ok()?;
+    // One decompression context per thread: making one per block costs more
+    // than many a block's decompression (its window is allocated, and zeroed).
+    thread_local! {
+        static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let raw = DECOMPRESSOR.with(|d| {
+        let mut d = d.try_borrow_mut().ok()?;
+        if d.is_none() {
+            *d = zstd::bulk::Decompressor::new().ok();
+        }
+        d.as_mut()?.decompress(frame, raw_len).ok()
+    })?;
     (raw.len() == raw_len).then_some(raw)
 }
 
