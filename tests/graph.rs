@@ -291,3 +291,57 @@ fn narrowing_to_receiver_files_reads_fewer_files_and_answers_the_same() {
         assert_eq!(got.0, expected);
     }
 }
+
+/// The definitions table (format v6) against the archives it is derived from:
+/// every definition of every file of every fixture, found by its name with the
+/// same id, kind, parent, declared type, extent and nesting, and nothing else.
+#[test]
+fn definitions_table_holds_exactly_the_archives_definitions() {
+    for lang in ["go", "ts", "rust", "csharp"] {
+        let (_dir, index) = indexed(lang);
+        let g = Graph::new(&index);
+        let mut from_files = Vec::new();
+        for x in index.files().unwrap() {
+            let f = g.file((x.segment, x.slot_id)).unwrap();
+            for (i, d) in f.defs.iter().enumerate() {
+                let nested = f.is_nested(d);
+                from_files.push((
+                    d.name.clone(),
+                    (f.key, i as u32),
+                    d.kind.clone(),
+                    d.parent.clone(),
+                    d.returns.clone(),
+                    d.line,
+                    d.end_line,
+                    nested,
+                    f.scope.clone(),
+                ));
+            }
+        }
+        assert!(from_files.len() > 10, "{lang}: {} definitions", from_files.len());
+        let mut from_table = Vec::new();
+        let mut names: Vec<String> = from_files.iter().map(|d| d.0.clone()).collect();
+        names.sort();
+        names.dedup();
+        for name in &names {
+            for c in g.name_defs(name).unwrap().items.iter() {
+                let d = &c.def;
+                assert_eq!(&d.name, name);
+                from_table.push((
+                    d.name.clone(),
+                    c.id,
+                    d.kind.clone(),
+                    d.parent.clone(),
+                    d.returns.clone(),
+                    d.line,
+                    d.end_line,
+                    c.nested,
+                    c.scope.clone(),
+                ));
+            }
+        }
+        from_files.sort();
+        from_table.sort();
+        assert_eq!(from_table, from_files, "{lang}");
+    }
+}

@@ -133,51 +133,66 @@ impl FileGraph {
     /// module from the path), `module.Type.member` (TypeScript, JavaScript: the
     /// file's stem, or its folder's for an `index` file).
     pub fn qualified_name(&self, d: &Def) -> String {
-        let mut parts: Vec<&str> = Vec::new();
-        let module;
-        if self.language == Language::Rust {
-            module = rust_module(&self.path);
-            parts.extend(module.iter().map(String::as_str));
-        } else if !self.scope.is_empty() {
-            parts.push(&self.scope);
-        } else if matches!(self.language, Language::TypeScript | Language::JavaScript) {
-            let stem = self.module_name();
-            if stem == "index" {
-                parts.extend(self.folder().rsplit('/').next().filter(|f| !f.is_empty()));
-            } else if !stem.is_empty() {
-                parts.push(stem);
-            }
-        }
-        if let Some(p) = &d.parent {
-            parts.push(p);
-        }
-        parts.push(&d.name);
-        parts.join(if self.language == Language::Rust { "::" } else { "." })
+        qualified_name(self.language, &self.path, &self.scope, d)
     }
 
-    /// The last name of the file's module, package or namespace: Rust's module
-    /// (`store` of `src/shop/store.rs`), Go's package, C#'s namespace's last part,
-    /// a TS/JS file's stem.
+    /// The last name of the file's module, package or namespace (see
+    /// [`module_name`]).
     pub fn module_name(&self) -> &str {
-        match self.language {
-            Language::Rust => {
-                let (dir, file) = self.path.rsplit_once('/').unwrap_or(("", &self.path));
-                match file {
-                    "mod.rs" | "lib.rs" | "main.rs" => dir.rsplit('/').next().unwrap_or(""),
-                    f => f.strip_suffix(".rs").unwrap_or(f),
-                }
-            }
-            Language::Go | Language::CSharp => self.scope.rsplit('.').next().unwrap_or(""),
-            _ => {
-                let file = self.path.rsplit('/').next().unwrap_or("");
-                file.split('.').next().unwrap_or("")
-            }
-        }
+        module_name(self.language, &self.path, &self.scope)
     }
 
     fn folder(&self) -> &str {
-        self.path.rsplit_once('/').map_or("", |(d, _)| d)
+        folder(&self.path)
     }
+}
+
+/// The qualified name of a definition `d` of the file at `path`.
+pub fn qualified_name(language: Language, path: &str, scope: &str, d: &Def) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let module;
+    if language == Language::Rust {
+        module = rust_module(path);
+        parts.extend(module.iter().map(String::as_str));
+    } else if !scope.is_empty() {
+        parts.push(scope);
+    } else if matches!(language, Language::TypeScript | Language::JavaScript) {
+        let stem = module_name(language, path, scope);
+        if stem == "index" {
+            parts.extend(folder(path).rsplit('/').next().filter(|f| !f.is_empty()));
+        } else if !stem.is_empty() {
+            parts.push(stem);
+        }
+    }
+    if let Some(p) = &d.parent {
+        parts.push(p);
+    }
+    parts.push(&d.name);
+    parts.join(if language == Language::Rust { "::" } else { "." })
+}
+
+/// The last name of a file's module, package or namespace: Rust's module
+/// (`store` of `src/shop/store.rs`), Go's package, C#'s namespace's last part,
+/// a TS/JS file's stem.
+pub fn module_name<'a>(language: Language, path: &'a str, scope: &'a str) -> &'a str {
+    match language {
+        Language::Rust => {
+            let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+            match file {
+                "mod.rs" | "lib.rs" | "main.rs" => dir.rsplit('/').next().unwrap_or(""),
+                f => f.strip_suffix(".rs").unwrap_or(f),
+            }
+        }
+        Language::Go | Language::CSharp => scope.rsplit('.').next().unwrap_or(""),
+        _ => {
+            let file = path.rsplit('/').next().unwrap_or("");
+            file.split('.').next().unwrap_or("")
+        }
+    }
+}
+
+fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 /// A Rust file's module path below its crate's `src/`: `src/a/b.rs` → `a::b`;
@@ -207,11 +222,28 @@ pub struct Resolution {
     pub by_name_only: usize,
 }
 
-/// The definitions of one name, with their files, indexed by what resolution
-/// asks of them (so that a reference never scans every definition of a common
-/// name).
+/// A definition a name may bind to, read from the definitions table (no
+/// structure block decompressed), with what resolution asks of its file.
+pub struct Candidate {
+    pub id: DefId,
+    pub def: Def,
+    pub path: String,
+    pub language: Language,
+    pub scope: String,
+    /// Inside a function's body.
+    pub nested: bool,
+}
+
+impl Candidate {
+    pub fn qualified_name(&self) -> String {
+        qualified_name(self.language, &self.path, &self.scope, &self.def)
+    }
+}
+
+/// The definitions of one name, indexed by what resolution asks of them (so
+/// that a reference never scans every definition of a common name).
 pub struct NameDefs {
-    pub items: Vec<(DefId, Rc<FileGraph>)>,
+    pub items: Vec<Candidate>,
     by_parent: FxHashMap<String, Vec<u32>>,
     by_file: FxHashMap<FileKey, Vec<u32>>,
     /// Top-level definitions by their file's module / package / namespace's
@@ -246,7 +278,7 @@ fn fits_class(class: usize, d: &Def) -> bool {
 }
 
 impl NameDefs {
-    fn new(items: Vec<(DefId, Rc<FileGraph>)>) -> NameDefs {
+    fn new(items: Vec<Candidate>) -> NameDefs {
         let mut nd = NameDefs {
             items: Vec::new(),
             by_parent: FxHashMap::default(),
@@ -257,24 +289,25 @@ impl NameDefs {
             any: [false; 3],
             global: Default::default(),
         };
-        for (i, (id, f)) in items.iter().enumerate() {
+        for (i, c) in items.iter().enumerate() {
             let i = i as u32;
-            let d = &f.defs[id.1 as usize];
-            nd.by_file.entry(f.key).or_default().push(i);
-            match f.language {
-                Language::Go => nd.by_package.entry((f.folder().to_string(), f.scope.clone())).or_default().push(i),
-                Language::CSharp if !f.scope.is_empty() => {
-                    nd.by_package.entry((String::new(), f.scope.clone())).or_default().push(i)
+            let d = &c.def;
+            nd.by_file.entry(c.id.0).or_default().push(i);
+            match c.language {
+                Language::Go => {
+                    nd.by_package.entry((folder(&c.path).to_string(), c.scope.clone())).or_default().push(i)
+                }
+                Language::CSharp if !c.scope.is_empty() => {
+                    nd.by_package.entry((String::new(), c.scope.clone())).or_default().push(i)
                 }
                 _ => {}
             }
             if d.parent.is_none() {
-                nd.by_module.entry(f.module_name().to_string()).or_default().push(i);
+                nd.by_module.entry(module_name(c.language, &c.path, &c.scope).to_string()).or_default().push(i);
             }
             if let Some(p) = &d.parent {
                 nd.by_parent.entry(p.clone()).or_default().push(i);
             }
-            let nested = f.is_nested(d);
             for class in 0..3 {
                 if !fits_class(class, d) {
                     continue;
@@ -283,7 +316,7 @@ impl NameDefs {
                 if d.parent.is_some() {
                     nd.members[class].push(i);
                 }
-                if !nested && (d.parent.is_none() || d.cat == DefCat::Type) {
+                if !c.nested && (d.parent.is_none() || d.cat == DefCat::Type) {
                     nd.global[class].push(i);
                 }
             }
@@ -293,21 +326,19 @@ impl NameDefs {
     }
 
     fn def(&self, i: usize) -> &Def {
-        let (id, f) = &self.items[i];
-        &f.defs[id.1 as usize]
+        &self.items[i].def
     }
 
     /// The definitions among `indices` (ascending) of role class `class` that
     /// `keep` accepts, in path and line order.
-    fn select(&self, class: usize, indices: &[u32], keep: impl Fn(&FileGraph, &Def) -> bool) -> Vec<DefId> {
+    fn select(&self, class: usize, indices: &[u32], keep: impl Fn(&Def) -> bool) -> Vec<DefId> {
         indices
             .iter()
             .filter(|&&i| {
-                let (id, f) = &self.items[i as usize];
-                let d = &f.defs[id.1 as usize];
-                fits_class(class, d) && keep(f, d)
+                let d = &self.items[i as usize].def;
+                fits_class(class, d) && keep(d)
             })
-            .map(|&i| self.items[i as usize].0)
+            .map(|&i| self.items[i as usize].id)
             .collect()
     }
 
@@ -480,31 +511,65 @@ impl<'i> Graph<'i> {
         if let Some(d) = self.defs.borrow().get(name) {
             return Ok(d.clone());
         }
-        let mut out = Vec::new();
-        for &key in self.files_with(name, true)?.iter() {
-            let f = self.file(key)?;
-            for (i, d) in f.defs.iter().enumerate() {
-                if d.name == name {
-                    out.push((key, i as u32));
-                }
-            }
-            if out.len() > MAX_CANDIDATES {
-                break;
-            }
-        }
-        let out = Rc::new(out);
+        let out = Rc::new(self.name_defs(name)?.items.iter().map(|c| c.id).collect::<Vec<_>>());
         self.defs.borrow_mut().insert(name.to_string(), out.clone());
         Ok(out)
     }
 
-    /// [`Graph::defs_named`] with each definition's file, indexed by parent.
+    /// The definitions named `name` (at most [`MAX_CANDIDATES`] and one), from
+    /// the segments' definitions tables, in path order, indexed for resolution.
     pub fn name_defs(&self, name: &str) -> Result<Rc<NameDefs>, SnapshotError> {
         if let Some(d) = self.name_defs.borrow().get(name) {
             return Ok(d.clone());
         }
-        let mut items = Vec::new();
-        for &id in self.defs_named(name)?.iter() {
-            items.push((id, self.file(id.0)?));
+        let mut items: Vec<Candidate> = Vec::new();
+        'segments: for (si, seg) in self.index.segments.iter().enumerate() {
+            let mut last: Option<(u32, String, Language)> = None;
+            for e in seg.definitions(name)? {
+                if !self.index.is_live(si, e.slot) {
+                    continue;
+                }
+                let (path, language) = match &last {
+                    Some((slot, path, language)) if *slot == e.slot => (path.clone(), *language),
+                    _ => {
+                        let slot = seg.slot(e.slot)?;
+                        let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
+                        let path = seg.slot_path(&slot)?.to_string();
+                        last = Some((e.slot, path.clone(), language));
+                        (path, language)
+                    }
+                };
+                let (cat, kind) = match e.cat {
+                    0 => (DefCat::Type, e.kind),
+                    1 if e.parent.is_some() => (DefCat::Method, "method".to_string()),
+                    1 => (DefCat::Method, "function".to_string()),
+                    _ => (DefCat::Property, "property".to_string()),
+                };
+                let def = Def {
+                    name: name.to_string(),
+                    kind,
+                    cat,
+                    line: e.line,
+                    end_line: e.end_line,
+                    parent: e.parent,
+                    returns: e.returns,
+                };
+                items.push(Candidate {
+                    id: ((si, e.slot), e.index),
+                    def,
+                    path,
+                    language,
+                    scope: e.scope,
+                    nested: e.nested,
+                });
+                if items.len() > MAX_CANDIDATES {
+                    break 'segments;
+                }
+            }
+        }
+        if self.index.has_updates() {
+            // Segments from updates come after the base: path order across them.
+            items.sort_by(|a, b| a.path.cmp(&b.path).then(a.id.1.cmp(&b.id.1)));
         }
         let d = Rc::new(NameDefs::new(items));
         self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
@@ -626,7 +691,7 @@ impl<'i> Graph<'i> {
         if !nd.any[class] {
             return Ok(Resolution::default());
         }
-        let of_parents = |parents: &[String]| nd.select(class, &nd.of_parents(parents), |_, _| true);
+        let of_parents = |parents: &[String]| nd.select(class, &nd.of_parents(parents), |_| true);
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // A supertype reference's receiver is its subtype, not a qualifier.
         let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
@@ -670,7 +735,7 @@ impl<'i> Graph<'i> {
                             // An external package: not the project's.
                             return Ok(Resolution::default());
                         }
-                        return Ok(done(nd.select(class, &nd.in_files(&targets), |_, d| d.parent.is_none())));
+                        return Ok(done(nd.select(class, &nd.in_files(&targets), |d| d.parent.is_none())));
                     }
                 }
                 // A project type without that member, or an unknown name.
@@ -683,7 +748,7 @@ impl<'i> Graph<'i> {
                 }
                 // A module, package or namespace by its last name (`store::make`).
                 let top = nd.by_module.get(&x).map(Vec::as_slice).unwrap_or_default();
-                let found = nd.select(class, top, |_, _| true);
+                let found = nd.select(class, top, |_| true);
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
@@ -725,9 +790,8 @@ impl<'i> Graph<'i> {
     /// The declared result type of the functions named `func`, when they agree.
     fn returns_of(&self, func: &str) -> Result<Option<String>, SnapshotError> {
         let mut found: Option<String> = None;
-        for &id in self.defs_named(func)?.iter() {
-            let file = self.file(id.0)?;
-            let d = &file.defs[id.1 as usize];
+        for c in self.name_defs(func)?.items.iter() {
+            let d = &c.def;
             if d.cat != DefCat::Method || d.returns.is_empty() {
                 continue;
             }
@@ -754,7 +818,7 @@ impl<'i> Graph<'i> {
         if let Some(t) = f.enclosing_type(r.line) {
             let t = t.to_string();
             let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
-            let found = nd.select(class, own, |_, d| d.parent.as_deref() == Some(t.as_str()));
+            let found = nd.select(class, own, |d| d.parent.as_deref() == Some(t.as_str()));
             if !found.is_empty() {
                 return Ok(done(found));
             }
@@ -764,7 +828,7 @@ impl<'i> Graph<'i> {
                 let mut levels = vec![vec![t.clone()]];
                 levels.extend(self.supertypes(&t)?.iter().cloned());
                 for level in levels {
-                    let found = nd.select(class, &nd.of_parents(&level), |_, _| true);
+                    let found = nd.select(class, &nd.of_parents(&level), |_| true);
                     if !found.is_empty() {
                         return Ok(done(found));
                     }
@@ -772,7 +836,7 @@ impl<'i> Graph<'i> {
             }
         }
         let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
-        let found = nd.select(class, own, |_, d| d.parent.is_none());
+        let found = nd.select(class, own, |d| d.parent.is_none());
         if !found.is_empty() {
             return Ok(done(found));
         }
@@ -781,7 +845,7 @@ impl<'i> Graph<'i> {
         //    What a file exports is its top-level names and types (and, in
         //    Rust, enum variants and associated items by path: `use E::A`).
         let rust = f.language == Language::Rust;
-        let importable = |_: &FileGraph, d: &Def| rust || d.parent.is_none() || d.cat == DefCat::Type;
+        let importable = |d: &Def| rust || d.parent.is_none() || d.cat == DefCat::Type;
         for (i, imp) in f.imports.iter().enumerate() {
             let named = imp.names.iter().find(|n| n.alias == name || n.name == name);
             let glob = imp.names.iter().any(|n| n.name == "*" && n.alias == "*");
@@ -822,7 +886,7 @@ impl<'i> Graph<'i> {
             _ => None,
         };
         let same = match package.and_then(|p| nd.by_package.get(&p)) {
-            Some(in_package) => nd.select(class, in_package, |_, d| d.parent.is_none() || d.cat == DefCat::Type),
+            Some(in_package) => nd.select(class, in_package, |d| d.parent.is_none() || d.cat == DefCat::Type),
             None => Vec::new(),
         };
         if !same.is_empty() {
@@ -838,7 +902,7 @@ impl<'i> Graph<'i> {
         // 4. Defined once in the project, else ambiguous among all: a plain
         //    name is not a member here (C#'s implicit `this` was step 1); a
         //    function nested in another is not seen from other files.
-        Ok(done(nd.global[class].iter().map(|&i| nd.items[i as usize].0).collect()))
+        Ok(done(nd.global[class].iter().map(|&i| nd.items[i as usize].id).collect()))
     }
 }
 
@@ -851,7 +915,7 @@ fn unknown_receiver(nd: &NameDefs, class: usize) -> Resolution {
     }
     Resolution {
         ambiguous: members.len() > 1,
-        defs: members.iter().map(|&i| nd.items[i as usize].0).collect(),
+        defs: members.iter().map(|&i| nd.items[i as usize].id).collect(),
         by_name_only: 0,
     }
 }

@@ -81,15 +81,14 @@ impl Graph<'_> {
         }
         let qualified = normalized.contains('.');
         let mut out = Vec::new();
-        for &id in self.defs_named(&name)?.iter() {
-            let (f, d) = self.def(id)?;
+        for c in self.name_defs(&name)?.items.iter() {
             if !qualified {
-                out.push(id);
+                out.push(c.id);
                 continue;
             }
-            let q = f.qualified_name(&d).replace("::", ".");
+            let q = c.qualified_name().replace("::", ".");
             if q == normalized || q.ends_with(&format!(".{normalized}")) {
-                out.push(id);
+                out.push(c.id);
             }
         }
         if out.is_empty() {
@@ -610,23 +609,12 @@ impl Graph<'_> {
     }
 
     fn types_named(&self, name: &str) -> Result<Vec<DefId>, SnapshotError> {
-        let mut out = Vec::new();
-        for &id in self.defs_named(name)?.iter() {
-            if self.file(id.0)?.defs[id.1 as usize].cat == DefCat::Type {
-                out.push(id);
-            }
-        }
-        Ok(out)
+        Ok(self.name_defs(name)?.items.iter().filter(|c| c.def.cat == DefCat::Type).map(|c| c.id).collect())
     }
 
     fn members_named(&self, parent: &str, name: &str) -> Result<Vec<DefId>, SnapshotError> {
-        let mut out = Vec::new();
-        for &id in self.defs_named(name)?.iter() {
-            if self.file(id.0)?.defs[id.1 as usize].parent.as_deref() == Some(parent) {
-                out.push(id);
-            }
-        }
-        Ok(out)
+        let nd = self.name_defs(name)?;
+        Ok(nd.items.iter().filter(|c| c.def.parent.as_deref() == Some(parent)).map(|c| c.id).collect())
     }
 
     /// The names of the types that list `name` as a supertype (resolved: a
@@ -692,10 +680,10 @@ impl Graph<'_> {
         sized.sort();
         let first = self.name_defs(&sized[0].1)?;
         let mut out: Vec<String> = Vec::new();
-        for (id, f) in &first.items {
-            let d = &f.defs[id.1 as usize];
+        for c in &first.items {
+            let d = &c.def;
             let Some(parent) = &d.parent else { continue };
-            if f.language != Language::Go || parent == name || d.cat != DefCat::Method || out.contains(parent) {
+            if c.language != Language::Go || parent == name || d.cat != DefCat::Method || out.contains(parent) {
                 continue;
             }
             // Interfaces have the methods too; only concrete types implement.
@@ -704,8 +692,7 @@ impl Graph<'_> {
             }
             let mut all = true;
             for (_, m) in &sized[1..] {
-                if !self.name_defs(m)?.items.iter().any(|(i, g)| g.defs[i.1 as usize].parent.as_deref() == Some(parent))
-                {
+                if !self.name_defs(m)?.items.iter().any(|c| c.def.parent.as_deref() == Some(parent)) {
                     all = false;
                     break;
                 }
@@ -740,9 +727,9 @@ impl Graph<'_> {
         }
         let mut out: Vec<String> = Vec::new();
         for m in &methods {
-            for (id, f) in &self.name_defs(m)?.items {
-                let Some(parent) = &f.defs[id.1 as usize].parent else { continue };
-                if f.language != Language::Go || out.contains(parent) || parent == name {
+            for c in &self.name_defs(m)?.items {
+                let Some(parent) = &c.def.parent else { continue };
+                if c.language != Language::Go || out.contains(parent) || parent == name {
                     continue;
                 }
                 if let Some(needed) = self.go_interface_methods(parent)? {

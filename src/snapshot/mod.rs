@@ -10,6 +10,7 @@
 //! are checked by [`Segment::verify`] (`cg verify`).
 
 mod copy;
+pub mod defs;
 mod mmap;
 pub mod postings;
 mod read;
@@ -29,7 +30,7 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
 /// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
@@ -77,10 +78,16 @@ pub enum Section {
     Grams = 10,
     /// Concatenated lists of fold ids (the posting encoding).
     GramPostings = 11,
+    /// fst map: definition name → its group in `Defs` (`offset << 24 | count`).
+    DefFst = 12,
+    /// Groups of varint-packed definition records (`defs.rs`).
+    Defs = 13,
+    /// The strings definition records name: a count, offsets, then UTF-8.
+    DefStrings = 14,
 }
 
 impl Section {
-    pub const ALL: [Section; 11] = [
+    pub const ALL: [Section; 14] = [
         Section::TermFst,
         Section::Folds,
         Section::Variants,
@@ -92,6 +99,9 @@ impl Section {
         Section::GramFst,
         Section::Grams,
         Section::GramPostings,
+        Section::DefFst,
+        Section::Defs,
+        Section::DefStrings,
     ];
 
     pub fn name(self) -> &'static str {
@@ -107,6 +117,9 @@ impl Section {
             Section::GramFst => "gram fst",
             Section::Grams => "grams",
             Section::GramPostings => "gram postings",
+            Section::DefFst => "def fst",
+            Section::Defs => "defs",
+            Section::DefStrings => "def strings",
         }
     }
 }

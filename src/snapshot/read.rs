@@ -35,6 +35,7 @@ pub struct Segment {
     pub occurrence_count: u64,
     term_fst_checked: OnceLock<Option<&'static str>>,
     grams_checked: OnceLock<Option<&'static str>>,
+    defs_checked: OnceLock<Option<&'static str>>,
     /// Where the block sums are (absolute), and the bytes they cover: `0..sums.start`.
     sums: Range<usize>,
     /// The block sums' own checksum (footer), checked on first use.
@@ -181,6 +182,7 @@ impl Segment {
             checksums,
             term_fst_checked: OnceLock::new(),
             grams_checked: OnceLock::new(),
+            defs_checked: OnceLock::new(),
             sums: sums_at..body_end,
             sums_checksum,
             checked_blocks: OnceLock::new(),
@@ -286,6 +288,22 @@ impl Segment {
     pub fn gram_fst(&self) -> Result<fst::Map<&[u8]>, SnapshotError> {
         self.checked(&self.grams_checked, &[Section::GramFst, Section::Grams, Section::GramPostings])?;
         fst::Map::new(self.section(Section::GramFst)).map_err(|e| self.corrupt(&format!("gram fst: {e}")))
+    }
+
+    /// The definitions named `name` (exactly), in slot and index order. The
+    /// table's sections are checked whole on first use, like the dictionaries.
+    pub fn definitions(&self, name: &str) -> Result<Vec<super::defs::DefEntry>, SnapshotError> {
+        self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
+        let map = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
+        let Some(v) = map.get(name) else { return Ok(Vec::new()) };
+        let (offset, count) = ((v >> 24) as usize, (v & 0xff_ffff) as usize);
+        let defs =
+            super::defs::read_group(self.section(Section::Defs), self.section(Section::DefStrings), offset, count)
+                .ok_or_else(|| self.corrupt("definition records malformed"))?;
+        if defs.iter().any(|d| d.slot >= self.slot_count) {
+            return Err(self.corrupt("definition of a slot out of range"));
+        }
+        Ok(defs)
     }
 
     fn checked(&self, cell: &OnceLock<Option<&'static str>>, sections: &[Section]) -> Result<(), SnapshotError> {
@@ -569,6 +587,15 @@ impl Segment {
             if slot.line_count > 0 {
                 self.line_type(&slot, slot.line_count)?;
             }
+        }
+        // The definitions table: its fst, and every group decodes.
+        self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
+        let defs = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
+        defs.as_fst().verify().map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
+        let mut names = defs.stream();
+        while let Some((name, _)) = fst::Streamer::next(&mut names) {
+            let name = std::str::from_utf8(name).map_err(|_| self.corrupt("definition name not UTF-8"))?;
+            self.definitions(name)?;
         }
         Ok(())
     }

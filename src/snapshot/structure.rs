@@ -199,7 +199,7 @@ pub fn decode_refs(bytes: &[u8], name_count: usize) -> Option<Vec<PackedRef>> {
     Some(out)
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct TypeRecord {
     pub name: String,
     pub kind: String,
@@ -210,7 +210,7 @@ pub struct TypeRecord {
     pub doc: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct MethodRecord {
     pub name: String,
     pub prototype: String,
@@ -224,7 +224,7 @@ pub struct MethodRecord {
     pub parent: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct PropertyRecord {
     pub name: String,
     pub declaration: String,

@@ -29,6 +29,7 @@ pub struct SegmentWriter {
     structure: Vec<u8>,
     block: Vec<u8>,
     zstd_level: i32,
+    defs: super::defs::DefTableWriter,
     files: u32,
     lines: u64,
 }
@@ -88,6 +89,7 @@ impl SegmentWriter {
             structure: Vec::new(),
             block: Vec::new(),
             zstd_level: structure::ZSTD_LEVEL,
+            defs: Default::default(),
             files: 0,
             lines: 0,
         }
@@ -160,6 +162,7 @@ impl SegmentWriter {
         let path = self.push_string(entry.path);
         let line_types_off = self.line_types.len() as u64;
         self.line_types.extend_from_slice(entry.line_types);
+        self.defs.add_file(first_slot, entry.structure);
         let structure = if entry.structure.is_empty() {
             StructureLoc::default()
         } else {
@@ -210,7 +213,8 @@ impl SegmentWriter {
 
     /// Writes the segment's bytes.
     pub fn finish(self) -> Vec<u8> {
-        let SegmentWriter { terms, slots, mut strings, line_types, mut structure, block, files, lines, .. } = self;
+        let SegmentWriter { terms, slots, mut strings, line_types, mut structure, block, defs, files, lines, .. } =
+            self;
         if !block.is_empty() {
             structure::write_block(&block, self.zstd_level, &mut structure);
         }
@@ -311,7 +315,8 @@ impl SegmentWriter {
             put_u32(&mut slot_bytes, s.structure.at);
         }
 
-        let sections: [(Section, &[u8]); 11] = [
+        let (def_fst, def_records, def_strings) = defs.finish();
+        let sections: [(Section, &[u8]); 14] = [
             (Section::TermFst, &term_fst),
             (Section::Folds, &folds),
             (Section::Variants, &variants),
@@ -323,6 +328,9 @@ impl SegmentWriter {
             (Section::GramFst, &gram_fst),
             (Section::Grams, &gram_entries),
             (Section::GramPostings, &gram_postings),
+            (Section::DefFst, &def_fst),
+            (Section::Defs, &def_records),
+            (Section::DefStrings, &def_strings),
         ];
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();

@@ -1,0 +1,316 @@
+//! The definitions table of a segment: every definition (type, function or
+//! method, property) by its exact name, with what resolving a reference to it
+//! needs (kind, parent, declared type, extent, package / namespace), so that
+//! the graph finds the candidates of a name without decompressing a structure
+//! block. `format/README.md` describes the bytes.
+//!
+//! Written from the files' structure archives (the same for an extracted file
+//! and a copied one), so it is derived data: a segment's table always matches
+//! its archives.
+
+use rustc_hash::FxHashMap;
+
+use super::postings::{get_varint, put_varint};
+use super::structure::ArchivedFileStructure;
+
+/// A definition as the table holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefEntry {
+    /// The first slot of its file.
+    pub slot: u32,
+    /// Its position among the file's definitions: types, then methods, then
+    /// properties, each in archive order.
+    pub index: u32,
+    pub line: u32,
+    pub end_line: u32,
+    /// 0 type, 1 function or method, 2 property.
+    pub cat: u8,
+    /// Inside a function's body (a local function or type).
+    pub nested: bool,
+    /// A type's kind (`class`, `struct`, ...); empty for the others.
+    pub kind: String,
+    pub parent: Option<String>,
+    /// The declared result (functions) or type (properties); empty when none.
+    pub returns: String,
+    /// The file's package or namespace (Go, C#); empty elsewhere.
+    pub scope: String,
+}
+
+/// Most definitions of one name one segment's table holds (the count shares its
+/// `u64` with the group's offset).
+pub const MAX_GROUP: usize = (1 << 24) - 1;
+
+/// Gathers a segment's definitions, then writes the three sections.
+#[derive(Default)]
+pub struct DefTableWriter {
+    rows: Vec<(Box<str>, Row)>,
+    ids: FxHashMap<Box<str>, u32>,
+    strings: Vec<Box<str>>,
+}
+
+/// A definition with its strings as ids (+1; 0: none).
+struct Row {
+    slot: u32,
+    index: u32,
+    line: u32,
+    end_line: u32,
+    tag: u8,
+    kind: u32,
+    parent: u32,
+    returns: u32,
+    scope: u32,
+}
+
+impl DefTableWriter {
+    fn id(&mut self, s: &str) -> u32 {
+        if s.is_empty() {
+            return 0;
+        }
+        if let Some(&i) = self.ids.get(s) {
+            return i + 1;
+        }
+        let i = self.strings.len() as u32;
+        self.strings.push(s.into());
+        self.ids.insert(s.into(), i);
+        i + 1
+    }
+
+    /// Adds the definitions of the file whose first slot is `slot`, read from its
+    /// structure archive (nothing when it is empty or invalid).
+    pub fn add_file(&mut self, slot: u32, archive: &[u8]) {
+        if archive.is_empty() {
+            return;
+        }
+        let Ok(s) = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(archive) else { return };
+        // (name, line, end_line, cat, kind, parent, returns)
+        type Fields<'a> = (&'a str, u32, u32, u8, &'a str, Option<&'a str>, &'a str);
+        let mut defs: Vec<Fields<'_>> = Vec::new();
+        for t in s.types.iter() {
+            let (line, end) = (t.line.to_native(), t.end_line.to_native());
+            defs.push((
+                t.name.as_str(),
+                line,
+                end.max(line),
+                0,
+                t.kind.as_str(),
+                t.parent.as_ref().map(|p| p.as_str()),
+                "",
+            ));
+        }
+        for m in s.methods.iter() {
+            let (line, end) = (m.line.to_native(), m.end_line.to_native());
+            defs.push((
+                m.name.as_str(),
+                line,
+                end.max(line),
+                1,
+                "",
+                m.parent.as_ref().map(|p| p.as_str()),
+                m.returns.as_str(),
+            ));
+        }
+        for p in s.properties.iter() {
+            let (line, end) = (p.line.to_native(), p.end_line.to_native());
+            defs.push((
+                p.name.as_str(),
+                line,
+                end.max(line),
+                2,
+                "",
+                p.parent.as_ref().map(|p| p.as_str()),
+                p.ty.as_str(),
+            ));
+        }
+        // Functions by extent, to tell which definitions sit inside one.
+        let mut functions: Vec<(u32, u32)> = defs.iter().filter(|d| d.3 == 1).map(|d| (d.1, d.2)).collect();
+        functions.sort_unstable();
+        let scope = self.id(&s.scope);
+        for (index, &(name, line, end_line, cat, kind, parent, returns)) in defs.iter().enumerate() {
+            let nested =
+                functions.iter().take_while(|f| f.0 <= line).any(|&(l, e)| (l, e) != (line, end_line) && end_line <= e);
+            let row = Row {
+                slot,
+                index: index as u32,
+                line,
+                end_line,
+                tag: cat | (nested as u8) << 2,
+                kind: self.id(kind),
+                parent: parent.map_or(0, |p| if p.is_empty() { 0 } else { self.id(p) }),
+                returns: self.id(returns),
+                scope,
+            };
+            self.rows.push((name.into(), row));
+        }
+    }
+
+    /// The `def fst`, `defs` and `def strings` sections.
+    pub fn finish(mut self) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+        // Files arrive in slot order and their definitions in index order: a
+        // stable sort by name keeps both within a name.
+        self.rows.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut builder = fst::MapBuilder::memory();
+        let mut records = Vec::new();
+        let mut i = 0;
+        while i < self.rows.len() {
+            let name = &self.rows[i].0;
+            let end = self.rows[i..].iter().position(|r| r.0 != *name).map_or(self.rows.len(), |n| i + n);
+            let group = &self.rows[i..end.min(i + MAX_GROUP)];
+            let offset = records.len() as u64;
+            let mut prev_slot = 0;
+            for (_, r) in group {
+                put_varint(&mut records, (r.slot - prev_slot) as u64);
+                prev_slot = r.slot;
+                put_varint(&mut records, r.index as u64);
+                put_varint(&mut records, r.line as u64);
+                put_varint(&mut records, (r.end_line - r.line) as u64);
+                records.push(r.tag);
+                for id in [r.kind, r.parent, r.returns, r.scope] {
+                    put_varint(&mut records, id as u64);
+                }
+            }
+            builder.insert(name.as_bytes(), offset << 24 | group.len() as u64).expect("names come sorted");
+            i = end;
+        }
+        let fst = builder.into_inner().expect("in-memory fst");
+        let mut strings = Vec::new();
+        strings.extend_from_slice(&(self.strings.len() as u32).to_le_bytes());
+        let mut at = 0u32;
+        for s in &self.strings {
+            strings.extend_from_slice(&at.to_le_bytes());
+            at += s.len() as u32;
+        }
+        strings.extend_from_slice(&at.to_le_bytes());
+        for s in &self.strings {
+            strings.extend_from_slice(s.as_bytes());
+        }
+        (fst, records, strings)
+    }
+}
+
+/// Decodes a group of `count` records at `offset` of the `defs` section, with
+/// strings from the `def strings` section; `None` when the bytes are malformed.
+pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -> Option<Vec<DefEntry>> {
+    let n = u32::from_le_bytes(strings.get(..4)?.try_into().ok()?) as usize;
+    let table_end = 4usize.checked_add(n.checked_add(1)?.checked_mul(4)?)?;
+    let text = strings.get(table_end..)?;
+    let string = |id: u64| -> Option<String> {
+        if id == 0 {
+            return Some(String::new());
+        }
+        let i = usize::try_from(id - 1).ok()?;
+        if i >= n {
+            return None;
+        }
+        let at = |k: usize| -> Option<usize> {
+            let o = 4 + k * 4;
+            Some(u32::from_le_bytes(strings.get(o..o + 4)?.try_into().ok()?) as usize)
+        };
+        let bytes = text.get(at(i)?..at(i + 1)?)?;
+        std::str::from_utf8(bytes).ok().map(str::to_string)
+    };
+    let mut out = Vec::with_capacity(count.min(1 << 16));
+    let mut at = offset;
+    let mut slot = 0u32;
+    for _ in 0..count {
+        let mut next = || get_varint(records, &mut at);
+        slot = slot.checked_add(u32::try_from(next()?).ok()?)?;
+        let index = u32::try_from(next()?).ok()?;
+        let line = u32::try_from(next()?).ok()?;
+        let end_line = line.checked_add(u32::try_from(next()?).ok()?)?;
+        // The tag is one byte: a one-byte varint (a set high bit fails here).
+        let tag = u8::try_from(get_varint(records.get(..at + 1)?, &mut at)?).ok()?;
+        if tag & 3 > 2 || tag > 7 {
+            return None;
+        }
+        let mut next = || get_varint(records, &mut at);
+        let (kind, parent, returns, scope) = (next()?, next()?, next()?, next()?);
+        out.push(DefEntry {
+            slot,
+            index,
+            line,
+            end_line,
+            cat: tag & 3,
+            nested: tag & 4 != 0,
+            kind: string(kind)?,
+            parent: if parent == 0 { None } else { Some(string(parent)?) },
+            returns: string(returns)?,
+            scope: string(scope)?,
+        });
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::snapshot::structure::{FileStructure, MethodRecord, PropertyRecord, TypeRecord};
+
+    fn archive() -> Vec<u8> {
+        let t = |name: &str, line, end_line, parent: Option<&str>| TypeRecord {
+            name: name.into(),
+            kind: "class".into(),
+            line,
+            end_line,
+            parent: parent.map(Into::into),
+            ..TypeRecord::default()
+        };
+        let m = |name: &str, line, end_line, parent: Option<&str>, returns: &str| MethodRecord {
+            name: name.into(),
+            line,
+            end_line,
+            parent: parent.map(Into::into),
+            returns: returns.into(),
+            ..MethodRecord::default()
+        };
+        FileStructure {
+            scope: "shop".into(),
+            types: vec![t("Store", 1, 20, None), t("Local", 12, 13, None)],
+            methods: vec![m("add", 2, 15, Some("Store"), "Store"), m("New", 30, 32, None, "Store")],
+            properties: vec![PropertyRecord {
+                name: "add".into(),
+                line: 40,
+                end_line: 40,
+                ty: "int".into(),
+                parent: Some("Other".into()),
+                ..PropertyRecord::default()
+            }],
+            ..FileStructure::default()
+        }
+        .to_archive()
+    }
+
+    #[test]
+    fn groups_round_trip_by_name_in_slot_order() {
+        let mut w = DefTableWriter::default();
+        w.add_file(3, &archive());
+        w.add_file(9, &archive());
+        w.add_file(10, b"not an archive");
+        let (fst, records, strings) = w.finish();
+        let map = fst::Map::new(fst).unwrap();
+        let group = |name: &str| {
+            let v = map.get(name).unwrap();
+            read_group(&records, &strings, (v >> 24) as usize, (v & 0xff_ffff) as usize).unwrap()
+        };
+        let add = group("add");
+        assert_eq!(add.len(), 4);
+        assert_eq!(
+            add.iter().map(|d| (d.slot, d.index, d.cat, d.parent.as_deref())).collect::<Vec<_>>(),
+            [(3, 2, 1, Some("Store")), (3, 4, 2, Some("Other")), (9, 2, 1, Some("Store")), (9, 4, 2, Some("Other"))]
+        );
+        assert_eq!(
+            (add[0].line, add[0].end_line, add[0].returns.as_str(), add[0].scope.as_str()),
+            (2, 15, "Store", "shop")
+        );
+        assert_eq!(add[1].returns, "int");
+        let local = group("Local");
+        assert!(local[0].nested, "a type inside add's body");
+        assert_eq!(local[0].kind, "class");
+        assert!(!group("Store")[0].nested);
+        assert!(!group("add")[0].nested, "a function is not nested in itself");
+        assert!(map.get("missing").is_none());
+        // Truncated bytes are an error, not a panic.
+        let v = map.get("add").unwrap();
+        assert!(read_group(&records[..records.len() - 1], &strings, (v >> 24) as usize, 40).is_none());
+        assert!(read_group(&records, &strings[..6], (v >> 24) as usize, 4).is_none());
+    }
+}
