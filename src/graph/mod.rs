@@ -40,7 +40,7 @@ use crate::extract::RefRole;
 use crate::lang::Language;
 use crate::project::Index;
 use crate::query::{Matcher, Mode};
-use crate::snapshot::structure::{decode_refs, FileStructure, ImportRecord, PackedReceiver, PackedRef};
+use crate::snapshot::structure::{decode_refs, ArchivedFileStructure, ImportRecord, PackedReceiver, PackedRef};
 use crate::snapshot::{unpack, SnapshotError};
 
 /// The deepest `--depth` of callers, callees, imports and impact.
@@ -419,30 +419,48 @@ impl<'i> Graph<'i> {
         let slot = seg.slot(key.1)?;
         let path = seg.slot_path(&slot)?.to_string();
         let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
-        let s: FileStructure = seg.structure(&slot)?;
-        let refs = decode_refs(&s.refs, s.names.len()).ok_or_else(|| seg.corrupt("references malformed"))?;
-        let mut defs = Vec::with_capacity(s.types.len() + s.methods.len() + s.properties.len());
-        for t in s.types {
-            let (line, end_line) = (t.line, t.end_line.max(t.line));
-            let (name, kind, parent) = (t.name, t.kind, t.parent);
-            defs.push(Def { name, kind, cat: DefCat::Type, line, end_line, parent, returns: String::new() });
-        }
-        for m in s.methods {
-            let (line, end_line) = (m.line, m.end_line.max(m.line));
-            let kind = if m.parent.is_some() { "method" } else { "function" }.to_string();
-            let (name, parent, returns) = (m.name, m.parent, m.returns);
-            defs.push(Def { name, kind, cat: DefCat::Method, line, end_line, parent, returns });
-        }
-        for p in s.properties {
-            let (line, end_line) = (p.line, p.end_line.max(p.line));
-            let kind = "property".to_string();
-            let (name, parent, returns) = (p.name, p.parent, p.ty);
-            defs.push(Def { name, kind, cat: DefCat::Property, line, end_line, parent, returns });
-        }
-        let f =
-            Rc::new(FileGraph { key, path, language, scope: s.scope, defs, names: s.names, refs, imports: s.imports });
+        // Straight from the archive: the header, docs and prototypes the graph
+        // does not use are never copied out.
+        let built = seg.with_archive(slot.structure, |bytes| -> Option<FileGraph> {
+            if bytes.is_empty() {
+                let (scope, defs, names, refs, imports) = Default::default();
+                return Some(FileGraph { key, path: path.clone(), language, scope, defs, names, refs, imports });
+            }
+            let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
+            let refs = decode_refs(s.refs.as_slice(), s.names.len())?;
+            let text = |a: &rkyv::string::ArchivedString| a.as_str().to_string();
+            let parent = |p: &rkyv::option::ArchivedOption<rkyv::string::ArchivedString>| p.as_ref().map(text);
+            let mut defs = Vec::with_capacity(s.types.len() + s.methods.len() + s.properties.len());
+            for t in s.types.iter() {
+                let (line, end_line) = (t.line.to_native(), t.end_line.to_native().max(t.line.to_native()));
+                let (name, kind, parent) = (text(&t.name), text(&t.kind), parent(&t.parent));
+                defs.push(Def { name, kind, cat: DefCat::Type, line, end_line, parent, returns: String::new() });
+            }
+            for m in s.methods.iter() {
+                let (line, end_line) = (m.line.to_native(), m.end_line.to_native().max(m.line.to_native()));
+                let kind = if m.parent.is_some() { "method" } else { "function" }.to_string();
+                let (name, parent, returns) = (text(&m.name), parent(&m.parent), text(&m.returns));
+                defs.push(Def { name, kind, cat: DefCat::Method, line, end_line, parent, returns });
+            }
+            for p in s.properties.iter() {
+                let (line, end_line) = (p.line.to_native(), p.end_line.to_native().max(p.line.to_native()));
+                let kind = "property".to_string();
+                let (name, parent, returns) = (text(&p.name), parent(&p.parent), text(&p.ty));
+                defs.push(Def { name, kind, cat: DefCat::Property, line, end_line, parent, returns });
+            }
+            let names = s.names.iter().map(text).collect();
+            let imports = rkyv::deserialize::<Vec<ImportRecord>, rkyv::rancor::Error>(&s.imports).ok()?;
+            Some(FileGraph { key, path: path.clone(), language, scope: text(&s.scope), defs, names, refs, imports })
+        })?;
+        let f = Rc::new(built.ok_or_else(|| seg.corrupt("structure archive invalid"))?);
         self.files.borrow_mut().insert(key, f.clone());
         Ok(f)
+    }
+
+    /// The language of a file, from its slot record.
+    fn language_of(&self, key: FileKey) -> Result<Language, SnapshotError> {
+        let slot = self.index.segments[key.0].slot(key.1)?;
+        Ok(Language::from_id(slot.meta.language).unwrap_or(Language::Go))
     }
 
     /// The live files where `name` occurs (case-sensitively), optionally only on
@@ -619,18 +637,33 @@ impl<'i> Graph<'i> {
         let mut out = Vec::new();
         // Supertypes are named where the type is defined, except Rust's
         // `impl Trait for T`, which may sit in any file naming `T`.
-        let mut files = self.files_with(name, true)?;
-        let rust = files.iter().any(|&k| self.file(k).is_ok_and(|f| f.language == Language::Rust));
-        if rust {
-            files = self.files_with(name, false)?;
-        }
-        for &key in files.iter().take(MAX_CANDIDATES) {
-            if rust
-                && self.file(key)?.language != Language::Rust
-                && !self.file(key)?.defs.iter().any(|d| d.name == name)
-            {
-                continue;
+        let nd = self.name_defs(name)?;
+        let mut defining: Vec<FileKey> = Vec::new();
+        let mut rust = false;
+        for c in nd.items.iter().filter(|c| c.def.cat == DefCat::Type) {
+            rust |= c.language == Language::Rust;
+            if defining.last() != Some(&c.id.0) {
+                defining.push(c.id.0);
             }
+        }
+        if defining.is_empty() {
+            // A type from outside the project (`impl Trait for Vec`).
+            for &k in self.files_with(name, true)?.iter() {
+                rust |= self.language_of(k)? == Language::Rust;
+            }
+        }
+        let files = if rust {
+            let mut files: Vec<FileKey> = Vec::new();
+            for &k in self.files_with(name, false)?.iter() {
+                if defining.contains(&k) || self.language_of(k)? == Language::Rust {
+                    files.push(k);
+                }
+            }
+            files
+        } else {
+            defining
+        };
+        for &key in files.iter().take(MAX_CANDIDATES) {
             let f = self.file(key)?;
             for r in &f.refs {
                 if r.role == RefRole::Inherit && matches!(r.receiver, PackedReceiver::Type(t) if f.name(t) == name) {
