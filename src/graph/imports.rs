@@ -313,7 +313,7 @@ fn csharp(g: &Graph<'_>, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
     let last = spec.rsplit('.').next().unwrap_or(spec);
     let mut out = Vec::new();
     for &key in g.files_with(last, false)?.iter().take(MAX_NAMESPACE_FILES) {
-        if g.file(key)?.scope == spec {
+        if g.scan_file(key)?.scope == spec {
             out.push(key);
         }
     }

@@ -380,6 +380,8 @@ pub struct Graph<'i> {
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
+    /// Files read by [`Graph::scan_file`] (not kept).
+    scanned: std::cell::Cell<usize>,
 }
 
 impl<'i> Graph<'i> {
@@ -395,6 +397,7 @@ impl<'i> Graph<'i> {
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
             exhaustive: false,
+            scanned: Default::default(),
         }
     }
 
@@ -407,7 +410,7 @@ impl<'i> Graph<'i> {
 
     /// How many files' facts this graph has read so far.
     pub fn files_read(&self) -> usize {
-        self.files.borrow().len()
+        self.files.borrow().len() + self.scanned.get()
     }
 
     /// The graph facts of the file whose slot is `(segment, slot)` (any part).
@@ -415,6 +418,23 @@ impl<'i> Graph<'i> {
         if let Some(f) = self.files.borrow().get(&key) {
             return Ok(f.clone());
         }
+        let f = Rc::new(self.read_file(key)?);
+        self.files.borrow_mut().insert(key, f.clone());
+        Ok(f)
+    }
+
+    /// [`Graph::file`] without keeping it: for scans over many files, most of
+    /// which are not needed after (keeping them all costs hundreds of MB and
+    /// the time to fault that memory in).
+    pub fn scan_file(&self, key: FileKey) -> Result<Rc<FileGraph>, SnapshotError> {
+        if let Some(f) = self.files.borrow().get(&key) {
+            return Ok(f.clone());
+        }
+        self.scanned.set(self.scanned.get() + 1);
+        Ok(Rc::new(self.read_file(key)?))
+    }
+
+    fn read_file(&self, key: FileKey) -> Result<FileGraph, SnapshotError> {
         let seg = &self.index.segments[key.0];
         let slot = seg.slot(key.1)?;
         let path = seg.slot_path(&slot)?.to_string();
@@ -452,9 +472,7 @@ impl<'i> Graph<'i> {
             let imports = rkyv::deserialize::<Vec<ImportRecord>, rkyv::rancor::Error>(&s.imports).ok()?;
             Some(FileGraph { key, path: path.clone(), language, scope: text(&s.scope), defs, names, refs, imports })
         })?;
-        let f = Rc::new(built.ok_or_else(|| seg.corrupt("structure archive invalid"))?);
-        self.files.borrow_mut().insert(key, f.clone());
-        Ok(f)
+        built.ok_or_else(|| seg.corrupt("structure archive invalid"))
     }
 
     /// The language of a file, from its slot record.

@@ -160,7 +160,7 @@ impl Graph<'_> {
                 if keep.as_ref().is_some_and(|k| !k.contains(&key)) {
                     continue;
                 }
-                let f = self.file(key)?;
+                let f = self.scan_file(key)?;
                 // The names `name` is imported as in this file (`Store as S`).
                 let aliases: Vec<&str> = f
                     .imports
@@ -623,7 +623,7 @@ impl Graph<'_> {
         let targets = self.types_named(name)?;
         let mut out = Vec::new();
         for &key in self.files_with(name, false)?.iter() {
-            let f = self.file(key)?;
+            let f = self.scan_file(key)?;
             for r in &f.refs {
                 if r.role != RefRole::Inherit || f.name(r.name) != name {
                     continue;
@@ -715,7 +715,7 @@ impl Graph<'_> {
             return Ok(Vec::new());
         }
         for &key in self.files_with(name, false)?.iter() {
-            let f = self.file(key)?;
+            let f = self.scan_file(key)?;
             if f.language != Language::Go {
                 continue;
             }
@@ -838,7 +838,7 @@ impl Graph<'_> {
                 let target = self.file(k)?;
                 for word in import_words(&target) {
                     for &key in self.files_with(&word, false)?.iter() {
-                        let f = self.file(key)?;
+                        let f = self.scan_file(key)?;
                         for i in 0..f.imports.len() {
                             if !self.import_targets(&f, i as u32)?.contains(&k) {
                                 continue;
