@@ -708,3 +708,45 @@ fn files_in_languages_not_read_yet_are_counted_and_said() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&cg(dir.path(), &["status", "--json"]))).unwrap();
     assert_eq!(v["files_unsupported"], serde_json::json!({"c": 1, "py": 2}));
 }
+
+/// The bug the context issue opens with: a plain `cg query Segment` listed the
+/// lines of methods and fields mentioning a segment before `pub struct Segment`.
+#[test]
+fn plain_query_lists_the_definitions_of_the_term_first() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("src")).unwrap();
+    fs::write(
+        dir.path().join("src/a_use.rs"),
+        "pub fn open(path: &str) -> Segment {\n    Segment::new(path)\n}\n\npub struct Index {\n    segment: Segment,\n}\n",
+    )
+    .unwrap();
+    fs::write(dir.path().join("src/b_other.rs"), "/// Makes a segment.\npub fn segment() -> u32 {\n    1\n}\n")
+        .unwrap();
+    fs::write(
+        dir.path().join("src/c_segment.rs"),
+        "#[derive(Debug)]\npub struct Segment {\n    bytes: Vec<u8>,\n}\n\nimpl Segment {\n    pub fn new(p: &str) -> Segment { todo!() }\n}\n",
+    )
+    .unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let q = cg(dir.path(), &["query", "Segment"]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    let lines: Vec<String> = stdout(&q).lines().map(|l| l.split(": ").next().unwrap().to_string()).collect();
+    assert_eq!(
+        lines,
+        [
+            // The definition of `Segment` (its derive line above holds no `Segment`).
+            "src/c_segment.rs:2",
+            // Of another spelling (the query is case-insensitive): the field
+            // `segment`, the function `segment`.
+            "src/a_use.rs:6",
+            "src/b_other.rs:2",
+            // Other definition lines naming it, in path order.
+            "src/a_use.rs:1",
+            "src/c_segment.rs:7",
+            // The rest.
+            "src/a_use.rs:2",
+            "src/b_other.rs:1",
+            "src/c_segment.rs:6",
+        ]
+    );
+}

@@ -172,10 +172,98 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
         defs.sort_by(order);
         rest.sort_by(order);
     }
-    defs.truncate(limit);
-    let room = limit - defs.len();
-    defs.extend(rest.into_iter().take(room));
-    Ok(Matches { hits: defs, total, words: words.unwrap_or_default() })
+    // The definitions of the term itself lead (an exact term: its spelling as
+    // given first, then its other spellings), then other definition lines.
+    // Each segment kept its first `limit` definition lines, so what is left
+    // after taking these out still fills the answer.
+    let mut hits = match (&words, query.mode) {
+        (None, Mode::Exact) => defining_hits(index, &matchers[0], query, &filter, limit)?,
+        _ => Vec::new(),
+    };
+    if !hits.is_empty() {
+        let lead: rustc_hash::FxHashSet<(u32, u32, u32)> = hits.iter().map(|h| (h.segment, h.slot, h.line)).collect();
+        defs.retain(|h| !lead.contains(&(h.segment, h.slot, h.line)));
+    }
+    hits.extend(defs);
+    hits.truncate(limit);
+    let room = limit - hits.len();
+    hits.extend(rest.into_iter().take(room));
+    Ok(Matches { hits, total, words: words.unwrap_or_default() })
+}
+
+/// The lines defining an exact term (a type, function, method or property of
+/// that name, from the segments' definitions tables) that match the query: its
+/// spelling as given first, then the others, each in path order; at most
+/// `limit`. Only lines holding the term count (a definition's first line may be
+/// an attribute or a decorator above its name): the table marks them.
+fn defining_hits(
+    index: &Index,
+    matcher: &Matcher,
+    query: &Query,
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<Hit>, QueryError> {
+    let updates = index.has_updates();
+    let mut found: Vec<(bool, String, u32, u32, u32, LineType)> = Vec::new();
+    for (i, seg) in index.segments.iter().enumerate() {
+        let skip = &index.superseded[i];
+        guarded(seg, || {
+            let mut slots = SlotCache::default();
+            for v in matcher.variants(seg)? {
+                let spelling = seg.str_at(v.term)?;
+                let mut lines = seg.definition_lines(spelling)?;
+                let rank = spelling != query.term;
+                // Records come in slot (path) order: past `limit` lines, the
+                // rest of this spelling cannot make the answer (the last file's
+                // lines are all taken: within a file they need not be in order).
+                let (mut taken, mut last_slot) = (0usize, u32::MAX);
+                for (first, line, on_line) in lines.by_ref() {
+                    if taken >= limit && first != last_slot {
+                        break;
+                    }
+                    if first >= seg.slot_count {
+                        return Err(seg.corrupt("definition of a slot out of range").into());
+                    }
+                    // Only a line holding the term, typed as a definition (so it
+                    // is among the term's postings on definition lines).
+                    if !on_line || skip.contains(first) {
+                        continue;
+                    }
+                    let slot_id = first + (line.max(1) - 1) / crate::snapshot::LINES_PER_SLOT;
+                    let (slot, path_ok) = slots.get(seg, slot_id, filter)?;
+                    let line_type = seg.line_type(&slot, line)?;
+                    if !path_ok || !line_type.is_definition() || !filter.types[line_type as usize] {
+                        continue;
+                    }
+                    // The path only when segments from updates mix path orders.
+                    let path = if updates { seg.slot_path(&slot)?.to_string() } else { String::new() };
+                    found.push((rank, path, i as u32, slot_id, line, line_type));
+                    (taken, last_slot) = (taken + 1, first);
+                }
+                if lines.failed {
+                    return Err(seg.corrupt("definition records malformed").into());
+                }
+            }
+            Ok(())
+        })?;
+    }
+    // Spelling rank, then path order: (segment, slot) is path order within one
+    // build; with updates the paths decide.
+    found.sort_by(|a, b| (a.0, &a.1, a.2, a.3, a.4).cmp(&(b.0, &b.1, b.2, b.3, b.4)));
+    // A line defining two spellings (or two definitions) once, at its first place.
+    let mut seen: rustc_hash::FxHashSet<(u32, u32, u32)> = rustc_hash::FxHashSet::default();
+    let mut out = Vec::new();
+    for (_, _, segment, slot_id, line, line_type) in found {
+        if out.len() == limit {
+            break;
+        }
+        if seen.insert((segment, slot_id, line)) {
+            let seg = &index.segments[segment as usize];
+            let path = seg.slot_path(&seg.slot(slot_id)?)?.to_string();
+            out.push(Hit { path, line, line_type, segment, slot: slot_id });
+        }
+    }
+    Ok(out)
 }
 
 /// The words a term with separators is looked up as, on one line (`http.Client`,

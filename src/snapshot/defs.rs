@@ -27,6 +27,9 @@ pub struct DefEntry {
     pub cat: u8,
     /// Inside a function's body (a local function or type).
     pub nested: bool,
+    /// Its name is indexed on its first line (false when that line is an
+    /// attribute or decorator above the name, or the name is not a term).
+    pub on_line: bool,
     /// A type's kind (`class`, `struct`, ...); empty for the others.
     pub kind: String,
     pub parent: Option<String>,
@@ -76,8 +79,10 @@ impl DefTableWriter {
     }
 
     /// Adds the definitions of the file whose first slot is `slot`, read from its
-    /// structure archive (nothing when it is empty or invalid).
-    pub fn add_file(&mut self, slot: u32, archive: &[u8]) {
+    /// structure archive (nothing when it is empty or invalid); `terms` are the
+    /// file's exact terms with their increasing lines (to mark the definitions
+    /// whose name is indexed on their first line).
+    pub fn add_file(&mut self, slot: u32, archive: &[u8], terms: &[(&str, &[u32])]) {
         if archive.is_empty() {
             return;
         }
@@ -121,6 +126,18 @@ impl DefTableWriter {
                 p.ty.as_str(),
             ));
         }
+        // Which definitions have their name among the terms of their first line
+        // (not when that line is an attribute or a decorator above it).
+        let mut on_line = vec![false; defs.len()];
+        let mut by_name: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+        for (i, d) in defs.iter().enumerate() {
+            by_name.entry(d.0).or_default().push(i);
+        }
+        for (term, lines) in terms {
+            for &i in by_name.get(term).map(Vec::as_slice).unwrap_or_default() {
+                on_line[i] = lines.binary_search(&defs[i].1).is_ok();
+            }
+        }
         // Functions by extent, to tell which definitions sit inside one.
         let mut functions: Vec<(u32, u32)> = defs.iter().filter(|d| d.3 == 1).map(|d| (d.1, d.2)).collect();
         functions.sort_unstable();
@@ -133,7 +150,7 @@ impl DefTableWriter {
                 index: index as u32,
                 line,
                 end_line,
-                tag: cat | (nested as u8) << 2,
+                tag: cat | (nested as u8) << 2 | (on_line[index] as u8) << 3,
                 kind: self.id(kind),
                 parent: parent.map_or(0, |p| if p.is_empty() { 0 } else { self.id(p) }),
                 returns: self.id(returns),
@@ -219,7 +236,7 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
         let end_line = line.checked_add(u32::try_from(next()?).ok()?)?;
         // The tag is one byte: a one-byte varint (a set high bit fails here).
         let tag = u8::try_from(get_varint(records.get(..at + 1)?, &mut at)?).ok()?;
-        if tag & 3 > 2 || tag > 7 {
+        if tag & 3 > 2 || tag > 15 {
             return None;
         }
         let mut next = || get_varint(records, &mut at);
@@ -231,6 +248,7 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
             end_line,
             cat: tag & 3,
             nested: tag & 4 != 0,
+            on_line: tag & 8 != 0,
             kind: string(kind)?,
             parent: if parent == 0 { None } else { Some(string(parent)?) },
             returns: string(returns)?,
@@ -238,6 +256,56 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
         });
     }
     Some(out)
+}
+
+/// The `(slot, line, name on the line)` of each record of a group, without reading its strings,
+/// decoded as they are taken (a caller wanting the first few reads no more).
+/// Malformed bytes end the stream with [`DefLines::failed`] set.
+pub struct DefLines<'a> {
+    records: &'a [u8],
+    at: usize,
+    left: usize,
+    slot: u32,
+    pub failed: bool,
+}
+
+impl<'a> DefLines<'a> {
+    pub fn new(records: &'a [u8], offset: usize, count: usize) -> DefLines<'a> {
+        DefLines { records, at: offset, left: count, slot: 0, failed: false }
+    }
+
+    fn step(&mut self) -> Option<(u32, u32, bool)> {
+        let mut next = || get_varint(self.records, &mut self.at);
+        let slot = self.slot.checked_add(u32::try_from(next()?).ok()?)?;
+        next()?;
+        let line = u32::try_from(next()?).ok()?;
+        next()?;
+        let tag = next()?;
+        // kind, parent, returns, scope
+        for _ in 0..4 {
+            next()?;
+        }
+        if tag > 15 {
+            return None;
+        }
+        self.slot = slot;
+        Some((slot, line, tag & 8 != 0))
+    }
+}
+
+impl Iterator for DefLines<'_> {
+    /// `(first slot, line, whether the name is indexed on that line)`.
+    type Item = (u32, u32, bool);
+
+    fn next(&mut self) -> Option<(u32, u32, bool)> {
+        if self.left == 0 || self.failed {
+            return None;
+        }
+        self.left -= 1;
+        let item = self.step();
+        self.failed = item.is_none();
+        item
+    }
 }
 
 #[cfg(test)]
@@ -282,9 +350,11 @@ mod tests {
     #[test]
     fn groups_round_trip_by_name_in_slot_order() {
         let mut w = DefTableWriter::default();
-        w.add_file(3, &archive());
-        w.add_file(9, &archive());
-        w.add_file(10, b"not an archive");
+        // `add` is named on line 2 only (not on its field's line 40).
+        let terms: [(&str, &[u32]); 2] = [("add", &[2, 9]), ("Store", &[1, 2])];
+        w.add_file(3, &archive(), &terms);
+        w.add_file(9, &archive(), &[]);
+        w.add_file(10, b"not an archive", &terms);
         let (fst, records, strings) = w.finish();
         let map = fst::Map::new(fst).unwrap();
         let group = |name: &str| {
@@ -308,6 +378,13 @@ mod tests {
         assert!(!group("Store")[0].nested);
         assert!(!group("add")[0].nested, "a function is not nested in itself");
         assert!(map.get("missing").is_none());
+        let v = map.get("add").unwrap();
+        let mut lines = DefLines::new(&records, (v >> 24) as usize, (v & 0xff_ffff) as usize);
+        assert_eq!(lines.by_ref().collect::<Vec<_>>(), [(3, 2, true), (3, 40, false), (9, 2, false), (9, 40, false)]);
+        assert!(!lines.failed);
+        let mut short = DefLines::new(&records[..records.len() - 1], (v >> 24) as usize, 40);
+        assert_eq!(short.by_ref().count(), 3, "the last record is cut short");
+        assert!(short.failed);
         // Truncated bytes are an error, not a panic.
         let v = map.get("add").unwrap();
         assert!(read_group(&records[..records.len() - 1], &strings, (v >> 24) as usize, 40).is_none());

@@ -306,6 +306,16 @@ impl Segment {
         Ok(defs)
     }
 
+    /// `(first slot, line)` of each definition named `name`, in slot order,
+    /// decoded as taken (see [`super::defs::DefLines::failed`]; a slot out of
+    /// range also ends the stream as malformed).
+    pub fn definition_lines(&self, name: &str) -> Result<super::defs::DefLines<'_>, SnapshotError> {
+        self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
+        let map = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
+        let (offset, count) = map.get(name).map_or((0, 0), |v| ((v >> 24) as usize, (v & 0xff_ffff) as usize));
+        Ok(super::defs::DefLines::new(self.section(Section::Defs), offset, count))
+    }
+
     fn checked(&self, cell: &OnceLock<Option<&'static str>>, sections: &[Section]) -> Result<(), SnapshotError> {
         let bad = cell.get_or_init(|| {
             sections.iter().find(|s| xxh3_64(self.section(**s)) != self.checksums[**s as usize - 1]).map(|s| s.name())

@@ -156,13 +156,15 @@ impl SegmentWriter {
     /// distinct term once with its increasing 1-based lines. The caller checks
     /// [`SegmentWriter::fits`] first.
     pub fn add_entry<'t>(&mut self, entry: &FileEntry<'_>, terms: impl Iterator<Item = (&'t str, &'t [u32])>) {
+        // Longer words are not indexed.
+        let terms: Vec<(&str, &[u32])> = terms.filter(|(t, _)| t.len() <= MAX_TERM_BYTES).collect();
         let first_slot = self.slots.len() as u32;
         let lines = entry.line_count;
         let parts = slots_for(lines);
         let path = self.push_string(entry.path);
         let line_types_off = self.line_types.len() as u64;
         self.line_types.extend_from_slice(entry.line_types);
-        self.defs.add_file(first_slot, entry.structure);
+        self.defs.add_file(first_slot, entry.structure, &terms);
         let structure = if entry.structure.is_empty() {
             StructureLoc::default()
         } else {
@@ -180,7 +182,7 @@ impl SegmentWriter {
         };
         let first_record = self.slots.len();
         let mut occurrences = 0u32;
-        for (term, term_lines) in terms.filter(|(t, _)| t.len() <= MAX_TERM_BYTES) {
+        for &(term, term_lines) in &terms {
             let (rest, defs) = match self.terms.get_mut(term) {
                 Some(b) => b,
                 None => self.terms.entry(term.into()).or_default(),

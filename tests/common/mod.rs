@@ -35,7 +35,37 @@ pub fn brute_force(facts: &[FileFacts], q: &Query) -> (Vec<(String, u32, LineTyp
         }
     }
     let total = found.len() as u64;
-    let (mut defs, rest): (Vec<_>, Vec<_>) = found.into_iter().partition(|h| h.2.is_definition());
+    // An exact term: the lines defining it lead (its spelling as given first,
+    // then other spellings, each in path order), then other definition lines.
+    let mut lead: Vec<(bool, String, u32)> = Vec::new();
+    if q.mode == Mode::Exact {
+        for f in facts {
+            let names = f.types.iter().map(|d| (&d.name, d.line));
+            let names = names.chain(f.methods.iter().map(|d| (&d.name, d.line)));
+            for (name, line) in names.chain(f.properties.iter().map(|d| (&d.name, d.line))) {
+                // The name itself is a term of that line (not an attribute or a
+                // decorator line above it), typed as a definition.
+                let named = f.terms.iter().any(|t| t.term == *name && t.lines.contains(&line));
+                if matcher.matches(name)
+                    && named
+                    && found.iter().any(|h| h.0 == f.path && h.1 == line && h.2.is_definition())
+                {
+                    lead.push((*name != q.term, f.path.clone(), line));
+                }
+            }
+        }
+    }
+    lead.sort();
+    let mut led: Vec<(String, u32, LineType)> = Vec::new();
+    for (_, path, line) in lead {
+        if !led.iter().any(|h| h.0 == path && h.1 == line) {
+            let ty = found.iter().find(|h| h.0 == path && h.1 == line).map(|h| h.2).unwrap();
+            led.push((path, line, ty));
+        }
+    }
+    found.retain(|h| !led.iter().any(|l| l.0 == h.0 && l.1 == h.1));
+    let (defs, rest): (Vec<_>, Vec<_>) = found.into_iter().partition(|h| h.2.is_definition());
+    let mut defs: Vec<_> = led.into_iter().chain(defs).collect();
     defs.extend(rest);
     if q.limit > 0 {
         defs.truncate(q.limit);
