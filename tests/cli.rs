@@ -749,4 +749,20 @@ fn plain_query_lists_the_definitions_of_the_term_first() {
             "src/c_segment.rs:6",
         ]
     );
+    // Path order stays available: definition lines, then the rest.
+    let q = cg(dir.path(), &["query", "Segment", "--sort", "path"]);
+    let lines: Vec<String> = stdout(&q).lines().map(|l| l.split(": ").next().unwrap().to_string()).collect();
+    assert_eq!(
+        lines,
+        [
+            "src/a_use.rs:1",
+            "src/a_use.rs:6",
+            "src/b_other.rs:2",
+            "src/c_segment.rs:2",
+            "src/c_segment.rs:7",
+            "src/a_use.rs:2",
+            "src/b_other.rs:1",
+            "src/c_segment.rs:6",
+        ]
+    );
 }

@@ -32,6 +32,11 @@ pub struct Args {
     /// At most this many matches (0: all). The total is always counted.
     #[arg(long, default_value_t = query::DEFAULT_LIMIT)]
     limit: usize,
+    /// Order: `rank` (an exact term's definitions first, then other definition
+    /// lines, then the rest) or `path` (definition lines, then the rest, each in
+    /// path order).
+    #[arg(long, default_value = "rank", value_parser = ["rank", "path"])]
+    sort: String,
     /// Also search every linked project (`cg link`); matches name their project.
     #[arg(long)]
     include_dependencies: bool,
@@ -83,6 +88,7 @@ pub fn run(args: Args) -> Result<()> {
         file_filter: args.file_filter.clone(),
         types,
         limit: args.limit,
+        path_order: args.sort == "path",
     };
     let (groups, errors) = if args.include_dependencies {
         links::search_with_links(&root, Arc::new(index), &q)?

@@ -268,6 +268,11 @@ impl CodegraphServer {
                 file_filter: p.file_filter.into_iter().collect(),
                 types,
                 limit,
+                path_order: match p.sort.as_deref() {
+                    None | Some("rank") => false,
+                    Some("path") => true,
+                    Some(other) => return Err(format!("unknown sort {other:?}: use rank or path")),
+                },
             };
             let (groups, errors) = if p.include_dependencies.unwrap_or(false) {
                 links::search_with_links(&root, index, &q).map_err(|e| e.to_string())?

@@ -29,6 +29,10 @@ pub struct QueryParams {
         description = "Size the answer to about this many tokens (4 bytes each); without it and without limit, about 1,000 tokens. truncated and hint say when matches were left out."
     )]
     pub max_tokens: Option<u64>,
+    #[schemars(
+        description = "rank (default: an exact term's definitions first, then other definition lines, then the rest) or path (definition lines, then the rest, in path order)."
+    )]
+    pub sort: Option<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -75,6 +75,9 @@ pub struct Query {
     pub types: Vec<LineType>,
     /// At most this many matches; 0 means no limit.
     pub limit: usize,
+    /// Plain path and line order (definition lines still first) instead of
+    /// the definitions of an exact term leading.
+    pub path_order: bool,
 }
 
 impl Query {
@@ -86,6 +89,7 @@ impl Query {
             file_filter: Vec::new(),
             types: Vec::new(),
             limit: DEFAULT_LIMIT,
+            path_order: false,
         }
     }
 }
@@ -177,7 +181,7 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     // Each segment kept its first `limit` definition lines, so what is left
     // after taking these out still fills the answer.
     let mut hits = match (&words, query.mode) {
-        (None, Mode::Exact) => defining_hits(index, &matchers[0], query, &filter, limit)?,
+        (None, Mode::Exact) if !query.path_order => defining_hits(index, &matchers[0], query, &filter, limit)?,
         _ => Vec::new(),
     };
     if !hits.is_empty() {

@@ -38,7 +38,7 @@ pub fn brute_force(facts: &[FileFacts], q: &Query) -> (Vec<(String, u32, LineTyp
     // An exact term: the lines defining it lead (its spelling as given first,
     // then other spellings, each in path order), then other definition lines.
     let mut lead: Vec<(bool, String, u32)> = Vec::new();
-    if q.mode == Mode::Exact {
+    if q.mode == Mode::Exact && !q.path_order {
         for f in facts {
             let names = f.types.iter().map(|d| (&d.name, d.line));
             let names = names.chain(f.methods.iter().map(|d| (&d.name, d.line)));
@@ -99,6 +99,7 @@ pub fn queries_for(facts: &[FileFacts]) -> Vec<Query> {
         let middle: String = chars.iter().skip(1).take(3).collect();
         let mut qs = vec![
             Query::new(t, Mode::Exact),
+            Query { path_order: true, ..Query::new(t, Mode::Exact) },
             Query::new(&upper, Mode::Exact),
             Query::new(&prefix, Mode::StartsWith),
             Query::new(if middle.is_empty() { t } else { &middle }, Mode::Contains),
