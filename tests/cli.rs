@@ -766,3 +766,34 @@ fn plain_query_lists_the_definitions_of_the_term_first() {
         ]
     );
 }
+
+#[test]
+fn snippet_prints_numbered_lines_of_an_indexed_file_within_limits() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let s = cg(dir.path(), &["snippet", "src/core/engine.rs", "2", "4"]);
+    assert!(s.status.success(), "{}", stderr(&s));
+    assert_eq!(
+        stdout(&s),
+        "     2  pub struct PlayerHealth { value: u32 }\n     3  \n     4  fn update_player(h: &mut PlayerHealth) {\n"
+    );
+    // From a subfolder, a path relative to it; an end past the file stops at its end.
+    let s = cg(&dir.path().join("src/core"), &["snippet", "engine.rs", "6", "99", "--json"]);
+    assert_eq!(
+        stdout(&s),
+        "{\"file\":\"src/core/engine.rs\",\"start\":6,\"end\":7,\"text\":\"    h.value += 1;\\n}\\n\"}\n"
+    );
+    // Long ranges are cut, and say so.
+    let long: String = (1..=1000).map(|i| format!("// line {i}\n")).collect();
+    fs::write(dir.path().join("src/long.rs"), long).unwrap();
+    assert!(cg(dir.path(), &["update", "src/long.rs"]).status.success());
+    let s = cg(dir.path(), &["snippet", "src/long.rs", "1", "1000"]);
+    assert_eq!(stdout(&s).lines().count(), 400);
+    assert!(stderr(&s).contains("ask for the rest from line 401"), "{}", stderr(&s));
+    // Outside the project, or not indexed: an error, exit 2.
+    for (path, says) in [("../x.rs", "outside"), ("/etc/passwd", "outside"), ("src/none.rs", "")] {
+        let s = cg(dir.path(), &["snippet", path, "1"]);
+        assert_eq!(s.status.code(), Some(2), "{path}");
+        assert!(stderr(&s).contains(says), "{path}: {}", stderr(&s));
+    }
+}

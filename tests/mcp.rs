@@ -155,6 +155,7 @@ fn every_tool_answers_on_a_fixture_project() {
             "codegraph_scan",
             "codegraph_signature",
             "codegraph_signatures",
+            "codegraph_snippet",
             "codegraph_status",
             "codegraph_summary",
             "codegraph_tree",
@@ -198,6 +199,11 @@ fn every_tool_answers_on_a_fixture_project() {
     for default in ["\"is_static\":false", "\"is_async\":false", "\"parent\":null", "\"visibility\":null", ":[]"] {
         assert!(!text.contains(default), "{default} in {text}");
     }
+    let snip = c.call_json("codegraph_snippet", json!({"file": "rust/shapes.rs", "start": 8, "end": 11}));
+    assert_eq!(
+        snip,
+        json!({"file": "rust/shapes.rs", "start": 8, "end": 11, "text": "pub struct Point {\n    pub x: f64,\n    y: f64,\n}\n"})
+    );
     let many = c.call_json("codegraph_signatures", json!({"path": "typescript", "limit": 1}));
     assert_eq!((many["signatures"].as_array().unwrap().len(), many["omitted"].as_u64()), (1, Some(1)));
     assert_eq!(
@@ -288,6 +294,10 @@ fn bad_input_gets_an_error_the_agent_can_act_on_and_the_server_keeps_going() {
         ("codegraph_signature", json!({"file": "/etc/passwd"}), "outside the project"),
         ("codegraph_signature", json!({"file": "nope.rs"}), "not in the index"),
         ("codegraph_signatures", json!({"path": "../**"}), "outside the project"),
+        ("codegraph_snippet", json!({"file": "../outside.rs", "start": 1}), "outside the project"),
+        ("codegraph_snippet", json!({"file": "/etc/passwd", "start": 1}), "outside the project"),
+        ("codegraph_snippet", json!({"file": "nope.rs", "start": 1}), "not an indexed file"),
+        ("codegraph_snippet", json!({"file": "rust/shapes.rs", "start": 100000}), "past the end"),
         ("codegraph_describe", json!({"section": "mood", "content": "x"}), "unknown summary section"),
         ("codegraph_link", json!({"path": "/nonexistent/project"}), "does not exist"),
         // Regression: init, link and scan took any path on the machine.

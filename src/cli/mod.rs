@@ -47,6 +47,8 @@ enum Command {
     Signature(signature::OneArgs),
     /// What many files declare (a glob or a folder, in path order).
     Signatures(signature::ManyArgs),
+    /// Lines START..END of an indexed file, numbered (at most 400 lines, 64 KiB).
+    Snippet(signature::SnippetArgs),
     /// The project summary: people's sections, then entry points, main types,
     /// dependencies and structure (detected by `cg init`).
     Summary(summary::SummaryArgs),
@@ -105,6 +107,7 @@ pub fn main() -> ExitCode {
         Command::Watch(args) => update::watch(args),
         Command::Query(args) => query::run(args),
         Command::Signature(args) => signature::one(args),
+        Command::Snippet(args) => signature::snippet(args),
         Command::Signatures(args) => signature::many(args),
         Command::Tree(args) => tree::run(args),
         Command::Link(args) => links::link(args),

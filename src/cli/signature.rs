@@ -147,3 +147,48 @@ fn write_human(out: &mut impl Write, s: &Signature) -> io::Result<()> {
     }
     Ok(())
 }
+
+#[derive(clap::Args)]
+pub struct SnippetArgs {
+    /// The file, relative to the current directory or the project root.
+    file: PathBuf,
+    /// The first line (1-based).
+    start: u32,
+    /// The last line (default: the first); at most 400 lines and 64 KiB are shown.
+    end: Option<u32>,
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
+    #[arg(long)]
+    json: bool,
+}
+
+/// `cg snippet FILE START [END]`: lines of an indexed file, numbered.
+pub fn snippet(args: SnippetArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let rel = project_path(&root, &args.file)?;
+    let s = codegraph::query::text::snippet(&index, &rel, args.start, args.end.unwrap_or(args.start))?;
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &s)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    for (i, line) in s.text.lines().enumerate() {
+        writeln!(out, "{:>6}  {line}", s.start as usize + i)?;
+    }
+    if s.truncated {
+        eprintln!(
+            "cg: cut at {} lines / {} KiB: ask for the rest from line {}",
+            codegraph::query::text::MAX_SNIPPET_LINES,
+            codegraph::query::text::MAX_SNIPPET_BYTES >> 10,
+            s.end + 1
+        );
+    }
+    if s.stale {
+        eprintln!("cg: {} changed since it was indexed; these are its lines now", s.file);
+    }
+    Ok(())
+}

@@ -430,6 +430,21 @@ impl CodegraphServer {
     }
 
     #[tool(
+        name = "codegraph_snippet",
+        description = "Lines start..end of an indexed file as it is now (at most 400 lines / 64 KiB): read a definition's extent from codegraph_query, codegraph_refs or codegraph_signature without reading the whole file. Returns {file, start, end, text, truncated?, stale?}."
+    )]
+    async fn codegraph_snippet(&self, Parameters(p): Parameters<SnippetParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let rel = me.relative(&root, &p.file)?;
+            let s = crate::query::text::snippet(&index, &rel, p.start, p.end.unwrap_or(p.start))
+                .map_err(|e| e.to_string())?;
+            Ok(serde_json::to_value(&s).unwrap_or(serde_json::Value::Null))
+        })
+        .await
+    }
+
+    #[tool(
         name = "codegraph_signatures",
         description = "Signatures of many files at once, in path order: give `path` (a glob like src/Core/** or a folder) or `files` (a list). At most `limit` files (default 20, max 200); `omitted` counts the rest."
     )]

@@ -44,6 +44,19 @@ pub struct SignatureParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct SnippetParams {
+    #[schemars(description = "The file, relative to the project root.")]
+    pub file: String,
+    #[schemars(description = "The first line (1-based).")]
+    pub start: u32,
+    #[schemars(
+        description = "The last line (default: start). At most 400 lines and 64 KiB are returned; `truncated` says when cut."
+    )]
+    pub end: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SignaturesParams {
     #[schemars(description = "A glob over project paths (src/Core/**) or a folder.")]
     pub path: Option<String>,

@@ -177,3 +177,88 @@ pub fn read_regular(path: &Path, root: &Path, cap: u64) -> Option<(Vec<u8>, i64)
     }
     Some((bytes, mtime))
 }
+
+/// Most lines and bytes a snippet returns.
+pub const MAX_SNIPPET_LINES: u32 = 400;
+pub const MAX_SNIPPET_BYTES: usize = 64 << 10;
+
+/// Lines `start..=end` of an indexed file, as it is now.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Snippet {
+    pub file: String,
+    pub start: u32,
+    /// The last line returned (the file's last line when `end` was past it).
+    pub end: u32,
+    /// The lines, each ending with a newline.
+    pub text: String,
+    /// Lines or bytes were left out at the size limit.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// The file changed since it was indexed (the lines are today's).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stale: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SnippetError {
+    #[error("{0:?} is not a path inside the project: give it relative to the project root, without `..`")]
+    Outside(String),
+    #[error("{0:?} is not an indexed file (see `cg status` for what was left out; `cg update` indexes new files)")]
+    NotIndexed(String),
+    #[error("{0:?} cannot be read now (removed, or no longer a regular file inside the project)")]
+    Unreadable(String),
+    #[error("line {start} is past the end of {file:?} ({lines} lines)")]
+    PastEnd { file: String, start: u32, lines: u32 },
+    #[error(transparent)]
+    Snapshot(#[from] crate::snapshot::SnapshotError),
+}
+
+/// Lines `start..=end` (1-based; `end` below `start` means just `start`) of the
+/// indexed file `path` (relative to the project root), at most
+/// [`MAX_SNIPPET_LINES`] lines and [`MAX_SNIPPET_BYTES`] bytes. Paths leading out
+/// of the project (absolute, `..`, through a symlink) are refused.
+pub fn snippet(index: &Index, path: &str, start: u32, end: u32) -> Result<Snippet, SnippetError> {
+    let rel = path.trim().trim_start_matches("./");
+    let p = Path::new(rel);
+    if rel.is_empty() || p.is_absolute() || p.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+        return Err(SnippetError::Outside(path.to_string()));
+    }
+    let Some(file) = index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
+    let hit = Hit {
+        path: rel.to_string(),
+        line: 1,
+        line_type: crate::extract::LineType::Code,
+        segment: file.segment as u32,
+        slot: file.slot_id,
+    };
+    let Some(text) = read(index, &hit) else { return Err(SnippetError::Unreadable(rel.to_string())) };
+    let lines = if text.content.ends_with('\n') { text.starts.len() - 1 } else { text.starts.len() } as u32;
+    let start = start.max(1);
+    if start > lines {
+        return Err(SnippetError::PastEnd { file: rel.to_string(), start, lines });
+    }
+    let wanted = end.max(start).min(lines);
+    let mut last = (start + MAX_SNIPPET_LINES - 1).min(wanted);
+    let mut truncated = last < wanted;
+    let from = text.starts[start as usize - 1];
+    let mut to = text.starts.get(last as usize).copied().unwrap_or(text.content.len());
+    while to - from > MAX_SNIPPET_BYTES && last > start {
+        last -= 1;
+        to = text.starts[last as usize];
+        truncated = true;
+    }
+    let mut body = text.content[from..to].to_string();
+    if body.len() > MAX_SNIPPET_BYTES {
+        // One line longer than the limit: cut it at a character boundary.
+        let mut cut = MAX_SNIPPET_BYTES;
+        while !body.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        body.truncate(cut);
+        truncated = true;
+    }
+    if !body.ends_with('\n') {
+        body.push('\n');
+    }
+    Ok(Snippet { file: rel.to_string(), start, end: last, text: body, truncated, stale: text.stale })
+}
