@@ -345,3 +345,36 @@ fn definitions_table_holds_exactly_the_archives_definitions() {
         assert_eq!(from_table, from_files, "{lang}");
     }
 }
+
+#[test]
+fn symbol_card_has_code_calls_callers_siblings_and_namesakes() {
+    let (_dir, index) = indexed("go");
+    let g = Graph::new(&index);
+    let card = g.card(g.find("Store.Add").unwrap()[0]).unwrap();
+    assert_eq!(card.symbol.qualified_name, "store.Store.Add");
+    let code = card.code.unwrap();
+    assert_eq!((code.start, code.end), (18, 21));
+    assert!(code.text.starts_with("func (s *Store) Add(n int) {\n") && code.text.ends_with("}\n"), "{}", code.text);
+    let calls: Vec<String> = card
+        .calls
+        .iter()
+        .map(|e| e.symbol.as_ref().map_or_else(|| e.external.clone().unwrap(), |s| s.qualified_name.clone()))
+        .collect();
+    assert_eq!(calls, ["append", "store.Base.Flush"]);
+    let callers: Vec<String> =
+        card.called_by.iter().map(|e| e.symbol.as_ref().unwrap().qualified_name.clone()).collect();
+    assert_eq!(callers, ["main.fill", "store.TestAdd"]);
+    let siblings: Vec<(u32, &str)> = card.same_file.iter().map(|b| (b.line, b.qualified_name.as_str())).collect();
+    assert_eq!(
+        siblings,
+        [(4, "store.Base"), (9, "store.Adder"), (13, "store.Store"), (15, "store.Store.items"), (23, "store.New")]
+    );
+    let namesakes: Vec<&str> = card.same_name.iter().map(|b| b.qualified_name.as_str()).collect();
+    assert_eq!(namesakes, ["billing.Invoice.Add", "store.Adder.Add"]);
+    assert_eq!(card.same_name_total, 2);
+    // A file with imports lists them, resolved.
+    let card = g.card(g.find("main.fill").unwrap()[0]).unwrap();
+    let store = card.imports.iter().find(|i| i.module == "example.com/shop/store").unwrap();
+    assert_eq!(store.resolved, ["store/store.go", "store/store_test.go"]);
+    assert!(card.imports.iter().any(|i| i.module == "fmt" && i.resolved.is_empty()));
+}

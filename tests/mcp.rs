@@ -158,6 +158,7 @@ fn every_tool_answers_on_a_fixture_project() {
             "codegraph_snippet",
             "codegraph_status",
             "codegraph_summary",
+            "codegraph_symbol",
             "codegraph_tree",
             "codegraph_unlink",
             "codegraph_update",
@@ -204,6 +205,8 @@ fn every_tool_answers_on_a_fixture_project() {
         snip,
         json!({"file": "rust/shapes.rs", "start": 8, "end": 11, "text": "pub struct Point {\n    pub x: f64,\n    y: f64,\n}\n"})
     );
+    let card = c.call_json("codegraph_symbol", json!({"symbol": "Point"}));
+    assert_eq!((card["symbol"]["file"].as_str(), card["code"]["start"].as_u64()), (Some("rust/shapes.rs"), Some(8)));
     let many = c.call_json("codegraph_signatures", json!({"path": "typescript", "limit": 1}));
     assert_eq!((many["signatures"].as_array().unwrap().len(), many["omitted"].as_u64()), (1, Some(1)));
     assert_eq!(

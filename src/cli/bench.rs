@@ -271,7 +271,7 @@ pub fn run(args: Args) -> Result<()> {
             )?;
         }
     }
-    writeln!(out, "\ngraph (sampled methods by qualified name: find + answer, no line text, in-process, warm)")?;
+    writeln!(out, "\ngraph (sampled methods by qualified name: find + answer, no line text but the card's code, in-process, warm)")?;
     for (name, p, found) in &graph {
         if let Some(p) = p {
             writeln!(
@@ -305,7 +305,7 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-/// Times `refs`, `callers` and `callees` of a seeded sample of methods, each
+/// Times `refs`, `callers`, `callees` and the symbol card of a seeded sample of methods, each
 /// looked up by its qualified name with a fresh [`Graph`] (as one MCP call does),
 /// after one warm-up pass.
 fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str, Option<Percentiles>, u64)>> {
@@ -328,14 +328,16 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
         symbols.push(f.qualified_name(d));
     }
     let mut out = Vec::new();
-    for name in ["refs", "callers", "callees"] {
+    for name in ["refs", "callers", "callees", "symbol"] {
         let run = |symbol: &str| -> u64 {
             let g = Graph::new(index);
             let Ok(defs) = g.find(symbol) else { return 0 };
             match name {
                 "refs" => g.refs(&defs, &[]).map_or(0, |r| r.len() as u64),
                 "callers" => g.callers(&defs, 1).map_or(0, |r| r.len() as u64),
-                _ => g.callees(defs[0], 1).map_or(0, |r| r.len() as u64),
+                "callees" => g.callees(defs[0], 1).map_or(0, |r| r.len() as u64),
+                // The card, as `cg symbol` makes it (code read from the file).
+                _ => g.card(defs[0]).map_or(0, |c| 1 + c.calls_total as u64 + c.called_by_total as u64),
             }
         };
         for s in &symbols {

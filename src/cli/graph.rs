@@ -343,3 +343,65 @@ pub fn impact(args: ImpactArgs) -> Result<()> {
     );
     Ok(())
 }
+
+#[derive(clap::Args)]
+pub struct SymbolArgs {
+    /// `name`, `Type.member`, a qualified name, or `path:line` of a definition.
+    symbol: String,
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
+    #[arg(long)]
+    json: bool,
+}
+
+/// `cg symbol SYMBOL`: the symbol card of the first definition matched.
+pub fn symbol(args: SymbolArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let g = Graph::new(&index);
+    let defs = g.find(&symbol_arg(&root, &args.symbol)?)?;
+    let card = g.card(defs[0])?;
+    if args.json {
+        return print_json(&serde_json::to_value(&card)?);
+    }
+    let mut out = io::stdout().lock();
+    let s = &card.symbol;
+    writeln!(out, "{} {}  {}:{}-{}", s.kind, shown(&s.qualified_name), shown_path(&s.file), s.line, s.end_line)?;
+    if let Some(code) = &card.code {
+        for (i, line) in code.text.lines().enumerate() {
+            writeln!(out, "{:>6}  {line}", code.start as usize + i)?;
+        }
+        if code.truncated {
+            writeln!(out, "        ... (`cg snippet {} {} {}` shows all)", shown_path(&s.file), s.line, s.end_line)?;
+        }
+    }
+    let more =
+        |shown_n: usize, total: usize| if total > shown_n { format!(", {shown_n} shown") } else { String::new() };
+    writeln!(out, "CALLS ({}{}):", card.calls_total, more(card.calls.len(), card.calls_total))?;
+    write_edges(&mut out, &card.calls, 0)?;
+    writeln!(out, "CALLED BY ({}{}):", card.called_by_total, more(card.called_by.len(), card.called_by_total))?;
+    write_edges(&mut out, &card.called_by, 0)?;
+    writeln!(out, "IMPORTS of its file ({}):", card.imports.len())?;
+    for i in &card.imports {
+        let to = if i.resolved.is_empty() { String::new() } else { format!(" -> {}", i.resolved.join(", ")) };
+        writeln!(out, "  {}{to}", shown(&i.module))?;
+    }
+    writeln!(out, "IN THE SAME FILE ({}):", card.same_file.len())?;
+    for b in &card.same_file {
+        writeln!(out, "  {}: {} {}", b.line, b.kind, shown(&b.qualified_name))?;
+    }
+    writeln!(out, "SAME NAME ({}{}):", card.same_name_total, more(card.same_name.len(), card.same_name_total))?;
+    for b in &card.same_name {
+        writeln!(out, "  {}:{}: {} {}", shown_path(&b.file), b.line, b.kind, shown(&b.qualified_name))?;
+    }
+    if defs.len() > 1 {
+        eprintln!(
+            "cg: {} definitions match {:?}; this is the first (give a qualified name or path:line)",
+            defs.len(),
+            args.symbol
+        );
+    }
+    Ok(())
+}

@@ -80,6 +80,9 @@ enum Command {
     Refs(graph::RefsArgs),
     /// The functions that call a symbol (--depth: and their callers).
     Callers(graph::CallArgs),
+    /// A symbol card: its code, what it calls, who calls it, its file's imports,
+    /// the other symbols of its file, other definitions with its name.
+    Symbol(graph::SymbolArgs),
     /// What a function calls (--depth: and what those call); calls outside the
     /// project are listed as external.
     Callees(graph::CallArgs),
@@ -123,6 +126,7 @@ pub fn main() -> ExitCode {
         Command::Extract(args) => extract::run(args),
         Command::Refs(args) => graph::refs(args),
         Command::Callers(args) => graph::callers(args, false),
+        Command::Symbol(args) => graph::symbol(args),
         Command::Callees(args) => graph::callers(args, true),
         Command::Imports(args) => graph::imports(args, false),
         Command::Importers(args) => graph::imports(args, true),

@@ -26,9 +26,11 @@
 //!
 //! Names that resolve to nothing in the project (library calls) are external.
 
+mod card;
 mod imports;
 mod ops;
 
+pub use card::*;
 pub use ops::*;
 
 use std::cell::RefCell;

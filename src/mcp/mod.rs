@@ -392,6 +392,21 @@ impl CodegraphServer {
     }
 
     #[tool(
+        name = "codegraph_symbol",
+        description = "A symbol card, to act without another search: the definition's code (up to 60 lines), what it calls and who calls it (with call-site lines), its file's imports, the other symbols of its file, and other definitions with its name. Returns {symbol, code?, calls, calls_total, called_by, called_by_total, imports, same_file, same_name, same_name_total}."
+    )]
+    async fn codegraph_symbol(&self, Parameters(p): Parameters<SymbolParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (_, index) = me.index()?;
+            let g = crate::graph::Graph::new(&index);
+            let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
+            let card = g.card(defs[0]).map_err(|e| e.to_string())?;
+            Ok(serde_json::to_value(&card).unwrap_or(serde_json::Value::Null))
+        })
+        .await
+    }
+
+    #[tool(
         name = "codegraph_impact",
         description = "What a change to a symbol or a file can reach: the functions referencing it and their callers (depth, default 2), the files importing it, and the test files and test functions among them. Use to decide what to re-check and which tests to run."
     )]

@@ -201,6 +201,15 @@ pub struct HierarchyParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct SymbolParams {
+    #[schemars(
+        description = "A definition: name, Type.member, qualified name or path:line (the first match when several; the others are listed under same_name)."
+    )]
+    pub symbol: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ImpactParams {
     #[schemars(
         description = "A symbol (name, Type.member, qualified name, path:line) or a file relative to the project root."
