@@ -69,7 +69,7 @@ impl Graph<'_> {
             let resolved = self.import_targets(&f, i as u32)?;
             let mut files = Vec::new();
             for &k in resolved.iter().take(4) {
-                files.push(self.file(k)?.path.clone());
+                files.push(self.path_of(k)?);
             }
             imports.push(ImportLine { module: imp.spec.clone(), resolved: files });
         }

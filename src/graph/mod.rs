@@ -346,25 +346,21 @@ impl NameDefs {
 
     /// The indices of the definitions in `files`, ascending.
     fn in_files(&self, files: &[FileKey]) -> Vec<u32> {
-        let mut out: Vec<u32> = Vec::new();
-        for k in files {
-            out.extend_from_slice(self.by_file.get(k).map(Vec::as_slice).unwrap_or_default());
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
+        union(files.iter().map(|k| self.by_file.get(k)))
     }
 
     /// The indices of the members of the types named in `parents`, ascending.
     fn of_parents(&self, parents: &[String]) -> Vec<u32> {
-        let mut out: Vec<u32> = Vec::new();
-        for p in parents {
-            out.extend_from_slice(self.by_parent.get(p).map(Vec::as_slice).unwrap_or_default());
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
+        union(parents.iter().map(|p| self.by_parent.get(p)))
     }
+}
+
+/// The sorted, distinct union of index lists.
+fn union<'a>(lists: impl Iterator<Item = Option<&'a Vec<u32>>>) -> Vec<u32> {
+    let mut out: Vec<u32> = lists.flatten().flatten().copied().collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Answers graph questions over one index. Caches what it reads for the life of
@@ -477,6 +473,12 @@ impl<'i> Graph<'i> {
         built.ok_or_else(|| seg.corrupt("structure archive invalid"))
     }
 
+    /// The path of a file, from its slot record (no archive read).
+    pub fn path_of(&self, key: FileKey) -> Result<String, SnapshotError> {
+        let seg = &self.index.segments[key.0];
+        Ok(seg.slot_path(&seg.slot(key.1)?)?.to_string())
+    }
+
     /// The language of a file, from its slot record.
     fn language_of(&self, key: FileKey) -> Result<Language, SnapshotError> {
         let slot = self.index.segments[key.0].slot(key.1)?;
@@ -535,8 +537,7 @@ impl<'i> Graph<'i> {
         if self.index.has_updates() {
             let mut keyed: Vec<(String, FileKey)> = Vec::with_capacity(out.len());
             for k in out {
-                let seg = &self.index.segments[k.0];
-                keyed.push((seg.slot_path(&seg.slot(k.1)?)?.to_string(), k));
+                keyed.push((self.path_of(k)?, k));
             }
             keyed.sort();
             out = keyed.into_iter().map(|(_, k)| k).collect();

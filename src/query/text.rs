@@ -78,7 +78,7 @@ impl<'a> TextReader<'a> {
                 if self.recent.len() == RECENT_FILES {
                     self.recent.remove(0);
                 }
-                self.recent.push((hit.path.clone(), read(self.index, hit)));
+                self.recent.push((hit.path.clone(), read(self.index, &hit.path, hit.segment, hit.slot)));
                 self.recent.len() - 1
             }
         };
@@ -137,13 +137,15 @@ impl FileText {
     }
 }
 
-fn read(index: &Index, hit: &Hit) -> Option<FileText> {
-    let slot = index.segments.get(hit.segment as usize).and_then(|s| s.slot(hit.slot).ok());
+/// The current text of the indexed file `path` (any slot of it: `segment`,
+/// `slot`), and whether it changed since it was indexed.
+fn read(index: &Index, path: &str, segment: u32, slot: u32) -> Option<FileText> {
+    let slot = index.segments.get(segment as usize).and_then(|s| s.slot(slot).ok());
     let indexed_size = slot.as_ref().map(|s| s.meta.size);
     // An unchanged file has its indexed size; a changed one is read up to the size
     // limit (a file grown to gigabytes is not read whole).
     let cap = indexed_size.unwrap_or(0).max(DEFAULT_MAX_FILE_BYTES);
-    let (bytes, mtime) = read_regular(&index.root.join(&hit.path), &index.root, cap)?;
+    let (bytes, mtime) = read_regular(&index.root.join(path), &index.root, cap)?;
     let stale = match slot {
         // Size and mtime first; the hash settles a touched-but-unchanged file.
         Some(slot) => {
@@ -224,14 +226,9 @@ pub fn snippet(index: &Index, path: &str, start: u32, end: u32) -> Result<Snippe
         return Err(SnippetError::Outside(path.to_string()));
     }
     let Some(file) = index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
-    let hit = Hit {
-        path: rel.to_string(),
-        line: 1,
-        line_type: crate::extract::LineType::Code,
-        segment: file.segment as u32,
-        slot: file.slot_id,
+    let Some(text) = read(index, rel, file.segment as u32, file.slot_id) else {
+        return Err(SnippetError::Unreadable(rel.to_string()));
     };
-    let Some(text) = read(index, &hit) else { return Err(SnippetError::Unreadable(rel.to_string())) };
     let lines = if text.content.ends_with('\n') { text.starts.len() - 1 } else { text.starts.len() } as u32;
     let start = start.max(1);
     if start > lines {

@@ -204,6 +204,35 @@ impl DefTableWriter {
     }
 }
 
+/// One record as stored: its slot (the delta added), its strings as ids.
+struct RawRecord {
+    slot: u32,
+    index: u32,
+    line: u32,
+    end_line: u32,
+    tag: u8,
+    /// kind, parent, returns, scope: string ids plus one (0: none).
+    ids: [u64; 4],
+}
+
+/// Decodes the record at `*at` (the previous record's slot is `slot`); `None`
+/// when the bytes are malformed.
+fn raw_record(records: &[u8], at: &mut usize, slot: u32) -> Option<RawRecord> {
+    let mut next = || get_varint(records, at);
+    let slot = slot.checked_add(u32::try_from(next()?).ok()?)?;
+    let index = u32::try_from(next()?).ok()?;
+    let line = u32::try_from(next()?).ok()?;
+    let end_line = line.checked_add(u32::try_from(next()?).ok()?)?;
+    // The tag is one byte: a one-byte varint (a set high bit fails here).
+    let tag = u8::try_from(get_varint(records.get(..*at + 1)?, at)?).ok()?;
+    if tag & 3 > 2 || tag > 15 {
+        return None;
+    }
+    let mut next = || get_varint(records, at);
+    let ids = [next()?, next()?, next()?, next()?];
+    Some(RawRecord { slot, index, line, end_line, tag, ids })
+}
+
 /// Decodes a group of `count` records at `offset` of the `defs` section, with
 /// strings from the `def strings` section; `None` when the bytes are malformed.
 pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -> Option<Vec<DefEntry>> {
@@ -229,26 +258,17 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
     let mut at = offset;
     let mut slot = 0u32;
     for _ in 0..count {
-        let mut next = || get_varint(records, &mut at);
-        slot = slot.checked_add(u32::try_from(next()?).ok()?)?;
-        let index = u32::try_from(next()?).ok()?;
-        let line = u32::try_from(next()?).ok()?;
-        let end_line = line.checked_add(u32::try_from(next()?).ok()?)?;
-        // The tag is one byte: a one-byte varint (a set high bit fails here).
-        let tag = u8::try_from(get_varint(records.get(..at + 1)?, &mut at)?).ok()?;
-        if tag & 3 > 2 || tag > 15 {
-            return None;
-        }
-        let mut next = || get_varint(records, &mut at);
-        let (kind, parent, returns, scope) = (next()?, next()?, next()?, next()?);
+        let r = raw_record(records, &mut at, slot)?;
+        slot = r.slot;
+        let [kind, parent, returns, scope] = r.ids;
         out.push(DefEntry {
-            slot,
-            index,
-            line,
-            end_line,
-            cat: tag & 3,
-            nested: tag & 4 != 0,
-            on_line: tag & 8 != 0,
+            slot: r.slot,
+            index: r.index,
+            line: r.line,
+            end_line: r.end_line,
+            cat: r.tag & 3,
+            nested: r.tag & 4 != 0,
+            on_line: r.tag & 8 != 0,
             kind: string(kind)?,
             parent: if parent == 0 { None } else { Some(string(parent)?) },
             returns: string(returns)?,
@@ -258,9 +278,10 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
     Some(out)
 }
 
-/// The `(slot, line, name on the line)` of each record of a group, without reading its strings,
-/// decoded as they are taken (a caller wanting the first few reads no more).
-/// Malformed bytes end the stream with [`DefLines::failed`] set.
+/// The `(slot, line, name on the line)` of each record of a group, without
+/// reading its strings, decoded as they are taken (a caller wanting the first
+/// few reads no more). Malformed bytes end the stream with [`DefLines::failed`]
+/// set; slots are not checked against the segment's.
 pub struct DefLines<'a> {
     records: &'a [u8],
     at: usize,
@@ -273,24 +294,6 @@ impl<'a> DefLines<'a> {
     pub fn new(records: &'a [u8], offset: usize, count: usize) -> DefLines<'a> {
         DefLines { records, at: offset, left: count, slot: 0, failed: false }
     }
-
-    fn step(&mut self) -> Option<(u32, u32, bool)> {
-        let mut next = || get_varint(self.records, &mut self.at);
-        let slot = self.slot.checked_add(u32::try_from(next()?).ok()?)?;
-        next()?;
-        let line = u32::try_from(next()?).ok()?;
-        next()?;
-        let tag = next()?;
-        // kind, parent, returns, scope
-        for _ in 0..4 {
-            next()?;
-        }
-        if tag > 15 {
-            return None;
-        }
-        self.slot = slot;
-        Some((slot, line, tag & 8 != 0))
-    }
 }
 
 impl Iterator for DefLines<'_> {
@@ -302,9 +305,12 @@ impl Iterator for DefLines<'_> {
             return None;
         }
         self.left -= 1;
-        let item = self.step();
-        self.failed = item.is_none();
-        item
+        let Some(r) = raw_record(self.records, &mut self.at, self.slot) else {
+            self.failed = true;
+            return None;
+        };
+        self.slot = r.slot;
+        Some((r.slot, r.line, r.tag & 8 != 0))
     }
 }
 

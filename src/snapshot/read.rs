@@ -290,13 +290,18 @@ impl Segment {
         fst::Map::new(self.section(Section::GramFst)).map_err(|e| self.corrupt(&format!("gram fst: {e}")))
     }
 
-    /// The definitions named `name` (exactly), in slot and index order. The
-    /// table's sections are checked whole on first use, like the dictionaries.
-    pub fn definitions(&self, name: &str) -> Result<Vec<super::defs::DefEntry>, SnapshotError> {
+    /// Where the definitions named `name` are in the `defs` section: `(offset,
+    /// count)`, `(0, 0)` for none. The table's sections are checked whole on
+    /// first use, like the dictionaries.
+    fn def_group(&self, name: &str) -> Result<(usize, usize), SnapshotError> {
         self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
         let map = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
-        let Some(v) = map.get(name) else { return Ok(Vec::new()) };
-        let (offset, count) = ((v >> 24) as usize, (v & 0xff_ffff) as usize);
+        Ok(map.get(name).map_or((0, 0), |v| ((v >> 24) as usize, (v & 0xff_ffff) as usize)))
+    }
+
+    /// The definitions named `name` (exactly), in slot and index order.
+    pub fn definitions(&self, name: &str) -> Result<Vec<super::defs::DefEntry>, SnapshotError> {
+        let (offset, count) = self.def_group(name)?;
         let defs =
             super::defs::read_group(self.section(Section::Defs), self.section(Section::DefStrings), offset, count)
                 .ok_or_else(|| self.corrupt("definition records malformed"))?;
@@ -306,13 +311,11 @@ impl Segment {
         Ok(defs)
     }
 
-    /// `(first slot, line)` of each definition named `name`, in slot order,
-    /// decoded as taken (see [`super::defs::DefLines::failed`]; a slot out of
-    /// range also ends the stream as malformed).
+    /// `(first slot, line, name on the line)` of each definition named `name`,
+    /// in slot order, decoded as taken (see [`super::defs::DefLines`]: the caller
+    /// checks `failed` after, and slots against [`Segment::slot_count`]).
     pub fn definition_lines(&self, name: &str) -> Result<super::defs::DefLines<'_>, SnapshotError> {
-        self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
-        let map = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
-        let (offset, count) = map.get(name).map_or((0, 0), |v| ((v >> 24) as usize, (v & 0xff_ffff) as usize));
+        let (offset, count) = self.def_group(name)?;
         Ok(super::defs::DefLines::new(self.section(Section::Defs), offset, count))
     }
 
