@@ -695,18 +695,23 @@ fn the_index_folder_ignores_itself_for_git() {
 fn files_in_languages_not_read_yet_are_counted_and_said() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("main.go"), "package main\n").unwrap();
-    for (name, text) in [("a.py", "x = 1\n"), ("b.py", "y = 2\n"), ("c.c", "int c;\n"), ("README.md", "# hi\n")] {
+    let files = [("a.kt", "val x = 1\n"), ("b.kt", "val y = 2\n"), ("c.swift", "let c = 1\n"), ("README.md", "# hi\n")];
+    for (name, text) in files {
         fs::write(dir.path().join(name), text).unwrap();
     }
+    // Python and C, left out before, are read now.
+    fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
+    fs::write(dir.path().join("c.c"), "int c;\n").unwrap();
     let init = cg(dir.path(), &["init"]);
     assert!(
-        stdout(&init).contains("3 source files left out, language not supported yet: 2 .py, 1 .c"),
+        stdout(&init).contains("3 source files left out, language not supported yet: 2 .kt, 1 .swift"),
         "{}",
         stdout(&init)
     );
-    assert!(stdout(&cg(dir.path(), &["status"])).contains("2 .py, 1 .c"));
+    assert!(stdout(&cg(dir.path(), &["status"])).contains("2 .kt, 1 .swift"));
     let v: serde_json::Value = serde_json::from_str(&stdout(&cg(dir.path(), &["status", "--json"]))).unwrap();
-    assert_eq!(v["files_unsupported"], serde_json::json!({"c": 1, "py": 2}));
+    assert_eq!(v["files_unsupported"], serde_json::json!({"kt": 2, "swift": 1}));
+    assert!(stdout(&cg(dir.path(), &["query", "x"])).contains("a.py"));
 }
 
 /// The bug the context issue opens with: a plain `cg query Segment` listed the

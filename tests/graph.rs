@@ -378,3 +378,122 @@ fn symbol_card_has_code_calls_callers_siblings_and_namesakes() {
     assert_eq!(store.resolved, ["store/store.go", "store/store_test.go"]);
     assert!(card.imports.iter().any(|i| i.module == "fmt" && i.resolved.is_empty()));
 }
+
+#[test]
+fn python_self_fields_relative_imports_submodules_and_constructors() {
+    let (_dir, index) = indexed("python");
+    assert_eq!(qualified(&index, "Store.add"), ["store.Store.add"]);
+    // `s = store.Store()` (a class called through the imported submodule
+    // `store`); `made = make_store()` has no declared result: every `add`.
+    assert_eq!(refs(&index, "Store.add"), ["app/main.py:12 call", "app/main.py:16 call ambiguous"]);
+    // `self.bill = Bill()` with `Bill` an alias of `Invoice`; `invoice.Invoice()`.
+    assert_eq!(
+        refs(&index, "Invoice.add"),
+        ["app/main.py:14 call", "app/main.py:16 call ambiguous", "shop/store.py:14 call"]
+    );
+    // A module-level function named like the methods is only called plainly.
+    assert_eq!(refs(&index, "main.add"), ["app/main.py:17 call"]);
+    // Inherited through `class Store(Base, Adder)`, by `self.flush()` and `s.flush()`.
+    assert_eq!(refs(&index, "Base.flush"), ["app/main.py:18 call", "shop/store.py:15 call"]);
+    assert_eq!(
+        refs(&index, "make_store"),
+        ["app/main.py:3 import", "app/main.py:15 call", "shop/__init__.py:2 import"]
+    );
+    let g = Graph::new(&index);
+    let imports: Vec<Vec<String>> = g.imports("app/main.py", 1).unwrap().into_iter().map(|i| i.resolved).collect();
+    assert_eq!(
+        imports,
+        [
+            vec!["shop/__init__.py".to_string(), "shop/store.py".to_string()],
+            vec!["shop/models/__init__.py".to_string(), "shop/models/invoice.py".to_string()],
+            vec!["shop/store.py".to_string()],
+        ]
+    );
+    let h = g.hierarchy(g.find("Adder").unwrap()[0]).unwrap();
+    let subs: Vec<&str> = h.subtypes.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(subs, ["Invoice", "Store"]);
+}
+
+#[test]
+fn java_packages_fields_implicit_this_and_interfaces() {
+    let (_dir, index) = indexed("java");
+    assert_eq!(qualified(&index, "Store.add"), ["com.shop.model.Store.add"]);
+    // The field `store` (`Store.create()`'s declared result), `Store s = ..`.
+    assert_eq!(
+        refs(&index, "Store.add"),
+        ["src/main/java/com/shop/app/App.java:11 call", "src/main/java/com/shop/app/App.java:16 call"]
+    );
+    // `Invoice inv = new Invoice()`, and the field `invoice` with implicit `this`.
+    assert_eq!(
+        refs(&index, "Invoice.add"),
+        ["src/main/java/com/shop/app/App.java:13 call", "src/main/java/com/shop/model/Store.java:7 call"]
+    );
+    // A call through the interface references the interface's method.
+    assert_eq!(refs(&index, "Adder.add"), ["src/main/java/com/shop/app/App.java:14 call"]);
+    // Inherited: `s.flush()`, and `flush()` with implicit `this` in a subclass.
+    assert_eq!(
+        refs(&index, "Base.flush"),
+        ["src/main/java/com/shop/app/App.java:17 call", "src/main/java/com/shop/model/Store.java:8 call"]
+    );
+    let g = Graph::new(&index);
+    let imports: Vec<Vec<String>> =
+        g.imports("src/main/java/com/shop/app/App.java", 1).unwrap().into_iter().map(|i| i.resolved).collect();
+    let model = |c: &str| vec![format!("src/main/java/com/shop/model/{c}.java")];
+    assert_eq!(imports, [model("Adder"), model("Invoice"), model("Store")]);
+}
+
+#[test]
+fn c_prototypes_and_definitions_are_one_symbol_and_statics_stay_in_their_file() {
+    let (_dir, index) = indexed("c");
+    // The header's prototype and the source's definition: one function.
+    assert_eq!(refs(&index, "store_add"), ["src/main.c:10 call"]);
+    // Two `static int check`: each file calls its own.
+    assert_eq!(refs(&index, "src/store.c:4"), ["src/store.c:13 call"]);
+    assert_eq!(refs(&index, "src/main.c:3"), ["src/main.c:9 call"]);
+    // `store_t *s`: the typedef stands for `struct store`, whose field it is.
+    assert_eq!(refs(&index, "store.total"), ["src/main.c:12 other", "src/store.c:16 other", "src/store.c:17 other"]);
+    let g = Graph::new(&index);
+    let imports: Vec<(String, Vec<String>)> =
+        g.imports("src/main.c", 1).unwrap().into_iter().map(|i| (i.module, i.resolved)).collect();
+    assert_eq!(imports, [("store.h".to_string(), vec!["include/store.h".to_string()])]);
+}
+
+#[test]
+fn cpp_out_of_class_definitions_this_fields_and_namespaces() {
+    let (_dir, index) = indexed("cpp");
+    assert_eq!(qualified(&index, "Store.add"), ["shop::Store::add", "shop::Store::add"]);
+    // `shop::Store* s = shop::Store::create()`; the declaration in the class
+    // and the definition outside it are one method, so not ambiguous.
+    assert_eq!(refs(&index, "Store.add"), ["src/main.cpp:5 call"]);
+    // `inv.add`, and `invoice_.add` in `Store::add` (a field of `Store`,
+    // declared in the header: C++'s implicit `this`).
+    assert_eq!(refs(&index, "Invoice.add"), ["src/main.cpp:7 call", "src/store.cpp:10 call"]);
+    // `auto* t = new shop::Store()`, `this->flush()`: inherited from `Base`.
+    assert_eq!(refs(&index, "Base.flush"), ["src/main.cpp:9 call", "src/store.cpp:11 call"]);
+    assert_eq!(refs(&index, "Store.create"), ["src/main.cpp:4 call"]);
+}
+
+#[test]
+fn php_namespaces_use_aliases_and_this() {
+    let (_dir, index) = indexed("php");
+    assert_eq!(qualified(&index, "Store.add"), ["App\\Models\\Store::add"]);
+    assert_eq!(refs(&index, "App\\Models\\Store::add"), ["app/Http/Controller.php:11 call"]);
+    // `use App\Models\Invoice as Bill; $bill = new Bill()`, `$this->invoice`.
+    assert_eq!(refs(&index, "Invoice.add"), ["app/Http/Controller.php:13 call", "app/Models/Store.php:20 call"]);
+    assert_eq!(refs(&index, "Base.flush"), ["app/Http/Controller.php:15 call", "app/Models/Store.php:21 call"]);
+}
+
+#[test]
+fn ruby_requires_instance_variables_and_implicit_self() {
+    let (_dir, index) = indexed("ruby");
+    assert_eq!(qualified(&index, "Store.add"), ["Store::add"]);
+    // `store = Shop::Store.new`.
+    assert_eq!(refs(&index, "Store.add"), ["lib/shop.rb:5 call"]);
+    // `@invoice = Invoice.new` in `initialize`, then `@invoice.add(n)`.
+    assert_eq!(refs(&index, "Invoice.add"), ["lib/shop.rb:7 call", "lib/shop/store.rb:14 call"]);
+    // `flush` with Ruby's implicit `self`, inherited from `Base`.
+    assert_eq!(refs(&index, "Base.flush"), ["lib/shop.rb:8 call", "lib/shop/store.rb:15 other"]);
+    let g = Graph::new(&index);
+    let imports: Vec<Vec<String>> = g.imports("lib/shop.rb", 1).unwrap().into_iter().map(|i| i.resolved).collect();
+    assert_eq!(imports, [vec!["lib/shop/store.rb".to_string()]]);
+}

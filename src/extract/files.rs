@@ -121,9 +121,8 @@ pub struct Walk {
 /// The extension of a source file in a language cg does not read yet.
 fn unsupported_source(path: &Path) -> Option<String> {
     const OTHER_SOURCES: &[&str] = &[
-        "py", "pyi", "java", "c", "h", "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "php", "phtml",
-        "rb", "rake", "gemspec", "kt", "kts", "swift", "scala", "m", "mm", "lua", "dart", "ex", "exs", "erl", "hs",
-        "ml", "fs", "vb", "r", "jl", "zig", "nim", "clj", "groovy", "pl", "pm",
+        "kt", "kts", "swift", "scala", "m", "mm", "lua", "dart", "ex", "exs", "erl", "hs", "ml", "fs", "vb", "r", "jl",
+        "zig", "nim", "clj", "groovy", "pl", "pm",
     ];
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
     OTHER_SOURCES.contains(&ext.as_str()).then_some(ext)
@@ -249,7 +248,7 @@ pub fn walk_within(root: &Path, options: &WalkOptions, targets: &[String]) -> Re
                 }
                 return ignore::WalkState::Continue;
             };
-            if !options.languages.is_empty() && !options.languages.contains(&language) {
+            if !options.languages.is_empty() && !options.languages.iter().any(|l| l.may_be(language)) {
                 return ignore::WalkState::Continue;
             }
             let Some(rel) = rel_path(root, entry.path()) else {
@@ -357,7 +356,7 @@ pub fn walks_file(root: &Path, options: &WalkOptions, rel: &str) -> Option<bool>
         }
     }
     let Some(language) = Language::from_path(&abs) else { return Some(false) };
-    if !options.languages.is_empty() && !options.languages.contains(&language) {
+    if !options.languages.is_empty() && !options.languages.iter().any(|l| l.may_be(language)) {
         return Some(false);
     }
     let include = glob_set(&options.include).ok()?;

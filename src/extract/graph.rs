@@ -24,8 +24,8 @@ const MAX_PATTERN_NODES: usize = 64;
 pub(super) struct GraphRole {
     pub name: bool,
     type_name: bool,
-    call_field: u16,
-    member: (u16, u16),
+    pub(super) call_field: u16,
+    pub(super) member: (u16, u16),
     type_wrapper: bool,
     type_list: bool,
     inherit: bool,
@@ -44,11 +44,21 @@ pub(super) struct GraphRole {
     cast: Option<crate::lang::CastType>,
 }
 
+impl GraphRole {
+    pub(super) fn is_function(&self) -> bool {
+        self.function
+    }
+}
+
 /// The fields that make a type position, by id.
 #[derive(Default)]
 pub(super) struct GraphFields {
     type_fields: Vec<u16>,
     name: u16,
+    /// Fields a binding pattern's names are never in (`value` of `x = v`).
+    values: Vec<u16>,
+    /// The `declarator` field (C, C++), 0 elsewhere.
+    declarator: u16,
 }
 
 fn field(grammar: &tree_sitter::Language, name: &str) -> u16 {
@@ -92,6 +102,16 @@ pub(super) fn graph_fields(spec: &LanguageSpec, grammar: &tree_sitter::Language)
     GraphFields {
         type_fields: spec.graph.type_fields.iter().map(|f| field(grammar, f)).filter(|&f| f != 0).collect(),
         name: field(grammar, "name"),
+        values: ["value", "default_value", "arguments", "size", "right"]
+            .iter()
+            .map(|f| field(grammar, f))
+            .filter(|&f| f != 0)
+            .collect(),
+        declarator: if matches!(spec.language, crate::lang::Language::C | crate::lang::Language::Cpp) {
+            field(grammar, "declarator")
+        } else {
+            0
+        },
     }
 }
 
@@ -165,6 +185,8 @@ impl<'a> Visit<'a> {
         }
         if g.import || (g.reexport_field != 0 && node.child_by_field_id(g.reexport_field).is_some()) {
             self.import(node, g.import);
+        } else if self.spec.language == crate::lang::Language::Ruby && g.call_field != 0 {
+            self.ruby_require(node);
         }
         if g.scope && self.graph.scope.is_empty() {
             let name = node.child_by_field_name("name").or_else(|| node.named_child(0));
@@ -183,7 +205,22 @@ impl<'a> Visit<'a> {
         let b = &self.spec.graph.bindings[index];
         let mut names: Vec<Node<'a>> = Vec::new();
         if b.names.is_empty() {
-            names.extend(node.named_children(&mut node.walk()));
+            // Every named child but the binding's type and value.
+            let fields = &self.roles.graph_fields;
+            let mut cursor = node.walk();
+            if cursor.goto_first_child() {
+                loop {
+                    let skip = cursor
+                        .field_id()
+                        .is_some_and(|f| fields.type_fields.contains(&f.get()) || fields.values.contains(&f.get()));
+                    if cursor.node().is_named() && !skip {
+                        names.push(cursor.node());
+                    }
+                    if !cursor.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
         } else {
             names.extend(node.children_by_field_name(b.names, &mut node.walk()));
         }
@@ -194,17 +231,20 @@ impl<'a> Visit<'a> {
         if idents.is_empty() {
             return;
         }
-        let mut ty = (!b.ty.is_empty())
-            .then(|| node.child_by_field_name(b.ty))
-            .flatten()
-            .or_else(|| {
-                // C#: `Store a = .., b;` types its declarators in the parent.
-                let parent = self.graph.path.len().checked_sub(2).map(|i| self.graph.path[i].0)?;
-                (b.ty.is_empty() && b.value.is_empty()).then(|| parent.child_by_field_name("type")).flatten()
-            })
-            .map(|t| self.type_name(t))
-            .filter(|t| !matches!(*t, "var" | "auto" | "let" | "_" | ""))
-            .map(str::to_string);
+        let parent = self.graph.path.len().checked_sub(2).map(|i| self.graph.path[i].0);
+        let mut ty = match b.ty.strip_prefix('^') {
+            // The declaration around the binding types it (Java's `Store a = .., b;`).
+            Some(field) => parent.and_then(|p| p.child_by_field_name(field)),
+            None => (!b.ty.is_empty()).then(|| node.child_by_field_name(b.ty)).flatten(),
+        }
+        .or_else(|| {
+            // C#: `Store a = .., b;` types its declarators in the parent.
+            let parent = self.graph.path.len().checked_sub(2).map(|i| self.graph.path[i].0)?;
+            (b.ty.is_empty() && b.value.is_empty()).then(|| parent.child_by_field_name("type")).flatten()
+        })
+        .map(|t| self.type_name(t))
+        .filter(|t| !matches!(*t, "var" | "auto" | "let" | "_" | ""))
+        .map(str::to_string);
         if ty.is_none() && idents.len() == 1 {
             let value = if b.value.is_empty() {
                 let mut c = node.walk();
@@ -213,7 +253,16 @@ impl<'a> Visit<'a> {
             } else {
                 node.child_by_field_name(b.value)
             };
-            ty = value.and_then(|v| self.constructed_type(v).or_else(|| self.called_function(v)));
+            let value = value.or_else(|| {
+                // C++'s `auto s = new Store(1);`: the value sits in the declarator.
+                let name = node.child_by_field_name(b.names)?;
+                name.child_by_field_name("value")
+            });
+            ty = value.and_then(|v| {
+                (self.instantiated_class(v).map(str::to_string))
+                    .or_else(|| self.constructed_type(v))
+                    .or_else(|| self.called_function(v))
+            });
         }
         let Some(frame) = self.graph.frames.last_mut() else { return };
         for name in idents {
@@ -227,6 +276,9 @@ impl<'a> Visit<'a> {
             out.push(self.text(node));
             return;
         }
+        if self.roles.of(node).graph.member.1 != 0 {
+            return;
+        }
         let mut cursor = node.walk();
         let mut seen = 0;
         'walk: loop {
@@ -235,13 +287,17 @@ impl<'a> Visit<'a> {
             if seen > MAX_PATTERN_NODES {
                 return;
             }
-            let role = self.roles.of(n);
-            if role.graph.name && n.child_count() == 0 {
+            let role = self.roles.of(n).graph;
+            if role.name && n.child_count() == 0 {
                 out.push(self.text(n));
             }
-            // Type annotations inside a pattern bind nothing.
-            let into_type = cursor.field_id().is_some_and(|f| self.roles.graph_fields.type_fields.contains(&f.get()));
-            if !into_type && cursor.goto_first_child() {
+            // Type annotations and values inside a pattern bind nothing, nor do
+            // member targets (`self.x = ..` binds no local).
+            let fields = &self.roles.graph_fields;
+            let into_type = cursor
+                .field_id()
+                .is_some_and(|f| fields.type_fields.contains(&f.get()) || fields.values.contains(&f.get()));
+            if !into_type && role.member.1 == 0 && cursor.goto_first_child() {
                 continue;
             }
             loop {
@@ -276,6 +332,11 @@ impl<'a> Visit<'a> {
             }
             if role.graph.construction_field != 0 {
                 let t = value.child_by_field_id(role.graph.construction_field)?;
+                return Some(self.type_name(t).to_string()).filter(|t| !t.is_empty());
+            }
+            if value.kind() == "object_creation_expression" {
+                // PHP's `new Store()`: the class is the first child, in no field.
+                let t = value.named_child(0).filter(|t| matches!(t.kind(), "name" | "qualified_name"))?;
                 return Some(self.type_name(t).to_string()).filter(|t| !t.is_empty());
             }
             if role.graph.call_field != 0 {
@@ -388,6 +449,160 @@ impl<'a> Visit<'a> {
                 let what = if is_static { "static" } else { "*" };
                 self.graph.imports.push(ImportFact { line, spec, names: vec![(what.to_string(), alias)], kind });
             }
+            crate::lang::Language::Python => self.python_import(node, line, kind),
+            crate::lang::Language::Java => self.java_import(node, line, kind),
+            crate::lang::Language::Php => self.php_use(node, line, kind),
+            crate::lang::Language::C | crate::lang::Language::Cpp => {
+                // `#include "x.h"` / `<x.h>` (resolved only if the project has
+                // the header). It names nothing: what a header declares is
+                // defined in some source file, so names resolve project-wide
+                // (a prototype and its definition are both candidates).
+                let Some(path) = node.child_by_field_name("path") else { return };
+                let text = self.text(path);
+                let spec = text.trim_matches(|c| c == '"' || c == '<' || c == '>').to_string();
+                self.graph.imports.push(ImportFact { line, spec, names: Vec::new(), kind });
+            }
+            crate::lang::Language::Ruby => {}
+        }
+    }
+
+    /// Ruby's `require "x"`, `require_relative "x"`, `load "x.rb"`: imports of
+    /// everything the file defines (Ruby's constants are global once loaded).
+    fn ruby_require(&mut self, node: Node<'a>) {
+        let Some(method) = node.child_by_field_name("method") else { return };
+        let relative = match self.text(method) {
+            "require" | "load" => false,
+            "require_relative" => true,
+            _ => return,
+        };
+        if node.child_by_field_name("receiver").is_some() {
+            return;
+        }
+        let Some(args) = node.child_by_field_name("arguments") else { return };
+        let Some(arg) = args.named_child(0).filter(|a| a.kind() == "string") else { return };
+        if arg.named_children(&mut arg.walk()).any(|c| c.kind() == "interpolation") {
+            return;
+        }
+        let path = trim_quotes(self.text(arg));
+        let spec = if relative { format!("./{path}") } else { path.to_string() };
+        let line = node.start_position().row as u32 + 1;
+        let names = vec![("*".to_string(), "*".to_string())];
+        self.graph.imports.push(ImportFact { line, spec, names, kind: ImportKind::Import });
+    }
+
+    /// Whether the name at `k` is the argument of Ruby's `include M`, `extend M`
+    /// or `prepend M` (a supertype of the enclosing class or module).
+    fn ruby_mixin(&self, k: usize) -> bool {
+        if self.spec.language != crate::lang::Language::Ruby || k < 2 {
+            return false;
+        }
+        let path = &self.graph.path;
+        let (list, call) = (path[k - 1].0, path[k - 2].0);
+        list.kind() == "argument_list"
+            && call.kind() == "call"
+            && call.child_by_field_name("receiver").is_none()
+            && call
+                .child_by_field_name("method")
+                .is_some_and(|m| matches!(self.text(m), "include" | "extend" | "prepend"))
+    }
+
+    /// Python's `import a.b as c` / `from .m import f as g`.
+    fn python_import(&mut self, node: Node<'a>, line: u32, kind: ImportKind) {
+        let src = self.src;
+        let text = |n: Node<'a>| src.get(n.byte_range()).unwrap_or("");
+        let dotted = |n: Node<'a>| text(n).split_whitespace().collect::<String>();
+        let mut cursor = node.walk();
+        let items: Vec<Node<'a>> = node.children_by_field_name("name", &mut cursor).collect();
+        if node.kind() == "import_statement" {
+            // `import a.b` binds `a` to the package; `import a.b as c` binds `c`
+            // to the module `a.b`.
+            for item in items {
+                let (module, alias) = match item.kind() {
+                    "aliased_import" => {
+                        let m = item.child_by_field_name("name").map(dotted).unwrap_or_default();
+                        let a = item.child_by_field_name("alias").map(|a| text(a).to_string());
+                        (m, a.unwrap_or_default())
+                    }
+                    _ => {
+                        let m = dotted(item);
+                        let first = m.split('.').next().unwrap_or("").to_string();
+                        (m, first)
+                    }
+                };
+                let names = vec![("*".to_string(), alias)];
+                self.graph.imports.push(ImportFact { line, spec: module, names, kind });
+            }
+            return;
+        }
+        let module = node.child_by_field_name("module_name").map(dotted).unwrap_or_default();
+        let mut names: Vec<(String, String)> = Vec::new();
+        for item in items {
+            if item.kind() == "aliased_import" {
+                let n = item.child_by_field_name("name").map(dotted).unwrap_or_default();
+                let a = item.child_by_field_name("alias").map(|a| text(a).to_string()).unwrap_or_default();
+                names.push((n, a));
+            } else {
+                let n = dotted(item);
+                names.push((n.clone(), n));
+            }
+        }
+        if node.named_children(&mut node.walk()).any(|c| c.kind() == "wildcard_import") {
+            names.push(("*".to_string(), "*".to_string()));
+        }
+        self.graph.imports.push(ImportFact { line, spec: module, names, kind });
+    }
+
+    /// Java's `import a.b.C;`, `import a.b.*;`, `import static a.b.C.m;`: the
+    /// package (or, for static imports, the class) and the name.
+    fn java_import(&mut self, node: Node<'a>, line: u32, kind: ImportKind) {
+        let mut cursor = node.walk();
+        let Some(path) =
+            node.named_children(&mut cursor).find(|c| c.kind() == "scoped_identifier" || c.kind() == "identifier")
+        else {
+            return;
+        };
+        let full = self.text(path).split_whitespace().collect::<String>();
+        let glob = node.named_children(&mut node.walk()).any(|c| c.kind() == "asterisk");
+        let is_static = node.children(&mut node.walk()).any(|c| !c.is_named() && self.text(c) == "static");
+        let (spec, names) = if glob {
+            (full, vec![("*".to_string(), "*".to_string())])
+        } else {
+            let (pkg, name) = full.rsplit_once('.').unwrap_or(("", &full));
+            (pkg.to_string(), vec![(name.to_string(), name.to_string())])
+        };
+        // A static import names a class's member: its spec is the class.
+        let spec = if is_static { format!("static {spec}") } else { spec };
+        self.graph.imports.push(ImportFact { line, spec, names, kind });
+    }
+
+    /// PHP's `use A\B\C as D;` and `use A\{B, C};`: one import per name, its
+    /// spec the namespace.
+    fn php_use(&mut self, node: Node<'a>, line: u32, kind: ImportKind) {
+        let mut prefix = String::new();
+        let mut clauses: Vec<Node<'a>> = Vec::new();
+        for c in node.named_children(&mut node.walk()) {
+            match c.kind() {
+                "namespace_name" => prefix = self.text(c).to_string(),
+                "namespace_use_clause" => clauses.push(c),
+                "namespace_use_group" => clauses.extend(
+                    c.named_children(&mut c.walk()).filter(|g| g.kind() == "namespace_use_clause").collect::<Vec<_>>(),
+                ),
+                _ => {}
+            }
+        }
+        for clause in clauses {
+            let mut cursor = clause.walk();
+            let Some(target) =
+                clause.named_children(&mut cursor).find(|c| matches!(c.kind(), "qualified_name" | "name"))
+            else {
+                continue;
+            };
+            let full = self.text(target).trim_start_matches('\\');
+            let full = if prefix.is_empty() { full.to_string() } else { format!("{prefix}\\{full}") };
+            let (ns, name) = full.rsplit_once('\\').unwrap_or(("", &full));
+            let alias = clause.child_by_field_name("alias").map_or(name, |a| self.text(a));
+            let names = vec![(name.to_string(), alias.to_string())];
+            self.graph.imports.push(ImportFact { line, spec: ns.to_string(), names, kind });
         }
     }
 
@@ -482,6 +697,10 @@ impl<'a> Visit<'a> {
         let path = &self.graph.path;
         let Some(k) = path.len().checked_sub(1) else { return };
         let role_at = |i: usize| self.roles.of(path[i].0).graph;
+        if k >= 1 && path[k - 1].0.kind() == "keyword_argument" && path[k].1 == self.roles.graph_fields.name {
+            // Python's `f(key=value)`: `key` names a parameter, not a definition.
+            return;
+        }
         // A member: `recv.name`, `Recv::name`.
         let mut top = k;
         let mut object = None;
@@ -500,6 +719,13 @@ impl<'a> Visit<'a> {
                 break;
             }
         }
+        // `models` of `models.Base`: a qualifier, not the supertype.
+        let is_object = k >= 1 && role_at(k - 1).member.0 != 0 && path[k].1 == role_at(k - 1).member.0;
+        // Python's `class A(metaclass=M)`: `M` is no base.
+        let keyword_value = k >= 1 && path[k - 1].0.kind() == "keyword_argument";
+        if self.in_parameter_declarator(k) {
+            return;
+        }
         if (k.saturating_sub(3)..k).any(|i| role_at(i).scope) {
             // The package or namespace name itself.
             return;
@@ -509,9 +735,14 @@ impl<'a> Visit<'a> {
                 return;
             }
             RefRole::Import
-        } else if self.in_inherit(k) {
+        } else if (self.in_inherit(k) || self.ruby_mixin(k)) && !is_object && !keyword_value {
             RefRole::Inherit
-        } else if top >= 1 && role_at(top - 1).call_field != 0 && role_at(top - 1).call_field == path[top].1 {
+        } else if (top >= 1 && role_at(top - 1).call_field != 0 && role_at(top - 1).call_field == path[top].1)
+            || (k >= 1 && role_at(k - 1).call_field != 0 && role_at(k - 1).call_field == path[k].1)
+            || (top >= 1 && path[top - 1].0.kind() == "object_creation_expression" && path[top].1 == 0)
+        {
+            // The callee of a call, or the method of a call that holds its own
+            // receiver (Java's `method_invocation`, Ruby's `call`).
             RefRole::Call
         } else if role_at(k).type_name
             || (top >= 1 && self.roles.graph_fields.type_fields.contains(&path[top].1))
@@ -544,6 +775,16 @@ impl<'a> Visit<'a> {
     /// `Foo` of `using Foo.Bar`) and not the alias it is bound to.
     fn imported_name(&self, at: usize, k: usize) -> bool {
         let path = &self.graph.path;
+        let statement = path[at].0;
+        match statement.kind() {
+            // Python's `import a.b`: modules, not definitions.
+            "import_statement" if self.spec.language == crate::lang::Language::Python => return false,
+            // Java's `import a.b.*;`: a package.
+            "import_declaration" if statement.named_children(&mut statement.walk()).any(|c| c.kind() == "asterisk") => {
+                return false
+            }
+            _ => {}
+        }
         for i in at + 1..=k {
             let parent = path[i - 1].0;
             let (obj_f, _) = self.roles.of(parent).graph.member;
@@ -557,10 +798,46 @@ impl<'a> Visit<'a> {
                 ("scoped_use_list", Some("path")) | ("use_wildcard", _) => return false,
                 // Go's `import st "path"`, C#'s `using X = A.B;`: the alias.
                 ("import_spec" | "using_directive", Some("name")) => return false,
+                // Python's `from a.b import c`: `a`, `b`.
+                ("import_from_statement", Some("module_name")) => return false,
+                // PHP's `use A\B\{C, D}`: `A`, `B`.
+                ("namespace_use_declaration", None) if path[i].0.kind() == "namespace_name" => return false,
                 _ => {}
             }
         }
         true
+    }
+
+    /// `typedef struct s {..} t;`: `t` has `s` as its supertype (one record for
+    /// both names).
+    pub(super) fn alias_of(&mut self, alias: &str, target: Node<'a>) {
+        let name = self.text(target);
+        if name.is_empty() || name == alias {
+            return;
+        }
+        let line = target.start_position().row as u32 + 1;
+        let receiver = Pending::Done(Receiver::Type(alias.to_string()));
+        self.graph.refs.push(PendingRef { line, name, role: RefRole::Inherit, receiver });
+    }
+
+    /// Whether the name at `k` is a parameter's own name in a C / C++ parameter
+    /// declaration (`s` of `int f(store_t *s)`, a prototype's too).
+    fn in_parameter_declarator(&self, k: usize) -> bool {
+        let path = &self.graph.path;
+        let declarator = self.roles.graph_fields.declarator;
+        if declarator == 0 {
+            return false;
+        }
+        for i in (k.saturating_sub(5)..k).rev() {
+            let kind = path[i].0.kind();
+            if kind == "parameter_declaration" || kind == "optional_parameter_declaration" {
+                return path[i + 1].1 == declarator;
+            }
+            if self.roles.of(path[i].0).graph.function || kind == "parameter_list" {
+                return false;
+            }
+        }
+        false
     }
 
     /// The index in the path of the import statement the name at `k` is in.
@@ -631,13 +908,22 @@ impl<'a> Visit<'a> {
 
     /// What an object expression is, as far as the file tells.
     fn receiver(&self, o: Node<'a>, level: usize) -> Pending<'a> {
+        // PHP's `$x`: the name inside.
+        let o = match o.kind() {
+            "variable_name" if self.text(o) != "$this" => o.named_child(0).unwrap_or(o),
+            _ => o,
+        };
         let role = self.roles.of(o);
         let text = self.text(o);
-        if role.graph.self_ || matches!(text, "this" | "self" | "Self") {
+        if role.graph.self_ || matches!(text, "this" | "self" | "Self" | "$this") {
             return match self.current_type() {
                 Some(t) => Pending::Done(Receiver::Type(t.to_string())),
                 None => Pending::Done(Receiver::Unknown),
             };
+        }
+        if text.starts_with('@') && !text.starts_with("@@") && o.child_count() == 0 {
+            // A Ruby instance variable: typed by its assignments in the class.
+            return Pending::Name(text, self.current_type().map(str::to_string));
         }
         if role.graph.name {
             return match self.lookup_local(text) {
@@ -667,8 +953,12 @@ impl<'a> Visit<'a> {
                 _ => Pending::Done(Receiver::Unknown),
             };
         }
-        match self.constructed_type(o) {
-            Some(t) => Pending::Done(Receiver::Type(t)),
+        if let Some(t) = self.instantiated_class(o).map(str::to_string).or_else(|| self.constructed_type(o)) {
+            return Pending::Done(Receiver::Type(t));
+        }
+        match self.called_function(o) {
+            // `make().add()`: whatever `make` is declared to return.
+            Some(f) => Pending::Done(Receiver::Returns(f.trim_start_matches("()").to_string())),
             None => Pending::Done(Receiver::Unknown),
         }
     }

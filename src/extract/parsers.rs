@@ -34,6 +34,7 @@ impl Extractor {
     /// extension picks the grammar); `bytes` its contents; `mtime_ns` its
     /// modification time. Never fails: bad input gives facts plus diagnostics.
     pub fn extract(&mut self, path: &str, language: Language, bytes: &[u8], mtime_ns: i64) -> FileFacts {
+        let language = language.refine(path, bytes);
         let mut facts = FileFacts {
             path: path.to_string(),
             language,
@@ -88,6 +89,7 @@ impl Extractor {
     /// number of nodes' bytes covered by the root: the baseline that extraction's
     /// overhead is measured against (`cg extract --parse-only`, benches).
     pub fn parse_only(&mut self, path: &str, language: Language, bytes: &[u8]) -> usize {
+        let language = language.refine(path, bytes);
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let source = lone_cr_to_lf(String::from_utf8_lossy(body));
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();

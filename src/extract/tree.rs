@@ -143,6 +143,14 @@ impl Roles {
     }
 }
 
+/// What a C declarator declares (see [`Visit::declarator_name`]).
+struct Declared<'a> {
+    name: Node<'a>,
+    /// `Store` of `Store::add`.
+    owner: Option<&'a str>,
+    function: bool,
+}
+
 struct Scope {
     depth: usize,
     name: String,
@@ -262,6 +270,10 @@ impl<'a> Visit<'a> {
         }
         match role.class {
             Class::Comment => {
+                self.comment(node);
+                return false;
+            }
+            Class::String if self.spec.docstrings && self.is_docstring(depth) => {
                 self.comment(node);
                 return false;
             }
@@ -405,9 +417,22 @@ impl<'a> Visit<'a> {
                     self.scopes.push(Scope { depth, name, kind });
                 }
             }
-            Decl::Method => self.method(node, node, None),
+            Decl::Method => {
+                if let Some(owner) = self.method(node, node, None) {
+                    // `int Store::add(..) { .. }`: its body is in `Store`.
+                    self.scopes.push(Scope { depth, name: owner, kind: "class" });
+                }
+            }
             Decl::Assignment => self.assigned_method(node),
             Decl::Property => self.property(node),
+            Decl::Variable => self.variable(node, depth),
+            Decl::Specifier(kind) => {
+                if node.child_by_field_name("body").is_some() {
+                    self.type_decl(node, kind, depth);
+                }
+            }
+            Decl::Declarator => self.declarators(node, depth),
+            Decl::Accessors => self.accessors(node),
             Decl::Members => {
                 let mut cursor = node.walk();
                 let names: Vec<Node<'a>> = node.children_by_field_name("name", &mut cursor).collect();
@@ -438,7 +463,10 @@ impl<'a> Visit<'a> {
     }
 
     fn type_decl(&mut self, node: Node<'a>, kind: &'static str, depth: usize) {
-        let Some(name_node) = node.child_by_field_name("name") else {
+        let name_node = node
+            .child_by_field_name("name")
+            .or_else(|| self.declarator_name(node.child_by_field_name("declarator")?).map(|d| d.name));
+        let Some(name_node) = name_node else {
             return;
         };
         let name = self.text(name_node).to_string();
@@ -466,14 +494,35 @@ impl<'a> Visit<'a> {
         self.mark_row(name_node.start_position().row, F_STRUCT);
         self.graph.def_names.insert(name_node.start_byte());
         self.types.push(def);
-        self.scopes.push(Scope { depth, name, kind });
+        // `typedef struct s { .. } t;`: the members are the struct's. Only an
+        // anonymous struct's members belong to the typedef.
+        let named_type = node
+            .child_by_field_name("declarator")
+            .and(node.child_by_field_name("type"))
+            .and_then(|t| t.child_by_field_name("name"));
+        match named_type {
+            // The typedef stands for the struct: a supertype, so the struct's
+            // fields are found through the typedef (`store_t *s; s->total`).
+            Some(t) => self.alias_of(&name, t),
+            None => self.scopes.push(Scope { depth, name, kind }),
+        }
     }
 
     /// A method. `node` is the declaration; `func` holds its parameters and body (the
-    /// same node, or the function value of a binding).
-    fn method(&mut self, node: Node<'a>, func: Node<'a>, value: Option<Node<'a>>) {
-        let name_node = node.child_by_field_name("name").or_else(|| node.child_by_field_name("key"));
-        self.method_named(node, func, value, name_node, None);
+    /// same node, or the function value of a binding). Returns the type that
+    /// qualifies its name, when it does (C++'s `Store::add`).
+    fn method(&mut self, node: Node<'a>, func: Node<'a>, value: Option<Node<'a>>) -> Option<String> {
+        let mut name_node = node.child_by_field_name("name").or_else(|| node.child_by_field_name("key"));
+        let mut owner = None;
+        if name_node.is_none() {
+            if let Some(d) = node.child_by_field_name("declarator").and_then(|d| self.declarator_name(d)) {
+                name_node = Some(d.name);
+                owner = d.owner.map(str::to_string);
+            }
+        }
+        let forced = owner.clone().map(Some);
+        self.method_named(node, func, value, name_node, forced);
+        owner
     }
 
     /// A function assigned to a member (`Foo.prototype.bar = function () {}`,
@@ -546,13 +595,17 @@ impl<'a> Visit<'a> {
             parent_kind,
             is_type: false,
         });
-        let returns = ["result", "return_type", "returns"]
+        let returns = ["result", "return_type", "returns", "type"]
             .iter()
             .find_map(|f| func.child_by_field_name(f).or_else(|| node.child_by_field_name(f)))
             .and_then(|t| self.result_type(t));
         let row = name_node.map_or_else(|| node.start_position().row, |n| n.start_position().row);
         if let Some(n) = name_node {
             self.graph.def_names.insert(n.start_byte());
+            // `~Store`: the type's name inside the destructor's.
+            if let Some(inner) = n.named_child(0) {
+                self.graph.def_names.insert(inner.start_byte());
+            }
         }
         self.mark_row(row, F_METHOD);
         self.methods.push(MethodDef {
@@ -579,6 +632,9 @@ impl<'a> Visit<'a> {
     /// Where the signature of a declaration without a body ends: before a `{` that
     /// follows its name (`macro_rules! m { .. }`), else at its end.
     fn bodyless_end(&self, node: Node<'a>, name: Option<Node<'a>>) -> usize {
+        if let Some(value) = node.child_by_field_name("value") {
+            return value.start_byte();
+        }
         if let Some(name) = name {
             let mut next = name.next_sibling();
             while let Some(n) = next {
@@ -606,12 +662,15 @@ impl<'a> Visit<'a> {
         let mut names: Vec<Node<'a>> =
             node.children_by_field_name("name", &mut cursor).filter(|n| n.is_named()).collect();
         if names.is_empty() {
-            // C#: `int a, b;` declares its names in a variable_declaration.
             for child in node.named_children(&mut node.walk()) {
                 if child.kind() == "variable_declaration" {
+                    // C#: `int a, b;` declares its names in a variable_declaration.
                     for d in child.named_children(&mut child.walk()) {
                         names.extend(d.child_by_field_name("name"));
                     }
+                } else if matches!(child.kind(), "variable_declarator" | "property_element" | "const_element") {
+                    // Java's `int a = 1, b;`, PHP's `public $a, $b;` and `const A = 1;`.
+                    names.extend(self.declared_leaf(child));
                 }
             }
         }
@@ -635,9 +694,218 @@ impl<'a> Visit<'a> {
         }
         self.property_type = self.record_field_type(node, &names);
         for name in names {
+            let name = self.declared_leaf(name).unwrap_or(name);
             let text = trim_quotes(self.text(name));
             self.push_property(name, text, &declaration, &modifiers, is_static, end);
         }
+    }
+
+    /// The name leaf a declared node stands for: itself when it is a name, else
+    /// its `name` field or its first name child, one level down (`$a` of PHP's
+    /// `property_element` is `variable_name` → `name`).
+    fn declared_leaf(&self, node: Node<'a>) -> Option<Node<'a>> {
+        let mut node = node;
+        for _ in 0..3 {
+            if self.roles.of(node).graph.name {
+                return Some(node);
+            }
+            let next = node.child_by_field_name("name").or_else(|| {
+                let mut c = node.walk();
+                let first = node.named_children(&mut c).find(|n| self.roles.of(*n).graph.name);
+                first
+            })?;
+            node = next;
+        }
+        None
+    }
+
+    /// Whether a node at `depth` is inside a function (its locals are not the
+    /// file's declarations).
+    fn in_function(&self, depth: usize) -> bool {
+        self.graph.path[..depth.min(self.graph.path.len())].iter().any(|(n, _)| self.roles.of(*n).graph.is_function())
+    }
+
+    /// Whether the string at `depth` is a statement of its own (a docstring).
+    fn is_docstring(&self, depth: usize) -> bool {
+        let Some((parent, _)) = depth.checked_sub(1).and_then(|i| self.graph.path.get(i)) else {
+            return false;
+        };
+        parent.kind() == "expression_statement" && parent.named_child_count() == 1
+    }
+
+    /// An assignment where a language has no declarations ([`Decl::Variable`]).
+    fn variable(&mut self, node: Node<'a>, depth: usize) {
+        let Some(left) = node.child_by_field_name("left") else { return };
+        let in_function = self.in_function(depth);
+        if in_function && left.kind() == "instance_variable" {
+            // Ruby's `@store = Store.new` types `@store` for receivers.
+            let ty = node.child_by_field_name("right").and_then(|r| self.instantiated_class(r));
+            if let (Some(t), Some(owner)) = (ty, self.current_scope()) {
+                self.graph.fields.insert((owner.name.clone(), self.text(left).to_string()), t.to_string());
+            }
+            return;
+        }
+        let name = if !in_function && self.roles.of(left).graph.name {
+            left
+        } else if in_function && self.roles.of(left).graph.member.1 != 0 {
+            // `self.name = ..` in a method: a property of the method's class.
+            let (obj, member) = self.roles.of(left).graph.member;
+            let (Some(o), Some(m)) = (left.child_by_field_id(obj), left.child_by_field_id(member)) else { return };
+            if self.text(o) != "self" || self.current_scope().is_none() {
+                return;
+            }
+            let owner = self.current_scope().map(|s| s.name.clone()).unwrap_or_default();
+            let text = self.text(m);
+            if self.properties.iter().any(|p| p.name == text && p.parent.as_deref() == Some(owner.as_str())) {
+                // Declared already (at class level or by an earlier method).
+                self.graph.def_names.insert(m.start_byte());
+                return;
+            }
+            m
+        } else {
+            return;
+        };
+        let text = self.text(name);
+        if self.roles.is_keyword(text) {
+            return;
+        }
+        let start = self.signature_start(node);
+        let end = node.child_by_field_name("right").map_or(node.end_byte(), |r| r.start_byte());
+        let declaration = self.signature_text(start, end);
+        self.property_type = node
+            .child_by_field_name("type")
+            .map(|t| self.type_name(t))
+            .or_else(|| node.child_by_field_name("right").and_then(|r| self.instantiated_class(r)))
+            .filter(|t| {
+                !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') && !self.roles.is_keyword(t)
+            })
+            .map(str::to_string);
+        if let (Some(t), Some(owner)) = (&self.property_type, self.current_scope()) {
+            self.graph.fields.insert((owner.name.clone(), text.to_string()), t.clone());
+        }
+        let row = name.start_position().row as u32;
+        let end = Self::rows(node).1.max(row);
+        let is_static = !in_function && self.current_scope().is_some();
+        self.push_property(name, text, &declaration, &[], is_static, end);
+    }
+
+    /// `Store` of a value `Store()` (Python: calling a capitalized name makes an
+    /// instance) or `Store.new` (Ruby).
+    pub(super) fn instantiated_class(&self, value: Node<'a>) -> Option<&'a str> {
+        let role = self.roles.of(value).graph;
+        if role.call_field == 0 {
+            return None;
+        }
+        let callee = value.child_by_field_id(role.call_field)?;
+        let (obj, member) = role.member;
+        let class = if member != 0 && member == role.call_field {
+            // Ruby's `call`: receiver and method on the call itself.
+            let receiver = value.child_by_field_id(obj)?;
+            // `Shop::Store.new`: the last name.
+            (self.text(callee) == "new").then(|| self.type_name(receiver))?
+        } else if self.spec.language == crate::lang::Language::Python && self.roles.of(callee).graph.name {
+            self.text(callee)
+        } else {
+            return None;
+        };
+        class.chars().next().is_some_and(char::is_uppercase).then_some(class)
+    }
+
+    /// C / C++ declarations: prototypes are methods, the rest properties; locals
+    /// inside functions are left out ([`Decl::Declarator`]).
+    fn declarators(&mut self, node: Node<'a>, depth: usize) {
+        if self.in_function(depth) {
+            return;
+        }
+        let mut cursor = node.walk();
+        let declarators: Vec<Node<'a>> = node.children_by_field_name("declarator", &mut cursor).collect();
+        let mut fields = Vec::new();
+        for d in declarators {
+            let Some(found) = self.declarator_name(d) else { continue };
+            if found.function {
+                let forced = found.owner.map(|o| Some(o.to_string()));
+                self.method_named(node, node, None, Some(found.name), forced);
+            } else {
+                fields.push(found.name);
+            }
+        }
+        if fields.is_empty() {
+            return;
+        }
+        self.property_type = None;
+        let start = self.signature_start(node);
+        let declaration = self.signature_text(start, node.end_byte());
+        let modifiers = self.modifiers(node, fields.first().copied());
+        let is_static = modifiers.contains(&"static") && self.current_scope().is_some();
+        let end = Self::rows(node).1;
+        self.property_type = self.record_field_type(node, &fields);
+        for name in fields {
+            let text = self.text(name);
+            self.push_property(name, text, &declaration, &modifiers, is_static, end);
+        }
+    }
+
+    /// Ruby's `attr_reader :a, :b` (and `attr_writer`, `attr_accessor`).
+    fn accessors(&mut self, node: Node<'a>) {
+        let Some(method) = node.child_by_field_name("method") else { return };
+        if node.child_by_field_name("receiver").is_some()
+            || !matches!(self.text(method), "attr_reader" | "attr_writer" | "attr_accessor")
+        {
+            return;
+        }
+        let Some(args) = node.child_by_field_name("arguments") else { return };
+        let declaration = self.signature_text(node.start_byte(), node.end_byte());
+        let end = Self::rows(node).1;
+        self.property_type = None;
+        let symbols: Vec<Node<'a>> = args.named_children(&mut args.walk()).collect();
+        for sym in symbols {
+            let name = self.text(sym).trim_start_matches(':');
+            let name = trim_quotes(name);
+            if sym.kind() != "simple_symbol" || name.is_empty() {
+                continue;
+            }
+            self.push_property_at(sym.start_position().row, name, &declaration, &[], false, end);
+        }
+    }
+
+    /// What a C declarator declares: the name at the end of its chain (`*p`,
+    /// `(*f)(int)`, `a[3]`, `x = 1`, `Store::add`), the type qualifying it, and
+    /// whether it is a function (not a pointer to one).
+    fn declarator_name(&self, node: Node<'a>) -> Option<Declared<'a>> {
+        let mut cur = node;
+        let mut function = false;
+        for _ in 0..16 {
+            match cur.kind() {
+                "function_declarator" => function = true,
+                "pointer_declarator" | "parenthesized_declarator" if function => function = false,
+                _ => {}
+            }
+            if let Some(d) = cur.child_by_field_name("declarator") {
+                cur = d;
+                continue;
+            }
+            if cur.kind().ends_with("declarator") {
+                let mut c = cur.walk();
+                let inner = cur
+                    .named_children(&mut c)
+                    .find(|n| !matches!(n.kind(), "type_qualifier" | "attribute_specifier" | "ms_pointer_modifier"));
+                cur = inner?;
+                continue;
+            }
+            break;
+        }
+        if cur.kind() == "qualified_identifier" {
+            let mut scope = cur.child_by_field_name("scope");
+            let mut name = cur.child_by_field_name("name")?;
+            while name.kind() == "qualified_identifier" {
+                scope = name.child_by_field_name("scope");
+                name = name.child_by_field_name("name")?;
+            }
+            let owner = scope.map(|s| self.type_name(s)).filter(|s| !s.is_empty());
+            return Some(Declared { name, owner, function });
+        }
+        let named = self.roles.of(cur).graph.name || matches!(cur.kind(), "destructor_name" | "operator_name");
+        named.then_some(Declared { name: cur, owner: None, function })
     }
 
     fn push_property(
@@ -687,6 +955,7 @@ impl<'a> Visit<'a> {
     /// anonymous word tokens (`static`, `async`), up to its name.
     fn modifiers(&self, node: Node<'a>, stop: Option<Node<'a>>) -> Vec<&'a str> {
         let mut out = Vec::new();
+        out.extend(self.access_label(node));
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             if stop.is_some_and(|s| child.start_byte() >= s.start_byte()) {
@@ -700,6 +969,30 @@ impl<'a> Visit<'a> {
             }
         }
         out
+    }
+
+    /// The access a label earlier in the same class body gives a member: C++'s
+    /// `public:`, Ruby's bare `private` / `protected` / `public`.
+    fn access_label(&self, node: Node<'a>) -> Option<&'a str> {
+        let parent = node.parent()?;
+        if !matches!(parent.kind(), "field_declaration_list" | "body_statement") {
+            return None;
+        }
+        let mut prev = node.prev_named_sibling();
+        for _ in 0..10_000 {
+            let p = prev?;
+            let text = self.text(p).trim_end_matches(':').trim();
+            let label = match p.kind() {
+                "access_specifier" => true,
+                "identifier" => self.spec.language == crate::lang::Language::Ruby,
+                _ => false,
+            };
+            if label && matches!(text, "public" | "protected" | "private") {
+                return Some(text);
+            }
+            prev = p.prev_named_sibling();
+        }
+        None
     }
 
     /// The first byte of a declaration's signature: after its attributes, decorators
@@ -718,7 +1011,7 @@ impl<'a> Visit<'a> {
     fn signature_text(&self, start: usize, end: usize) -> String {
         let text = self.src.get(start..end.max(start)).unwrap_or("");
         let text = normalize_ws(text, MAX_SIGNATURE_BYTES).replace("( ", "(").replace(" )", ")");
-        text.trim_end_matches([';', ',', '{', '=', ' ']).to_string()
+        text.trim_end_matches([';', ',', '{', '=', ' ', ':']).to_string()
     }
 
     /// The plain name of a declared result type: Go's first result of a list
@@ -763,7 +1056,22 @@ impl<'a> Visit<'a> {
             }
         }
         comments.reverse();
+        if comments.is_empty() && self.spec.docstrings {
+            // Python: the docstring opening the body.
+            let first = node.child_by_field_name("body").and_then(|b| b.named_child(0));
+            if let Some(s) = first.and_then(|f| self.docstring(f)) {
+                return self.clean_block(&[s]);
+            }
+        }
         self.clean_block(&comments)
+    }
+
+    /// The string of a statement that is only a string (a docstring).
+    fn docstring(&self, statement: Node<'a>) -> Option<Node<'a>> {
+        if statement.kind() != "expression_statement" || statement.named_child_count() != 1 {
+            return None;
+        }
+        statement.named_child(0).filter(|s| self.roles.of(*s).class == Class::String)
     }
 
     fn preceding_comments(&self, node: Node<'a>) -> Vec<Node<'a>> {
@@ -818,6 +1126,27 @@ impl<'a> Visit<'a> {
                 continue;
             }
             let role = self.roles.of(child);
+            let docstring = if self.spec.docstrings { self.docstring(child) } else { None };
+            if let Some(doc) = docstring {
+                // A module's docstring is its header.
+                blocks.push(vec![doc]);
+                return false;
+            }
+            let magic = role.class == Class::Comment && {
+                // `# frozen_string_literal: true`, `# -*- coding: utf-8 -*-`
+                let t = self.text(child);
+                t.starts_with('#')
+                    && (t.contains("frozen_string_literal") || t.contains("coding:") || t.contains("coding="))
+            };
+            let require = child.kind() == "call"
+                && child.child_by_field_name("method").is_some_and(|m| {
+                    matches!(self.text(m), "require" | "require_relative")
+                        && child.child_by_field_name("receiver").is_none()
+                });
+            if magic || require {
+                last_comment_end = None;
+                continue;
+            }
             if role.class == Class::Comment && self.text(child).starts_with("#!") {
                 last_comment_end = None;
             } else if role.class == Class::Comment {

@@ -93,14 +93,17 @@ pub fn clean_comment(text: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     for line in text.lines() {
         let mut l = line.trim();
-        for marker in ["///", "//!", "//", "/**", "/*!", "/*"] {
+        for marker in ["///", "//!", "//", "/**", "/*!", "/*", "\"\"\"", "\'\'\'", "r\"\"\"", "#"] {
             if let Some(rest) = l.strip_prefix(marker) {
                 l = rest;
                 break;
             }
         }
-        if let Some(rest) = l.strip_suffix("*/") {
-            l = rest;
+        for end in ["*/", "\"\"\"", "\'\'\'"] {
+            if let Some(rest) = l.strip_suffix(end) {
+                l = rest;
+                break;
+            }
         }
         l = l.trim();
         if let Some(rest) = l.strip_prefix('*') {

@@ -2,8 +2,14 @@
 //! TS/JS relative paths (extensions, `index` files) and the root `tsconfig.json`'s
 //! `baseUrl` / `paths`; Go import paths through the nearest `go.mod`'s module path
 //! (or a `vendor/` folder) to a folder's files; Rust `mod x;`, `crate::`,
-//! `super::`, `self::` paths to module files; C# `using` namespaces to the files
-//! declaring them. What is not found is external (an empty list).
+//! `super::`, `self::` paths to module files; C# `using`, Java imports and PHP
+//! `use` to the files declaring the namespace or package; Python modules (relative
+//! to the file's package, else under the file's folder or any folder above it:
+//! `a.b` → `a/b.py`, `a/b/__init__.py`, plus imported names that are submodules);
+//! C / C++ `#include` (the including file's folder, else the indexed header whose
+//! path ends with the spec, nearest the includer); Ruby `require_relative` (the
+//! file's folder) and `require` (`lib/`, else a path ending with the spec). What
+//! is not found is external (an empty list).
 
 use std::rc::Rc;
 
@@ -29,8 +35,39 @@ pub fn resolve(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<F
         Language::TypeScript | Language::JavaScript => ts(g, f, &imp.spec),
         Language::Go => go(g, f, &imp.spec),
         Language::Rust => rust(g, f, imp),
-        Language::CSharp => csharp(g, &imp.spec),
+        Language::CSharp => namespace(g, &imp.spec, '.'),
+        Language::Java => java(g, imp),
+        Language::Php => namespace(g, &imp.spec, '\\'),
+        Language::Python => python(g, f, imp),
+        Language::C | Language::Cpp => include(g, f, &imp.spec),
+        Language::Ruby => ruby(g, f, &imp.spec),
     }
+}
+
+/// A Java import: the files of its package; for `import a.b.C`, only `C.java`
+/// when the package has it (Java's one public class per file).
+fn java(g: &Graph<'_>, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError> {
+    let (package, class) = match imp.spec.strip_prefix("static ") {
+        Some(class) => (package_of(class), class.rsplit('.').next()),
+        None => (imp.spec.as_str(), imp.names.first().map(|n| n.name.as_str()).filter(|n| *n != "*")),
+    };
+    let files = namespace(g, package, '.')?;
+    if let Some(class) = class {
+        let own: Vec<FileKey> = files
+            .iter()
+            .copied()
+            .filter(|&k| g.path_of(k).is_ok_and(|p| p.rsplit('/').next() == Some(&format!("{class}.java"))))
+            .collect();
+        if !own.is_empty() {
+            return Ok(own);
+        }
+    }
+    Ok(files)
+}
+
+/// `a.b` of a static import's class `a.b.C`.
+fn package_of(class: &str) -> &str {
+    class.rsplit_once('.').map_or("", |(p, _)| p)
 }
 
 fn locate(g: &Graph<'_>, path: &str) -> Result<Option<FileKey>, SnapshotError> {
@@ -309,8 +346,13 @@ fn rust(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>
     Ok(out)
 }
 
-fn csharp(g: &Graph<'_>, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
-    let last = spec.rsplit('.').next().unwrap_or(spec);
+/// The files declaring a namespace or package (C# `using`, Java's package of an
+/// import, PHP's `use`), found through the namespace's last name.
+fn namespace(g: &Graph<'_>, spec: &str, separator: char) -> Result<Vec<FileKey>, SnapshotError> {
+    let last = spec.rsplit(separator).next().unwrap_or(spec);
+    if last.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut out = Vec::new();
     for &key in g.files_with(last, false)?.iter().take(MAX_NAMESPACE_FILES) {
         if g.scan_file(key)?.scope == spec {
@@ -318,4 +360,115 @@ fn csharp(g: &Graph<'_>, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
         }
     }
     Ok(out)
+}
+
+/// `dir/module.py`, `dir/module.pyi` or `dir/module/__init__.py`.
+fn python_module(g: &Graph<'_>, module: &str) -> Result<Option<FileKey>, SnapshotError> {
+    for candidate in [format!("{module}.py"), format!("{module}.pyi"), format!("{module}/__init__.py")] {
+        if let Some(k) = locate(g, &candidate)? {
+            return Ok(Some(k));
+        }
+    }
+    Ok(None)
+}
+
+fn python(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError> {
+    let spec = imp.spec.as_str();
+    let dots = spec.bytes().take_while(|&b| b == b'.').count();
+    let rest = spec[dots..].replace('.', "/");
+    let mut bases: Vec<String> = Vec::new();
+    if dots > 0 {
+        let mut dir = f.folder().to_string();
+        for _ in 1..dots {
+            let Some((up, _)) = dir.rsplit_once('/') else {
+                if dir.is_empty() {
+                    return Ok(Vec::new());
+                }
+                dir = String::new();
+                continue;
+            };
+            dir = up.to_string();
+        }
+        bases.push(dir);
+    } else {
+        // No interpreter path to go by: the file's folder and each one above it
+        // stand for the source roots.
+        let mut dir = f.folder();
+        loop {
+            bases.push(dir.to_string());
+            if dir.is_empty() {
+                break;
+            }
+            dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+        }
+    }
+    let mut out = Vec::new();
+    for base in bases {
+        let module = if rest.is_empty() { base.clone() } else { join(&base, &rest).unwrap_or_default() };
+        if !rest.is_empty() || dots > 0 {
+            out.extend(python_module(g, &module)?);
+        }
+        // Imported names may be submodules (`from . import models`).
+        for n in &imp.names {
+            if n.name != "*" && !n.name.is_empty() {
+                out.extend(python_module(g, &join(&module, &n.name.replace('.', "/")).unwrap_or_default())?);
+            }
+        }
+        // `import a.b` binds `a`: its package is imported too.
+        if dots == 0 && imp.names.iter().any(|n| n.name == "*" && spec.split('.').next() == Some(n.alias.as_str())) {
+            if let Some((first, _)) = rest.split_once('/') {
+                out.extend(python_module(g, &join(&base, first).unwrap_or_default())?);
+            }
+        }
+        if !out.is_empty() {
+            break;
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// The indexed files whose path ends with `/suffix` (or is `suffix`), nearest
+/// the file at `from` first (the longest shared folder prefix, then path order).
+fn by_suffix(g: &Graph<'_>, from: &str, suffix: &str) -> Result<Vec<FileKey>, SnapshotError> {
+    let name = suffix.rsplit('/').next().unwrap_or(suffix);
+    let paths = g.paths_by_file_name()?;
+    let Some(candidates) = paths.get(name) else { return Ok(Vec::new()) };
+    let mut found: Vec<(usize, &str, FileKey)> = candidates
+        .iter()
+        .filter(|(p, _)| p == suffix || p.ends_with(&format!("/{suffix}")))
+        .map(|(p, k)| {
+            let shared = p.bytes().zip(from.bytes()).take_while(|(a, b)| a == b).count();
+            (usize::MAX - shared, p.as_str(), *k)
+        })
+        .collect();
+    found.sort();
+    Ok(found.into_iter().map(|(.., k)| k).collect())
+}
+
+/// `#include "a/b.h"`: beside the including file, else the nearest indexed file
+/// whose path ends with `a/b.h` (the project's include folders, without a build
+/// system to ask).
+fn include(g: &Graph<'_>, f: &FileGraph, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
+    if let Some(k) = join(f.folder(), spec).map(|p| locate(g, &p)).transpose()?.flatten() {
+        return Ok(vec![k]);
+    }
+    Ok(by_suffix(g, &f.path, spec)?.into_iter().take(1).collect())
+}
+
+/// `require_relative "x"` (spec `./x`) from the file's folder; `require "a/b"`
+/// from `lib/`, the project root, else the nearest file ending with `a/b.rb`.
+fn ruby(g: &Graph<'_>, f: &FileGraph, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
+    let with_ext = |p: &str| if p.ends_with(".rb") { p.to_string() } else { format!("{p}.rb") };
+    if let Some(rel) = spec.strip_prefix("./") {
+        let path = join(f.folder(), &with_ext(rel));
+        return Ok(path.map(|p| locate(g, &p)).transpose()?.flatten().into_iter().collect());
+    }
+    for base in ["lib", ""] {
+        if let Some(k) = join(base, &with_ext(spec)).map(|p| locate(g, &p)).transpose()?.flatten() {
+            return Ok(vec![k]);
+        }
+    }
+    Ok(by_suffix(g, &f.path, &with_ext(spec))?.into_iter().take(1).collect())
 }

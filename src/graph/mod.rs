@@ -158,7 +158,7 @@ pub fn qualified_name(language: Language, path: &str, scope: &str, d: &Def) -> S
         parts.extend(module.iter().map(String::as_str));
     } else if !scope.is_empty() {
         parts.push(scope);
-    } else if matches!(language, Language::TypeScript | Language::JavaScript) {
+    } else if matches!(language, Language::TypeScript | Language::JavaScript | Language::Python) {
         let stem = module_name(language, path, scope);
         if stem == "index" {
             parts.extend(folder(path).rsplit('/').next().filter(|f| !f.is_empty()));
@@ -166,16 +166,24 @@ pub fn qualified_name(language: Language, path: &str, scope: &str, d: &Def) -> S
             parts.push(stem);
         }
     }
+    if language == Language::Php {
+        // `App\Models\Invoice::make`
+        let mut members: Vec<&str> = d.parent.iter().map(String::as_str).collect();
+        members.push(&d.name);
+        let members = members.join("::");
+        return if scope.is_empty() { members } else { format!("{scope}\\{members}") };
+    }
     if let Some(p) = &d.parent {
         parts.push(p);
     }
     parts.push(&d.name);
-    parts.join(if language == Language::Rust { "::" } else { "." })
+    parts.join(if matches!(language, Language::Rust | Language::Cpp | Language::Ruby) { "::" } else { "." })
 }
 
 /// The last name of a file's module, package or namespace: Rust's module
-/// (`store` of `src/shop/store.rs`), Go's package, C#'s namespace's last part,
-/// a TS/JS file's stem.
+/// (`store` of `src/shop/store.rs`), Go's package, C#'s namespace's, Java's
+/// package's and PHP's namespace's last part, a Python package's folder for its
+/// `__init__.py`, else the file's stem.
 pub fn module_name<'a>(language: Language, path: &'a str, scope: &'a str) -> &'a str {
     match language {
         Language::Rust => {
@@ -185,7 +193,11 @@ pub fn module_name<'a>(language: Language, path: &'a str, scope: &'a str) -> &'a
                 f => f.strip_suffix(".rs").unwrap_or(f),
             }
         }
-        Language::Go | Language::CSharp => scope.rsplit('.').next().unwrap_or(""),
+        Language::Go | Language::CSharp | Language::Java => scope.rsplit('.').next().unwrap_or(""),
+        Language::Php => scope.rsplit('\\').next().unwrap_or(""),
+        Language::Python if path.ends_with("/__init__.py") || path == "__init__.py" => {
+            folder(path).rsplit('/').next().unwrap_or("")
+        }
         _ => {
             let file = path.rsplit('/').next().unwrap_or("");
             file.split('.').next().unwrap_or("")
@@ -299,7 +311,7 @@ impl NameDefs {
                 Language::Go => {
                     nd.by_package.entry((folder(&c.path).to_string(), c.scope.clone())).or_default().push(i)
                 }
-                Language::CSharp if !c.scope.is_empty() => {
+                Language::CSharp | Language::Java | Language::Php if !c.scope.is_empty() => {
                     nd.by_package.entry((String::new(), c.scope.clone())).or_default().push(i)
                 }
                 _ => {}
@@ -365,6 +377,9 @@ fn union<'a>(lists: impl Iterator<Item = Option<&'a Vec<u32>>>) -> Vec<u32> {
 
 /// Answers graph questions over one index. Caches what it reads for the life of
 /// one question (it is cheap to make).
+/// Live files' paths and keys by file name (`store.h` → every `…/store.h`).
+pub(crate) type FilesByName = FxHashMap<String, Vec<(String, FileKey)>>;
+
 pub struct Graph<'i> {
     pub index: &'i Index,
     files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
@@ -375,6 +390,9 @@ pub struct Graph<'i> {
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<(String, String)>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
+    /// Every live file's path and key by file name (for `#include` and
+    /// `require`), listed once when first needed.
+    file_names: RefCell<Option<Rc<FilesByName>>>,
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
@@ -394,6 +412,7 @@ impl<'i> Graph<'i> {
             import_files: RefCell::default(),
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
+            file_names: RefCell::default(),
             exhaustive: false,
             scanned: Default::default(),
         }
@@ -711,6 +730,21 @@ impl<'i> Graph<'i> {
         name.to_string()
     }
 
+    /// Every live file by its file name (`store.h` → its paths and keys).
+    pub(crate) fn paths_by_file_name(&self) -> Result<Rc<FilesByName>, SnapshotError> {
+        if let Some(m) = self.file_names.borrow().as_ref() {
+            return Ok(m.clone());
+        }
+        let mut map: FxHashMap<String, Vec<(String, FileKey)>> = FxHashMap::default();
+        for file in self.index.files_under("")? {
+            let name = file.path.rsplit('/').next().unwrap_or(file.path).to_string();
+            map.entry(name).or_default().push((file.path.to_string(), (file.segment, file.slot_id)));
+        }
+        let map = Rc::new(map);
+        *self.file_names.borrow_mut() = Some(map.clone());
+        Ok(map)
+    }
+
     /// The files an import of `f` resolves to (empty: external or not found).
     pub fn import_targets(&self, f: &FileGraph, import: u32) -> Result<Rc<Vec<FileKey>>, SnapshotError> {
         if let Some(t) = self.import_files.borrow().get(&(f.key, import)) {
@@ -723,6 +757,25 @@ impl<'i> Graph<'i> {
 
     /// The definitions a reference of `f` binds to.
     pub fn resolve(&self, f: &FileGraph, r: &PackedRef) -> Result<Resolution, SnapshotError> {
+        let mut res = self.resolve_candidates(f, r)?;
+        if res.ambiguous && matches!(f.language, Language::C | Language::Cpp) && res.defs.len() <= MAX_AMBIGUOUS {
+            // A C / C++ function's prototype and its definition (`int f(int);`
+            // in a header, `int f(int) { .. }` in a source file; a method
+            // declared in its class and defined outside) are one symbol.
+            let mut names = Vec::with_capacity(res.defs.len());
+            for &(key, i) in &res.defs {
+                let file = self.file(key)?;
+                let d = &file.defs[i as usize];
+                names.push((d.parent.clone(), d.name.clone(), d.cat == DefCat::Method));
+            }
+            names.sort();
+            names.dedup();
+            res.ambiguous = names.len() > 1;
+        }
+        Ok(res)
+    }
+
+    fn resolve_candidates(&self, f: &FileGraph, r: &PackedRef) -> Result<Resolution, SnapshotError> {
         // A plain name may be an import alias (`import { Store as S }`: `S`).
         let name = match r.receiver {
             PackedReceiver::None if r.role != RefRole::Import => self.dealias(f, f.name(r.name)),
@@ -750,13 +803,32 @@ impl<'i> Graph<'i> {
         // A supertype reference's receiver is its subtype, not a qualifier.
         let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
         let returned = match receiver {
-            PackedReceiver::Returns(func) => self.returns_of(f.name(func))?,
+            PackedReceiver::Returns(func) => {
+                let func = f.name(func);
+                match self.returns_of(func)? {
+                    Some(t) => Some(t),
+                    // Calling a type makes one (`Store()` in Python, a Go
+                    // conversion, a Rust tuple struct).
+                    None if self.name_defs(func)?.items.iter().any(|c| c.def.cat == DefCat::Type) => {
+                        Some(func.to_string())
+                    }
+                    None => None,
+                }
+            }
             _ => None,
         };
         let receiver_type = match receiver {
             PackedReceiver::Type(t) => Some(self.dealias(f, f.name(t))),
             PackedReceiver::Returns(_) => returned,
             PackedReceiver::Member(t, m) => self.field_type(&self.dealias(f, f.name(t)), f.name(m))?,
+            // C++'s and Java's implicit `this`: a field of the enclosing type
+            // declared in another file (`invoice_.add()` in `Store::add`).
+            PackedReceiver::Name(x) if matches!(f.language, Language::Cpp | Language::Java | Language::CSharp) => {
+                match f.enclosing_type(r.line) {
+                    Some(t) => self.field_type(t, f.name(x))?,
+                    None => None,
+                }
+            }
             _ => None,
         };
         if let Some(t) = receiver_type {
@@ -790,6 +862,19 @@ impl<'i> Graph<'i> {
                             return Ok(Resolution::default());
                         }
                         return Ok(done(nd.select(class, &nd.in_files(&targets), |d| d.parent.is_none())));
+                    }
+                }
+                // Python's `from pkg import mod` then `mod.f`: the names of the
+                // imported module (or of the package's `__init__`).
+                if f.language == Language::Python {
+                    for (i, imp) in f.imports.iter().enumerate() {
+                        if imp.names.iter().any(|n| n.alias == x && n.name != "*") {
+                            let targets = self.import_targets(f, i as u32)?;
+                            let found = nd.select(class, &nd.in_files(&targets), |d| d.parent.is_none());
+                            if !found.is_empty() {
+                                return Ok(done(found));
+                            }
+                        }
                     }
                 }
                 // A project type without that member, or an unknown name.
@@ -876,9 +961,11 @@ impl<'i> Graph<'i> {
             if !found.is_empty() {
                 return Ok(done(found));
             }
-            if f.language == Language::CSharp {
-                // C#'s implicit `this`: members of the type (partial classes
-                // included) and of its base types.
+            if matches!(f.language, Language::CSharp | Language::Java | Language::Cpp | Language::Ruby) {
+                // C#'s, Java's and C++'s implicit `this` and Ruby's implicit
+                // `self`: members of the type (partial classes, out-of-class
+                // definitions and reopened classes included) and of its base
+                // types.
                 let mut levels = vec![vec![t.clone()]];
                 levels.extend(self.supertypes(&t)?.iter().cloned());
                 for level in levels {
@@ -936,7 +1023,9 @@ impl<'i> Graph<'i> {
         //    the enclosing type above).
         let package = match f.language {
             Language::Go => Some((f.folder().to_string(), f.scope.clone())),
-            Language::CSharp if !f.scope.is_empty() => Some((String::new(), f.scope.clone())),
+            Language::CSharp | Language::Java | Language::Php if !f.scope.is_empty() => {
+                Some((String::new(), f.scope.clone()))
+            }
             _ => None,
         };
         let same = match package.and_then(|p| nd.by_package.get(&p)) {
@@ -948,8 +1037,11 @@ impl<'i> Graph<'i> {
         }
         // A TS/JS module (a file with imports) sees other files' names only
         // through its imports: what is left is a global or a library's.
-        let module =
-            matches!(f.language, Language::TypeScript | Language::JavaScript) && f.imports.iter().any(|i| i.kind == 0);
+        // A Python name is the file's, imported, or a builtin: never another
+        // file's without an import.
+        let module = (matches!(f.language, Language::TypeScript | Language::JavaScript)
+            && f.imports.iter().any(|i| i.kind == 0))
+            || f.language == Language::Python;
         if module {
             return Ok(Resolution::default());
         }

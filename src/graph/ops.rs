@@ -74,7 +74,7 @@ impl Graph<'_> {
                 None => Err(GraphError::NoSuchSymbol(symbol.to_string())),
             };
         }
-        let normalized = symbol.replace("::", ".");
+        let normalized = symbol.replace("::", ".").replace('\\', ".");
         let name = normalized.rsplit('.').next().unwrap_or("").to_string();
         if name.is_empty() {
             return Err(GraphError::NoSuchSymbol(symbol.to_string()));
@@ -86,7 +86,7 @@ impl Graph<'_> {
                 out.push(c.id);
                 continue;
             }
-            let q = c.qualified_name().replace("::", ".");
+            let q = c.qualified_name().replace("::", ".").replace('\\', ".");
             if q == normalized || q.ends_with(&format!(".{normalized}")) {
                 out.push(c.id);
             }
@@ -872,7 +872,9 @@ fn import_words(f: &FileGraph) -> Vec<String> {
     let stem = file.split('.').next().unwrap_or("").to_string();
     let mut out = match f.language {
         Language::Go => vec![folder],
-        Language::CSharp => vec![f.scope.rsplit('.').next().unwrap_or("").to_string()],
+        Language::CSharp | Language::Java => vec![f.scope.rsplit('.').next().unwrap_or("").to_string()],
+        Language::Php => vec![f.scope.rsplit('\\').next().unwrap_or("").to_string()],
+        Language::Python if stem == "__init__" => vec![folder],
         Language::Rust if matches!(stem.as_str(), "mod" | "lib" | "main") => vec![folder],
         _ if stem == "index" => vec![folder],
         _ => vec![stem],

@@ -7,6 +7,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     name: "csharp",
     aliases: &["c#", "cs", "c-sharp"],
     extensions: &["cs"],
+    file_names: &[],
     grammar: |_| tree_sitter_c_sharp::LANGUAGE.into(),
     // Reserved keywords, the contextual ones the CodeGraph spec lists (LINQ,
     // accessors, `var`, `value`) and the built-in type names. Sorted.
@@ -140,6 +141,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         "interpolation_start",
         "interpolation_quote",
     ],
+    docstrings: false,
     decls: &[
         ("class_declaration", Decl::Type("class")),
         ("struct_declaration", Decl::Type("struct")),

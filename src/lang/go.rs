@@ -7,6 +7,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     name: "go",
     aliases: &["golang"],
     extensions: &["go"],
+    file_names: &[],
     grammar: |_| tree_sitter_go::LANGUAGE.into(),
     // Keywords, predeclared types and predeclared constants. The builtin functions
     // (`len`, `append`, `panic`, ...) stay searchable. Sorted.
@@ -67,6 +68,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     string_kinds: &["interpreted_string_literal", "raw_string_literal", "rune_literal"],
     string_code_kinds: &[],
     string_skip_kinds: &["escape_sequence"],
+    docstrings: false,
     decls: &[
         ("type_spec", Decl::Type("type")),
         ("type_alias", Decl::Type("type")),

@@ -6,8 +6,13 @@
 //! The extractor itself knows no language. Adding a language means one new file
 //! beside this one (its spec) and one line in [`SPECS`].
 
+mod c;
 mod csharp;
 mod go;
+mod java;
+mod php;
+mod python;
+mod ruby;
 mod rust;
 mod typescript;
 
@@ -21,12 +26,29 @@ pub enum Language {
     JavaScript,
     Rust,
     Go,
+    Python,
+    Java,
+    C,
+    Cpp,
+    Php,
+    Ruby,
 }
 
 impl Language {
     /// Every language, in the order of their ids.
-    pub const ALL: [Language; 5] =
-        [Language::CSharp, Language::TypeScript, Language::JavaScript, Language::Rust, Language::Go];
+    pub const ALL: [Language; 11] = [
+        Language::CSharp,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Rust,
+        Language::Go,
+        Language::Python,
+        Language::Java,
+        Language::C,
+        Language::Cpp,
+        Language::Php,
+        Language::Ruby,
+    ];
 
     /// The name used in config files, `--languages` and output.
     pub fn name(self) -> &'static str {
@@ -48,10 +70,37 @@ impl Language {
         SPECS.iter().find(|s| s.name == name || s.aliases.contains(&name.as_str())).map(|s| s.language)
     }
 
-    /// The language of a path, from its extension.
+    /// The language of a path, from its extension or, for files without one that
+    /// a language names (`Rakefile`, `Gemfile`), its name. A `.h` header is C here;
+    /// [`Language::refine`] decides between C and C++ once its text is read.
     pub fn from_path(path: &Path) -> Option<Language> {
-        let ext = path.extension()?.to_str()?;
-        SPECS.iter().find(|s| s.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext))).map(|s| s.language)
+        if let Some(ext) = path.extension().and_then(|e| e.to_str()) {
+            let found = SPECS.iter().find(|s| s.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)));
+            if let Some(s) = found {
+                return Some(s.language);
+            }
+        }
+        let name = path.file_name()?.to_str()?;
+        SPECS.iter().find(|s| s.file_names.contains(&name)).map(|s| s.language)
+    }
+
+    /// The language of a file from its path and text: a `.h` header is C++ when its
+    /// text uses C++ syntax (see [`c::uses_cpp_syntax`]: `class X {`, `namespace`,
+    /// `template <`, access labels, `::`), else C. Depends on the file's bytes only,
+    /// so a file keeps its language until it changes.
+    pub fn refine(self, path: &str, bytes: &[u8]) -> Language {
+        let header = path.rsplit_once('.').is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("h"));
+        if self == Language::C && header && c::uses_cpp_syntax(bytes) {
+            Language::Cpp
+        } else {
+            self
+        }
+    }
+
+    /// Whether a path's language (from [`Language::from_path`]) may be `self`
+    /// once the file is read (a `.h` header may turn out C++).
+    pub fn may_be(self, by_path: Language) -> bool {
+        self == by_path || (self == Language::Cpp && by_path == Language::C)
     }
 
     pub fn spec(self) -> &'static LanguageSpec {
@@ -72,8 +121,19 @@ impl std::fmt::Display for Language {
 }
 
 /// The registry: one spec per language.
-pub static SPECS: &[&LanguageSpec] =
-    &[&csharp::SPEC, &typescript::SPEC_TS, &typescript::SPEC_JS, &rust::SPEC, &go::SPEC];
+pub static SPECS: &[&LanguageSpec] = &[
+    &csharp::SPEC,
+    &typescript::SPEC_TS,
+    &typescript::SPEC_JS,
+    &rust::SPEC,
+    &go::SPEC,
+    &python::SPEC,
+    &java::SPEC,
+    &c::SPEC_C,
+    &c::SPEC_CPP,
+    &php::SPEC,
+    &ruby::SPEC,
+];
 
 /// What a declaration node contributes to a file's structure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +146,24 @@ pub enum Decl {
     /// Fields, properties, constants, enum members. A node may declare several names
     /// (`int a, b;`); each becomes one property.
     Property,
+    /// An assignment (`left` / `right` / `type` fields) that declares a property
+    /// where a language has no declarations (Python): at module or class level a
+    /// name assigned is a property; in a method, `self.name = ..` is a property of
+    /// the method's class (once per name and file). Inside functions plain names
+    /// are locals.
+    Variable,
+    /// A type specifier that defines a type only when it has a body (C's
+    /// `struct s { .. }`, not `struct s *p`).
+    Specifier(&'static str),
+    /// C / C++ declarations (`declaration`, `field_declaration`): each declarator
+    /// is a method when it declares a function (a prototype), else a property (a
+    /// global or a field). Their names are found through the declarator chain
+    /// (`*p`, `(*f)(int)`, `a[3]`, `x = 1`). Inside a function they are locals.
+    Declarator,
+    /// A call that declares properties named by its symbol arguments (Ruby's
+    /// `attr_reader :a, :b`, `attr_writer`, `attr_accessor`); other calls declare
+    /// nothing.
+    Accessors,
     /// A list whose `name` children are each a property declared by its own text
     /// (TypeScript's `enum_body`: `enum E { A, B }`).
     Members,
@@ -109,6 +187,8 @@ pub struct LanguageSpec {
     pub name: &'static str,
     pub aliases: &'static [&'static str],
     pub extensions: &'static [&'static str],
+    /// Whole file names of this language without an extension (`Rakefile`).
+    pub file_names: &'static [&'static str],
     pub grammar: fn(ext: &str) -> tree_sitter::Language,
     /// Words that are never terms when they appear as identifiers in code.
     pub keywords: &'static [&'static str],
@@ -120,6 +200,9 @@ pub struct LanguageSpec {
     pub string_code_kinds: &'static [&'static str],
     /// Children of a string that are not words (escape sequences).
     pub string_skip_kinds: &'static [&'static str],
+    /// A string that is a statement of its own is a comment (Python's docstrings):
+    /// its lines are `comment`, a type's docstring is its doc, the module's its header.
+    pub docstrings: bool,
     /// Declarations, by node kind.
     pub decls: &'static [(&'static str, Decl)],
     /// Node kinds that hold modifiers (`public`, `static`, `async`, `pub(crate)`),
@@ -294,14 +377,14 @@ mod tests {
             let fields = g
                 .calls
                 .iter()
-                .map(|(_, f)| f)
-                .chain(g.members.iter().flat_map(|(_, o, m)| [o, m]))
-                .chain(g.type_fields)
-                .chain(g.inherit_fields.iter().map(|(_, f)| f))
-                .chain(g.reexports.iter().map(|(_, f)| f))
-                .chain(g.type_params.iter().map(|(_, f)| f))
-                .chain(g.bindings.iter().flat_map(|b| [&b.names, &b.ty, &b.value]))
-                .chain(g.constructions.iter().map(|(_, f)| f))
+                .map(|(_, f)| *f)
+                .chain(g.members.iter().flat_map(|(_, o, m)| [*o, *m]))
+                .chain(g.type_fields.iter().copied())
+                .chain(g.inherit_fields.iter().map(|(_, f)| *f))
+                .chain(g.reexports.iter().map(|(_, f)| *f))
+                .chain(g.type_params.iter().map(|(_, f)| *f))
+                .chain(g.bindings.iter().flat_map(|b| [b.names, b.ty.trim_start_matches('^'), b.value]))
+                .chain(g.constructions.iter().map(|(_, f)| *f))
                 .filter(|f| !f.is_empty());
             for field in fields {
                 assert!(

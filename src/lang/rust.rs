@@ -7,6 +7,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     name: "rust",
     aliases: &["rs"],
     extensions: &["rs"],
+    file_names: &[],
     grammar: |_| tree_sitter_rust::LANGUAGE.into(),
     // Strict and reserved keywords and the primitive types. Sorted (`Self` first:
     // uppercase sorts before lowercase).
@@ -22,6 +23,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     string_kinds: &["string_literal", "raw_string_literal", "char_literal"],
     string_code_kinds: &[],
     string_skip_kinds: &["escape_sequence"],
+    docstrings: false,
     decls: &[
         ("struct_item", Decl::Type("struct")),
         ("enum_item", Decl::Type("enum")),
