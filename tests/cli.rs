@@ -802,3 +802,41 @@ fn snippet_prints_numbered_lines_of_an_indexed_file_within_limits() {
         assert!(stderr(&s).contains(says), "{path}: {}", stderr(&s));
     }
 }
+
+/// The six languages added after the first five: their manifests and entry points
+/// reach the summary (pyproject, requirements, pom.xml, Gemfile, composer.json,
+/// CMake; `__main__` scripts, Java's static `main`, C's `main`).
+#[test]
+fn summary_reads_python_java_c_php_and_ruby_projects() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let files = [
+        ("pyproject.toml", "[project]\nname = \"x\"\ndependencies = [\n  \"requests>=2\",\n  \"click\",\n]\n[project.scripts]\nxcli = \"x.cli:main\"\n"),
+        ("requirements-dev.txt", "flask==2.0\n# a comment\n-r other.txt\nnumpy[extra]; python_version > '3'\n"),
+        ("tool.py", "def main():\n    pass\n\n\nif __name__ == \"__main__\":\n    main()\n"),
+        ("lib.py", "# not run: __main__ only in a comment\nX = 1\n"),
+        ("pom.xml", "<project><dependencies><dependency><groupId>com.google</groupId><artifactId>guava</artifactId></dependency></dependencies></project>"),
+        ("Gemfile", "source \"https://rubygems.org\"\ngem \"rails\", \"~> 7\"\ngem 'pg'\n"),
+        ("composer.json", "{\"require\": {\"php\": \"^8\", \"ext-json\": \"*\", \"laravel/framework\": \"^10\"}}"),
+        ("CMakeLists.txt", "find_package(OpenSSL REQUIRED)\n"),
+        ("App.java", "public class App { public static void main(String[] a) {} }\n"),
+        ("m.c", "int main(void) { return 0; }\n"),
+    ];
+    for (name, text) in files {
+        fs::write(p.join(name), text).unwrap();
+    }
+    assert!(cg(p, &["init"]).status.success());
+    let v: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(p.join(".codegraph/summary.json")).unwrap()).unwrap();
+    assert_eq!(
+        v["entry_points"],
+        serde_json::json!(["App.java", "m.c", "tool.py", "x.cli:main (from pyproject.toml)"])
+    );
+    let mut deps: Vec<String> =
+        v["dependencies"].as_array().unwrap().iter().map(|d| d[0].as_str().unwrap().to_string()).collect();
+    deps.sort();
+    assert_eq!(
+        deps,
+        ["OpenSSL", "click", "com.google:guava", "flask", "laravel/framework", "numpy", "pg", "rails", "requests"]
+    );
+}

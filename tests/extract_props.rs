@@ -5,10 +5,33 @@ use codegraph::extract::{words, Extractor, FileFacts};
 use codegraph::lang::Language;
 use proptest::prelude::*;
 
-const PATHS: [&str; 6] = ["f.cs", "f.ts", "f.tsx", "f.js", "f.rs", "f.go"];
+const PATHS: [&str; 14] = [
+    "f.cs", "f.ts", "f.tsx", "f.js", "f.rs", "f.go", "f.py", "f.java", "f.c", "f.h", "f.cpp", "f.php", "f.rb",
+    "Rakefile",
+];
 
-/// Fragments that make plausible and implausible code in all five languages.
+/// Fragments that make plausible and implausible code in all eleven languages.
 const TOKENS: &[&str] = &[
+    "def ",
+    "self.",
+    "\"\"\"doc\nstring\"\"\"",
+    "# hash comment\n",
+    "from . import ",
+    "import ",
+    "#include \"x.h\"\n",
+    "#define M(a) a\n",
+    "typedef ",
+    "::",
+    "namespace ",
+    "template <typename T> ",
+    "public:",
+    "<?php ",
+    "$x",
+    "->",
+    "@ivar",
+    "end\n",
+    "require_relative 'a'\n",
+    "attr_accessor :a\n",
     "class ",
     "struct ",
     "fn ",

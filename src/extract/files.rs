@@ -130,7 +130,26 @@ fn unsupported_source(path: &Path) -> Option<String> {
 
 /// Whether a file name is one the summary or the docs are made from.
 pub fn is_project_file(name: &str) -> bool {
-    matches!(name, "CLAUDE.md" | "package.json" | "Cargo.toml" | "go.mod") || name.ends_with(".csproj")
+    matches!(
+        name,
+        "CLAUDE.md"
+            | "package.json"
+            | "Cargo.toml"
+            | "go.mod"
+            | "pyproject.toml"
+            | "setup.py"
+            | "setup.cfg"
+            | "pom.xml"
+            | "build.gradle"
+            | "build.gradle.kts"
+            | "CMakeLists.txt"
+            | "meson.build"
+            | "configure.ac"
+            | "composer.json"
+            | "Gemfile"
+    ) || name.ends_with(".csproj")
+        || name.ends_with(".gemspec")
+        || (name.starts_with("requirements") && name.ends_with(".txt"))
 }
 
 /// A glob list could not be compiled.

@@ -74,7 +74,22 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
             continue;
         }
         let file = path.rsplit('/').next().unwrap_or(path);
-        if matches!(file, "Program.cs" | "main.go" | "main.rs" | "index.ts" | "main.ts" | "index.js" | "main.js") {
+        let named_entry = matches!(
+            file,
+            "Program.cs"
+                | "main.go"
+                | "main.rs"
+                | "index.ts"
+                | "main.ts"
+                | "index.js"
+                | "main.js"
+                | "__main__.py"
+                | "manage.py"
+                | "Rakefile"
+        );
+        // Scripts in a top `bin/` folder (`bin/rails`, `bin/console.rb`).
+        let bin_script = path.strip_prefix("bin/").is_some_and(|rest| !rest.contains('/'));
+        if named_entry || bin_script {
             entry.insert(path.to_string());
         }
         if slot.meta.type_count == 0 && slot.meta.method_count == 0 {
@@ -82,7 +97,9 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
         }
         let structure = seg.structure(&slot)?;
         for m in &structure.methods {
-            let is_main = (m.name == "main" && m.parent.is_none()) || (m.name == "Main" && m.is_static);
+            // C, C++, Go, Rust `main`; C#'s static `Main`; Java's static `main`.
+            let is_main =
+                (m.name == "main" && (m.parent.is_none() || m.is_static)) || (m.name == "Main" && m.is_static);
             if is_main {
                 entry.insert(path.to_string());
             }
@@ -110,6 +127,20 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     let (deps, mains) = dependencies(root);
     for (m, source) in mains {
         entry.insert(format!("{m} (from {source})"));
+    }
+    // Python scripts: `if __name__ == "__main__":`.
+    let q = crate::query::Query { limit: 200, ..crate::query::Query::new("__main__", crate::query::Mode::Exact) };
+    if let Ok(found) = crate::query::search(index, &q) {
+        for hit in found.hits {
+            let code = !matches!(hit.line_type, LineType::Comment);
+            if code && hit.path.ends_with(".py") && !is_vendored(&hit.path) && !hit.path.ends_with("__main__.py") {
+                entry.insert(hit.path);
+            }
+        }
+    }
+    // Laravel's `artisan` console (a PHP script without an extension).
+    if root.join("artisan").is_file() {
+        entry.insert("artisan".to_string());
     }
     // Shallow paths first: `main.go` before `cmd/tool/main.go`.
     let mut entry: Vec<String> = entry.into_iter().collect();
@@ -260,9 +291,7 @@ fn dependencies(root: &Path) -> (Vec<Named>, Vec<Named>) {
     let walker = crate::extract::excludes::walk_builder(root).build();
     for entry in walker.flatten().filter(|e| e.file_type().is_some_and(|t| t.is_file())) {
         let name = entry.file_name().to_string_lossy().to_string();
-        let is_manifest =
-            matches!(name.as_str(), "package.json" | "Cargo.toml" | "go.mod") || name.ends_with(".csproj");
-        if !is_manifest {
+        if !crate::extract::is_project_file(&name) || name == "CLAUDE.md" {
             continue;
         }
         let rel = crate::extract::rel_path(root, entry.path()).unwrap_or(name.clone());
@@ -330,6 +359,114 @@ fn dependencies(root: &Path) -> (Vec<Named>, Vec<Named>) {
                     }
                 }
             }
+            "pyproject.toml" => {
+                for (dep, script) in pyproject(&text) {
+                    match script {
+                        false => add(&dep),
+                        true => mains_found.push((dep, rel.clone())),
+                    }
+                }
+            }
+            "setup.py" => quoted_list_after(&text, "install_requires").iter().for_each(|d| add(requirement_name(d))),
+            "setup.cfg" => {
+                let mut inside = false;
+                for line in text.lines() {
+                    let t = line.trim();
+                    if t.starts_with("install_requires") {
+                        inside = true;
+                        t.split_once('=')
+                            .map(|(_, v)| v.trim())
+                            .filter(|v| !v.is_empty())
+                            .map(|v| add(requirement_name(v)));
+                    } else if inside && line.starts_with([' ', '\t']) && !t.is_empty() {
+                        add(requirement_name(t));
+                    } else if inside {
+                        inside = false;
+                    }
+                }
+            }
+            n if n.starts_with("requirements") && n.ends_with(".txt") => {
+                for line in text.lines().map(str::trim) {
+                    if !line.is_empty() && !line.starts_with(['#', '-']) && !line.contains("://") {
+                        add(requirement_name(line));
+                    }
+                }
+            }
+            "pom.xml" => {
+                for part in text.split("<dependency>").skip(1) {
+                    let tag = |t: &str| {
+                        let open = format!("<{t}>");
+                        let start = part.find(&open)? + open.len();
+                        let end = part[start..].find('<')? + start;
+                        Some(part[start..end].trim().to_string())
+                    };
+                    if let (Some(g), Some(a)) = (tag("groupId"), tag("artifactId")) {
+                        add(&format!("{g}:{a}"));
+                    }
+                }
+            }
+            "build.gradle" | "build.gradle.kts" => {
+                const CONFIGS: [&str; 6] = [
+                    "implementation",
+                    "api",
+                    "compileOnly",
+                    "runtimeOnly",
+                    "testImplementation",
+                    "annotationProcessor",
+                ];
+                for line in text.lines().map(str::trim) {
+                    if !CONFIGS.iter().any(|c| line.starts_with(c)) {
+                        continue;
+                    }
+                    if let Some(q) = quoted_strings(line).first() {
+                        let coords: Vec<&str> = q.split(':').collect();
+                        if coords.len() >= 2 {
+                            add(&format!("{}:{}", coords[0], coords[1]));
+                        }
+                    }
+                }
+            }
+            "CMakeLists.txt" => {
+                for part in text.split("find_package(").skip(1) {
+                    part.split(|c: char| c.is_whitespace() || c == ')').next().into_iter().for_each(&mut add);
+                }
+            }
+            "meson.build" => {
+                for part in text.split("dependency(").skip(1) {
+                    quoted_strings(part.split(')').next().unwrap_or("")).first().into_iter().for_each(|d| add(d));
+                }
+            }
+            "configure.ac" => {
+                for part in text.split("AC_CHECK_LIB(").skip(1) {
+                    let lib = part.split(',').next().unwrap_or("").trim().trim_matches(['[', ']']);
+                    add(lib);
+                }
+            }
+            "composer.json" => {
+                let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else { continue };
+                for key in ["require", "require-dev"] {
+                    if let Some(obj) = v.get(key).and_then(|d| d.as_object()) {
+                        obj.keys().filter(|k| *k != "php" && !k.starts_with("ext-")).for_each(|k| add(k));
+                    }
+                }
+            }
+            "Gemfile" => {
+                for line in text.lines().map(str::trim) {
+                    if let Some(rest) = line.strip_prefix("gem ") {
+                        quoted_strings(rest).first().into_iter().for_each(|d| add(d));
+                    }
+                }
+            }
+            n if n.ends_with(".gemspec") => {
+                for line in text.lines().map(str::trim) {
+                    if line.contains("add_dependency")
+                        || line.contains("add_runtime_dependency")
+                        || line.contains("add_development_dependency")
+                    {
+                        quoted_strings(line).first().into_iter().for_each(|d| add(d));
+                    }
+                }
+            }
             _ => {
                 // .csproj: <PackageReference Include="X" ... /> and project references.
                 for part in text.split("<PackageReference").skip(1).chain(text.split("<ProjectReference").skip(1)) {
@@ -350,6 +487,76 @@ fn dependencies(root: &Path) -> (Vec<Named>, Vec<Named>) {
     let mut seen = BTreeSet::new();
     let deps = found.into_iter().filter(|(_, _, d)| seen.insert(d.clone())).map(|(_, m, d)| (d, m)).collect();
     (deps, mains_found)
+}
+
+/// `requests` of `requests>=2.0; python_version > "3"`, `pkg[extra]`.
+fn requirement_name(spec: &str) -> &str {
+    let spec = spec.trim().trim_matches(['"', '\'', ',']);
+    let end = spec.find(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))).unwrap_or(spec.len());
+    &spec[..end]
+}
+
+/// The strings in single or double quotes on a line, in order.
+fn quoted_strings(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(['"', '\'']) {
+        let quote = rest.as_bytes()[start] as char;
+        let after = &rest[start + 1..];
+        let Some(end) = after.find(quote) else { break };
+        out.push(&after[..end]);
+        rest = &after[end + 1..];
+    }
+    out
+}
+
+/// The quoted strings of the `[...]` list that follows `key` (`install_requires=[..]`).
+fn quoted_list_after<'t>(text: &'t str, key: &str) -> Vec<&'t str> {
+    let Some(at) = text.find(key) else { return Vec::new() };
+    let rest = &text[at..];
+    let (Some(open), Some(close)) = (rest.find('['), rest.find(']')) else { return Vec::new() };
+    if close < open {
+        return Vec::new();
+    }
+    quoted_strings(&rest[open..close])
+}
+
+/// A pyproject.toml's dependencies (PEP 621 `dependencies = [..]`, Poetry's
+/// `[tool.poetry.dependencies]` tables) and `[project.scripts]` entry points
+/// (`pkg.cli:main`, marked `true`).
+fn pyproject(text: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    let mut in_list = false;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') && !in_list {
+            section = line.trim_matches(['[', ']']).to_string();
+            continue;
+        }
+        if in_list {
+            for q in quoted_strings(line) {
+                out.push((requirement_name(q).to_string(), false));
+            }
+            in_list = !line.contains(']');
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else { continue };
+        let (key, value) = (key.trim().trim_matches('"'), value.trim());
+        if section == "project" && (key == "dependencies" || key == "optional-dependencies") && value.starts_with('[') {
+            for q in quoted_strings(value) {
+                out.push((requirement_name(q).to_string(), false));
+            }
+            in_list = !value.contains(']');
+        } else if section.ends_with("dependencies") && section.starts_with("tool.poetry") && key != "python" {
+            out.push((key.to_string(), false));
+        } else if section == "project.scripts" || section == "tool.poetry.scripts" {
+            if let Some(target) = quoted_strings(value).first() {
+                out.push((target.to_string(), true));
+            }
+        }
+    }
+    out.retain(|(d, _)| !d.is_empty());
+    out
 }
 
 /// The automatic block, as Markdown.
