@@ -417,6 +417,12 @@ impl<'a> Visit<'a> {
                     self.scopes.push(Scope { depth, name, kind });
                 }
             }
+            Decl::Method if self.export_macro_class(node).is_some() => {
+                // `class LEVELDB_EXPORT Slice { .. }`: tree-sitter-cpp reads a
+                // function `Slice` returning `class LEVELDB_EXPORT`.
+                let (kind, name) = self.export_macro_class(node).unwrap_or(("class", node));
+                self.type_named(node, name, kind, depth);
+            }
             Decl::Method => {
                 if let Some(owner) = self.method(node, node, None) {
                     // `int Store::add(..) { .. }`: its body is in `Store`.
@@ -462,6 +468,28 @@ impl<'a> Visit<'a> {
         self.scopes.last()
     }
 
+    /// A C++ class declared with an export macro (`class API Name { .. }`), which
+    /// the grammar reads as a function definition: its kind and its name.
+    fn export_macro_class(&self, node: Node<'a>) -> Option<(&'static str, Node<'a>)> {
+        if self.spec.language != crate::lang::Language::Cpp || node.kind() != "function_definition" {
+            return None;
+        }
+        let ty = node.child_by_field_name("type")?;
+        let kind = match ty.kind() {
+            "class_specifier" => "class",
+            "struct_specifier" => "struct",
+            "union_specifier" => "union",
+            _ => return None,
+        };
+        let declarator = node.child_by_field_name("declarator")?;
+        let is_macro = ty.child_by_field_name("name").is_some_and(|m| {
+            let t = self.text(m);
+            t.len() > 1 && t.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        });
+        (is_macro && ty.child_by_field_name("body").is_none() && declarator.kind() == "identifier")
+            .then_some((kind, declarator))
+    }
+
     fn type_decl(&mut self, node: Node<'a>, kind: &'static str, depth: usize) {
         let name_node = node
             .child_by_field_name("name")
@@ -469,6 +497,10 @@ impl<'a> Visit<'a> {
         let Some(name_node) = name_node else {
             return;
         };
+        self.type_named(node, name_node, kind, depth);
+    }
+
+    fn type_named(&mut self, node: Node<'a>, name_node: Node<'a>, kind: &'static str, depth: usize) {
         let name = self.text(name_node).to_string();
         let kind = node
             .child_by_field_name("type")
@@ -496,8 +528,9 @@ impl<'a> Visit<'a> {
         self.types.push(def);
         // `typedef struct s { .. } t;`: the members are the struct's. Only an
         // anonymous struct's members belong to the typedef.
-        let named_type = node
-            .child_by_field_name("declarator")
+        let named_type = (kind == "typedef")
+            .then(|| node.child_by_field_name("declarator"))
+            .flatten()
             .and(node.child_by_field_name("type"))
             .and_then(|t| t.child_by_field_name("name"));
         match named_type {
@@ -722,7 +755,9 @@ impl<'a> Visit<'a> {
     /// Whether a node at `depth` is inside a function (its locals are not the
     /// file's declarations).
     fn in_function(&self, depth: usize) -> bool {
-        self.graph.path[..depth.min(self.graph.path.len())].iter().any(|(n, _)| self.roles.of(*n).graph.is_function())
+        self.graph.path[..depth.min(self.graph.path.len())]
+            .iter()
+            .any(|(n, _)| self.roles.of(*n).graph.is_function() && self.export_macro_class(*n).is_none())
     }
 
     /// Whether the string at `depth` is a statement of its own (a docstring).
@@ -975,18 +1010,26 @@ impl<'a> Visit<'a> {
     /// `public:`, Ruby's bare `private` / `protected` / `public`.
     fn access_label(&self, node: Node<'a>) -> Option<&'a str> {
         let parent = node.parent()?;
-        if !matches!(parent.kind(), "field_declaration_list" | "body_statement") {
+        if parent.kind() == "labeled_statement" {
+            // `public: void f();` in a class the grammar read as a function.
+            let label = parent.child_by_field_name("label").map_or("", |l| self.text(l));
+            return matches!(label, "public" | "protected" | "private").then_some(label);
+        }
+        // `compound_statement`: the body of a class declared with an export
+        // macro, where `public:` reads as a label.
+        if !matches!(parent.kind(), "field_declaration_list" | "body_statement" | "compound_statement") {
             return None;
         }
         let mut prev = node.prev_named_sibling();
         for _ in 0..10_000 {
             let p = prev?;
-            let text = self.text(p).trim_end_matches(':').trim();
-            let label = match p.kind() {
-                "access_specifier" => true,
-                "identifier" => self.spec.language == crate::lang::Language::Ruby,
-                _ => false,
+            let (label, text) = match p.kind() {
+                "access_specifier" => (true, self.text(p)),
+                "identifier" => (self.spec.language == crate::lang::Language::Ruby, self.text(p)),
+                "labeled_statement" => (true, p.child_by_field_name("label").map_or("", |l| self.text(l))),
+                _ => (false, ""),
             };
+            let text = text.trim_end_matches(':').trim();
             if label && matches!(text, "public" | "protected" | "private") {
                 return Some(text);
             }
