@@ -2,9 +2,13 @@
 //!
 //! Files come from the trees of `shared/corpus/fetch` under `$CG_BENCH_CORPUS`
 //! (default `~/corpus`): C# from mono, TypeScript and JavaScript from typescript,
-//! Rust from rustc, Go from kubernetes; a deterministic sample of up to
+//! Rust from rustc, Go from kubernetes, Python from django, Java from guava, C
+//! from redis, C++ from leveldb, PHP from laravel, Ruby from rails; a
+//! deterministic sample of up to
 //! `$CG_BENCH_FILES` (default 400) files each, read into memory first. Without a
-//! corpus the fixtures are used, so the bench always runs.
+//! corpus the fixtures are used, so the bench always runs. `CG_BENCH_LANGUAGES`
+//! (`python,java`) limits the languages; `CG_BENCH_RATIO_ONLY=1` prints the
+//! interleaved ratios and skips criterion's groups.
 //!
 //!     cargo bench --bench extract
 
@@ -37,9 +41,19 @@ fn samples() -> Vec<Sample> {
         (Language::JavaScript, "typescript"),
         (Language::Rust, "rustc"),
         (Language::Go, "kubernetes"),
+        (Language::Python, "django"),
+        (Language::Java, "guava"),
+        (Language::C, "redis"),
+        (Language::Cpp, "leveldb"),
+        (Language::Php, "laravel"),
+        (Language::Ruby, "rails"),
     ];
+    let only: Vec<Language> = std::env::var("CG_BENCH_LANGUAGES")
+        .map(|v| v.split(',').filter_map(Language::from_name).collect())
+        .unwrap_or_default();
     trees
         .iter()
+        .filter(|(language, _)| only.is_empty() || only.contains(language))
         .map(|&(language, tree)| {
             let root = corpus.join(tree);
             let root = if root.join(".complete").exists() { root } else { fixtures.clone() };
@@ -96,6 +110,9 @@ fn interleaved(samples: &[Sample]) {
 fn bench(c: &mut Criterion) {
     let samples = samples();
     interleaved(&samples);
+    if std::env::var_os("CG_BENCH_RATIO_ONLY").is_some() {
+        return;
+    }
     let mut group = c.benchmark_group("extract");
     group.sample_size(10);
     for sample in samples {

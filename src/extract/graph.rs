@@ -469,13 +469,14 @@ impl<'a> Visit<'a> {
     /// Ruby's `require "x"`, `require_relative "x"`, `load "x.rb"`: imports of
     /// everything the file defines (Ruby's constants are global once loaded).
     fn ruby_require(&mut self, node: Node<'a>) {
-        let Some(method) = node.child_by_field_name("method") else { return };
+        // By field id: looking fields up by name costs string compares per call.
+        let Some(method) = node.child_by_field_id(self.roles.of(node).graph.call_field) else { return };
         let relative = match self.text(method) {
             "require" | "load" => false,
             "require_relative" => true,
             _ => return,
         };
-        if node.child_by_field_name("receiver").is_some() {
+        if node.child_by_field_id(self.roles.of(node).graph.member.0).is_some() {
             return;
         }
         let Some(args) = node.child_by_field_name("arguments") else { return };

@@ -175,6 +175,9 @@ pub(crate) struct Visit<'a> {
     graph: graph::GraphState<'a>,
     /// The declared type of the properties being pushed.
     property_type: Option<String>,
+    /// The access labels of the last class body asked about (its node id, then
+    /// each label's start byte and word).
+    labels: std::cell::RefCell<Option<(usize, Vec<(usize, &'a str)>)>>,
 }
 
 /// Number of lines of `src`: a final line without `\n` counts, an empty file has none.
@@ -208,6 +211,7 @@ impl<'a> Visit<'a> {
             aux: None,
             graph: graph::GraphState::default(),
             property_type: None,
+            labels: Default::default(),
         }
     }
 
@@ -882,8 +886,10 @@ impl<'a> Visit<'a> {
 
     /// Ruby's `attr_reader :a, :b` (and `attr_writer`, `attr_accessor`).
     fn accessors(&mut self, node: Node<'a>) {
-        let Some(method) = node.child_by_field_name("method") else { return };
-        if node.child_by_field_name("receiver").is_some()
+        // By field id: every Ruby call comes here.
+        let g = self.roles.of(node).graph;
+        let Some(method) = node.child_by_field_id(g.call_field) else { return };
+        if node.child_by_field_id(g.member.0).is_some()
             || !matches!(self.text(method), "attr_reader" | "attr_writer" | "attr_accessor")
         {
             return;
@@ -1007,8 +1013,13 @@ impl<'a> Visit<'a> {
     }
 
     /// The access a label earlier in the same class body gives a member: C++'s
-    /// `public:`, Ruby's bare `private` / `protected` / `public`.
+    /// `public:`, Ruby's bare `private` / `protected` / `public`. The labels of a
+    /// body are listed once (one pass over its children) and kept for its next
+    /// member: walking back sibling by sibling is quadratic in tree-sitter.
     fn access_label(&self, node: Node<'a>) -> Option<&'a str> {
+        if !matches!(self.spec.language, crate::lang::Language::Cpp | crate::lang::Language::Ruby) {
+            return None;
+        }
         let parent = node.parent()?;
         if parent.kind() == "labeled_statement" {
             // `public: void f();` in a class the grammar read as a function.
@@ -1020,22 +1031,26 @@ impl<'a> Visit<'a> {
         if !matches!(parent.kind(), "field_declaration_list" | "body_statement" | "compound_statement") {
             return None;
         }
-        let mut prev = node.prev_named_sibling();
-        for _ in 0..10_000 {
-            let p = prev?;
-            let (label, text) = match p.kind() {
-                "access_specifier" => (true, self.text(p)),
-                "identifier" => (self.spec.language == crate::lang::Language::Ruby, self.text(p)),
-                "labeled_statement" => (true, p.child_by_field_name("label").map_or("", |l| self.text(l))),
-                _ => (false, ""),
-            };
-            let text = text.trim_end_matches(':').trim();
-            if label && matches!(text, "public" | "protected" | "private") {
-                return Some(text);
+        let mut cache = self.labels.borrow_mut();
+        if cache.as_ref().is_none_or(|(id, _)| *id != parent.id()) {
+            let mut labels = Vec::new();
+            for p in parent.named_children(&mut parent.walk()) {
+                let text = match p.kind() {
+                    "access_specifier" => self.text(p),
+                    "identifier" if self.spec.language == crate::lang::Language::Ruby => self.text(p),
+                    "labeled_statement" => p.child_by_field_name("label").map_or("", |l| self.text(l)),
+                    _ => continue,
+                };
+                let text = text.trim_end_matches(':').trim();
+                if matches!(text, "public" | "protected" | "private") {
+                    labels.push((p.start_byte(), text));
+                }
             }
-            prev = p.prev_named_sibling();
+            *cache = Some((parent.id(), labels));
         }
-        None
+        let labels = &cache.as_ref()?.1;
+        let before = labels.partition_point(|(at, _)| *at < node.start_byte());
+        before.checked_sub(1).map(|i| labels[i].1)
     }
 
     /// The first byte of a declaration's signature: after its attributes, decorators

@@ -11,15 +11,34 @@
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 /// Whether a header's text uses C++ syntax: a line (outside `//` / `/*` comment
-/// lines and preprocessor lines) that starts with `namespace` or `template`, a
+/// lines, preprocessor lines and `#ifdef __cplusplus` blocks) that starts with `namespace` or `template`, a
 /// `class X` declaration, an access label (`public:`), `using namespace` or a
 /// `using X = ..` alias, or a `::` before any string or comment on its line. The
 /// rule reads only the file's first 256 KiB, so a header's language is stable.
 pub fn uses_cpp_syntax(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(256 * 1024)]);
+    // Depth of `#if` nesting, and the depth at which an `#ifdef __cplusplus`
+    // block began: C headers guard their C++ parts that way.
+    let (mut depth, mut cplusplus): (usize, Option<usize>) = (0, None);
     for line in text.lines() {
         let t = line.trim_start();
-        if t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") || t.starts_with('#') {
+        if let Some(directive) = t.strip_prefix('#').map(str::trim_start) {
+            if directive.starts_with("if") {
+                depth += 1;
+                if cplusplus.is_none() && directive.contains("__cplusplus") && !directive.starts_with("ifndef") {
+                    cplusplus = Some(depth);
+                }
+            } else if directive.starts_with("endif") {
+                if cplusplus == Some(depth) {
+                    cplusplus = None;
+                }
+                depth = depth.saturating_sub(1);
+            } else if directive.starts_with("el") && cplusplus == Some(depth) {
+                cplusplus = None;
+            }
+            continue;
+        }
+        if cplusplus.is_some() || t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") {
             continue;
         }
         let mut words = t.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
@@ -38,6 +57,25 @@ pub fn uses_cpp_syntax(bytes: &[u8]) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uses_cpp_syntax;
+
+    #[test]
+    fn headers_are_cpp_by_their_own_syntax_only() {
+        assert!(uses_cpp_syntax(b"namespace a {\nint f();\n}\n"));
+        assert!(uses_cpp_syntax(b"class API Store {\n public:\n  int n;\n};\n"));
+        assert!(uses_cpp_syntax(b"int x = std::max(1, 2);\n"));
+        assert!(!uses_cpp_syntax(b"/* a C header */\nstruct s { int n; };\nint f(void);\n"));
+        // Guarded C++ parts of a C header, `::` in strings and comments.
+        let guarded = b"#ifdef __cplusplus\nusing namespace std;\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n";
+        assert!(!uses_cpp_syntax(guarded));
+        assert!(!uses_cpp_syntax(b"const char *s = \"a::b\"; // c::d\n"));
+        // `#ifndef __cplusplus` guards C, not C++.
+        assert!(uses_cpp_syntax(b"#ifndef __cplusplus\nint f(void);\n#endif\ntemplate <class T> T g(T);\n"));
+    }
 }
 
 pub static SPEC_C: LanguageSpec = LanguageSpec {
