@@ -109,7 +109,7 @@ fn tree(args: Args) -> Result<()> {
         .iter()
         .map(|n| {
             Language::from_name(n)
-                .with_context(|| format!("unknown language {n:?}: use csharp, typescript, javascript, rust or go"))
+                .with_context(|| format!("unknown language {n:?}: use csharp, typescript, javascript, rust, go, python, java, c, cpp, php or ruby"))
         })
         .collect::<Result<Vec<_>>>()?;
     let options = WalkOptions {

@@ -179,7 +179,7 @@ impl std::error::Error for NothingMatched {}
 /// Which files a walk takes: shared by `cg init` and `cg extract DIR`.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct WalkFlags {
-    /// Only these languages (comma-separated: csharp,typescript,javascript,rust,go).
+    /// Only these languages (comma-separated: csharp,typescript,javascript,rust,go,python,java,c,cpp,php,ruby).
     #[arg(long, value_delimiter = ',')]
     pub languages: Vec<String>,
     /// Leave out files matching this glob, e.g. '**/generated/**' (repeatable).

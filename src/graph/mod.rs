@@ -238,6 +238,7 @@ pub struct Resolution {
 
 /// A definition a name may bind to, read from the definitions table (no
 /// structure block decompressed), with what resolution asks of its file.
+#[derive(Clone)]
 pub struct Candidate {
     pub id: DefId,
     pub def: Def,
@@ -385,6 +386,9 @@ pub struct Graph<'i> {
     files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
     defs: RefCell<FxHashMap<String, Rc<Vec<DefId>>>>,
     name_defs: RefCell<FxHashMap<String, Rc<NameDefs>>>,
+    /// [`Graph::name_defs_for`]: a name's candidates of one language family,
+    /// when the name has candidates in several.
+    family_defs: RefCell<FxHashMap<(String, Language), Rc<NameDefs>>>,
     named_in: RefCell<FxHashMap<(String, bool), NamedIn>>,
     supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
@@ -407,6 +411,7 @@ impl<'i> Graph<'i> {
             files: RefCell::default(),
             defs: RefCell::default(),
             name_defs: RefCell::default(),
+            family_defs: RefCell::default(),
             named_in: RefCell::default(),
             supers: RefCell::default(),
             import_files: RefCell::default(),
@@ -634,6 +639,25 @@ impl<'i> Graph<'i> {
         Ok(d)
     }
 
+    /// The candidates of `name` a file of `language` can bind to: those of its
+    /// language family ([`Language::family`]; a JS `x.push()` is never a Python
+    /// method's reference).
+    pub fn name_defs_for(&self, name: &str, language: Language) -> Result<Rc<NameDefs>, SnapshotError> {
+        let all = self.name_defs(name)?;
+        let family = language.family();
+        if all.items.iter().all(|c| c.language.family() == family) {
+            return Ok(all);
+        }
+        let key = (name.to_string(), family);
+        if let Some(d) = self.family_defs.borrow().get(&key) {
+            return Ok(d.clone());
+        }
+        let items = all.items.iter().filter(|c| c.language.family() == family).cloned().collect();
+        let d = Rc::new(NameDefs::new(items));
+        self.family_defs.borrow_mut().insert(key, d.clone());
+        Ok(d)
+    }
+
     pub fn def(&self, id: DefId) -> Result<(Rc<FileGraph>, Def), SnapshotError> {
         let f = self.file(id.0)?;
         let d = f.defs[id.1 as usize].clone();
@@ -793,7 +817,7 @@ impl<'i> Graph<'i> {
                 }
             }
         }
-        let nd = self.name_defs(name)?;
+        let nd = self.name_defs_for(name, f.language)?;
         let class = role_class(r.role);
         if !nd.any[class] {
             return Ok(Resolution::default());
@@ -846,7 +870,7 @@ impl<'i> Graph<'i> {
         }
         match receiver {
             PackedReceiver::Type(_) => Ok(Resolution::default()),
-            PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(unknown_receiver(&nd, class)),
+            PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(unknown_receiver(&nd, class, f.language)),
             PackedReceiver::Name(x) => {
                 let x = self.dealias(f, f.name(x));
                 let found = of_parents(std::slice::from_ref(&x));
@@ -891,9 +915,9 @@ impl<'i> Graph<'i> {
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
-                Ok(unknown_receiver(&nd, class))
+                Ok(unknown_receiver(&nd, class, f.language))
             }
-            PackedReceiver::Unknown => Ok(unknown_receiver(&nd, class)),
+            PackedReceiver::Unknown => Ok(unknown_receiver(&nd, class, f.language)),
             PackedReceiver::None => self.resolve_plain(f, r, name, &nd, class),
         }
     }
@@ -1054,9 +1078,16 @@ impl<'i> Graph<'i> {
 
 /// A member of a receiver whose type is unknown: every member of the name is a
 /// candidate; past [`MAX_AMBIGUOUS`] they are counted, not listed.
-fn unknown_receiver(nd: &NameDefs, class: usize) -> Resolution {
+fn unknown_receiver(nd: &NameDefs, class: usize, language: Language) -> Resolution {
     let members = &nd.members[class];
-    if members.len() > MAX_AMBIGUOUS {
+    // In Python, Ruby and PHP most receivers have no declared type, and most
+    // `x.get()` / `x.pop()` are a library's (dicts, lists, hashes): several
+    // project candidates are counted, not listed.
+    let listed = match language {
+        Language::Python | Language::Ruby | Language::Php => 1,
+        _ => MAX_AMBIGUOUS,
+    };
+    if members.len() > listed {
         return Resolution { defs: Vec::new(), ambiguous: true, by_name_only: members.len() };
     }
     Resolution {

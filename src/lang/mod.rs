@@ -97,6 +97,17 @@ impl Language {
         }
     }
 
+    /// The languages whose definitions a reference can bind to: TypeScript and
+    /// JavaScript import each other, C and C++ include each other; every other
+    /// language stands alone.
+    pub fn family(self) -> Language {
+        match self {
+            Language::JavaScript => Language::TypeScript,
+            Language::Cpp => Language::C,
+            l => l,
+        }
+    }
+
     /// Whether a path's language (from [`Language::from_path`]) may be `self`
     /// once the file is read (a `.h` header may turn out C++).
     pub fn may_be(self, by_path: Language) -> bool {

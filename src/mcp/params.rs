@@ -95,7 +95,9 @@ pub struct InitParams {
     pub path: Option<String>,
     #[schemars(description = "A display name for the project.")]
     pub name: Option<String>,
-    #[schemars(description = "Only these languages: csharp, typescript, javascript, rust, go.")]
+    #[schemars(
+        description = "Only these languages: csharp, typescript, javascript, rust, go, python, java, c, cpp, php, ruby."
+    )]
     pub languages: Option<Vec<String>>,
     #[schemars(description = "Globs of files to leave out, e.g. **/generated/**.")]
     pub exclude: Option<Vec<String>>,

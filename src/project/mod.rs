@@ -87,7 +87,7 @@ pub enum ProjectError {
     UnknownSection(String),
     #[error("invalid glob {glob:?}: {message}")]
     BadGlob { glob: String, message: String },
-    #[error("unknown language {0:?}: use csharp, typescript, javascript, rust or go")]
+    #[error("unknown language {0:?}: use csharp, typescript, javascript, rust, go, python, java, c, cpp, php or ruby")]
     UnknownLanguage(String),
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
