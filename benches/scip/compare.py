@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compares `cg refs` with scip-typescript's references on a sample of symbols.
+"""Compares `cg refs` with a SCIP index (scip-typescript, scip-python) on a sample of symbols.
 
 Usage: compare.py PROJECT OCCURRENCES.tsv N SEED
 A symbol is sampled among those SCIP defines once in the project, whose definition
