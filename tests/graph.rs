@@ -386,7 +386,8 @@ fn python_self_fields_relative_imports_submodules_and_constructors() {
     // `s = store.Store()` (a class called through the imported submodule
     // `store`). `made = make_store()` has no declared result: in Python an
     // untyped receiver's member with several candidates is counted, not listed.
-    assert_eq!(refs(&index, "Store.add"), ["app/main.py:12 call"]);
+    // `import shop; shop.Store()`: the package's `__init__.py` imports `Store`.
+    assert_eq!(refs(&index, "Store.add"), ["app/main.py:12 call", "app/reexport.py:7 call"]);
     // `self.bill = Bill()` with `Bill` an alias of `Invoice`; `invoice.Invoice()`.
     assert_eq!(refs(&index, "Invoice.add"), ["app/main.py:14 call", "shop/store.py:14 call"]);
     let g = Graph::new(&index);
@@ -396,9 +397,16 @@ fn python_self_fields_relative_imports_submodules_and_constructors() {
     assert_eq!(refs(&index, "main.add"), ["app/main.py:17 call"]);
     // Inherited through `class Store(Base, Adder)`, by `self.flush()` and `s.flush()`.
     assert_eq!(refs(&index, "Base.flush"), ["app/main.py:18 call", "shop/store.py:15 call"]);
+    // Also through the package: `from shop import make_store as mk; mk()`.
     assert_eq!(
         refs(&index, "make_store"),
-        ["app/main.py:3 import", "app/main.py:15 call", "shop/__init__.py:2 import"]
+        [
+            "app/main.py:3 import",
+            "app/main.py:15 call",
+            "app/reexport.py:2 import",
+            "app/reexport.py:8 call",
+            "shop/__init__.py:2 import"
+        ]
     );
     let imports: Vec<Vec<String>> = g.imports("app/main.py", 1).unwrap().into_iter().map(|i| i.resolved).collect();
     assert_eq!(

@@ -6,7 +6,10 @@ use codegraph::extract::Extractor;
 use codegraph::lang::Language;
 use libfuzzer_sys::fuzz_target;
 
-const PATHS: [&str; 7] = ["f.cs", "f.ts", "f.tsx", "f.js", "f.rs", "f.go", "f.jsx"];
+const PATHS: [&str; 15] = [
+    "f.cs", "f.ts", "f.tsx", "f.js", "f.rs", "f.go", "f.jsx", "f.py", "f.java", "f.c", "f.h", "f.cpp", "f.php", "f.rb",
+    "Rakefile",
+];
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, source)) = data.split_first() else { return };

@@ -885,7 +885,13 @@ impl<'i> Graph<'i> {
                             // An external package: not the project's.
                             return Ok(Resolution::default());
                         }
-                        return Ok(done(nd.select(class, &nd.in_files(&targets), |d| d.parent.is_none())));
+                        let top = |d: &Def| d.parent.is_none();
+                        let found = nd.select(class, &nd.in_files(&targets), top);
+                        if found.is_empty() && f.language == Language::Python {
+                            // `import shop; shop.Store()`: `shop/__init__.py` imports it.
+                            return Ok(done(self.through_reexports(&targets, name, &nd, class, &top, 0)?));
+                        }
+                        return Ok(done(found));
                     }
                 }
                 // Python's `from pkg import mod` then `mod.f`: the names of the
@@ -894,7 +900,13 @@ impl<'i> Graph<'i> {
                     for (i, imp) in f.imports.iter().enumerate() {
                         if imp.names.iter().any(|n| n.alias == x && n.name != "*") {
                             let targets = self.import_targets(f, i as u32)?;
-                            let found = nd.select(class, &nd.in_files(&targets), |d| d.parent.is_none());
+                            let top = |d: &Def| d.parent.is_none();
+                            let found = nd.select(class, &nd.in_files(&targets), top);
+                            if !found.is_empty() {
+                                return Ok(done(found));
+                            }
+                            // `models.Model`: `models/__init__.py` imports it.
+                            let found = self.through_reexports(&targets, name, &nd, class, &top, 0)?;
                             if !found.is_empty() {
                                 return Ok(done(found));
                             }
@@ -967,6 +979,43 @@ impl<'i> Graph<'i> {
         Ok(found)
     }
 
+    /// Definitions named `name` that files re-export: TS/JS `export .. from`,
+    /// Rust `pub use`; in Python every import of a file re-exports what it names
+    /// (a package's `__init__.py`: `from .base import Model`, `from .ops import *`),
+    /// followed two levels deep.
+    fn through_reexports(
+        &self,
+        targets: &[FileKey],
+        name: &str,
+        nd: &NameDefs,
+        class: usize,
+        keep: &dyn Fn(&Def) -> bool,
+        level: usize,
+    ) -> Result<Vec<DefId>, SnapshotError> {
+        for &t in targets {
+            let tf = self.file(t)?;
+            let python = tf.language == Language::Python;
+            for (j, rexp) in tf.imports.iter().enumerate() {
+                let names_it = rexp.names.iter().any(|n| n.alias == name || n.name == "*");
+                if !(rexp.kind == 1 || (python && names_it)) {
+                    continue;
+                }
+                let through = self.import_targets(&tf, j as u32)?;
+                let found = nd.select(class, &nd.in_files(&through), keep);
+                if !found.is_empty() {
+                    return Ok(found);
+                }
+                if python && level < 1 {
+                    let found = self.through_reexports(&through, name, nd, class, keep, level + 1)?;
+                    if !found.is_empty() {
+                        return Ok(found);
+                    }
+                }
+            }
+        }
+        Ok(Vec::new())
+    }
+
     fn resolve_plain(
         &self,
         f: &FileGraph,
@@ -1027,18 +1076,9 @@ impl<'i> Graph<'i> {
             }
             if named.is_some() {
                 // Through a re-export of the imported file.
-                for &t in targets.iter() {
-                    let tf = self.file(t)?;
-                    for (j, rexp) in tf.imports.iter().enumerate() {
-                        if rexp.kind != 1 {
-                            continue;
-                        }
-                        let through = self.import_targets(&tf, j as u32)?;
-                        let found = nd.select(class, &nd.in_files(&through), importable);
-                        if !found.is_empty() {
-                            return Ok(done(found));
-                        }
-                    }
+                let found = self.through_reexports(&targets, name, nd, class, &importable, 0)?;
+                if !found.is_empty() {
+                    return Ok(done(found));
                 }
             }
         }
