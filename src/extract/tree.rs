@@ -143,6 +143,9 @@ impl Roles {
     }
 }
 
+/// A class body's node id and its access labels (start byte, word).
+type BodyLabels<'a> = (usize, Vec<(usize, &'a str)>);
+
 /// What a C declarator declares (see [`Visit::declarator_name`]).
 struct Declared<'a> {
     name: Node<'a>,
@@ -177,7 +180,7 @@ pub(crate) struct Visit<'a> {
     property_type: Option<String>,
     /// The access labels of the last class body asked about (its node id, then
     /// each label's start byte and word).
-    labels: std::cell::RefCell<Option<(usize, Vec<(usize, &'a str)>)>>,
+    labels: std::cell::RefCell<Option<BodyLabels<'a>>>,
 }
 
 /// Number of lines of `src`: a final line without `\n` counts, an empty file has none.

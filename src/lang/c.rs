@@ -59,25 +59,6 @@ pub fn uses_cpp_syntax(bytes: &[u8]) -> bool {
     false
 }
 
-#[cfg(test)]
-mod tests {
-    use super::uses_cpp_syntax;
-
-    #[test]
-    fn headers_are_cpp_by_their_own_syntax_only() {
-        assert!(uses_cpp_syntax(b"namespace a {\nint f();\n}\n"));
-        assert!(uses_cpp_syntax(b"class API Store {\n public:\n  int n;\n};\n"));
-        assert!(uses_cpp_syntax(b"int x = std::max(1, 2);\n"));
-        assert!(!uses_cpp_syntax(b"/* a C header */\nstruct s { int n; };\nint f(void);\n"));
-        // Guarded C++ parts of a C header, `::` in strings and comments.
-        let guarded = b"#ifdef __cplusplus\nusing namespace std;\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n";
-        assert!(!uses_cpp_syntax(guarded));
-        assert!(!uses_cpp_syntax(b"const char *s = \"a::b\"; // c::d\n"));
-        // `#ifndef __cplusplus` guards C, not C++.
-        assert!(uses_cpp_syntax(b"#ifndef __cplusplus\nint f(void);\n#endif\ntemplate <class T> T g(T);\n"));
-    }
-}
-
 pub static SPEC_C: LanguageSpec = LanguageSpec {
     language: Language::C,
     name: "c",
@@ -345,5 +326,24 @@ fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
         Some("private")
     } else {
         Some("public")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uses_cpp_syntax;
+
+    #[test]
+    fn headers_are_cpp_by_their_own_syntax_only() {
+        assert!(uses_cpp_syntax(b"namespace a {\nint f();\n}\n"));
+        assert!(uses_cpp_syntax(b"class API Store {\n public:\n  int n;\n};\n"));
+        assert!(uses_cpp_syntax(b"int x = std::max(1, 2);\n"));
+        assert!(!uses_cpp_syntax(b"/* a C header */\nstruct s { int n; };\nint f(void);\n"));
+        // Guarded C++ parts of a C header, `::` in strings and comments.
+        let guarded = b"#ifdef __cplusplus\nusing namespace std;\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n";
+        assert!(!uses_cpp_syntax(guarded));
+        assert!(!uses_cpp_syntax(b"const char *s = \"a::b\"; // c::d\n"));
+        // `#ifndef __cplusplus` guards C, not C++.
+        assert!(uses_cpp_syntax(b"#ifndef __cplusplus\nint f(void);\n#endif\ntemplate <class T> T g(T);\n"));
     }
 }

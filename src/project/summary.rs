@@ -374,10 +374,9 @@ fn dependencies(root: &Path) -> (Vec<Named>, Vec<Named>) {
                     let t = line.trim();
                     if t.starts_with("install_requires") {
                         inside = true;
-                        t.split_once('=')
-                            .map(|(_, v)| v.trim())
-                            .filter(|v| !v.is_empty())
-                            .map(|v| add(requirement_name(v)));
+                        if let Some((_, v)) = t.split_once('=').filter(|(_, v)| !v.trim().is_empty()) {
+                            add(requirement_name(v));
+                        }
                     } else if inside && line.starts_with([' ', '\t']) && !t.is_empty() {
                         add(requirement_name(t));
                     } else if inside {
