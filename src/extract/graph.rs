@@ -239,8 +239,7 @@ impl<'a> Visit<'a> {
         }
         .or_else(|| {
             // C#: `Store a = .., b;` types its declarators in the parent.
-            let parent = self.graph.path.len().checked_sub(2).map(|i| self.graph.path[i].0)?;
-            (b.ty.is_empty() && b.value.is_empty()).then(|| parent.child_by_field_name("type")).flatten()
+            (b.ty.is_empty() && b.value.is_empty()).then(|| parent?.child_by_field_name("type")).flatten()
         })
         .map(|t| self.type_name(t))
         .filter(|t| !matches!(*t, "var" | "auto" | "let" | "_" | ""))

@@ -424,18 +424,17 @@ impl<'a> Visit<'a> {
                     self.scopes.push(Scope { depth, name, kind });
                 }
             }
-            Decl::Method if self.export_macro_class(node).is_some() => {
+            Decl::Method => match self.export_macro_class(node) {
                 // `class LEVELDB_EXPORT Slice { .. }`: tree-sitter-cpp reads a
                 // function `Slice` returning `class LEVELDB_EXPORT`.
-                let (kind, name) = self.export_macro_class(node).unwrap_or(("class", node));
-                self.type_named(node, name, kind, depth);
-            }
-            Decl::Method => {
-                if let Some(owner) = self.method(node, node, None) {
-                    // `int Store::add(..) { .. }`: its body is in `Store`.
-                    self.scopes.push(Scope { depth, name: owner, kind: "class" });
+                Some((kind, name)) => self.type_named(node, name, kind, depth),
+                None => {
+                    if let Some(owner) = self.method(node, node, None) {
+                        // `int Store::add(..) { .. }`: its body is in `Store`.
+                        self.scopes.push(Scope { depth, name: owner, kind: "class" });
+                    }
                 }
-            }
+            },
             Decl::Assignment => self.assigned_method(node),
             Decl::Property => self.property(node),
             Decl::Variable => self.variable(node, depth),

@@ -315,6 +315,19 @@ pub(crate) const fn bind(kind: &'static str, names: &'static str, ty: &'static s
     Binding { kind, names, ty, value }
 }
 
+/// PHP's and Ruby's rule: a stated `private` / `protected` (a modifier, or Ruby's
+/// section label before the method) wins; everything else is public.
+pub(crate) fn stated_or_public(v: &VisibilityInput<'_>) -> Option<&'static str> {
+    let has = |w: &str| v.modifiers.contains(&w);
+    Some(if has("private") {
+        "private"
+    } else if has("protected") {
+        "protected"
+    } else {
+        "public"
+    })
+}
+
 /// What [`LanguageSpec::visibility`] decides from.
 pub struct VisibilityInput<'a> {
     /// Modifier words found on the declaration (`public`, `static`, `pub(crate)`).

@@ -4,7 +4,7 @@
 //! Variables (`$x`) are never references: they are bound where assigned or
 //! passed. Properties are named without their `$`, as `$this->name` uses them.
 
-use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
+use super::{bind, Decl, GraphSpec, Language, LanguageSpec};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
     language: Language::Php,
@@ -129,7 +129,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     self_param_kind: None,
     receiver_field: None,
     type_kind_by_value: &[],
-    visibility,
+    visibility: super::stated_or_public,
     graph: GraphSpec {
         name_kinds: &["name"],
         type_name_kinds: &[],
@@ -175,15 +175,3 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         type_params: &[],
     },
 };
-
-/// Stated modifiers win; members without one are public.
-fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
-    let has = |w: &str| v.modifiers.contains(&w);
-    if has("private") {
-        Some("private")
-    } else if has("protected") {
-        Some("protected")
-    } else {
-        Some("public")
-    }
-}

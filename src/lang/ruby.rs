@@ -6,7 +6,7 @@
 //! `require` and `require_relative` are imports; `include`, `extend` and
 //! `prepend` name supertypes.
 
-use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
+use super::{bind, Decl, GraphSpec, Language, LanguageSpec};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
     language: Language::Ruby,
@@ -84,7 +84,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     self_param_kind: None,
     receiver_field: None,
     type_kind_by_value: &[],
-    visibility,
+    visibility: super::stated_or_public,
     graph: GraphSpec {
         name_kinds: &["identifier", "constant"],
         type_name_kinds: &[],
@@ -115,16 +115,3 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         type_params: &[],
     },
 };
-
-/// A `private` / `protected` / `public` label before a method sets its
-/// visibility (see the extractor's access labels); methods default to public.
-fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
-    let has = |w: &str| v.modifiers.contains(&w);
-    if has("private") {
-        Some("private")
-    } else if has("protected") {
-        Some("protected")
-    } else {
-        Some("public")
-    }
-}
