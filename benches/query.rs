@@ -73,7 +73,7 @@ fn queries(terms: &[(String, u64)], mode: Mode) -> Vec<Query> {
         .map(|(t, _)| {
             let chars: Vec<char> = t.chars().collect();
             let term: String = match mode {
-                Mode::Exact => t.clone(),
+                Mode::Exact | Mode::Subword => t.clone(),
                 Mode::StartsWith => chars.iter().take(4).collect(),
                 Mode::Contains => chars.iter().skip(1).take(4).collect(),
                 Mode::Regex => format!("^{}.*{}$", regex_escape(&chars[..2]), regex_escape(&chars[chars.len() - 3..])),

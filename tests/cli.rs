@@ -545,7 +545,10 @@ fn bench_measures_a_tree_without_touching_its_index() {
     assert!(v["parse_only_s"].as_f64().unwrap() > 0.0 && v["build_s"].as_f64().unwrap() > 0.0);
     assert!(v["snapshot_bytes"].as_u64().unwrap() > 0);
     let modes: Vec<&str> = v["queries"].as_array().unwrap().iter().map(|q| q["mode"].as_str().unwrap()).collect();
-    assert_eq!(modes, ["exact", "starts_with", "contains", "regex"]);
+    assert_eq!(modes, ["exact", "starts_with", "contains", "regex", "subword"]);
+    let graph: Vec<&str> =
+        v["graph_queries"].as_array().unwrap().iter().map(|q| q["query"].as_str().unwrap()).collect();
+    assert_eq!(graph, ["refs", "callers", "callees", "symbol", "search", "search_part"]);
     assert!(v["languages"]["rust"]["files"] == 1 && v["languages"]["go"]["files"] == 1);
     assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
     // Regression: --vs-rg compared an in-process lookup with a whole rg process; it
@@ -838,5 +841,36 @@ fn summary_reads_python_java_c_php_and_ruby_projects() {
     assert_eq!(
         deps,
         ["OpenSSL", "click", "com.google:guava", "flask", "laravel/framework", "numpy", "pg", "rails", "requests"]
+    );
+}
+
+/// `cg search`: definitions by words, with their line; exit 1 when nothing
+/// matches, 2 for an empty query. `cg query --mode subword` finds the compound
+/// names holding a word.
+#[test]
+fn search_finds_definitions_by_words_and_query_by_subword() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let s = cg(dir.path(), &["search", "health player"]);
+    assert!(s.status.success(), "{}", stderr(&s));
+    let out = stdout(&s);
+    let first: Vec<&str> = out.lines().take(2).collect();
+    assert!(first[0].starts_with("src/core/engine.rs:2: struct core::engine::PlayerHealth"), "{out}");
+    assert_eq!(first[1].trim(), "pub struct PlayerHealth { value: u32 }");
+    let json: serde_json::Value =
+        serde_json::from_slice(&cg(dir.path(), &["search", "update player", "--json"]).stdout).unwrap();
+    assert_eq!(json["results"][0]["name"], "update_player");
+    assert_eq!(json["results"][0]["kind"], "function");
+    assert_eq!(cg(dir.path(), &["search", "zebra"]).status.code(), Some(1));
+    assert_eq!(cg(dir.path(), &["search", "--", "--"]).status.code(), Some(2));
+    let q = cg(dir.path(), &["query", "health", "--mode", "subword"]);
+    assert!(q.status.success(), "{}", stderr(&q));
+    let text = stdout(&q);
+    let lines: Vec<&str> = text.lines().map(|l| l.split(": ").next().unwrap()).collect();
+    // Definition lines first (a Go `func` line is one), then the comment.
+    assert_eq!(
+        lines,
+        ["src/core/engine.rs:2", "src/core/engine.rs:4", "src/main.go:3", "src/core/engine.rs:5"],
+        "{text}"
     );
 }

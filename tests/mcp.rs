@@ -156,6 +156,7 @@ fn every_tool_answers_on_a_fixture_project() {
             "codegraph_refs",
             "codegraph_remove",
             "codegraph_scan",
+            "codegraph_search",
             "codegraph_signature",
             "codegraph_signatures",
             "codegraph_snippet",
@@ -210,6 +211,18 @@ fn every_tool_answers_on_a_fixture_project() {
     );
     let card = c.call_json("codegraph_symbol", json!({"symbol": "Point"}));
     assert_eq!((card["symbol"]["file"].as_str(), card["code"]["start"].as_u64()), (Some("rust/shapes.rs"), Some(8)));
+    let found = c.call_json("codegraph_search", json!({"query": "id generator", "limit": 3}));
+    assert_eq!(found["subwords"], json!(["id", "generator"]));
+    let top = &found["results"][0];
+    assert_eq!(
+        (top["name"].as_str(), top["file"].as_str(), top["line"].as_u64()),
+        (Some("idGenerator"), Some("typescript/player.ts"), Some(48))
+    );
+    assert!(top["text"].as_str().unwrap().starts_with("export function* idGenerator()"), "{top}");
+    let (err, text) = c.call("codegraph_search", json!({"query": " - "}));
+    assert!(err && text.contains("empty query"), "{text}");
+    let sub = c.call_json("codegraph_query", json!({"term": "generator", "mode": "subword"}));
+    assert_eq!(sub["files"][0]["file"], "typescript/player.ts", "{sub}");
     let many = c.call_json("codegraph_signatures", json!({"path": "typescript", "limit": 1}));
     assert_eq!((many["signatures"].as_array().unwrap().len(), many["omitted"].as_u64()), (1, Some(1)));
     assert_eq!(

@@ -141,8 +141,10 @@ pub fn run(args: Args) -> Result<()> {
     let index = Index::open_in(&dir, &root, &names)?;
     let terms = sample_terms(&index, args.queries, args.seed)?;
     let mut modes: Vec<(Mode, Option<Percentiles>, u64)> = Vec::new();
-    for mode in [Mode::Exact, Mode::StartsWith, Mode::Contains, Mode::Regex] {
-        let queries: Vec<Query> = terms.iter().map(|t| query_for(t, mode)).collect();
+    let subword_terms = sample_subwords(&index, args.queries, args.seed)?;
+    for mode in [Mode::Exact, Mode::StartsWith, Mode::Contains, Mode::Regex, Mode::Subword] {
+        let sample = if mode == Mode::Subword { &subword_terms } else { &terms };
+        let queries: Vec<Query> = sample.iter().map(|t| query_for(t, mode)).collect();
         // Warm: first-use checks, and the page faults of first touching each
         // query's part of the map (DESIGN.md's budgets are for a warm index).
         for q in &queries {
@@ -271,12 +273,17 @@ pub fn run(args: Args) -> Result<()> {
             )?;
         }
     }
-    writeln!(out, "\ngraph (sampled methods by qualified name: find + answer, no line text but the card's code, in-process, warm)")?;
+    writeln!(out, "\ngraph (sampled methods by qualified name: find + answer, no line text but the card's code, in-process, warm;")?;
+    writeln!(
+        out,
+        "search: the methods' names as words, all subwords / without the first; found = name in the top 10)"
+    )?;
     for (name, p, found) in &graph {
         if let Some(p) = p {
+            let what = if name.starts_with("search") { "found" } else { "results" };
             writeln!(
                 out,
-                "  {:<12} p50 {:>9.1} µs   p90 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   (n={}, {} results)",
+                "  {:<12} p50 {:>9.1} µs   p90 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   (n={}, {} {what})",
                 name,
                 micros(p.p50),
                 micros(p.p90),
@@ -313,6 +320,8 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
     let files = index.files()?;
     let mut rng = XorShift(seed ^ 0x9e37_79b9_7f4a_7c15 | 1);
     let mut symbols: Vec<String> = Vec::new();
+    // The sampled methods' names, for symbol search.
+    let mut names: Vec<String> = Vec::new();
     let g = Graph::new(index);
     for _ in 0..n * 4 {
         if symbols.len() >= n || files.is_empty() {
@@ -326,6 +335,7 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
         }
         let d = methods[(rng.next() % methods.len() as u64) as usize];
         symbols.push(f.qualified_name(d));
+        names.push(d.name.clone());
     }
     let mut out = Vec::new();
     for name in ["refs", "callers", "callees", "symbol"] {
@@ -351,6 +361,36 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
             times.push(t.elapsed());
         }
         out.push((name, percentiles(times), found));
+    }
+    // Symbol search for the sampled methods' names as words: all their subwords
+    // ("get user by id"), and without the first when there are three or more
+    // ("user by id"); `found` counts the searches listing the name in the top 10.
+    use codegraph::extract::words::subwords;
+    let whole: Vec<(String, String)> =
+        names.iter().map(|n| (subwords(n).collect::<Vec<_>>().join(" ").to_lowercase(), n.clone())).collect();
+    let part: Vec<(String, String)> = names
+        .iter()
+        .filter_map(|n| {
+            let parts: Vec<&str> = subwords(n).collect();
+            (parts.len() >= 3).then(|| (parts[1..].join(" ").to_lowercase(), n.clone()))
+        })
+        .collect();
+    for (label, queries) in [("search", &whole), ("search_part", &part)] {
+        let run = |(text, name): &(String, String)| -> u64 {
+            let g = Graph::new(index);
+            g.search(text, 10).map_or(0, |r| r.hits.iter().any(|h| h.name == *name) as u64)
+        };
+        for q in queries.iter() {
+            run(q);
+        }
+        let mut times = Vec::with_capacity(queries.len());
+        let mut found = 0;
+        for q in queries.iter() {
+            let t = Instant::now();
+            found += run(q);
+            times.push(t.elapsed());
+        }
+        out.push((label, percentiles(times), found));
     }
     Ok(out)
 }
@@ -384,10 +424,35 @@ fn sample_terms(index: &Index, n: usize, seed: u64) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// Subwords of the first segment's compound terms, a third each from the
+/// rarest, middle and most listed thirds (by how many terms hold them).
+fn sample_subwords(index: &Index, n: usize, seed: u64) -> Result<Vec<String>> {
+    let Some(seg) = index.segments.first() else { return Ok(Vec::new()) };
+    let fst = seg.subword_fst()?;
+    let mut all: Vec<(u32, String)> = Vec::new();
+    let mut stream = fst.stream();
+    while let Some((k, _)) = stream.next() {
+        if let Ok(k) = std::str::from_utf8(k) {
+            if k.chars().count() >= 3 && !k.bytes().all(|b| b.is_ascii_digit()) {
+                if let Some(list) = seg.subword_list(k)? {
+                    all.push((list.count, k.to_string()));
+                }
+            }
+        }
+    }
+    all.sort();
+    let mut rng = XorShift(seed.max(1));
+    let third = all.len() / 3;
+    if third == 0 {
+        return Ok(all.into_iter().map(|(_, t)| t).take(n).collect());
+    }
+    Ok((0..n).map(|i| all[(i % 3) * third + (rng.next() as usize % third)].1.clone()).collect())
+}
+
 fn query_for(term: &str, mode: Mode) -> Query {
     let chars: Vec<char> = term.chars().collect();
     let text: String = match mode {
-        Mode::Exact => term.to_string(),
+        Mode::Exact | Mode::Subword => term.to_string(),
         Mode::StartsWith => chars.iter().take(chars.len().div_ceil(2).max(3)).collect(),
         Mode::Contains => chars.iter().skip(1).take(4).collect(),
         Mode::Regex => {

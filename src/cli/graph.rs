@@ -32,6 +32,21 @@ pub struct Common {
 }
 
 #[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Words or an identifier: "hex string to color", "parse config", UserRepository.
+    text: String,
+    /// At most this many definitions.
+    #[arg(long, default_value_t = codegraph::mcp::SEARCH_LIMIT)]
+    limit: usize,
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
 pub struct RefsArgs {
     /// A name, Type.member, a qualified name, or path:line of a definition.
     symbol: String,
@@ -357,6 +372,44 @@ pub struct SymbolArgs {
 }
 
 /// `cg symbol SYMBOL`: the symbol card of the first definition matched.
+pub fn search(args: SearchArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let g = Graph::new(&index);
+    let found = g.search(&args.text, args.limit)?;
+    if found.subwords.is_empty() {
+        bail!("empty query: give words or an identifier");
+    }
+    let v = answer::search(&g, &args.text, &found);
+    if args.json {
+        print_json(&v)?;
+    } else {
+        let mut out = io::stdout().lock();
+        for r in v["results"].as_array().into_iter().flatten() {
+            let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
+            writeln!(
+                out,
+                "{}:{}: {} {}  [{}]",
+                shown_path(&s("file")),
+                r["line"],
+                s("kind"),
+                shown(&s("qualified_name")),
+                r["score"]
+            )?;
+            if let Some(t) = r["text"].as_str() {
+                writeln!(out, "    {}", shown(t))?;
+            }
+        }
+        if found.hits.len() == args.limit && found.names_matched > 0 {
+            eprintln!("cg: {} names matched; best {} shown (--limit for more)", found.names_matched, args.limit);
+        }
+    }
+    if found.hits.is_empty() {
+        return Err(NothingMatched.into());
+    }
+    Ok(())
+}
+
 pub fn symbol(args: SymbolArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;

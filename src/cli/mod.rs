@@ -75,6 +75,9 @@ enum Command {
     Verify(index::VerifyArgs),
     /// Print the facts extracted from one file, or extract a whole tree and report.
     Extract(extract::Args),
+    /// Definitions found by words ("hex string to color" finds hexStringToColor),
+    /// ranked: BM25 over the subwords of their names, then path, kind and tests.
+    Search(graph::SearchArgs),
     /// Every reference to a symbol: its definitions, then each use with its role
     /// (call, type, import, inherit, other) and the definition it occurs in.
     Refs(graph::RefsArgs),
@@ -124,6 +127,7 @@ pub fn main() -> ExitCode {
         Command::Status(args) => index::status(args),
         Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),
+        Command::Search(args) => graph::search(args),
         Command::Refs(args) => graph::refs(args),
         Command::Callers(args) => graph::callers(args, false),
         Command::Symbol(args) => graph::symbol(args),

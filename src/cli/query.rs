@@ -14,9 +14,9 @@ use super::index::project_root;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The term: a name, a prefix, a substring or a regex, per --mode.
+    /// The term: a name, a prefix, a substring, a regex or a subword (`user` finds getUserById), per --mode.
     term: String,
-    /// exact, starts_with, contains or regex.
+    /// exact, starts_with, contains, regex or subword (identifiers split at case and `_`).
     #[arg(long, default_value = "exact")]
     mode: String,
     /// Match case exactly (default: case-insensitive).
@@ -54,7 +54,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<()> {
     let Some(mode) = Mode::from_name(&args.mode) else {
-        bail!("unknown mode {:?}: use exact, starts_with, contains or regex", args.mode);
+        bail!("unknown mode {:?}: use exact, starts_with, contains, regex or subword", args.mode);
     };
     let mut types = Vec::new();
     for t in &args.types {

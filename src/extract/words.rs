@@ -23,6 +23,53 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
+/// The subwords of an identifier, as written: `getUserById` → get, User, By, Id;
+/// `HTMLParser` → HTML, Parser; `user_id` → user, id; `utf8String` → utf8,
+/// String; `V1Beta1` → V1, Beta1. A part starts after `_` (or any character that
+/// is not a letter or digit), at an upper-case letter after a lower-case letter or
+/// a digit, and at the last upper-case letter of a run followed by a lower-case
+/// one. Digits stay with the letters before them. Indexing and querying split
+/// the same way (`format/README.md`, subword index).
+pub fn subwords(term: &str) -> Subwords<'_> {
+    Subwords { term, at: 0 }
+}
+
+/// The iterator [`subwords`] returns.
+pub struct Subwords<'t> {
+    term: &'t str,
+    at: usize,
+}
+
+impl<'t> Iterator for Subwords<'t> {
+    type Item = &'t str;
+
+    fn next(&mut self) -> Option<&'t str> {
+        let rest = &self.term[self.at..];
+        // Skip separators.
+        let skip = rest.char_indices().find(|(_, c)| c.is_alphanumeric()).map(|(i, _)| i)?;
+        let start = self.at + skip;
+        let mut chars = self.term[start..].char_indices().peekable();
+        let mut prev: Option<char> = None;
+        let mut end = self.term.len();
+        while let Some((i, c)) = chars.next() {
+            if !c.is_alphanumeric() {
+                end = start + i;
+                break;
+            }
+            if let Some(p) = prev {
+                let next_lower = chars.peek().is_some_and(|(_, n)| n.is_lowercase());
+                if c.is_uppercase() && (p.is_lowercase() || p.is_numeric() || (p.is_uppercase() && next_lower)) {
+                    end = start + i;
+                    break;
+                }
+            }
+            prev = Some(c);
+        }
+        self.at = end;
+        Some(&self.term[start..end])
+    }
+}
+
 /// Calls `f(word, row)` for every term-worthy word of `text`, which starts on `row`;
 /// rows advance on each `\n`.
 pub fn for_each_word<'t>(text: &'t str, mut row: u32, source: WordSource, mut f: impl FnMut(&'t str, u32)) {
@@ -202,6 +249,29 @@ mod tests {
         let w = words(&format!("größe Ünïcode {long} ok"), WordSource::Prose);
         let got: Vec<_> = w.into_iter().map(|(w, _)| w).collect();
         assert_eq!(got, ["größe", "Ünïcode", "ok"]);
+    }
+
+    fn split(term: &str) -> Vec<&str> {
+        subwords(term).collect()
+    }
+
+    #[test]
+    fn identifiers_split_into_subwords_at_case_underscores_and_acronyms() {
+        assert_eq!(split("getUserById"), ["get", "User", "By", "Id"]);
+        assert_eq!(split("HTMLParser"), ["HTML", "Parser"]);
+        assert_eq!(split("user_service"), ["user", "service"]);
+        assert_eq!(split("MAX_RETRIES"), ["MAX", "RETRIES"]);
+        assert_eq!(split("UserRepository"), ["User", "Repository"]);
+        assert_eq!(split("utf8String"), ["utf8", "String"]);
+        assert_eq!(split("V1Beta1"), ["V1", "Beta1"]);
+        assert_eq!(split("v1beta1"), ["v1beta1"]);
+        assert_eq!(split("x86_64"), ["x86", "64"]);
+        assert_eq!(split("__init__"), ["init"]);
+        assert_eq!(split("_"), Vec::<&str>::new());
+        assert_eq!(split("IOError"), ["IO", "Error"]);
+        assert_eq!(split("parseJSON"), ["parse", "JSON"]);
+        assert_eq!(split("größeÄndern"), ["größe", "Ändern"]);
+        assert_eq!(split("user"), ["user"]);
     }
 
     #[test]

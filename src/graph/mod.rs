@@ -29,9 +29,11 @@
 mod card;
 mod imports;
 mod ops;
+mod search;
 
 pub use card::*;
 pub use ops::*;
+pub use search::*;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -81,6 +83,29 @@ pub struct Def {
     /// The declared type (plain name): a function's result, a property's type;
     /// empty when none.
     pub returns: String,
+}
+
+impl Def {
+    /// A definitions-table record of `name` as a definition, and its file's
+    /// package or namespace.
+    pub fn from_entry(name: &str, e: crate::snapshot::defs::DefEntry) -> (Def, String) {
+        let (cat, kind) = match e.cat {
+            0 => (DefCat::Type, e.kind),
+            1 if e.parent.is_some() => (DefCat::Method, "method".to_string()),
+            1 => (DefCat::Method, "function".to_string()),
+            _ => (DefCat::Property, "property".to_string()),
+        };
+        let def = Def {
+            name: name.to_string(),
+            kind,
+            cat,
+            line: e.line,
+            end_line: e.end_line,
+            parent: e.parent,
+            returns: e.returns,
+        };
+        (def, e.scope)
+    }
 }
 
 /// One file's graph facts, read from its structure archive.
@@ -602,29 +627,9 @@ impl<'i> Graph<'i> {
                         (path, language)
                     }
                 };
-                let (cat, kind) = match e.cat {
-                    0 => (DefCat::Type, e.kind),
-                    1 if e.parent.is_some() => (DefCat::Method, "method".to_string()),
-                    1 => (DefCat::Method, "function".to_string()),
-                    _ => (DefCat::Property, "property".to_string()),
-                };
-                let def = Def {
-                    name: name.to_string(),
-                    kind,
-                    cat,
-                    line: e.line,
-                    end_line: e.end_line,
-                    parent: e.parent,
-                    returns: e.returns,
-                };
-                items.push(Candidate {
-                    id: ((si, e.slot), e.index),
-                    def,
-                    path,
-                    language,
-                    scope: e.scope,
-                    nested: e.nested,
-                });
+                let (id, nested) = (((si, e.slot), e.index), e.nested);
+                let (def, scope) = Def::from_entry(name, e);
+                items.push(Candidate { id, def, path, language, scope, nested });
                 if items.len() > MAX_CANDIDATES {
                     break 'segments;
                 }

@@ -291,7 +291,7 @@ pub fn query_answer(
 pub mod graph {
     use serde_json::{json, Value};
 
-    use crate::graph::{CallEdge, DefView, Graph, Hierarchy, Impact, ImportView, RefView};
+    use crate::graph::{CallEdge, DefView, Graph, Hierarchy, Impact, ImportView, RefView, SymbolSearch};
     use crate::query::{text, Hit, Matcher, Mode};
 
     fn cut<T: Clone>(list: &[T], limit: usize) -> (&[T], bool) {
@@ -346,6 +346,41 @@ pub mod graph {
             out["other_lines"] = json!(other_lines);
         }
         out
+    }
+
+    /// A symbol search: each definition with its first line as it is now
+    /// (`text`: usually its signature; a changed file's definition is found
+    /// again by its name, or marked gone).
+    pub fn search(g: &Graph<'_>, query: &str, found: &SymbolSearch) -> Value {
+        let results: Vec<Value> = found
+            .hits
+            .iter()
+            .map(|h| {
+                let mut v = serde_json::to_value(h).unwrap_or(Value::Null);
+                let matcher = Matcher::new(&h.name, Mode::Exact, true).ok();
+                let mut reader = text::TextReader::new(g.index, matcher.as_ref());
+                let hit = Hit {
+                    path: h.file.clone(),
+                    line: h.line,
+                    line_type: crate::extract::LineType::Code,
+                    segment: h.segment,
+                    slot: h.slot,
+                };
+                let t = reader.text(&hit);
+                if let Some(t) = t.text {
+                    v["text"] = json!(t);
+                }
+                if t.line != h.line {
+                    v["line"] = json!(t.line);
+                    v["indexed_line"] = json!(h.line);
+                }
+                if t.gone {
+                    v["gone"] = json!(true);
+                }
+                v
+            })
+            .collect();
+        json!({"query": query, "subwords": found.subwords, "names_matched": found.names_matched, "results": results})
     }
 
     /// The line text of `path:line` as it is now (a changed file's hit is moved

@@ -37,6 +37,8 @@ const MCP_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
 pub const DEFAULT_ANSWER_BYTES: usize = 4096;
 /// Most entries `codegraph_tree` answers.
 pub const MAX_TREE_ENTRIES: usize = 500;
+/// Results of a symbol search by default (CLI and MCP).
+pub const SEARCH_LIMIT: usize = 10;
 
 /// The server's state: the project it serves and the opened index.
 #[derive(Clone)]
@@ -230,9 +232,10 @@ impl ServerHandler for CodegraphServer {
 }
 
 /// What the server tells the agent when it connects.
-const INSTRUCTIONS: &str = "codegraph indexes this project's source (C#, TypeScript, JavaScript, Rust, Go). \
-Prefer it to grep and to reading whole files: codegraph_query finds where a name occurs (file, line, \
-line type, text; definitions first), codegraph_signature(s) shows what files declare, codegraph_summary \
+const INSTRUCTIONS: &str = "codegraph indexes this project's source (C#, TypeScript, JavaScript, Rust, Go, \
+Python, Java, C, C++, PHP, Ruby). Prefer it to grep and to reading whole files: codegraph_query finds where a \
+name occurs (file, line, line type, text; definitions first), codegraph_search finds definitions by words \
+when the exact name is unknown, codegraph_symbol shows one with its callers and callees, codegraph_signature(s) shows what files declare, codegraph_summary \
 says what the project is; codegraph_refs, codegraph_callers / codegraph_callees, codegraph_hierarchy, \
 codegraph_imports and codegraph_impact answer who uses or calls a symbol, what it calls and what a change \
 can reach, resolved through types and imports. After editing, creating or deleting files, call codegraph_update (or \
@@ -242,7 +245,7 @@ codegraph_update_batch) for them so answers stay exact. If a tool says there is 
 impl CodegraphServer {
     #[tool(
         name = "codegraph_query",
-        description = "Find where a name occurs in the project: file, line, line type (code, comment, struct, method, property, string) and the line's text, definitions first. Use this instead of grep for identifiers, comment words and string words. Modes: exact (default), starts_with, contains, regex; case-insensitive unless case_sensitive. The default answer is about 1,000 tokens of the best matches (set max_tokens or limit for more). Returns {term, total_matches, shown, truncated, files:[{file, matches:[{line, type, text}]}], hint?}."
+        description = "Find where a name occurs in the project: file, line, line type (code, comment, struct, method, property, string) and the line's text, definitions first. Use this instead of grep for identifiers, comment words and string words. Modes: exact (default), starts_with, contains, regex, subword (user finds getUserById, UserRepository, user_service); case-insensitive unless case_sensitive. The default answer is about 1,000 tokens of the best matches (set max_tokens or limit for more). Returns {term, total_matches, shown, truncated, files:[{file, matches:[{line, type, text}]}], hint?}."
     )]
     async fn codegraph_query(&self, Parameters(p): Parameters<QueryParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking(move |me| {
@@ -250,7 +253,7 @@ impl CodegraphServer {
             let mode = match p.mode.as_deref() {
                 None => Mode::Exact,
                 Some(m) => Mode::from_name(m)
-                    .ok_or_else(|| format!("unknown mode {m:?}: use exact, starts_with, contains or regex"))?,
+                    .ok_or_else(|| format!("unknown mode {m:?}: use exact, starts_with, contains, regex or subword"))?,
             };
             let mut types = Vec::new();
             for t in p.type_filter.unwrap_or_default() {
@@ -387,6 +390,24 @@ impl CodegraphServer {
                 all.push(g.hierarchy(d).map_err(|e| e.to_string())?);
             }
             Ok(json::graph::hierarchy(&all))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_search",
+        description = "Find definitions (types, functions, methods, properties) by words when the exact name is unknown: the query splits into subwords as identifiers do (getUserById: get, user, by, id), and definitions whose names hold them rank by BM25 (rare subwords weigh more; the name spelled as the whole query first), then by path, kind, and non-test before test. \"hex string to color\" finds hexStringToColor. Returns {query, subwords, names_matched, results:[{name, kind, qualified_name, file, line, end_line, score, text}]}; follow up with codegraph_symbol."
+    )]
+    async fn codegraph_search(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (_, index) = me.index()?;
+            let g = crate::graph::Graph::new(&index);
+            let limit = p.limit.unwrap_or(SEARCH_LIMIT as u64).clamp(1, 100) as usize;
+            let found = g.search(&p.query, limit).map_err(|e| e.to_string())?;
+            if found.subwords.is_empty() {
+                return Err("empty query: give words or an identifier".to_string());
+            }
+            Ok(json::graph::search(&g, &p.query, &found))
         })
         .await
     }

@@ -7,10 +7,10 @@ use serde::Deserialize;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QueryParams {
-    #[schemars(description = "The search term: a name, a prefix, a substring or a regex, per `mode`.")]
+    #[schemars(description = "The search term: a name, a prefix, a substring, a regex or a subword, per `mode`.")]
     pub term: String,
     #[schemars(
-        description = "exact (default), starts_with, contains or regex (unanchored unless the pattern anchors itself)."
+        description = "exact (default), starts_with, contains, regex (unanchored unless the pattern anchors itself) or subword (user finds getUserById, UserRepository, user_service; user_id finds getUserId)."
     )]
     pub mode: Option<String>,
     #[schemars(description = "Match case exactly (default false).")]
@@ -199,6 +199,17 @@ pub struct ImportsParams {
 pub struct HierarchyParams {
     #[schemars(description = "A type, or a method of one: name, Type.member, qualified name or path:line.")]
     pub symbol: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchParams {
+    #[schemars(
+        description = "What to find, in words or as an identifier: \"hex string to color\", \"parse config\", \"UserRepository\"."
+    )]
+    pub query: String,
+    #[schemars(description = "Most results (default 10, at most 100).")]
+    pub limit: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

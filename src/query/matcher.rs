@@ -9,7 +9,7 @@ use regex_syntax::hir::{Hir, HirKind, Look};
 use roaring::RoaringBitmap;
 
 use super::{Mode, QueryError};
-use crate::extract::words::MAX_TERM_BYTES;
+use crate::extract::words::{subwords, MAX_TERM_BYTES};
 use crate::snapshot::{fold, trigrams, FoldRec, Segment, SnapshotError, VariantRec};
 
 /// Limits on a compiled regex, so a hostile pattern cannot exhaust memory.
@@ -30,6 +30,9 @@ pub struct Matcher {
     /// folded; every matching key starts with it.
     prefix: Option<String>,
     regex: Option<Regex>,
+    /// Subword mode: the term's subwords, folded (or as written, when case
+    /// matters), which a matching term holds in a row.
+    parts: Vec<String>,
 }
 
 impl Matcher {
@@ -52,8 +55,15 @@ impl Matcher {
             }
             _ => (fold(term), None, None),
         };
+        let parts: Vec<String> = match mode {
+            Mode::Subword => subwords(term).map(|p| if case_sensitive { p.to_string() } else { fold(p) }).collect(),
+            _ => Vec::new(),
+        };
+        if mode == Mode::Subword && parts.is_empty() {
+            return Err(QueryError::EmptyTerm);
+        }
         let finder = memmem::Finder::new(folded.as_bytes()).into_owned();
-        Ok(Matcher { mode, case_sensitive, exact: term.to_string(), folded, finder, prefix, regex })
+        Ok(Matcher { mode, case_sensitive, exact: term.to_string(), folded, finder, prefix, regex, parts })
     }
 
     /// Whether an exact term matches (the brute-force definition the index
@@ -61,6 +71,7 @@ impl Matcher {
     pub fn matches(&self, term: &str) -> bool {
         match self.mode {
             Mode::Regex => self.regex.as_ref().is_some_and(|r| r.is_match(term.as_bytes())),
+            Mode::Subword => self.holds_parts(term),
             _ if self.case_sensitive => self.text_match(term, &self.exact),
             _ => self.text_match(&fold(term), &self.folded),
         }
@@ -71,8 +82,34 @@ impl Matcher {
             Mode::Exact => term == needle,
             Mode::StartsWith => term.starts_with(needle),
             Mode::Contains => term.contains(needle),
-            Mode::Regex => false,
+            Mode::Regex | Mode::Subword => false,
         }
+    }
+
+    /// Subword mode with one subword: that subword.
+    pub fn single_part(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+
+    /// Whether the subwords of `term` hold the query's in a row.
+    fn holds_parts(&self, term: &str) -> bool {
+        let mut split: Vec<&str> = Vec::new();
+        let mut folded: Vec<String> = Vec::new();
+        match self.case_sensitive {
+            true => split.extend(subwords(term)),
+            false => folded.extend(subwords(term).map(fold)),
+        }
+        let n = self.parts.len();
+        let len = split.len().max(folded.len());
+        (0..len.saturating_sub(n - 1)).any(|i| {
+            (0..n).all(|j| match self.case_sensitive {
+                true => split[i + j] == self.parts[j],
+                false => folded[i + j] == self.parts[j],
+            })
+        })
     }
 
     /// Whether a fold key can hold a matching variant.
@@ -83,7 +120,7 @@ impl Matcher {
             Mode::StartsWith => key.starts_with(needle),
             Mode::Contains => self.finder.find(key).is_some(),
             Mode::Regex if !self.case_sensitive => self.regex.as_ref().is_some_and(|r| r.is_match(key)),
-            Mode::Regex => true,
+            Mode::Regex | Mode::Subword => true,
         }
     }
 
@@ -117,6 +154,7 @@ impl Matcher {
                     self.push_variants(seg, seg.fold(id as u32)?, None, &mut out)?;
                 }
             }
+            Mode::Subword => self.subword_variants(seg, &fst, &mut out)?,
             // Fold ids follow key order: the keys with a prefix are one range of
             // ids, found with two seeks instead of streaming every key.
             Mode::StartsWith => {
@@ -167,6 +205,41 @@ impl Matcher {
             },
         }
         Ok(out)
+    }
+
+    /// Subword mode: one subword is its fold's variants (terms that are the
+    /// subword whole) and its list (compound terms holding it); several are the
+    /// rarest one's list, each term checked for all of them in a row.
+    fn subword_variants(
+        &self,
+        seg: &Segment,
+        fst: &fst::Map<&[u8]>,
+        out: &mut Vec<VariantRec>,
+    ) -> Result<(), SnapshotError> {
+        let folded: Vec<String> = self.parts.iter().map(|p| fold(p)).collect();
+        let mut lists = Vec::with_capacity(folded.len());
+        for part in &folded {
+            match seg.subword_list(part)? {
+                Some(list) => lists.push(list),
+                // A compound term holding every part would be listed under each.
+                None if folded.len() > 1 => return Ok(()),
+                None => {}
+            }
+        }
+        if let [one] = folded.as_slice() {
+            if let Some(id) = fst.get(one) {
+                self.push_variants(seg, seg.fold(id as u32)?, None, out)?;
+            }
+        }
+        let Some(list) = lists.iter().min_by_key(|l| l.count) else { return Ok(()) };
+        let check = folded.len() > 1 || self.case_sensitive;
+        for (id, _) in seg.subword_entries(list)? {
+            let v = seg.variant(id)?;
+            if !check || self.matches(seg.str_at(v.term)?) {
+                out.push(v);
+            }
+        }
+        Ok(())
     }
 
     /// Adds the variants of a matching fold (those spelled as asked, when case

@@ -36,6 +36,10 @@ pub enum Mode {
     StartsWith,
     Contains,
     Regex,
+    /// The term is a subword of an identifier (`user` finds `getUserById`,
+    /// `UserRepository`, `user_service`), or several in a row (`user_id` finds
+    /// `getUserId`).
+    Subword,
 }
 
 impl Mode {
@@ -45,6 +49,7 @@ impl Mode {
             Mode::StartsWith => "starts_with",
             Mode::Contains => "contains",
             Mode::Regex => "regex",
+            Mode::Subword => "subword",
         }
     }
 
@@ -54,6 +59,7 @@ impl Mode {
             "starts_with" | "prefix" | "starts-with" => Some(Mode::StartsWith),
             "contains" => Some(Mode::Contains),
             "regex" | "re" => Some(Mode::Regex),
+            "subword" | "subwords" => Some(Mode::Subword),
             _ => None,
         }
     }
@@ -161,7 +167,7 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     // less than handing work to another thread (prefix and regex p50 got slower).
     let n = index.segments.len();
     let parts: Vec<Result<SegmentMatches, QueryError>> = match query.mode {
-        Mode::Contains => (0..n).into_par_iter().map(run).collect(),
+        Mode::Contains | Mode::Subword => (0..n).into_par_iter().map(run).collect(),
         Mode::Exact | Mode::StartsWith | Mode::Regex => (0..n).map(run).collect(),
     };
     for part in parts {
@@ -182,6 +188,14 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     // after taking these out still fills the answer.
     let mut hits = match (&words, query.mode) {
         (None, Mode::Exact) if !query.path_order => defining_hits(index, &matchers[0], query, &filter, limit)?,
+        // One subword: the definitions named by it whole lead.
+        (None, Mode::Subword) if !query.path_order => match matchers[0].single_part() {
+            Some(part) => {
+                let exact = Matcher::new(part, Mode::Exact, query.case_sensitive)?;
+                defining_hits(index, &exact, query, &filter, limit)?
+            }
+            None => Vec::new(),
+        },
         _ => Vec::new(),
     };
     if !hits.is_empty() {
@@ -275,7 +289,7 @@ fn defining_hits(
 /// language are left out, since they are never indexed (`new Foo` finds the lines
 /// holding `Foo`).
 fn words_of(query: &Query) -> Option<Vec<String>> {
-    if query.mode == Mode::Regex {
+    if matches!(query.mode, Mode::Regex | Mode::Subword) {
         return None;
     }
     let term = query.term.trim();

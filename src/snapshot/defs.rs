@@ -160,6 +160,11 @@ impl DefTableWriter {
         }
     }
 
+    /// The names of the definitions added so far.
+    pub fn names(&self) -> rustc_hash::FxHashSet<&str> {
+        self.rows.iter().map(|(name, _)| &**name).collect()
+    }
+
     /// The `def fst`, `defs` and `def strings` sections.
     pub fn finish(mut self) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
         // Files arrive in slot order and their definitions in index order: a

@@ -15,6 +15,7 @@ mod mmap;
 pub mod postings;
 mod read;
 pub mod structure;
+pub mod subwords;
 mod write;
 
 pub use copy::{CopiedFile, SegmentCopy};
@@ -30,7 +31,7 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
 /// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
@@ -84,10 +85,14 @@ pub enum Section {
     Defs = 13,
     /// The strings definition records name: a count, offsets, then UTF-8.
     DefStrings = 14,
+    /// fst map: subword of compound terms → its list in `Subwords`.
+    SubwordFst = 15,
+    /// Lists of variant ids, each marked when it names a definition (`subwords.rs`).
+    Subwords = 16,
 }
 
 impl Section {
-    pub const ALL: [Section; 14] = [
+    pub const ALL: [Section; 16] = [
         Section::TermFst,
         Section::Folds,
         Section::Variants,
@@ -102,6 +107,8 @@ impl Section {
         Section::DefFst,
         Section::Defs,
         Section::DefStrings,
+        Section::SubwordFst,
+        Section::Subwords,
     ];
 
     pub fn name(self) -> &'static str {
@@ -120,6 +127,8 @@ impl Section {
             Section::DefFst => "def fst",
             Section::Defs => "defs",
             Section::DefStrings => "def strings",
+            Section::SubwordFst => "subword fst",
+            Section::Subwords => "subwords",
         }
     }
 }

@@ -36,6 +36,7 @@ pub struct Segment {
     term_fst_checked: OnceLock<Option<&'static str>>,
     grams_checked: OnceLock<Option<&'static str>>,
     defs_checked: OnceLock<Option<&'static str>>,
+    subwords_checked: OnceLock<Option<&'static str>>,
     /// Where the block sums are (absolute), and the bytes they cover: `0..sums.start`.
     sums: Range<usize>,
     /// The block sums' own checksum (footer), checked on first use.
@@ -183,6 +184,7 @@ impl Segment {
             term_fst_checked: OnceLock::new(),
             grams_checked: OnceLock::new(),
             defs_checked: OnceLock::new(),
+            subwords_checked: OnceLock::new(),
             sums: sums_at..body_end,
             sums_checksum,
             checked_blocks: OnceLock::new(),
@@ -290,6 +292,28 @@ impl Segment {
         fst::Map::new(self.section(Section::GramFst)).map_err(|e| self.corrupt(&format!("gram fst: {e}")))
     }
 
+    /// The subword index's dictionary, checked on first use like
+    /// [`Segment::term_fst`].
+    pub fn subword_fst(&self) -> Result<fst::Map<&[u8]>, SnapshotError> {
+        self.checked(&self.subwords_checked, &[Section::SubwordFst, Section::Subwords])?;
+        fst::Map::new(self.section(Section::SubwordFst)).map_err(|e| self.corrupt(&format!("subword fst: {e}")))
+    }
+
+    /// The list of the compound terms holding `subword` (lower case), if any.
+    pub fn subword_list(&self, subword: &str) -> Result<Option<super::subwords::SubwordList<'_>>, SnapshotError> {
+        let Some(offset) = self.subword_fst()?.get(subword) else {
+            return Ok(None);
+        };
+        super::subwords::SubwordList::at(self.section(Section::Subwords), offset as usize)
+            .map(Some)
+            .ok_or_else(|| self.corrupt("subword list malformed"))
+    }
+
+    /// `(variant id, names a definition)` of each entry of a subword list.
+    pub fn subword_entries(&self, list: &super::subwords::SubwordList<'_>) -> Result<Vec<(u32, bool)>, SnapshotError> {
+        list.entries(self.variant_count).ok_or_else(|| self.corrupt("subword list malformed"))
+    }
+
     /// Where the definitions named `name` are in the `defs` section: `(offset,
     /// count)`, `(0, 0)` for none. The table's sections are checked whole on
     /// first use, like the dictionaries.
@@ -297,6 +321,18 @@ impl Segment {
         self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
         let map = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
         Ok(map.get(name).map_or((0, 0), |v| ((v >> 24) as usize, (v & 0xff_ffff) as usize)))
+    }
+
+    /// How many definitions of this segment are named `name` (exactly).
+    pub fn definition_count(&self, name: &str) -> Result<usize, SnapshotError> {
+        Ok(self.def_group(name)?.1)
+    }
+
+    /// How many distinct names the segment's definitions have.
+    pub fn definition_names(&self) -> Result<u64, SnapshotError> {
+        self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
+        let map = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
+        Ok(map.len() as u64)
     }
 
     /// The definitions named `name` (exactly), in slot and index order.
@@ -599,6 +635,16 @@ impl Segment {
             self.structure(&slot)?;
             if slot.line_count > 0 {
                 self.line_type(&slot, slot.line_count)?;
+            }
+        }
+        // The subword index: its fst, and every list decodes.
+        let subwords = self.subword_fst()?;
+        subwords.as_fst().verify().map_err(|e| self.corrupt(&format!("subword fst: {e}")))?;
+        let mut lists = subwords.stream();
+        while let Some((subword, _)) = fst::Streamer::next(&mut lists) {
+            let subword = std::str::from_utf8(subword).map_err(|_| self.corrupt("subword not UTF-8"))?;
+            if let Some(list) = self.subword_list(subword)? {
+                self.subword_entries(&list)?;
             }
         }
         // The definitions table: its fst, and every group decodes.

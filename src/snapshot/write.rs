@@ -233,6 +233,8 @@ impl SegmentWriter {
         let mut grams: BTreeMap<[u8; 3], Vec<u32>> = BTreeMap::new();
         let mut variant_count = 0u32;
         let mut occurrences = 0u64;
+        let def_names = defs.names();
+        let mut subword_writer = super::subwords::SubwordWriter::default();
         for (fold_id, (key, mut group)) in by_fold.into_iter().enumerate() {
             group.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             let fold_id = fold_id as u32;
@@ -246,7 +248,8 @@ impl SegmentWriter {
             }
             // The key itself is not stored: it is the fold of any variant.
             let mut union: Vec<u32> = Vec::new();
-            for (term, (rest, defs)) in &group {
+            for (j, (term, (rest, defs))) in group.iter().enumerate() {
+                subword_writer.add(variant_count + j as u32, term, &key, def_names.contains(&**term));
                 let str_off = strings.len() as u32;
                 strings.extend_from_slice(term.as_bytes());
                 let post_off = postings.len() as u64;
@@ -281,6 +284,8 @@ impl SegmentWriter {
         put_u32(&mut folds, 0);
         put_variant(&mut variants, strings.len() as u32, postings.len() as u64, 0, 0);
         let term_fst = fst_builder.into_inner().expect("in-memory fst");
+        drop(def_names);
+        let (subword_fst, subword_lists) = subword_writer.finish();
 
         let mut gram_builder = fst::MapBuilder::memory();
         let mut gram_entries = Vec::with_capacity(grams.len() * GRAM_LEN);
@@ -318,7 +323,7 @@ impl SegmentWriter {
         }
 
         let (def_fst, def_records, def_strings) = defs.finish();
-        let sections: [(Section, &[u8]); 14] = [
+        let sections: [(Section, &[u8]); 16] = [
             (Section::TermFst, &term_fst),
             (Section::Folds, &folds),
             (Section::Variants, &variants),
@@ -333,6 +338,8 @@ impl SegmentWriter {
             (Section::DefFst, &def_fst),
             (Section::Defs, &def_records),
             (Section::DefStrings, &def_strings),
+            (Section::SubwordFst, &subword_fst),
+            (Section::Subwords, &subword_lists),
         ];
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();

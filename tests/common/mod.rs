@@ -38,7 +38,14 @@ pub fn brute_force(facts: &[FileFacts], q: &Query) -> (Vec<(String, u32, LineTyp
     // An exact term: the lines defining it lead (its spelling as given first,
     // then other spellings, each in path order), then other definition lines.
     let mut lead: Vec<(bool, String, u32)> = Vec::new();
-    if q.mode == Mode::Exact && !q.path_order {
+    // A single subword: the definitions named by it whole lead.
+    let parts: Vec<&str> = codegraph::extract::words::subwords(&q.term).collect();
+    let lead_matcher = match (q.mode, parts.as_slice()) {
+        (Mode::Exact, _) => Some(matcher),
+        (Mode::Subword, [one]) => Some(Matcher::new(one, Mode::Exact, q.case_sensitive).unwrap()),
+        _ => None,
+    };
+    if let Some(matcher) = lead_matcher.filter(|_| !q.path_order) {
         for f in facts {
             let names = f.types.iter().map(|d| (&d.name, d.line));
             let names = names.chain(f.methods.iter().map(|d| (&d.name, d.line)));
@@ -109,7 +116,21 @@ pub fn queries_for(facts: &[FileFacts]) -> Vec<Query> {
             // candidates to one range of keys).
             Query::new(&format!("^{}.*{}$", regex::escape(&prefix), regex::escape(&middle)), Mode::Regex),
         ];
+        // Subwords: the first, the last upper-cased, the first two in a row.
+        let parts: Vec<&str> = codegraph::extract::words::subwords(t).collect();
+        if let Some(first) = parts.first() {
+            qs.push(Query::new(first, Mode::Subword));
+            qs.push(Query::new(&parts[parts.len() - 1].to_uppercase(), Mode::Subword));
+        }
+        if parts.len() > 1 {
+            qs.push(Query::new(&format!("{}_{}", parts[0], parts[1]), Mode::Subword));
+        }
         if i % 3 == 0 {
+            if let Some(last) = parts.last() {
+                let mut cs = Query::new(last, Mode::Subword);
+                cs.case_sensitive = true;
+                qs.push(cs);
+            }
             let mut cs = Query::new(t, Mode::Contains);
             cs.case_sensitive = true;
             qs.push(cs);
@@ -137,6 +158,9 @@ pub fn queries_for(facts: &[FileFacts]) -> Vec<Query> {
     out.push(Query::new("e", Mode::Contains));
     out.push(Query::new("zz_no_such_term_zz", Mode::Exact));
     out.push(Query::new("a|b", Mode::Regex));
+    out.push(Query::new("player_health", Mode::Subword));
+    out.push(Query::new("Health", Mode::Subword));
+    out.push(Query::new("calculate damage", Mode::Subword));
     out
 }
 

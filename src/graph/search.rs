@@ -1,0 +1,400 @@
+//! Symbol search: words in, definitions out, ranked. `cg search "hex string to
+//! color"` finds `hexStringToColor`.
+//!
+//! The text splits into subwords (as identifiers split: `getUserById` → get,
+//! user, by, id; spaces and punctuation separate too). A definition's name is
+//! scored by BM25 over its subwords, each query subword weighted by its
+//! inverse frequency among the index's definition names; the name spelled as the
+//! whole query (`hexStringToColor` for "hex string to color") earns a bonus.
+//! Candidates come from the subword index (`snapshot/subwords.rs`) and the
+//! term dictionary (a name that is one subword whole), rarest subword first;
+//! once the best names are settled, lists whose subwords could not lift an
+//! unseen name above them are not read (MaxScore). The best names then expand
+//! into their definitions, ranked with what else the index knows: subwords of
+//! the file's path, the kind (types and functions before properties), and
+//! nested, test and vendored definitions after the others.
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use super::{Def, Graph, GraphError};
+use crate::extract::words::subwords;
+use crate::lang::Language;
+use crate::snapshot::defs::DefEntry;
+use crate::snapshot::{fold, Segment, SnapshotError, VariantRec};
+
+/// BM25's term-frequency saturation and length normalization.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// Names have about this many subwords (a fixed average: the index does not
+/// count them).
+const AVG_SUBWORDS: f64 = 2.5;
+/// The name spelled as the whole query, in idf units of the query.
+const WHOLE_NAME_BONUS: f64 = 0.5;
+/// A query subword found in the definition's path counts this much of its idf.
+const PATH_WEIGHT: f64 = 0.2;
+/// Most subwords of a query used.
+const MAX_QUERY_SUBWORDS: usize = 16;
+
+/// One definition found.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SymbolHit {
+    pub name: String,
+    pub kind: String,
+    pub qualified_name: String,
+    pub file: String,
+    pub line: u32,
+    pub end_line: u32,
+    pub score: f64,
+    /// Where it is in the index (for reading its line's text).
+    #[serde(skip)]
+    pub segment: u32,
+    #[serde(skip)]
+    pub slot: u32,
+}
+
+/// The answer to a search.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SymbolSearch {
+    /// The query's subwords, folded, as searched.
+    pub subwords: Vec<String>,
+    pub hits: Vec<SymbolHit>,
+    /// Distinct definition names that hold at least one of the subwords (the
+    /// lists read; a list skipped as unable to change the answer is not counted).
+    pub names_matched: usize,
+    /// Names whose exact score was computed (the others could not reach the
+    /// best: a measure of the pruning).
+    #[serde(skip)]
+    pub names_scored: usize,
+}
+
+/// A query subword: its inverse document frequency over definition names.
+struct Word {
+    text: String,
+    idf: f64,
+    df: u64,
+}
+
+impl Graph<'_> {
+    /// Definitions whose names hold the subwords of `text`, best first, at most
+    /// `limit`.
+    pub fn search(&self, text: &str, limit: usize) -> Result<SymbolSearch, GraphError> {
+        let mut texts: Vec<String> = Vec::new();
+        for part in subwords(text) {
+            let part = fold(part);
+            if !texts.contains(&part) && texts.len() < MAX_QUERY_SUBWORDS {
+                texts.push(part);
+            }
+        }
+        if texts.is_empty() || limit == 0 {
+            return Ok(SymbolSearch { subwords: texts, ..SymbolSearch::default() });
+        }
+        let whole: String = texts.concat();
+        let segments = &self.index.segments;
+        let mut names_total = 0u64;
+        for seg in segments {
+            names_total += seg.definition_names()?;
+        }
+        // Document frequencies: the definition names holding each subword.
+        let mut words: Vec<Word> = Vec::with_capacity(texts.len());
+        for t in &texts {
+            let mut df = 0u64;
+            for seg in segments {
+                if let Some(list) = seg.subword_list(t)? {
+                    df += list.defs as u64;
+                }
+                for (_, v) in whole_word_variants(seg, t)? {
+                    df += (seg.definition_count(seg.str_at(v.term)?)? > 0) as u64;
+                }
+            }
+            let (n, d) = (names_total as f64, df as f64);
+            let idf = (1.0 + (n - d + 0.5) / (d + 0.5)).ln();
+            words.push(Word { text: t.clone(), idf, df });
+        }
+        let total_idf: f64 = words.iter().map(|w| w.idf).sum();
+        let with_names = words.iter().filter(|w| w.df > 0).count() as u32;
+
+        // 1. Candidates: per segment, the definition names holding any subword,
+        //    each with the set of subwords it holds, from merging the lists (no
+        //    name is read or split here).
+        let mut cands: Vec<Cand> = Vec::new();
+        for (si, seg) in segments.iter().enumerate() {
+            let mut lists: Vec<(u32, Vec<u32>)> = Vec::new(); // (mask bit, ids)
+            for (wi, w) in words.iter().enumerate() {
+                if w.df == 0 {
+                    continue;
+                }
+                let mut ids: Vec<u32> = Vec::new();
+                if let Some(list) = seg.subword_list(&w.text)? {
+                    ids.extend(seg.subword_entries(&list)?.into_iter().filter(|e| e.1).map(|e| e.0));
+                }
+                let mut whole = Vec::new();
+                for (id, v) in whole_word_variants(seg, &w.text)? {
+                    if seg.definition_count(seg.str_at(v.term)?)? > 0 {
+                        whole.push(id);
+                    }
+                }
+                if !whole.is_empty() {
+                    // Not in the list (a whole word is not listed): merged in.
+                    ids.extend(whole);
+                    ids.sort_unstable();
+                }
+                lists.push((1 << wi, ids));
+            }
+            merge_masks(&lists, |id, mask| cands.push(Cand { seg: si as u32, id, mask }));
+            // A name spelled as the whole query in one word (`hexstringtocolor`)
+            // holds none of its subwords as such, yet earns its bonus.
+            if texts.len() > 1 {
+                let all = lists.iter().fold(0, |m, (bit, _)| m | bit);
+                for (id, v) in whole_word_variants(seg, &whole)? {
+                    if seg.definition_count(seg.str_at(v.term)?)? > 0 {
+                        cands.push(Cand { seg: si as u32, id, mask: all });
+                    }
+                }
+            }
+        }
+        let names_matched = cands.len();
+        // What each could score at most: BM25 with one subword per query
+        // subword held (a name has at least that many), and the whole-query
+        // bonus when it holds them all.
+        // Candidates by bound: the bound depends only on the subwords held, so
+        // the candidates holding the same ones form one group.
+        let mut groups: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+        for (i, c) in cands.iter().enumerate() {
+            groups.entry(c.mask).or_default().push(i);
+        }
+        let mut groups: Vec<(f64, u32, Vec<usize>)> = groups
+            .into_iter()
+            .map(|(mask, members)| {
+                let held = mask.count_ones();
+                let idf: f64 = words.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, w)| w.idf).sum();
+                let bonus = if held == with_names { WHOLE_NAME_BONUS * total_idf } else { 0.0 };
+                (idf * bm25(held as f64) + bonus, mask, members)
+            })
+            .collect();
+        groups.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+
+        // 2. Exact scores, best bound first, until no bound left can reach the
+        //    `keep` best scores (MaxScore over names).
+        let keep = (limit * 4).max(40);
+        let mut scored: FxHashMap<&str, f64> = FxHashMap::default();
+        let mut best = TopScores::new(keep);
+        'groups: for (bound, _, members) in &groups {
+            for &i in members {
+                if !self.exhaustive && best.full() && *bound < best.last() {
+                    break 'groups;
+                }
+                let c = &cands[i];
+                let seg = &segments[c.seg as usize];
+                let name = seg.str_at(seg.variant(c.id)?.term)?;
+                if scored.contains_key(name) {
+                    continue;
+                }
+                let s = name_score(name, &words, &whole, total_idf);
+                scored.insert(name, s);
+                best.add(s);
+            }
+        }
+        let names_scored = scored.len();
+        let mut names: Vec<(&str, f64)> = scored.into_iter().collect();
+        names.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        names.truncate(keep);
+
+        // 3. The names' definitions, ranked with their paths and kinds: a
+        //    name's definitions can gain at most `lift` on its score.
+        let lift = 0.3 + words.iter().map(|w| w.idf * PATH_WEIGHT).sum::<f64>();
+        let mut files: FxHashMap<(usize, u32), (&str, Language, f64)> = FxHashMap::default();
+        let mut found: Vec<(f64, &str, usize, &str, Language, DefEntry)> = Vec::new();
+        let mut top = TopScores::new(limit);
+        for &(name, score) in &names {
+            if !self.exhaustive && top.full() && score + lift < top.last() {
+                break;
+            }
+            for (si, seg) in segments.iter().enumerate() {
+                for e in seg.definitions(name)? {
+                    if !self.index.is_live(si, e.slot) {
+                        continue;
+                    }
+                    let (path, language, file_score) = match files.get(&(si, e.slot)) {
+                        Some(f) => *f,
+                        None => {
+                            let slot = seg.slot(e.slot)?;
+                            let path = seg.slot_path(&slot)?;
+                            let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
+                            let f = (path, language, file_score(path, &words));
+                            files.insert((si, e.slot), f);
+                            f
+                        }
+                    };
+                    let mut s = score + file_score;
+                    s += match e.cat {
+                        0 => 0.3,
+                        1 => 0.2,
+                        _ => 0.0,
+                    };
+                    if e.nested {
+                        s -= 1.0;
+                    }
+                    let s = (s * 1000.0).round() / 1000.0;
+                    top.add(s);
+                    found.push((s, path, si, name, language, e));
+                }
+            }
+        }
+        found.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| (a.1, a.5.line, a.3).cmp(&(b.1, b.5.line, b.3))));
+        found.truncate(limit);
+        let hits = found
+            .into_iter()
+            .map(|(score, path, si, name, language, e)| {
+                let slot = e.slot;
+                let (def, scope) = Def::from_entry(name, e);
+                SymbolHit {
+                    name: name.to_string(),
+                    kind: def.kind.clone(),
+                    qualified_name: super::qualified_name(language, path, &scope, &def),
+                    file: path.to_string(),
+                    line: def.line,
+                    end_line: def.end_line,
+                    score,
+                    segment: si as u32,
+                    slot,
+                }
+            })
+            .collect();
+        Ok(SymbolSearch { subwords: texts, hits, names_matched, names_scored })
+    }
+}
+
+/// The `n` best scores so far.
+struct TopScores {
+    n: usize,
+    /// Descending.
+    scores: Vec<f64>,
+}
+
+impl TopScores {
+    fn new(n: usize) -> TopScores {
+        TopScores { n, scores: Vec::with_capacity(n + 1) }
+    }
+
+    fn add(&mut self, s: f64) {
+        let at = self.scores.partition_point(|&b| b >= s);
+        if at < self.n {
+            self.scores.insert(at, s);
+            self.scores.truncate(self.n);
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.scores.len() >= self.n
+    }
+
+    /// The lowest of the `n` best (when full).
+    fn last(&self) -> f64 {
+        self.scores.last().copied().unwrap_or(f64::NEG_INFINITY)
+    }
+}
+
+/// What a definition's file adds to its score: the query subwords its path
+/// holds (a share of their idf), less for test and vendored files.
+fn file_score(path: &str, words: &[Word]) -> f64 {
+    let mut held = 0u32;
+    let mut buf = [0u8; 64];
+    for part in subwords(path) {
+        let part = folded(part, &mut buf);
+        for (i, w) in words.iter().enumerate() {
+            if *part == *w.text {
+                held |= 1 << i;
+            }
+        }
+    }
+    let mut s: f64 =
+        words.iter().enumerate().filter(|(i, _)| held & (1 << i) != 0).map(|(_, w)| w.idf * PATH_WEIGHT).sum();
+    if super::is_test_file(path) {
+        s -= 1.0;
+    }
+    if crate::project::summary::is_vendored(path) {
+        s -= 0.5;
+    }
+    s
+}
+
+/// `part` case-folded: in `buf` when it is short ASCII, else allocated.
+fn folded<'a>(part: &'a str, buf: &'a mut [u8; 64]) -> std::borrow::Cow<'a, str> {
+    if part.len() <= buf.len() && part.is_ascii() {
+        let b = &mut buf[..part.len()];
+        b.copy_from_slice(part.as_bytes());
+        b.make_ascii_lowercase();
+        // ASCII stays UTF-8.
+        std::borrow::Cow::Borrowed(std::str::from_utf8(b).unwrap_or_default())
+    } else {
+        std::borrow::Cow::Owned(fold(part))
+    }
+}
+
+/// The variants of a segment that are `subword` whole (its fold's), with ids.
+fn whole_word_variants(seg: &Segment, subword: &str) -> Result<Vec<(u32, VariantRec)>, SnapshotError> {
+    let Some(id) = seg.term_fst()?.get(subword) else { return Ok(Vec::new()) };
+    let f = seg.fold(id as u32)?;
+    (f.first_variant..f.first_variant.saturating_add(f.variant_count)).map(|i| Ok((i, seg.variant(i)?))).collect()
+}
+
+/// BM25's weight of a subword held once by a name of `len` subwords.
+fn bm25(len: f64) -> f64 {
+    (K1 + 1.0) / (1.0 + K1 * (1.0 - B + B * len / AVG_SUBWORDS))
+}
+
+/// A name's BM25 score for the query's subwords (each counted once: a name
+/// repeating a subword is rare and not worth more), plus the bonus when it is
+/// spelled as the whole query.
+fn name_score(name: &str, words: &[Word], whole: &str, total_idf: f64) -> f64 {
+    let (mut len, mut held) = (0u32, 0u32);
+    let mut rest = Some(whole);
+    let mut buf = [0u8; 64];
+    for part in subwords(name) {
+        len += 1;
+        let part = folded(part, &mut buf);
+        for (i, w) in words.iter().enumerate() {
+            if *part == *w.text {
+                held |= 1 << i;
+            }
+        }
+        rest = rest.and_then(|r| r.strip_prefix(&*part));
+    }
+    let weight = bm25(len.max(1) as f64);
+    let s: f64 = words.iter().enumerate().filter(|(i, _)| held & (1 << i) != 0).map(|(_, w)| w.idf * weight).sum();
+    s + if rest == Some("") { WHOLE_NAME_BONUS * total_idf } else { 0.0 }
+}
+
+/// A candidate name: its variant in a segment, and the query subwords it
+/// holds (bits).
+struct Cand {
+    seg: u32,
+    id: u32,
+    mask: u32,
+}
+
+/// Merges sorted id lists, calling `f(id, mask)` once per id with the bits of
+/// the lists holding it.
+fn merge_masks(lists: &[(u32, Vec<u32>)], mut f: impl FnMut(u32, u32)) {
+    let mut at = vec![0usize; lists.len()];
+    loop {
+        let mut min = u32::MAX;
+        for (i, (_, ids)) in lists.iter().enumerate() {
+            if let Some(&id) = ids.get(at[i]) {
+                min = min.min(id);
+            }
+        }
+        if min == u32::MAX {
+            return;
+        }
+        let mut mask = 0;
+        for (i, (bit, ids)) in lists.iter().enumerate() {
+            if ids.get(at[i]) == Some(&min) {
+                mask |= bit;
+                at[i] += 1;
+            }
+        }
+        f(min, mask);
+    }
+}
