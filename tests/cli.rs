@@ -548,7 +548,7 @@ fn bench_measures_a_tree_without_touching_its_index() {
     assert_eq!(modes, ["exact", "starts_with", "contains", "regex", "subword"]);
     let graph: Vec<&str> =
         v["graph_queries"].as_array().unwrap().iter().map(|q| q["query"].as_str().unwrap()).collect();
-    assert_eq!(graph, ["refs", "callers", "callees", "symbol", "search", "search_part"]);
+    assert_eq!(graph, ["refs", "callers", "callees", "symbol", "search", "search_part", "context"]);
     assert!(v["languages"]["rust"]["files"] == 1 && v["languages"]["go"]["files"] == 1);
     assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
     // Regression: --vs-rg compared an in-process lookup with a whole rg process; it
@@ -873,4 +873,26 @@ fn search_finds_definitions_by_words_and_query_by_subword() {
         ["src/core/engine.rs:2", "src/core/engine.rs:4", "src/main.go:3", "src/core/engine.rs:5"],
         "{text}"
     );
+}
+
+/// `cg context`: the bundle as text (focus, numbered snippets) or JSON, within
+/// the budget.
+#[test]
+fn context_prints_focus_and_snippets_within_the_budget() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let c = cg(dir.path(), &["context", "fix update_player", "--budget", "1500"]);
+    assert!(c.status.success(), "{}", stderr(&c));
+    let out = stdout(&c);
+    assert!(out.starts_with("intent: fix\nFOCUS"), "{out}");
+    assert!(
+        out.contains("src/core/engine.rs:4: core::engine::update_player — named in the task: update_player"),
+        "{out}"
+    );
+    assert!(out.contains("     4  fn update_player(h: &mut PlayerHealth) {"), "{out}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&cg(dir.path(), &["context", "fix update_player", "--budget", "1500", "--json"]).stdout)
+            .unwrap();
+    assert!(json["limits"]["used_estimate"].as_u64().unwrap() <= 1500, "{json}");
+    assert_eq!(json["snippets"][0]["start"], 4);
 }

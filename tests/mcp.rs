@@ -144,6 +144,7 @@ fn every_tool_answers_on_a_fixture_project() {
         [
             "codegraph_callees",
             "codegraph_callers",
+            "codegraph_context",
             "codegraph_describe",
             "codegraph_docs",
             "codegraph_hierarchy",
@@ -221,6 +222,12 @@ fn every_tool_answers_on_a_fixture_project() {
     assert!(top["text"].as_str().unwrap().starts_with("export function* idGenerator()"), "{top}");
     let (err, text) = c.call("codegraph_search", json!({"query": " - "}));
     assert!(err && text.contains("empty query"), "{text}");
+    let bundle = c.call_json("codegraph_context", json!({"task": "fix idGenerator", "budget": 2000}));
+    assert_eq!(bundle["snippets"][0]["path"], "typescript/player.ts", "{bundle}");
+    assert_eq!(bundle["focus"][0]["qualified_name"], "player.idGenerator", "{bundle}");
+    assert!(bundle["limits"]["used_estimate"].as_u64().unwrap() <= 2000);
+    let (err, text) = c.call("codegraph_context", json!({"task": "x", "hints": ["../outside.rs"]}));
+    assert!(err && text.contains("outside the project"), "{text}");
     let sub = c.call_json("codegraph_query", json!({"term": "generator", "mode": "subword"}));
     assert_eq!(sub["files"][0]["file"], "typescript/player.ts", "{sub}");
     let many = c.call_json("codegraph_signatures", json!({"path": "typescript", "limit": 1}));

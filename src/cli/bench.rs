@@ -276,11 +276,15 @@ pub fn run(args: Args) -> Result<()> {
     writeln!(out, "\ngraph (sampled methods by qualified name: find + answer, no line text but the card's code, in-process, warm;")?;
     writeln!(
         out,
-        "search: the methods' names as words, all subwords / without the first; found = name in the top 10)"
+        "search: the methods' names as words, all subwords / without the first; found = name in the top 10;"
+    )?;
+    writeln!(
+        out,
+        "context: \"fix\" and the name's words, 8,000 tokens; found = a definition of that name in the bundle)"
     )?;
     for (name, p, found) in &graph {
         if let Some(p) = p {
-            let what = if name.starts_with("search") { "found" } else { "results" };
+            let what = if name.starts_with("search") || *name == "context" { "found" } else { "results" };
             writeln!(
                 out,
                 "  {:<12} p50 {:>9.1} µs   p90 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   (n={}, {} {what})",
@@ -392,6 +396,26 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
         }
         out.push((label, percentiles(times), found));
     }
+    // The context bundle (8,000 tokens) for "fix" and the names' words: `found`
+    // counts the bundles holding the method's own file.
+    let tasks: Vec<(String, String)> = whole.iter().map(|(text, name)| (format!("fix {text}"), name.clone())).collect();
+    let run = |(task, name): &(String, String)| -> u64 {
+        let g = Graph::new(index);
+        g.context(task, codegraph::graph::DEFAULT_BUDGET, &[]).map_or(0, |b| {
+            b.focus.iter().any(|f| f.qualified_name.as_deref().is_some_and(|q| q.ends_with(name.as_str()))) as u64
+        })
+    };
+    for t in &tasks {
+        run(t);
+    }
+    let mut times = Vec::with_capacity(tasks.len());
+    let mut found = 0;
+    for t in &tasks {
+        let start = Instant::now();
+        found += run(t);
+        times.push(start.elapsed());
+    }
+    out.push(("context", percentiles(times), found));
     Ok(out)
 }
 

@@ -47,6 +47,24 @@ pub struct SearchArgs {
 }
 
 #[derive(clap::Args)]
+pub struct ContextArgs {
+    /// The task, in words: "fix the crash when parseConfig gets an empty file".
+    task: String,
+    /// Tokens the bundle may take (about 4 bytes each).
+    #[arg(long, default_value_t = codegraph::graph::DEFAULT_BUDGET)]
+    budget: usize,
+    /// Paths or symbols to start from (comma-separated or repeated).
+    #[arg(long, value_delimiter = ',')]
+    hints: Vec<String>,
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print the bundle as JSON (the shape the MCP tool answers).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
 pub struct RefsArgs {
     /// A name, Type.member, a qualified name, or path:line of a definition.
     symbol: String,
@@ -405,6 +423,49 @@ pub fn search(args: SearchArgs) -> Result<()> {
         }
     }
     if found.hits.is_empty() {
+        return Err(NothingMatched.into());
+    }
+    Ok(())
+}
+
+pub fn context(args: ContextArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let g = Graph::new(&index);
+    let hints: Vec<String> = args.hints.iter().map(|h| h.trim().to_string()).filter(|h| !h.is_empty()).collect();
+    let bundle = g.context(&args.task, args.budget, &hints)?;
+    if args.json {
+        return print_json(&serde_json::to_value(&bundle)?);
+    }
+    let mut out = io::stdout().lock();
+    writeln!(out, "intent: {}", bundle.intent)?;
+    writeln!(out, "FOCUS ({}):", bundle.focus.len())?;
+    for f in &bundle.focus {
+        match (&f.qualified_name, f.line) {
+            (Some(q), Some(line)) => {
+                writeln!(out, "  {}:{}: {} — {}", shown_path(&f.path), line, shown(q), shown(&f.reason))?
+            }
+            _ => writeln!(out, "  {} — {}", shown_path(&f.path), shown(&f.reason))?,
+        }
+    }
+    for s in &bundle.snippets {
+        writeln!(out, "\n--- {}:{}-{}", shown_path(&s.path), s.start, s.end)?;
+        for (i, line) in s.text.lines().enumerate() {
+            writeln!(out, "{:>6}  {line}", s.start as usize + i)?;
+        }
+    }
+    if !bundle.subgraph.edges.is_empty() {
+        writeln!(out, "\nCALLS:")?;
+        for e in &bundle.subgraph.edges {
+            let name = |i: usize| bundle.subgraph.nodes.get(i).map_or("?", |n| n.name.as_str());
+            writeln!(out, "  {} -> {}", shown(name(e.from)), shown(name(e.to)))?;
+        }
+    }
+    for n in &bundle.notes {
+        eprintln!("cg: {n}");
+    }
+    eprintln!("cg: about {} of {} tokens", bundle.limits.used_estimate, bundle.limits.budget);
+    if bundle.snippets.is_empty() && bundle.focus.is_empty() {
         return Err(NothingMatched.into());
     }
     Ok(())

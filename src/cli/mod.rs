@@ -78,6 +78,10 @@ enum Command {
     /// Definitions found by words ("hex string to color" finds hexStringToColor),
     /// ranked: BM25 over the subwords of their names, then path, kind and tests.
     Search(graph::SearchArgs),
+    /// What to read for a task, under a token budget: the definitions the task
+    /// names or its words match, what they call and what calls them, as
+    /// snippets, with the reasons and the call graph between them.
+    Context(graph::ContextArgs),
     /// Every reference to a symbol: its definitions, then each use with its role
     /// (call, type, import, inherit, other) and the definition it occurs in.
     Refs(graph::RefsArgs),
@@ -128,6 +132,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),
         Command::Search(args) => graph::search(args),
+        Command::Context(args) => graph::context(args),
         Command::Refs(args) => graph::refs(args),
         Command::Callers(args) => graph::callers(args, false),
         Command::Symbol(args) => graph::symbol(args),

@@ -27,11 +27,13 @@
 //! Names that resolve to nothing in the project (library calls) are external.
 
 mod card;
+mod context;
 mod imports;
 mod ops;
 mod search;
 
 pub use card::*;
+pub use context::*;
 pub use ops::*;
 pub use search::*;
 

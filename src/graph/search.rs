@@ -51,6 +51,10 @@ pub struct SymbolHit {
     pub segment: u32,
     #[serde(skip)]
     pub slot: u32,
+    /// Its number among its file's definitions (with `segment` and `slot`: its
+    /// graph id).
+    #[serde(skip)]
+    pub index: u32,
 }
 
 /// The answer to a search.
@@ -246,7 +250,7 @@ impl Graph<'_> {
         let hits = found
             .into_iter()
             .map(|(score, path, si, name, language, e)| {
-                let slot = e.slot;
+                let (slot, index) = (e.slot, e.index);
                 let (def, scope) = Def::from_entry(name, e);
                 SymbolHit {
                     name: name.to_string(),
@@ -258,6 +262,7 @@ impl Graph<'_> {
                     score,
                     segment: si as u32,
                     slot,
+                    index,
                 }
             })
             .collect();

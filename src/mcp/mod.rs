@@ -235,7 +235,8 @@ impl ServerHandler for CodegraphServer {
 const INSTRUCTIONS: &str = "codegraph indexes this project's source (C#, TypeScript, JavaScript, Rust, Go, \
 Python, Java, C, C++, PHP, Ruby). Prefer it to grep and to reading whole files: codegraph_query finds where a \
 name occurs (file, line, line type, text; definitions first), codegraph_search finds definitions by words \
-when the exact name is unknown, codegraph_symbol shows one with its callers and callees, codegraph_signature(s) shows what files declare, codegraph_summary \
+when the exact name is unknown, codegraph_context gathers what to read for a task under a token budget, \
+codegraph_symbol shows one with its callers and callees, codegraph_signature(s) shows what files declare, codegraph_summary \
 says what the project is; codegraph_refs, codegraph_callers / codegraph_callees, codegraph_hierarchy, \
 codegraph_imports and codegraph_impact answer who uses or calls a symbol, what it calls and what a change \
 can reach, resolved through types and imports. After editing, creating or deleting files, call codegraph_update (or \
@@ -408,6 +409,27 @@ impl CodegraphServer {
                 return Err("empty query: give words or an identifier".to_string());
             }
             Ok(json::graph::search(&g, &p.query, &found))
+        })
+        .await
+    }
+
+    #[tool(
+        name = "codegraph_context",
+        description = "What to read for a task, in one call, under a token budget (default 8000): the definitions the task names (identifiers, paths, hints) or its words match, what they call and what calls them, as code snippets (definition extents), each with why it is there, plus the calls between them. Start here on a new task instead of searching and reading files. Returns {repo:{root, rev}, intent, focus:[{type, path, qualified_name?, line?, reason}], snippets:[{path, start, end, sha256, text}], subgraph:{nodes, edges}, notes, limits:{budget, used_estimate}}."
+    )]
+    async fn codegraph_context(&self, Parameters(p): Parameters<ContextParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking(move |me| {
+            let (root, index) = me.index()?;
+            let g = crate::graph::Graph::new(&index);
+            let budget = p.budget.unwrap_or(crate::graph::DEFAULT_BUDGET as u64).clamp(200, 200_000) as usize;
+            let mut hints = Vec::new();
+            for h in p.hints.unwrap_or_default() {
+                // A path must stay inside the project; anything else is a symbol.
+                let looks_like_path = h.contains('/') || h.contains('\\');
+                hints.push(if looks_like_path { me.relative(&root, &h)? } else { h });
+            }
+            let bundle = g.context(&p.task, budget, &hints).map_err(|e| e.to_string())?;
+            Ok(serde_json::to_value(&bundle).unwrap_or(serde_json::Value::Null))
         })
         .await
     }

@@ -214,6 +214,19 @@ pub struct SearchParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct ContextParams {
+    #[schemars(
+        description = "The task in words, as you would give it to an engineer (names and paths in it are looked up)."
+    )]
+    pub task: String,
+    #[schemars(description = "Tokens the bundle may take (about 4 bytes each; default 8000).")]
+    pub budget: Option<u64>,
+    #[schemars(description = "Paths (relative to the project root) or symbols to start from.")]
+    pub hints: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SymbolParams {
     #[schemars(
         description = "A definition: name, Type.member, qualified name or path:line (the first match when several; the others are listed under same_name)."

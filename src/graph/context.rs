@@ -1,0 +1,701 @@
+//! The context bundle: a task in words in, what to read for it out, under a
+//! token budget (`cg context`, `codegraph_context`).
+//!
+//! Candidates, strongest first: the hints (paths or symbols the caller names),
+//! identifiers and paths written in the task (`Store.add`, `getUserById`,
+//! `src/store.ts`), then symbol search over the task's words. The best
+//! functions among them are expanded through the graph: what they call and
+//! what calls them (one level), and the files their files import. Each
+//! candidate keeps the best score it was reached with and the reason. Snippets
+//! are definition extents (at most [`SNIPPET_LINES`] lines), taken best first
+//! while they fit the budget: one inside another already taken, or the same text
+//! already taken elsewhere (generated or vendored copies), is left out. Same
+//! index and task, same bundle.
+
+use std::path::Path;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+
+use super::{DefCat, DefId, Graph, GraphError};
+use crate::extract::words::subwords;
+use crate::query::text::snippet;
+
+/// Lines of one snippet at most (a longer definition shows its head).
+pub const SNIPPET_LINES: u32 = 80;
+/// Snippets shown up to [`SNIPPET_LINES`]; the others show their first
+/// [`HEAD_LINES`] (`codegraph_snippet` reads on).
+const FULL_SNIPPETS: usize = 3;
+const HEAD_LINES: u32 = 30;
+/// The default budget, in tokens.
+pub const DEFAULT_BUDGET: usize = 8000;
+/// Bytes per token, as budgets are estimated.
+const BYTES_PER_TOKEN: usize = 4;
+/// Search results taken as candidates.
+const SEARCH_RESULTS: usize = 24;
+/// Candidates expanded through the graph.
+const EXPANDED: usize = 4;
+/// Callers are looked up for names with at most this many definitions.
+const CALLER_NAME_DEFS: usize = 8;
+/// Files found by their paths.
+const PATH_FILES: usize = 5;
+
+/// Words of a task that say nothing about the code.
+const STOP_WORDS: &[&str] = &[
+    "a",
+    "about",
+    "add",
+    "all",
+    "also",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "bug",
+    "but",
+    "by",
+    "can",
+    "change",
+    "code",
+    "do",
+    "does",
+    "doesn",
+    "fix",
+    "for",
+    "from",
+    "how",
+    "i",
+    "if",
+    "implement",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "make",
+    "makes",
+    "need",
+    "needs",
+    "new",
+    "not",
+    "of",
+    "on",
+    "or",
+    "should",
+    "so",
+    "some",
+    "support",
+    "that",
+    "the",
+    "their",
+    "then",
+    "there",
+    "this",
+    "to",
+    "up",
+    "use",
+    "we",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "why",
+    "will",
+    "with",
+    "without",
+    "work",
+    "works",
+    "wrong",
+];
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Bundle {
+    pub repo: Repo,
+    pub intent: String,
+    pub focus: Vec<Focus>,
+    pub snippets: Vec<BundleSnippet>,
+    pub subgraph: Subgraph,
+    pub notes: Vec<String>,
+    pub limits: Limits,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Repo {
+    pub root: String,
+    /// The checked-out commit, when the project is a git work tree.
+    pub rev: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Focus {
+    /// `symbol` or `file`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qualified_name: Option<String>,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BundleSnippet {
+    pub path: String,
+    pub start: u32,
+    pub end: u32,
+    /// Of `text`.
+    pub sha256: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Subgraph {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Node {
+    pub id: usize,
+    pub kind: String,
+    pub name: String,
+    pub file: String,
+    pub line: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Edge {
+    pub from: usize,
+    pub to: usize,
+    /// `calls`.
+    pub kind: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Limits {
+    /// Tokens asked for.
+    pub budget: usize,
+    /// Tokens the bundle takes (its JSON's bytes / 4).
+    pub used_estimate: usize,
+}
+
+/// A definition reached, with the best score and reason it was reached by.
+struct Cand {
+    id: DefId,
+    score: f64,
+    reason: String,
+    order: usize,
+}
+
+impl Graph<'_> {
+    /// The bundle for `task` within `budget` tokens; `hints` are paths or
+    /// symbols to start from.
+    pub fn context(&self, task: &str, budget: usize, hints: &[String]) -> Result<Bundle, GraphError> {
+        let root = self.index.root.display().to_string();
+        let mut notes = Vec::new();
+        let intent = intent_of(task);
+        let mut cands: FxHashMap<DefId, Cand> = FxHashMap::default();
+        let mut files: Vec<(String, String)> = Vec::new(); // (path, reason)
+        let mut next = 0usize;
+        let mut add = |cands: &mut FxHashMap<DefId, Cand>, id: DefId, score: f64, reason: String| {
+            let c = cands.entry(id).or_insert_with(|| {
+                next += 1;
+                Cand { id, score: f64::MIN, reason: String::new(), order: next }
+            });
+            if score > c.score {
+                c.score = score;
+                c.reason = reason;
+            }
+        };
+
+        // 1. Hints, then what the task names.
+        let mut named: Vec<(String, f64, &str)> = hints.iter().map(|h| (h.clone(), 100.0, "hint")).collect();
+        named.extend(mentions(task).into_iter().map(|m| (m, 50.0, "named in the task")));
+        for (name, score, why) in &named {
+            if let Some(path) = self.file_named(name)? {
+                if !files.iter().any(|(p, _)| *p == path) {
+                    files.push((path.clone(), why.to_string()));
+                }
+                for (i, id) in self.file_defs(&path)?.into_iter().enumerate() {
+                    add(&mut cands, id, score * 0.3 - i as f64 * 0.01, format!("in {path}, {why}"));
+                }
+                continue;
+            }
+            if let Ok(defs) = self.find(name) {
+                let share = (defs.len() as f64).sqrt();
+                for id in defs.into_iter().take(8) {
+                    add(&mut cands, id, score / share, format!("{why}: {name}"));
+                }
+            }
+        }
+
+        // 2. Symbol search over the task's words.
+        let words: Vec<String> = search_words(task);
+        if !words.is_empty() {
+            let found = self.search(&words.join(" "), SEARCH_RESULTS)?;
+            let top = found.hits.first().map_or(1.0, |h| h.score.max(1e-9));
+            for h in &found.hits {
+                let id = ((h.segment as usize, h.slot), h.index);
+                let held: Vec<String> = subwords(&h.name)
+                    .map(crate::snapshot::fold)
+                    .filter(|p| found.subwords.contains(p))
+                    .collect::<FxHashSet<_>>()
+                    .into_iter()
+                    .collect();
+                let mut held = held;
+                held.sort();
+                add(&mut cands, id, 20.0 * h.score / top, format!("matches {}", held.join(", ")));
+            }
+        }
+        // Files whose paths hold the task's words (`endpoints controller` →
+        // `endpoints_controller.go`): their definitions holding the words, or
+        // their first ones.
+        for (path, share) in self.paths_matching(&words)? {
+            let g = match self.index.locate(&path)? {
+                Some(f) => self.file((f.segment, f.slot_id))?,
+                None => continue,
+            };
+            let mut any = false;
+            for (i, d) in g.defs.iter().enumerate() {
+                if g.is_nested(d) {
+                    continue;
+                }
+                let held = subwords(&d.name).map(crate::snapshot::fold).filter(|p| words.contains(p)).count();
+                if held > 0 {
+                    any = true;
+                    let score = 12.0 * share + 2.0 * held as f64;
+                    add(&mut cands, (g.key, i as u32), score, format!("in {path}, whose path matches the task"));
+                }
+            }
+            if !any {
+                for (i, _) in g.defs.iter().enumerate().filter(|(_, d)| !g.is_nested(d)).take(3) {
+                    add(&mut cands, (g.key, i as u32), 8.0 * share, format!("in {path}, whose path matches the task"));
+                }
+            }
+        }
+        if cands.is_empty() && files.is_empty() {
+            notes.push("nothing in the index matches the task's words or names: give hints (paths or symbols), or check `cg status` that the files are indexed".to_string());
+        }
+
+        // 3. The best functions expanded: callees, callers (one level), and
+        //    tests of them when the task is about tests.
+        let mut ranked: Vec<&Cand> = cands.values().collect();
+        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.order.cmp(&b.order)));
+        let seeds: Vec<(DefId, f64)> = ranked.iter().take(EXPANDED).map(|c| (c.id, c.score)).collect();
+        let mut edges: Vec<(DefId, DefId)> = Vec::new();
+        for &(id, score) in &seeds {
+            let (_, d) = self.def(id)?;
+            let view = self.view(id)?;
+            if d.cat == DefCat::Method {
+                for e in self.callees(id, 1)? {
+                    if let Some(callee) = e.symbol.as_ref().and_then(|s| self.id_of(s)) {
+                        add(&mut cands, callee, score * 0.5, format!("called by {}", view.qualified_name));
+                        edges.push((id, callee));
+                    }
+                }
+            }
+            // Callers of a name many types define are costly to resolve and
+            // mostly another type's: only for names defined a few times.
+            let callers = if self.name_defs(&d.name)?.items.len() <= CALLER_NAME_DEFS {
+                self.callers(&[id], 1)?
+            } else {
+                Vec::new()
+            };
+            for e in callers.into_iter().take(16) {
+                if let Some(caller) = e.symbol.as_ref().and_then(|s| self.id_of(s)) {
+                    add(&mut cands, caller, score * 0.4, format!("calls {}", view.qualified_name));
+                    edges.push((caller, id));
+                }
+            }
+            if intent == "tests" {
+                for h in self.search(&d.name, 20)?.hits {
+                    if super::is_test_file(&h.file) && h.name != d.name {
+                        let id = ((h.segment as usize, h.slot), h.index);
+                        add(&mut cands, id, score * 0.6, format!("tests {}", view.qualified_name));
+                    }
+                }
+            }
+        }
+        // The files the best candidate's file imports, where an import names one
+        // file (a Go import names a whole package folder: not listed).
+        if let Some(&(id, _)) = seeds.first() {
+            let file = self.view(id)?.file;
+            let mut listed = 0;
+            for imp in self.imports(&file, 1).unwrap_or_default() {
+                if let [path] = imp.resolved.as_slice() {
+                    if listed < 6 && !super::is_test_file(path) && !files.iter().any(|(p, _)| p == path) {
+                        files.push((path.clone(), format!("imported by {file}")));
+                        listed += 1;
+                    }
+                }
+            }
+        }
+
+        // 4. Snippets, best first, while they fit.
+        let mut ranked: Vec<Cand> = cands.into_values().collect();
+        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.order.cmp(&b.order)));
+        let limit_bytes = budget.saturating_mul(BYTES_PER_TOKEN);
+        // What the bundle takes without snippets: its skeleton with the file
+        // focus entries, and room for the notes.
+        let skeleton = Bundle {
+            repo: Repo { root: root.clone(), rev: git_rev(&self.index.root) },
+            intent: intent.to_string(),
+            focus: files.iter().map(|(path, reason)| file_focus(path, reason)).collect(),
+            snippets: Vec::new(),
+            subgraph: Subgraph::default(),
+            notes: Vec::new(),
+            limits: Limits { budget, used_estimate: budget },
+        };
+        let mut used = json_len(&skeleton) + NOTES_ROOM;
+        let mut taken: Vec<(DefId, super::DefView, BundleSnippet, String)> = Vec::new();
+        let mut hashes: FxHashSet<String> = FxHashSet::default();
+        let mut left_out = Vec::new();
+        for c in &ranked {
+            let view = self.view(c.id)?;
+            // The best few in full (up to SNIPPET_LINES), the others' heads.
+            let lines = if taken.len() < FULL_SNIPPETS { SNIPPET_LINES } else { HEAD_LINES };
+            let end = view.end_line.min(view.line + lines - 1);
+            let inside = taken.iter().any(|(_, v, s, _)| v.file == view.file && s.start <= view.line && end <= s.end);
+            if inside {
+                continue;
+            }
+            let Ok(s) = snippet(self.index, &view.file, view.line, end) else { continue };
+            let sha = sha256_hex(s.text.as_bytes());
+            if !hashes.insert(sha.clone()) {
+                continue;
+            }
+            let mut snip =
+                BundleSnippet { path: view.file.clone(), start: view.line, end: s.end, sha256: sha, text: s.text };
+            let mut cost = item_cost(&view, &c.reason, &snip);
+            if used + cost > limit_bytes {
+                if !taken.is_empty() {
+                    left_out.push(format!("{} ({}:{})", view.qualified_name, view.file, view.line));
+                    continue;
+                }
+                // Not even the best fits: its head, as much as fits.
+                while used + cost > limit_bytes && snip.end > snip.start {
+                    let lines = snip.end - snip.start;
+                    let (cut, _) = head(&snip.text, usize::MAX, lines);
+                    snip.text.truncate(cut);
+                    snip.end -= 1;
+                    cost = item_cost(&view, &c.reason, &snip);
+                }
+                if used + cost > limit_bytes {
+                    left_out.push(format!("{} ({}:{})", view.qualified_name, view.file, view.line));
+                    continue;
+                }
+                snip.sha256 = sha256_hex(snip.text.as_bytes());
+                notes.push(format!(
+                    "the budget ({budget} tokens) holds only lines {}-{} of the best match: raise it for more",
+                    snip.start, snip.end
+                ));
+            }
+            used += cost;
+            taken.push((c.id, view, snip, c.reason.clone()));
+        }
+        if !left_out.is_empty() {
+            notes.push(format!(
+                "{} more candidates left out at the budget (next: {}); raise the budget or ask codegraph_symbol",
+                left_out.len(),
+                left_out.iter().take(3).cloned().collect::<Vec<_>>().join(", ")
+            ));
+        }
+
+        // 5. Focus, subgraph.
+        let mut focus: Vec<Focus> = Vec::new();
+        let mut nodes = Vec::new();
+        let mut node_of: FxHashMap<DefId, usize> = FxHashMap::default();
+        for (i, (id, view, _, reason)) in taken.iter().enumerate() {
+            focus.push(Focus {
+                kind: "symbol",
+                qualified_name: Some(view.qualified_name.clone()),
+                path: view.file.clone(),
+                line: Some(view.line),
+                reason: reason.clone(),
+            });
+            node_of.insert(*id, i);
+            nodes.push(Node {
+                id: i,
+                kind: view.kind.clone(),
+                name: view.qualified_name.clone(),
+                file: view.file.clone(),
+                line: view.line,
+            });
+        }
+        for (path, reason) in &files {
+            focus.push(file_focus(path, reason));
+        }
+        let mut edge_set: Vec<Edge> = Vec::new();
+        for (a, b) in edges {
+            if let (Some(&from), Some(&to)) = (node_of.get(&a), node_of.get(&b)) {
+                if from != to && !edge_set.iter().any(|e| e.from == from && e.to == to) {
+                    edge_set.push(Edge { from, to, kind: "calls" });
+                }
+            }
+        }
+        let snippets = taken.into_iter().map(|(_, _, s, _)| s).collect();
+        let mut bundle = Bundle {
+            repo: skeleton.repo,
+            intent: intent.to_string(),
+            focus,
+            snippets,
+            subgraph: Subgraph { nodes, edges: edge_set },
+            notes,
+            limits: Limits { budget, used_estimate: 0 },
+        };
+        // The estimate above holds the bundle; should the notes run long, the
+        // last snippets go.
+        while json_len(&bundle) > limit_bytes && bundle.snippets.len() > 1 {
+            let last = bundle.snippets.len() - 1;
+            bundle.snippets.pop();
+            bundle.focus.remove(last);
+            bundle.subgraph.nodes.pop();
+            bundle.subgraph.edges.retain(|e| e.from != last && e.to != last);
+        }
+        // The estimate counts its own digits.
+        for _ in 0..3 {
+            bundle.limits.used_estimate = json_len(&bundle).div_ceil(BYTES_PER_TOKEN);
+        }
+        Ok(bundle)
+    }
+
+    /// The indexed file a task word names: its exact path, or the one path
+    /// ending with it (`store.ts`, `pkg/store.go`).
+    fn file_named(&self, word: &str) -> Result<Option<String>, GraphError> {
+        let word = word.trim_start_matches("./");
+        if !word.contains('/') && !word.contains('.') {
+            return Ok(None);
+        }
+        if let Some(f) = self.index.locate(word)? {
+            return Ok(Some(f.path.to_string()));
+        }
+        if !looks_like_file(word) {
+            return Ok(None);
+        }
+        let suffix = format!("/{word}");
+        let found: Vec<String> = self
+            .index
+            .files()?
+            .iter()
+            .filter(|f| f.path.ends_with(&suffix))
+            .map(|f| f.path.to_string())
+            .take(2)
+            .collect();
+        Ok(if found.len() == 1 { found.into_iter().next() } else { None })
+    }
+
+    /// The files whose paths hold most of `words` (a word of 4+ letters inside
+    /// a folder or file name, a shorter one as a whole part; twice the weight in
+    /// the file's own name), with the share of the words' weight they hold: at
+    /// most [`PATH_FILES`], holding at least two words or one in the file name.
+    fn paths_matching(&self, words: &[String]) -> Result<Vec<(String, f64)>, GraphError> {
+        let words: Vec<&String> = words.iter().filter(|w| w.len() >= 3).collect();
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        let finders: Vec<memchr::memmem::Finder<'_>> =
+            words.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect();
+        let mut found: Vec<(f64, String)> = Vec::new();
+        let mut lower = Vec::new();
+        for f in self.index.files()? {
+            lower.clear();
+            lower.extend(f.path.bytes().map(|b| b.to_ascii_lowercase()));
+            let stem_at = lower.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+            let mut score = 0.0;
+            for (w, finder) in words.iter().zip(&finders) {
+                let hit = |hay: &[u8]| match w.len() >= 4 {
+                    true => finder.find(hay).is_some(),
+                    false => hay.split(|b| !b.is_ascii_alphanumeric()).any(|part| part == w.as_bytes()),
+                };
+                if hit(&lower[stem_at..]) {
+                    score += 2.0;
+                } else if hit(&lower[..stem_at]) {
+                    score += 1.0;
+                }
+            }
+            if score >= 2.0 {
+                found.push((score, f.path.to_string()));
+            }
+        }
+        found.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        let most = 2.0 * words.len() as f64;
+        Ok(found.into_iter().take(PATH_FILES).map(|(s, p)| (p, s / most)).collect())
+    }
+
+    /// The top-level definitions of a file, in source order.
+    fn file_defs(&self, path: &str) -> Result<Vec<DefId>, GraphError> {
+        let Some(f) = self.index.locate(path)? else { return Ok(Vec::new()) };
+        let g = self.file((f.segment, f.slot_id))?;
+        Ok((0..g.defs.len() as u32).filter(|&i| !g.is_nested(&g.defs[i as usize])).map(|i| (g.key, i)).collect())
+    }
+
+    /// The definition a view shows.
+    fn id_of(&self, v: &super::DefView) -> Option<DefId> {
+        let f = self.index.locate(&v.file).ok()??;
+        let g = self.file((f.segment, f.slot_id)).ok()?;
+        let i = g.defs.iter().position(|d| d.line == v.line && d.name == v.name)?;
+        Some((g.key, i as u32))
+    }
+}
+
+/// What the task is about: `tests`, `fix`, `feature`, `refactor` or `explore`.
+pub fn intent_of(task: &str) -> &'static str {
+    let words: Vec<String> = task.split(|c: char| !c.is_alphanumeric()).map(str::to_lowercase).collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    if has(&["test", "tests", "testing", "spec", "specs", "coverage"]) {
+        "tests"
+    } else if has(&["fix", "bug", "crash", "error", "fails", "failing", "broken", "wrong", "panic", "regression"]) {
+        "fix"
+    } else if has(&["refactor", "rename", "move", "extract", "split", "cleanup", "simplify"]) {
+        "refactor"
+    } else if has(&["add", "implement", "support", "feature", "new", "introduce", "allow"]) {
+        "feature"
+    } else {
+        "explore"
+    }
+}
+
+/// Identifiers and paths written in a task: words with a case change inside,
+/// `_`, `::`, `.`, `/` or backticks around them.
+pub fn mentions(task: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for raw in task.split_whitespace() {
+        let quoted = raw.contains('`');
+        let w = raw.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == '/' || c == '.' || c == ':'));
+        let w = w.trim_end_matches(['.', ':']).trim_end_matches("()");
+        if w.len() < 3 {
+            continue;
+        }
+        let inner_upper = w.chars().skip(1).any(|c| c.is_uppercase()) && w.chars().any(|c| c.is_lowercase());
+        let marked = w.contains('_') || w.contains("::") || w.contains('/') || w.contains('.');
+        if (quoted || inner_upper || marked) && !out.iter().any(|o| o == w) {
+            out.push(w.to_string());
+        }
+    }
+    out
+}
+
+/// The task's words for symbol search: its subwords without the words that
+/// say nothing about the code.
+fn search_words(task: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in subwords(task) {
+        let part = crate::snapshot::fold(part);
+        if part.len() < 2 || STOP_WORDS.contains(&part.as_str()) || out.contains(&part) {
+            continue;
+        }
+        out.push(part);
+    }
+    out
+}
+
+fn looks_like_file(word: &str) -> bool {
+    let ext = word.rsplit_once('.').map_or("", |(_, e)| e);
+    !ext.is_empty() && ext.len() <= 5 && ext.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// The byte length of the first lines of `text` fitting in `room` bytes, at
+/// most `max_lines` of them, and how many lines that is.
+fn head(text: &str, room: usize, max_lines: u32) -> (usize, u32) {
+    let (mut cut, mut lines) = (0, 0);
+    for (i, _) in text.match_indices('\n') {
+        if i + 1 > room || lines == max_lines {
+            break;
+        }
+        cut = i + 1;
+        lines += 1;
+    }
+    (cut, lines)
+}
+
+/// Room kept for the notes.
+const NOTES_ROOM: usize = 700;
+
+fn json_len<T: Serialize>(v: &T) -> usize {
+    serde_json::to_vec(v).map_or(0, |b| b.len())
+}
+
+fn file_focus(path: &str, reason: &str) -> Focus {
+    Focus { kind: "file", qualified_name: None, path: path.to_string(), line: None, reason: reason.to_string() }
+}
+
+/// The bytes a snippet adds to the bundle: itself, its focus entry and its
+/// node (as JSON), and room for two edges.
+fn item_cost(view: &super::DefView, reason: &str, snip: &BundleSnippet) -> usize {
+    let focus = Focus {
+        kind: "symbol",
+        qualified_name: Some(view.qualified_name.clone()),
+        path: view.file.clone(),
+        line: Some(view.line),
+        reason: reason.to_string(),
+    };
+    let node = Node {
+        id: 999,
+        kind: view.kind.clone(),
+        name: view.qualified_name.clone(),
+        file: view.file.clone(),
+        line: view.line,
+    };
+    json_len(snip) + json_len(&focus) + json_len(&node) + 3 + 2 * 40
+}
+
+/// The commit checked out in `root`, read from `.git` (a `HEAD` naming a ref, a
+/// loose ref or `packed-refs`); `None` when it is not a git work tree.
+fn git_rev(root: &Path) -> Option<String> {
+    let git = root.join(".git");
+    let head = std::fs::read_to_string(git.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(name) = head.strip_prefix("ref: ") else {
+        return is_hash(head).then(|| head.to_string());
+    };
+    if let Ok(rev) = std::fs::read_to_string(git.join(name)) {
+        let rev = rev.trim();
+        return is_hash(rev).then(|| rev.to_string());
+    }
+    let packed = std::fs::read_to_string(git.join("packed-refs")).ok()?;
+    packed.lines().find_map(|l| {
+        let (rev, r) = l.split_once(' ')?;
+        (r == name && is_hash(rev)).then(|| rev.to_string())
+    })
+}
+
+fn is_hash(s: &str) -> bool {
+    s.len() >= 40 && s.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tasks_name_identifiers_and_paths() {
+        assert_eq!(
+            mentions("Fix `Store.add` when getUserById returns nil in src/store.ts, see parse_config()."),
+            ["Store.add", "getUserById", "src/store.ts", "parse_config"]
+        );
+        assert!(mentions("make the cache faster").is_empty());
+    }
+
+    #[test]
+    fn intent_and_search_words() {
+        assert_eq!(intent_of("Add tests for the tokenizer"), "tests");
+        assert_eq!(intent_of("fix crash when the config is empty"), "fix");
+        assert_eq!(intent_of("rename Store to Shop"), "refactor");
+        assert_eq!(intent_of("how does the scheduler pick a node"), "explore");
+        assert_eq!(
+            search_words("Fix the crash when parseConfig gets an empty file"),
+            ["crash", "parse", "config", "gets", "empty", "file"]
+        );
+    }
+}

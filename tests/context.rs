@@ -1,0 +1,90 @@
+//! The context bundle (`Graph::context`, `cg context`, `codegraph_context`) on
+//! the Go graph fixture (`fixtures/graph/go`, read and checked): what the task
+//! names leads, the graph around it follows with its reasons, the budget holds,
+//! and the same task gives the same bundle.
+
+use std::path::Path;
+
+use codegraph::graph::{Bundle, Graph};
+use codegraph::project::{self, Index, InitOptions};
+
+fn indexed() -> (tempfile::TempDir, Index) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/graph/go");
+    copy_dir(&src, dir.path());
+    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    (dir, index)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// `qualified_name reason` of each symbol in focus.
+fn focus(b: &Bundle) -> Vec<String> {
+    b.focus.iter().filter_map(|f| f.qualified_name.as_ref().map(|q| format!("{q}: {}", f.reason))).collect()
+}
+
+#[test]
+fn a_named_method_leads_with_its_callers_and_callees() {
+    let (_dir, index) = indexed();
+    let b = Graph::new(&index).context("Fix `Store.Add` so that it does not flush on every item", 8000, &[]).unwrap();
+    assert_eq!(b.intent, "fix");
+    let f = focus(&b);
+    assert_eq!(f[0], "store.Store.Add: named in the task: Store.Add", "{f:#?}");
+    assert!(f.contains(&"main.fill: calls store.Store.Add".to_string()), "{f:#?}");
+    assert!(f.contains(&"store.Base.Flush: called by store.Store.Add".to_string()), "{f:#?}");
+    // Its snippet is its extent, as the file has it, with its hash.
+    let s = &b.snippets[0];
+    assert_eq!((s.path.as_str(), s.start, s.end), ("store/store.go", 18, 21));
+    assert!(s.text.starts_with("func (s *Store) Add(n int) {\n"), "{}", s.text);
+    assert_eq!(s.sha256.len(), 64);
+    // The calls between what it holds.
+    let name = |i: usize| b.subgraph.nodes[i].name.as_str();
+    let edges: Vec<String> = b.subgraph.edges.iter().map(|e| format!("{} -> {}", name(e.from), name(e.to))).collect();
+    assert!(edges.contains(&"main.fill -> store.Store.Add".to_string()), "{edges:?}");
+    assert!(edges.contains(&"store.Store.Add -> store.Base.Flush".to_string()), "{edges:?}");
+    assert!(b.limits.used_estimate <= 8000);
+    assert_eq!(b.repo.rev, None, "not a git work tree");
+}
+
+#[test]
+fn the_bundle_stays_within_its_budget_and_is_the_same_for_the_same_task() {
+    let (_dir, index) = indexed();
+    let task = "charge an invoice and add items to the store";
+    let json = |budget: usize| serde_json::to_string(&Graph::new(&index).context(task, budget, &[]).unwrap()).unwrap();
+    assert_eq!(json(8000), json(8000));
+    for budget in [8000, 1000, 400, 200] {
+        let b = Graph::new(&index).context(task, budget, &[]).unwrap();
+        let bytes = serde_json::to_vec(&b).unwrap().len();
+        assert!(bytes <= budget * 4, "{budget} tokens: {bytes} bytes");
+        assert_eq!(b.limits.used_estimate, bytes.div_ceil(4));
+    }
+    // A budget too small for the best snippet keeps its head and says so.
+    let small = Graph::new(&index).context("Store.Add", 200, &[]).unwrap();
+    assert!(small.notes.iter().any(|n| n.contains("raise")), "{:?}", small.notes);
+}
+
+#[test]
+fn hints_and_paths_lead_and_tests_come_with_a_test_task() {
+    let (_dir, index) = indexed();
+    let g = Graph::new(&index);
+    let b = g.context("where is the money taken", 8000, &["billing/charge.go".to_string()]).unwrap();
+    assert_eq!(b.focus[0].path, "billing/charge.go", "{:#?}", b.focus);
+    assert!(b.focus[0].reason.contains("hint"), "{:#?}", b.focus);
+    let t = g.context("add tests for Store.Add", 8000, &[]).unwrap();
+    assert_eq!(t.intent, "tests");
+    assert!(focus(&t).iter().any(|f| f.starts_with("store.TestAdd: tests store.Store.Add")), "{:#?}", focus(&t));
+    let none = g.context("quokka zebra", 8000, &[]).unwrap();
+    assert!(none.snippets.is_empty() && none.notes[0].contains("nothing in the index matches"), "{:?}", none.notes);
+}
