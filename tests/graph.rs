@@ -527,3 +527,74 @@ fn references_bind_only_to_definitions_of_their_own_language_family() {
     // so the only `push` of the family is a candidate.
     assert_eq!(refs(&index, "Stack.push"), ["box.js:2 call"]);
 }
+
+/// `cg graph` / `codegraph_graph` on the Go fixture: calls both ways to depth 2
+/// (through the level above), a method's overrides (not its type's
+/// supertypes), a type's supertypes, a file's importers.
+#[test]
+fn neighborhood_of_a_method_a_type_and_a_file() {
+    let (_dir, index) = indexed("go");
+    let g = Graph::new(&index);
+    let show = |seed: &str, depth: usize, relations: &[&str]| -> Vec<String> {
+        let n = g.neighborhood(seed, depth, relations).unwrap();
+        let name = |i: usize| n.nodes[i].name.clone();
+        n.edges.iter().map(|e| format!("{} -{}-> {}", name(e.from), e.relation, name(e.to))).collect()
+    };
+    assert_eq!(
+        show("Store.Add", 2, &["calls", "inherits"]),
+        [
+            "store.Store.Add -calls-> append",
+            "store.Store.Add -calls-> store.Base.Flush",
+            "main.fill -calls-> store.Store.Add",
+            "store.TestAdd -calls-> store.Store.Add",
+            "main.main -calls-> main.fill",
+            "store.Store.Add -overrides-> store.Adder.Add",
+        ]
+    );
+    assert_eq!(
+        show("Store", 1, &["inherits"]),
+        ["store.Store -inherits-> store.Base", "store.Store -inherits-> store.Adder"]
+    );
+    assert_eq!(
+        show("store/store.go", 1, &[]),
+        ["cmd/main.go -imports-> store/store.go", "cmd/main.go -imports-> store/store_test.go"]
+    );
+    assert!(g.neighborhood("NoSuchThing", 1, &[]).is_err());
+}
+
+/// Regression: a Go name without a package (`new(T)`, `helper()`) was bound to
+/// the one function of that name anywhere (kubernetes: `new` to a vendored
+/// package's unexported `hcn.new`); it is its own package's or a builtin.
+#[test]
+fn go_plain_names_never_bind_to_another_packages_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("go.mod", "module example.com/m\n");
+    write("lib/h.go", "package lib\n\nfunc new() int { return 1 }\n\nfunc helper() int { return 2 }\n");
+    write(
+        "a/a.go",
+        "package a\n\nfunc F() *int {\n\treturn new(int)\n}\n\nfunc G() int {\n\treturn helper() + own()\n}\n",
+    );
+    write("a/own.go", "package a\n\nfunc own() int { return 3 }\n");
+    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let g = Graph::new(&index);
+    let callees = |symbol: &str| -> Vec<String> {
+        let id = g.find(symbol).unwrap()[0];
+        g.callees(id, 1)
+            .unwrap()
+            .into_iter()
+            .map(|e| match (e.symbol, e.external) {
+                (Some(s), _) => s.qualified_name,
+                (None, Some(name)) => format!("external {name}"),
+                _ => String::new(),
+            })
+            .collect()
+    };
+    assert_eq!(callees("a.F"), ["external new"]);
+    assert_eq!(callees("a.G"), ["external helper", "a.own"]);
+}

@@ -147,6 +147,7 @@ fn every_tool_answers_on_a_fixture_project() {
             "codegraph_context",
             "codegraph_describe",
             "codegraph_docs",
+            "codegraph_graph",
             "codegraph_hierarchy",
             "codegraph_impact",
             "codegraph_imports",
@@ -222,6 +223,16 @@ fn every_tool_answers_on_a_fixture_project() {
     assert!(top["text"].as_str().unwrap().starts_with("export function* idGenerator()"), "{top}");
     let (err, text) = c.call("codegraph_search", json!({"query": " - "}));
     assert!(err && text.contains("empty query"), "{text}");
+    // Every tool takes max_tokens: its longest lists are cut to fit, marked.
+    let full = c.call_json("codegraph_tree", json!({"depth": 0}));
+    let cut = c.call_json("codegraph_tree", json!({"depth": 0, "max_tokens": 60}));
+    assert!(full.to_string().len() > 240 && full["truncated"] == false, "{full}");
+    assert!(cut.to_string().len() <= 240 && cut["truncated"] == true, "{cut}");
+    assert!(c.call_json("codegraph_status", json!({"max_tokens": 5000}))["statistics"]["files"].as_u64().is_some());
+    let n = c.call_json("codegraph_graph", json!({"seed": "rust/shapes.rs", "relations": ["imports"]}));
+    assert_eq!(n["nodes"][0]["name"], "rust/shapes.rs", "{n}");
+    let (err, text) = c.call("codegraph_graph", json!({"seed": "Point", "relations": ["friends"]}));
+    assert!(err && text.contains("unknown relation"), "{text}");
     let bundle = c.call_json("codegraph_context", json!({"task": "fix idGenerator", "budget": 2000}));
     assert_eq!(bundle["snippets"][0]["path"], "typescript/player.ts", "{bundle}");
     assert_eq!(bundle["focus"][0]["qualified_name"], "player.idGenerator", "{bundle}");

@@ -65,6 +65,24 @@ pub struct ContextArgs {
 }
 
 #[derive(clap::Args)]
+pub struct GraphArgs {
+    /// A symbol (name, Type.member, qualified name, path:line) or a file.
+    seed: String,
+    /// Follow this many levels (1-3).
+    #[arg(long, default_value_t = 1)]
+    depth: usize,
+    /// Only these relations (comma-separated: calls,imports,inherits; default all).
+    #[arg(long, value_delimiter = ',')]
+    relations: Vec<String>,
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args)]
 pub struct RefsArgs {
     /// A name, Type.member, a qualified name, or path:line of a definition.
     symbol: String,
@@ -469,6 +487,53 @@ pub fn context(args: ContextArgs) -> Result<()> {
         return Err(NothingMatched.into());
     }
     Ok(())
+}
+
+pub fn neighborhood(args: GraphArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let g = Graph::new(&index);
+    let relations = relation_list(&args.relations)?;
+    if !(1..=MAX_DEPTH).contains(&args.depth) {
+        bail!("--depth must be 1 to {MAX_DEPTH}");
+    }
+    let seed = match project_path(&root, Path::new(&args.seed)) {
+        Ok(rel) if index.locate(&rel)?.is_some() => rel,
+        _ => symbol_arg(&root, &args.seed)?,
+    };
+    let n = g.neighborhood(&seed, args.depth, &relations)?;
+    if args.json {
+        return print_json(&serde_json::to_value(&n)?);
+    }
+    let mut out = io::stdout().lock();
+    writeln!(out, "NODES ({}{}):", n.nodes.len(), if n.truncated { ", more left out" } else { "" })?;
+    for node in &n.nodes {
+        let at = match (&node.file, node.line) {
+            (Some(f), Some(l)) => format!("  {}:{l}", shown_path(f)),
+            _ => String::new(),
+        };
+        let kind = node.symbol_kind.as_deref().unwrap_or(node.kind);
+        let seed = if n.seeds.contains(&node.id) { " (seed)" } else { "" };
+        writeln!(out, "  [{}] {kind} {}{at}{seed}", node.id, shown(&node.name))?;
+    }
+    writeln!(out, "EDGES ({}):", n.edges.len())?;
+    for e in &n.edges {
+        writeln!(out, "  [{}] -{}-> [{}]", e.from, e.relation, e.to)?;
+    }
+    Ok(())
+}
+
+/// Relations named on the command line, checked.
+fn relation_list(given: &[String]) -> Result<Vec<&'static str>> {
+    let mut out = Vec::new();
+    for r in given {
+        let r = r.trim();
+        match codegraph::graph::RELATIONS.iter().find(|k| **k == r) {
+            Some(k) => out.push(*k),
+            None => bail!("unknown relation {r:?}: use calls, imports or inherits"),
+        }
+    }
+    Ok(out)
 }
 
 pub fn symbol(args: SymbolArgs) -> Result<()> {

@@ -82,6 +82,9 @@ enum Command {
     /// names or its words match, what they call and what calls them, as
     /// snippets, with the reasons and the call graph between them.
     Context(graph::ContextArgs),
+    /// The nodes and edges around a symbol or a file: calls, imports,
+    /// inheritance, to a depth.
+    Graph(graph::GraphArgs),
     /// Every reference to a symbol: its definitions, then each use with its role
     /// (call, type, import, inherit, other) and the definition it occurs in.
     Refs(graph::RefsArgs),
@@ -133,6 +136,7 @@ pub fn main() -> ExitCode {
         Command::Extract(args) => extract::run(args),
         Command::Search(args) => graph::search(args),
         Command::Context(args) => graph::context(args),
+        Command::Graph(args) => graph::neighborhood(args),
         Command::Refs(args) => graph::refs(args),
         Command::Callers(args) => graph::callers(args, false),
         Command::Symbol(args) => graph::symbol(args),

@@ -292,7 +292,8 @@ impl Graph<'_> {
             let (_, d) = self.def(id)?;
             let view = self.view(id)?;
             if d.cat == DefCat::Method {
-                for e in self.callees(id, 1)? {
+                // An ambiguous call is a guess among candidates: not followed.
+                for e in self.callees(id, 1)?.into_iter().filter(|e| !e.ambiguous) {
                     if let Some(callee) = e.symbol.as_ref().and_then(|s| self.id_of(s)) {
                         add(&mut cands, callee, score * 0.5, format!("called by {}", view.qualified_name));
                         edges.push((id, callee));
@@ -306,7 +307,7 @@ impl Graph<'_> {
             } else {
                 Vec::new()
             };
-            for e in callers.into_iter().take(16) {
+            for e in callers.into_iter().filter(|e| !e.ambiguous).take(16) {
                 if let Some(caller) = e.symbol.as_ref().and_then(|s| self.id_of(s)) {
                     add(&mut cands, caller, score * 0.4, format!("calls {}", view.qualified_name));
                     edges.push((caller, id));

@@ -29,11 +29,13 @@
 mod card;
 mod context;
 mod imports;
+mod neighbors;
 mod ops;
 mod search;
 
 pub use card::*;
 pub use context::*;
+pub use neighbors::*;
 pub use ops::*;
 pub use search::*;
 
@@ -1110,9 +1112,15 @@ impl<'i> Graph<'i> {
         // through its imports: what is left is a global or a library's.
         // A Python name is the file's, imported, or a builtin: never another
         // file's without an import.
+        // A Go name without a package is its own package's (step 3), a
+        // builtin's (`new`, `len`) or, through `import . "pkg"`, that package's:
+        // never another package's unexported function (`new` was bound to a
+        // vendored `hcn.new`).
+        let go_dot_import = f.imports.iter().any(|i| i.names.iter().any(|n| n.alias == "."));
         let module = (matches!(f.language, Language::TypeScript | Language::JavaScript)
             && f.imports.iter().any(|i| i.kind == 0))
-            || f.language == Language::Python;
+            || f.language == Language::Python
+            || (f.language == Language::Go && !go_dot_import);
         if module {
             return Ok(Resolution::default());
         }

@@ -10,6 +10,104 @@ use crate::query::{text, Matcher, Query};
 
 /// SignatureResult, plus properties. Fields at their default (`is_static: false`,
 /// no visibility, no parent, empty lists) are left out: they repeat on every item.
+/// Cuts an answer to at most `max_bytes` of JSON (a tool's `max_tokens`): the
+/// largest list loses its last items, again while the answer is too long, then
+/// the longest text is shortened (ending with `…`); `truncated: true` is set on
+/// the answer when anything was cut. An answer whose lists are empty and whose
+/// texts are short stays as it is.
+pub fn fit(v: &mut Value, max_bytes: usize) {
+    for _ in 0..1000 {
+        let len = size(v);
+        if len <= max_bytes {
+            return;
+        }
+        let excess = len - max_bytes;
+        let mut best: Option<(usize, Vec<Step>)> = None;
+        largest(v, &mut Vec::new(), true, &mut best);
+        let cut = match best.and_then(|(_, path)| at(v, &path)) {
+            Some(Value::Array(items)) => {
+                let per = (items.iter().map(size).sum::<usize>() / items.len().max(1)).max(1);
+                let n = excess.div_ceil(per).clamp(1, items.len());
+                items.truncate(items.len() - n);
+                true
+            }
+            _ => {
+                let mut best: Option<(usize, Vec<Step>)> = None;
+                largest(v, &mut Vec::new(), false, &mut best);
+                match best.and_then(|(_, path)| at(v, &path)) {
+                    Some(Value::String(text)) if text.len() > 80 => {
+                        let mut keep = text.len().saturating_sub(excess + 8).max(64);
+                        while !text.is_char_boundary(keep) {
+                            keep -= 1;
+                        }
+                        text.truncate(keep);
+                        text.push('…');
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        };
+        if !cut {
+            return;
+        }
+        if let Value::Object(map) = v {
+            map.insert("truncated".to_string(), Value::Bool(true));
+        }
+    }
+}
+
+#[derive(Clone)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn size(v: &Value) -> usize {
+    serde_json::to_vec(v).map_or(0, |b| b.len())
+}
+
+/// The path to the largest non-empty array (`arrays`) or string, by JSON size.
+fn largest(v: &Value, path: &mut Vec<Step>, arrays: bool, best: &mut Option<(usize, Vec<Step>)>) {
+    let mut consider = |n: usize, path: &Vec<Step>| {
+        if best.as_ref().is_none_or(|(b, _)| n > *b) {
+            *best = Some((n, path.clone()));
+        }
+    };
+    match v {
+        Value::Array(items) => {
+            if arrays && !items.is_empty() {
+                consider(size(v), path);
+            }
+            for (i, item) in items.iter().enumerate() {
+                path.push(Step::Index(i));
+                largest(item, path, arrays, best);
+                path.pop();
+            }
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                path.push(Step::Key(k.clone()));
+                largest(item, path, arrays, best);
+                path.pop();
+            }
+        }
+        Value::String(s) if !arrays => consider(s.len(), path),
+        _ => {}
+    }
+}
+
+fn at<'v>(v: &'v mut Value, path: &[Step]) -> Option<&'v mut Value> {
+    let mut v = v;
+    for step in path {
+        v = match step {
+            Step::Key(k) => v.get_mut(k.as_str())?,
+            Step::Index(i) => v.get_mut(*i)?,
+        };
+    }
+    Some(v)
+}
+
 pub fn signature(s: &Signature) -> Value {
     let mut v = json!({"file": s.file});
     if !s.header_comments.is_empty() {
@@ -440,5 +538,28 @@ pub mod graph {
             out["truncated"] = json!(true);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_cuts_the_largest_list_then_long_texts_and_says_so() {
+        let items: Vec<Value> = (0..100).map(|i| json!({"file": format!("src/f{i}.rs"), "line": i})).collect();
+        let mut v = json!({"symbol": "x", "small": [1, 2], "references": items});
+        fit(&mut v, 600);
+        assert!(size(&v) <= 600, "{}", size(&v));
+        assert_eq!(v["truncated"], true);
+        assert_eq!(v["small"], json!([1, 2]));
+        let kept = v["references"].as_array().unwrap();
+        assert!(!kept.is_empty() && kept[0]["line"] == 0, "the first items stay: {v}");
+        let mut text = json!({"content": "é".repeat(2000)});
+        fit(&mut text, 500);
+        assert!(size(&text) <= 500 && text["content"].as_str().unwrap().ends_with('…'), "{text}");
+        let mut fits = json!({"a": [1]});
+        fit(&mut fits, 100);
+        assert_eq!(fits, json!({"a": [1]}));
     }
 }

@@ -183,6 +183,22 @@ impl CodegraphServer {
     }
 
     /// Runs blocking work off the async runtime; a panic becomes an error result.
+    /// [`CodegraphServer::blocking`], the answer cut to `max_tokens` (about 4
+    /// bytes each) when given.
+    async fn blocking_fit<F>(&self, max_tokens: Option<u64>, f: F) -> Result<CallToolResult, ErrorData>
+    where
+        F: FnOnce(CodegraphServer) -> Result<Value, String> + Send + 'static,
+    {
+        self.blocking(move |me| {
+            let mut v = f(me)?;
+            if let Some(tokens) = max_tokens {
+                json::fit(&mut v, (tokens as usize).saturating_mul(4));
+            }
+            Ok(v)
+        })
+        .await
+    }
+
     async fn blocking<F>(&self, f: F) -> Result<CallToolResult, ErrorData>
     where
         F: FnOnce(CodegraphServer) -> Result<Value, String> + Send + 'static,
@@ -301,7 +317,7 @@ impl CodegraphServer {
         description = "Every reference to a symbol, resolved the way a careful reader would (receiver types, imports, packages), not by name alone: its definitions, then each use with file, line, role (call, type, import, inherit, other), the definition it occurs in, its line text, and ambiguous when other definitions could be meant. Use before changing or renaming a symbol."
     )]
     async fn codegraph_refs(&self, Parameters(p): Parameters<RefsParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
             let mut roles = Vec::new();
             for k in p.kind.unwrap_or_default() {
@@ -324,7 +340,7 @@ impl CodegraphServer {
         description = "The functions that call a function or method (depth 2-3: and their callers), each with its call-site lines; a caller reached twice is listed once. Answers who calls this / what breaks if its signature changes."
     )]
     async fn codegraph_callers(&self, Parameters(p): Parameters<CallsParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
             let g = crate::graph::Graph::new(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
@@ -340,7 +356,7 @@ impl CodegraphServer {
         description = "What a function or method calls (depth 2-3: and what those call), each resolved to its definition with the call-site lines; calls outside the project are listed by name as external."
     )]
     async fn codegraph_callees(&self, Parameters(p): Parameters<CallsParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
             let g = crate::graph::Graph::new(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
@@ -360,7 +376,7 @@ impl CodegraphServer {
         description = "A file's imports, each resolved to the project files it names (or external), or with importers=true the files that import it. depth 2-3 follows further."
     )]
     async fn codegraph_imports(&self, Parameters(p): Parameters<ImportsParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let rel = me.relative(&root, &p.file)?;
             let g = crate::graph::Graph::new(&index);
@@ -382,7 +398,7 @@ impl CodegraphServer {
         &self,
         Parameters(p): Parameters<HierarchyParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
             let g = crate::graph::Graph::new(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
@@ -400,7 +416,7 @@ impl CodegraphServer {
         description = "Find definitions (types, functions, methods, properties) by words when the exact name is unknown: the query splits into subwords as identifiers do (getUserById: get, user, by, id), and definitions whose names hold them rank by BM25 (rare subwords weigh more; the name spelled as the whole query first), then by path, kind, and non-test before test. \"hex string to color\" finds hexStringToColor. Returns {query, subwords, names_matched, results:[{name, kind, qualified_name, file, line, end_line, score, text}]}; follow up with codegraph_symbol."
     )]
     async fn codegraph_search(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
             let g = crate::graph::Graph::new(&index);
             let limit = p.limit.unwrap_or(SEARCH_LIMIT as u64).clamp(1, 100) as usize;
@@ -418,10 +434,11 @@ impl CodegraphServer {
         description = "What to read for a task, in one call, under a token budget (default 8000): the definitions the task names (identifiers, paths, hints) or its words match, what they call and what calls them, as code snippets (definition extents), each with why it is there, plus the calls between them. Start here on a new task instead of searching and reading files. Returns {repo:{root, rev}, intent, focus:[{type, path, qualified_name?, line?, reason}], snippets:[{path, start, end, sha256, text}], subgraph:{nodes, edges}, notes, limits:{budget, used_estimate}}."
     )]
     async fn codegraph_context(&self, Parameters(p): Parameters<ContextParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let g = crate::graph::Graph::new(&index);
-            let budget = p.budget.unwrap_or(crate::graph::DEFAULT_BUDGET as u64).clamp(200, 200_000) as usize;
+            let budget =
+                p.budget.or(p.max_tokens).unwrap_or(crate::graph::DEFAULT_BUDGET as u64).clamp(200, 200_000) as usize;
             let mut hints = Vec::new();
             for h in p.hints.unwrap_or_default() {
                 // A path must stay inside the project; anything else is a symbol.
@@ -435,11 +452,37 @@ impl CodegraphServer {
     }
 
     #[tool(
+        name = "codegraph_graph",
+        description = "The nodes and edges around a symbol or a file: who calls it and what it calls, the files it imports and that import it, its supertypes, subtypes and overrides, to a depth (default 1). Returns {seeds, nodes:[{id, type, name, symbol_kind?, file?, line?}], edges:[{from, to, relation}], truncated?}."
+    )]
+    async fn codegraph_graph(&self, Parameters(p): Parameters<GraphParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking_fit(p.max_tokens, move |me| {
+            let (root, index) = me.index()?;
+            let g = crate::graph::Graph::new(&index);
+            let depth = graph_depth(p.depth, 1)?;
+            let mut relations = Vec::new();
+            for r in p.relations.unwrap_or_default() {
+                match crate::graph::RELATIONS.iter().find(|k| **k == r.trim()) {
+                    Some(k) => relations.push(*k),
+                    None => return Err(format!("unknown relation {r:?}: use calls, imports or inherits")),
+                }
+            }
+            let seed = match me.relative(&root, &p.seed) {
+                Ok(rel) if index.locate(&rel).ok().flatten().is_some() => rel,
+                _ => p.seed.clone(),
+            };
+            let n = g.neighborhood(&seed, depth, &relations).map_err(|e| e.to_string())?;
+            Ok(serde_json::to_value(&n).unwrap_or(serde_json::Value::Null))
+        })
+        .await
+    }
+
+    #[tool(
         name = "codegraph_symbol",
         description = "A symbol card, to act without another search: the definition's code (up to 60 lines), what it calls and who calls it (with call-site lines), its file's imports, the other symbols of its file, and other definitions with its name. Returns {symbol, code?, calls, calls_total, called_by, called_by_total, imports, same_file, same_name, same_name_total}."
     )]
     async fn codegraph_symbol(&self, Parameters(p): Parameters<SymbolParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
             let g = crate::graph::Graph::new(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
@@ -454,7 +497,7 @@ impl CodegraphServer {
         description = "What a change to a symbol or a file can reach: the functions referencing it and their callers (depth, default 2), the files importing it, and the test files and test functions among them. Use to decide what to re-check and which tests to run."
     )]
     async fn codegraph_impact(&self, Parameters(p): Parameters<ImpactParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let g = crate::graph::Graph::new(&index);
             let depth = graph_depth(p.depth, 2)?;
@@ -476,7 +519,7 @@ impl CodegraphServer {
         &self,
         Parameters(p): Parameters<SignatureParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let rel = me.relative(&root, &p.file)?;
             match project::signature(&index, &rel).map_err(|e| e.to_string())? {
@@ -492,7 +535,7 @@ impl CodegraphServer {
         description = "Lines start..end of an indexed file as it is now (at most 400 lines / 64 KiB): read a definition's extent from codegraph_query, codegraph_refs or codegraph_signature without reading the whole file. Returns {file, start, end, text, truncated?, stale?}."
     )]
     async fn codegraph_snippet(&self, Parameters(p): Parameters<SnippetParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let rel = me.relative(&root, &p.file)?;
             let s = crate::query::text::snippet(&index, &rel, p.start, p.end.unwrap_or(p.start))
@@ -510,7 +553,7 @@ impl CodegraphServer {
         &self,
         Parameters(p): Parameters<SignaturesParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let limit = p.limit.unwrap_or(project::DEFAULT_SIGNATURES as u64).clamp(1, 200) as usize;
             let (sigs, omitted) = match p.files {
@@ -543,8 +586,8 @@ impl CodegraphServer {
         name = "codegraph_summary",
         description = "What this project is: purpose, architecture, key concepts and patterns (written by people or by codegraph_describe), plus detected entry points, main types, dependencies and directory structure. Start here in an unfamiliar project."
     )]
-    async fn codegraph_summary(&self) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| json::summary(&me.root()?)).await
+    async fn codegraph_summary(&self, Parameters(p): Parameters<OnlyMaxTokens>) -> Result<CallToolResult, ErrorData> {
+        self.blocking_fit(p.max_tokens, move |me| json::summary(&me.root()?)).await
     }
 
     #[tool(
@@ -552,7 +595,7 @@ impl CodegraphServer {
         description = "Record what you learned about the project in its summary: section is purpose, architecture, concepts, patterns or custom; content is Markdown, appended unless replace is true. Re-indexing never overwrites it."
     )]
     async fn codegraph_describe(&self, Parameters(p): Parameters<DescribeParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let root = me.root()?;
             let _lock = project::WriteLock::acquire_waiting(&root.join(project::DIR), MCP_LOCK_WAIT)
                 .map_err(|e| e.to_string())?;
@@ -567,7 +610,7 @@ impl CodegraphServer {
         description = "The indexed files as nested folders: a folder is {name, files, entries}, a file is its name (or {name, items, methods} with include_stats: distinct terms and methods). `path` limits it to a folder, `depth` to levels below it (default 2; 0 for all). At most 500 entries."
     )]
     async fn codegraph_tree(&self, Parameters(p): Parameters<TreeParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let prefix = match p.path.as_deref() {
                 Some(path) if !path.is_empty() && path != "." => me.relative(&root, path)?,
@@ -585,8 +628,8 @@ impl CodegraphServer {
         name = "codegraph_status",
         description = "Counts and state of this project's index: files, lines, items (distinct terms), occurrences, methods, types, linked dependencies, segments, last update, bytes on disk."
     )]
-    async fn codegraph_status(&self) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+    async fn codegraph_status(&self, Parameters(p): Parameters<OnlyMaxTokens>) -> Result<CallToolResult, ErrorData> {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             json::status(&root, &index)
         })
@@ -595,7 +638,7 @@ impl CodegraphServer {
 
     #[tool(
         name = "codegraph_init",
-        description = "Index a project (default: the folder the server was started in): walks it honouring .gitignore, extracts every C#, TypeScript, JavaScript, Rust and Go file, writes .codegraph/. Reports progress on long trees; other tools keep answering meanwhile. Returns files_indexed, items_found, duration_ms."
+        description = "Index a project (default: the folder the server was started in): walks it honouring .gitignore, extracts every source file of the eleven languages it reads (C#, TypeScript, JavaScript, Rust, Go, Python, Java, C, C++, PHP, Ruby), writes .codegraph/. Reports progress on long trees; other tools keep answering meanwhile. Returns files_indexed, items_found, duration_ms."
     )]
     async fn codegraph_init(
         &self,
@@ -663,7 +706,7 @@ impl CodegraphServer {
         description = "Re-index one file after editing, creating or deleting it (a deleted file drops out), so queries see it right away with correct line numbers; \".\" rescans the whole project for new, changed and deleted files. `file` is relative to the project root; from_line/to_line are accepted as hints (the whole file is re-extracted). Returns {success, file, items_added, items_removed, lines_updated, generation, added, updated, removed, duration_ms}."
     )]
     async fn codegraph_update(&self, Parameters(p): Parameters<UpdateParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             line_range(p.from_line, p.to_line)?;
             not_empty(&p.file)?;
             me.apply(project::Request::Update(vec![p.file.clone()]), Some(&p.file))
@@ -679,7 +722,7 @@ impl CodegraphServer {
         &self,
         Parameters(p): Parameters<UpdateBatchParams>,
     ) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             if p.files.is_empty() {
                 return Err("files is empty: give at least one {file}".to_string());
             }
@@ -697,7 +740,10 @@ impl CodegraphServer {
         description = "Take a file (or every file under a folder) out of the index, e.g. after deleting it. The file itself is not touched. Returns {success, file, removed, generation}."
     )]
     async fn codegraph_remove(&self, Parameters(p): Parameters<RemoveParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| me.apply(project::Request::Remove(vec![p.file.clone()]), Some(&p.file))).await
+        self.blocking_fit(p.max_tokens, move |me| {
+            me.apply(project::Request::Remove(vec![p.file.clone()]), Some(&p.file))
+        })
+        .await
     }
 
     #[tool(
@@ -705,7 +751,7 @@ impl CodegraphServer {
         description = "Link another indexed project (its root or its .codegraph folder) so codegraph_query with include_dependencies searches it too. Returns dependency_id, name, files_available."
     )]
     async fn codegraph_link(&self, Parameters(p): Parameters<LinkParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let root = me.root()?;
             let target = me.confined(Some(&p.path), true)?;
             let _lock = project::WriteLock::acquire_waiting(&root.join(project::DIR), MCP_LOCK_WAIT)
@@ -718,7 +764,7 @@ impl CodegraphServer {
 
     #[tool(name = "codegraph_unlink", description = "Remove a linked project, by its name or path.")]
     async fn codegraph_unlink(&self, Parameters(p): Parameters<UnlinkParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let root = me.root()?;
             let _lock = project::WriteLock::acquire_waiting(&root.join(project::DIR), MCP_LOCK_WAIT)
                 .map_err(|e| e.to_string())?;
@@ -732,8 +778,8 @@ impl CodegraphServer {
         name = "codegraph_links",
         description = "The linked projects: name, path, files available, and whether each can be reached now."
     )]
-    async fn codegraph_links(&self) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+    async fn codegraph_links(&self, Parameters(p): Parameters<OnlyMaxTokens>) -> Result<CallToolResult, ErrorData> {
+        self.blocking_fit(p.max_tokens, move |me| {
             let root = me.root()?;
             let statuses = links::statuses(&root).map_err(|e| e.to_string())?;
             Ok(json!({"links": statuses.iter().map(|s| json!({
@@ -749,7 +795,7 @@ impl CodegraphServer {
         description = "Find every indexed project under a folder (default: the server's folder): name, path, files, last update; broken indexes are listed with the reason. At most 200."
     )]
     async fn codegraph_scan(&self, Parameters(p): Parameters<ScanParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let dir = me.confined(p.path.as_deref(), true)?;
             let found = links::scan(&dir).map_err(|e| e.to_string())?;
             let total = found.len();
@@ -766,7 +812,7 @@ impl CodegraphServer {
         description = "The project's CLAUDE.md files as imported into the index (root, .claude/, subfolders), each section naming its source; `section` keeps only sections whose title or source contains it."
     )]
     async fn codegraph_docs(&self, Parameters(p): Parameters<DocsParams>) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+        self.blocking_fit(p.max_tokens, move |me| {
             let root = me.root()?;
             let text = docs::read(&root, p.section.as_deref()).map_err(|e| e.to_string())?;
             Ok(json!({"content": text}))
@@ -778,8 +824,11 @@ impl CodegraphServer {
         name = "codegraph_update_docs",
         description = "Re-import every CLAUDE.md of the project into the docs (after they were edited)."
     )]
-    async fn codegraph_update_docs(&self) -> Result<CallToolResult, ErrorData> {
-        self.blocking(move |me| {
+    async fn codegraph_update_docs(
+        &self,
+        Parameters(p): Parameters<OnlyMaxTokens>,
+    ) -> Result<CallToolResult, ErrorData> {
+        self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let _lock = project::WriteLock::acquire_waiting(&root.join(project::DIR), MCP_LOCK_WAIT)
                 .map_err(|e| e.to_string())?;

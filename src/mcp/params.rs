@@ -38,6 +38,10 @@ pub struct QueryParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SignatureParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The file, relative to the project root.")]
     pub file: String,
 }
@@ -45,6 +49,10 @@ pub struct SignatureParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SnippetParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The file, relative to the project root.")]
     pub file: String,
     #[schemars(description = "The first line (1-based).")]
@@ -58,6 +66,10 @@ pub struct SnippetParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SignaturesParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "A glob over project paths (src/Core/**) or a folder.")]
     pub path: Option<String>,
     #[schemars(description = "Explicit files, relative to the project root (instead of path).")]
@@ -69,6 +81,10 @@ pub struct SignaturesParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DescribeParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "purpose, architecture, concepts, patterns or custom.")]
     pub section: String,
     #[schemars(description = "Markdown text to add.")]
@@ -80,6 +96,10 @@ pub struct DescribeParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TreeParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "A folder relative to the project root (default: the root).")]
     pub path: Option<String>,
     #[schemars(description = "Levels below path to list (default 2; 0 for all).")]
@@ -91,6 +111,10 @@ pub struct TreeParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InitParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The project directory (default: the folder the server runs in).")]
     pub path: Option<String>,
     #[schemars(description = "A display name for the project.")]
@@ -105,6 +129,10 @@ pub struct InitParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct UpdateParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The file, relative to the project root.")]
     pub file: String,
     #[schemars(description = "First changed line (a hint).")]
@@ -115,12 +143,20 @@ pub struct UpdateParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct UpdateBatchParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The files to re-index, as {file, from_line?, to_line?}.")]
     pub files: Vec<UpdateParams>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct RemoveParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The file, relative to the project root.")]
     pub file: String,
 }
@@ -128,6 +164,10 @@ pub struct RemoveParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "Another indexed project: its root or its .codegraph folder.")]
     pub path: String,
     #[schemars(description = "Display name (default: the linked project's name).")]
@@ -137,6 +177,10 @@ pub struct LinkParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UnlinkParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The link's name or path.")]
     pub name: String,
 }
@@ -144,6 +188,10 @@ pub struct UnlinkParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ScanParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The folder to search (default: the server's folder).")]
     pub path: Option<String>,
 }
@@ -151,6 +199,10 @@ pub struct ScanParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DocsParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "Only sections whose title or source contains this text.")]
     pub section: Option<String>,
 }
@@ -158,6 +210,10 @@ pub struct DocsParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RefsParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(
         description = "The symbol: a name, Type.member, a qualified name (pkg.Type.member, a::b::f) or path:line of a definition."
     )]
@@ -172,6 +228,10 @@ pub struct RefsParams {
 #[serde(deny_unknown_fields)]
 pub struct CallsParams {
     #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
+    #[schemars(
         description = "The function or method: a name, Type.member, a qualified name or path:line of its definition."
     )]
     pub symbol: String,
@@ -184,6 +244,10 @@ pub struct CallsParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportsParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "The file, relative to the project root.")]
     pub file: String,
     #[schemars(description = "true: the files importing it; false (default): what it imports.")]
@@ -197,6 +261,10 @@ pub struct ImportsParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HierarchyParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(description = "A type, or a method of one: name, Type.member, qualified name or path:line.")]
     pub symbol: String,
 }
@@ -204,6 +272,10 @@ pub struct HierarchyParams {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(
         description = "What to find, in words or as an identifier: \"hex string to color\", \"parse config\", \"UserRepository\"."
     )]
@@ -216,6 +288,10 @@ pub struct SearchParams {
 #[serde(deny_unknown_fields)]
 pub struct ContextParams {
     #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
+    #[schemars(
         description = "The task in words, as you would give it to an engineer (names and paths in it are looked up)."
     )]
     pub task: String,
@@ -227,7 +303,28 @@ pub struct ContextParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct GraphParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
+    #[schemars(
+        description = "A symbol (name, Type.member, qualified name, path:line) or a file relative to the project root."
+    )]
+    pub seed: String,
+    #[schemars(description = "Levels to follow, 1 to 3 (default 1).")]
+    pub depth: Option<u64>,
+    #[schemars(description = "Which relations: calls, imports, inherits (default all).")]
+    pub relations: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SymbolParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
     #[schemars(
         description = "A definition: name, Type.member, qualified name or path:line (the first match when several; the others are listed under same_name)."
     )]
@@ -238,6 +335,10 @@ pub struct SymbolParams {
 #[serde(deny_unknown_fields)]
 pub struct ImpactParams {
     #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
+    #[schemars(
         description = "A symbol (name, Type.member, qualified name, path:line) or a file relative to the project root."
     )]
     pub target: String,
@@ -245,4 +346,13 @@ pub struct ImpactParams {
     pub depth: Option<u64>,
     #[schemars(description = "Most callers and importers to return (default 100, 0: all).")]
     pub limit: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnlyMaxTokens {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
 }
