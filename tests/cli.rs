@@ -896,3 +896,21 @@ fn context_prints_focus_and_snippets_within_the_budget() {
     assert!(json["limits"]["used_estimate"].as_u64().unwrap() <= 1500, "{json}");
     assert_eq!(json["snippets"][0]["start"], 4);
 }
+
+/// `--color`: path, line number and the matching words coloured when asked
+/// (or on a terminal); never in a pipe by default.
+#[test]
+fn query_colours_path_line_and_match_when_asked() {
+    let dir = project();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let plain = stdout(&cg(dir.path(), &["query", "playerhealth"]));
+    assert!(!plain.contains('\x1b'), "{plain}");
+    assert_eq!(stdout(&cg(dir.path(), &["query", "playerhealth", "--color", "never"])), plain);
+    let coloured = stdout(&cg(dir.path(), &["query", "playerhealth", "--color", "always"]));
+    let first = coloured.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "\x1b[35msrc/core/engine.rs\x1b[0m:\x1b[32m2\x1b[0m: struct: pub struct \x1b[1;31mPlayerHealth\x1b[0m { value: u32 }"
+    );
+    assert_eq!(cg(dir.path(), &["query", "x", "--color", "sometimes"]).status.code(), Some(2));
+}

@@ -3,31 +3,13 @@
 //! names leads, the graph around it follows with its reasons, the budget holds,
 //! and the same task gives the same bundle.
 
-use std::path::Path;
-
 use codegraph::graph::{Bundle, Graph};
-use codegraph::project::{self, Index, InitOptions};
+use codegraph::project::Index;
+
+mod common;
 
 fn indexed() -> (tempfile::TempDir, Index) {
-    let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/graph/go");
-    copy_dir(&src, dir.path());
-    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
-    let index = Index::open(dir.path()).unwrap();
-    (dir, index)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
+    common::indexed_graph_fixture("go")
 }
 
 /// `qualified_name reason` of each symbol in focus.

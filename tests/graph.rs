@@ -5,31 +5,13 @@
 //! expected answer below was read and checked against the fixture sources under
 //! `fixtures/graph/`.
 
-use std::path::Path;
-
 use codegraph::graph::Graph;
 use codegraph::project::{self, Index, InitOptions};
 
-fn indexed(lang: &str) -> (tempfile::TempDir, Index) {
-    let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/graph").join(lang);
-    copy_dir(&src, dir.path());
-    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
-    let index = Index::open(dir.path()).unwrap();
-    (dir, index)
-}
+mod common;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
+fn indexed(lang: &str) -> (tempfile::TempDir, Index) {
+    common::indexed_graph_fixture(lang)
 }
 
 /// `file:line role [ambiguous]` of every reference to SYMBOL.

@@ -354,17 +354,8 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
                 _ => g.card(defs[0]).map_or(0, |c| 1 + c.calls_total as u64 + c.called_by_total as u64),
             }
         };
-        for s in &symbols {
-            run(s);
-        }
-        let mut times = Vec::with_capacity(symbols.len());
-        let mut found = 0;
-        for s in &symbols {
-            let t = Instant::now();
-            found += run(s);
-            times.push(t.elapsed());
-        }
-        out.push((name, percentiles(times), found));
+        let (p, found) = timed(&symbols, |s| run(s));
+        out.push((name, p, found));
     }
     // Symbol search for the sampled methods' names as words: all their subwords
     // ("get user by id"), and without the first when there are three or more
@@ -384,20 +375,11 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
             let g = Graph::new(index);
             g.search(text, 10).map_or(0, |r| r.hits.iter().any(|h| h.name == *name) as u64)
         };
-        for q in queries.iter() {
-            run(q);
-        }
-        let mut times = Vec::with_capacity(queries.len());
-        let mut found = 0;
-        for q in queries.iter() {
-            let t = Instant::now();
-            found += run(q);
-            times.push(t.elapsed());
-        }
-        out.push((label, percentiles(times), found));
+        let (p, found) = timed(queries, run);
+        out.push((label, p, found));
     }
     // The context bundle (8,000 tokens) for "fix" and the names' words: `found`
-    // counts the bundles holding the method's own file.
+    // counts the bundles holding a definition of that name.
     let tasks: Vec<(String, String)> = whole.iter().map(|(text, name)| (format!("fix {text}"), name.clone())).collect();
     let run = |(task, name): &(String, String)| -> u64 {
         let g = Graph::new(index);
@@ -405,18 +387,25 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
             b.focus.iter().any(|f| f.qualified_name.as_deref().is_some_and(|q| q.ends_with(name.as_str()))) as u64
         })
     };
-    for t in &tasks {
-        run(t);
-    }
-    let mut times = Vec::with_capacity(tasks.len());
-    let mut found = 0;
-    for t in &tasks {
-        let start = Instant::now();
-        found += run(t);
-        times.push(start.elapsed());
-    }
-    out.push(("context", percentiles(times), found));
+    let (p, found) = timed(&tasks, run);
+    out.push(("context", p, found));
     Ok(out)
+}
+
+/// Runs `run` over `items` once to warm (first-use checks, page faults), then
+/// again timed: the percentiles, and the sum of what the timed runs returned.
+fn timed<T>(items: &[T], run: impl Fn(&T) -> u64) -> (Option<Percentiles>, u64) {
+    for item in items {
+        run(item);
+    }
+    let mut times = Vec::with_capacity(items.len());
+    let mut found = 0;
+    for item in items {
+        let t = Instant::now();
+        found += run(item);
+        times.push(t.elapsed());
+    }
+    (percentiles(times), found)
 }
 
 /// A seeded sample of dictionary terms: a third rare, a third medium, a third

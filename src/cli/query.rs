@@ -1,6 +1,6 @@
 //! `cg query`: where a term occurs.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -46,6 +46,10 @@ pub struct Args {
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
+    /// Colour the path, the line number and the match: `auto` (on a terminal,
+    /// unless NO_COLOR is set), `always` or `never`.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
     /// Segments to read instead of the project's index (`cg bench` times a `cg
     /// query` process on its temporary index with this).
     #[arg(long, hide = true)]
@@ -107,6 +111,17 @@ pub fn run(args: Args) -> Result<()> {
         writeln!(out)?;
         return found(total);
     }
+    let color = match args.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    // What to highlight: the term's words when it was looked up as words.
+    let highlight: Vec<Matcher> = match words {
+        Some(words) => words.iter().filter_map(|w| Matcher::new(w, Mode::Exact, q.case_sensitive).ok()).collect(),
+        None => Matcher::new(&q.term, q.mode, q.case_sensitive).ok().into_iter().collect(),
+    };
+    let paint = |code: &str, text: &str| if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() };
     for g in &groups {
         let mut reader = text::TextReader::new(&g.index, matcher.as_ref());
         let prefix = g.project.as_ref().map(|p| format!("[{}] ", super::shown(p))).unwrap_or_default();
@@ -117,14 +132,16 @@ pub fn run(args: Args) -> Result<()> {
                 (true, false) => " [stale]",
                 _ => "",
             };
+            let line_text = super::shown(t.text.as_deref().unwrap_or(""));
+            let line_text = if color { marked(&line_text, &highlight) } else { line_text.into_owned() };
             writeln!(
                 out,
                 "{prefix}{}:{}: {}{}: {}",
-                super::shown_path(&h.path),
-                t.line,
+                paint("35", &super::shown_path(&h.path)),
+                paint("32", &t.line.to_string()),
                 h.line_type.name(),
                 stale,
-                super::shown(t.text.as_deref().unwrap_or(""))
+                line_text
             )?;
         }
     }
@@ -143,6 +160,24 @@ pub fn run(args: Args) -> Result<()> {
         writeln!(err, "cg: {total} {noun}")?;
     }
     found(total)
+}
+
+/// `text` with the words the matchers match in bold red.
+fn marked(text: &str, matchers: &[Matcher]) -> String {
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut at = 0;
+    codegraph::extract::words::for_each_word(text, 1, codegraph::extract::words::WordSource::Code, |w, _| {
+        let start = w.as_ptr() as usize - text.as_ptr() as usize;
+        if start >= at && matchers.iter().any(|m| m.matches(w)) {
+            out.push_str(&text[at..start]);
+            out.push_str("\x1b[1;31m");
+            out.push_str(w);
+            out.push_str("\x1b[0m");
+            at = start + w.len();
+        }
+    });
+    out.push_str(&text[at..]);
+    out
 }
 
 /// Exit status 1 when nothing matched.

@@ -208,3 +208,26 @@ pub fn source(lang: usize, words: &[(usize, usize)]) -> String {
     }
     out
 }
+
+/// A copy of `fixtures/graph/LANG`, indexed.
+pub fn indexed_graph_fixture(lang: &str) -> (tempfile::TempDir, Index) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/graph").join(lang);
+    copy_dir(&src, dir.path());
+    codegraph::project::init(dir.path(), &codegraph::project::InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    (dir, index)
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
