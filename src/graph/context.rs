@@ -17,9 +17,9 @@ use std::path::Path;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
-use super::{DefCat, DefId, Graph, GraphError};
+use super::{DefCat, DefId, DefView, Graph, GraphError};
 use crate::extract::words::subwords;
-use crate::query::text::snippet;
+use crate::query::text::SnippetReader;
 
 /// Lines of one snippet at most (a longer definition shows its head).
 pub const SNIPPET_LINES: u32 = 80;
@@ -35,6 +35,9 @@ const BYTES_PER_TOKEN: usize = 4;
 const SEARCH_RESULTS: usize = 24;
 /// Candidates expanded through the graph.
 const EXPANDED: usize = 4;
+/// Candidates in a row that do not fit the budget before the rest are only
+/// counted.
+const MAX_MISFITS: usize = 12;
 /// Callers are looked up for names with at most this many definitions.
 const CALLER_NAME_DEFS: usize = 8;
 /// Files found by their paths.
@@ -186,10 +189,31 @@ pub struct Limits {
 
 /// A definition reached, with the best score and reason it was reached by.
 struct Cand {
-    id: DefId,
+    view: DefView,
+    /// Its graph id, when known without reading its file.
+    id: Option<DefId>,
     score: f64,
     reason: String,
     order: usize,
+}
+
+/// A candidate's key: file, line, name (what every answer shows of a
+/// definition, so that none is read to find its id).
+type CandKey = (String, u32, String);
+
+fn key_of(v: &DefView) -> CandKey {
+    (v.file.clone(), v.line, v.name.clone())
+}
+
+fn search_view(h: &super::SymbolHit) -> DefView {
+    DefView {
+        file: h.file.clone(),
+        line: h.line,
+        end_line: h.end_line,
+        kind: h.kind.clone(),
+        name: h.name.clone(),
+        qualified_name: h.qualified_name.clone(),
+    }
 }
 
 impl Graph<'_> {
@@ -199,19 +223,21 @@ impl Graph<'_> {
         let root = self.index.root.display().to_string();
         let mut notes = Vec::new();
         let intent = intent_of(task);
-        let mut cands: FxHashMap<DefId, Cand> = FxHashMap::default();
+        let mut cands: FxHashMap<CandKey, Cand> = FxHashMap::default();
         let mut files: Vec<(String, String)> = Vec::new(); // (path, reason)
         let mut next = 0usize;
-        let mut add = |cands: &mut FxHashMap<DefId, Cand>, id: DefId, score: f64, reason: String| {
-            let c = cands.entry(id).or_insert_with(|| {
-                next += 1;
-                Cand { id, score: f64::MIN, reason: String::new(), order: next }
-            });
-            if score > c.score {
-                c.score = score;
-                c.reason = reason;
-            }
-        };
+        let mut add =
+            |cands: &mut FxHashMap<CandKey, Cand>, view: DefView, id: Option<DefId>, score: f64, reason: String| {
+                let c = cands.entry(key_of(&view)).or_insert_with(|| {
+                    next += 1;
+                    Cand { view, id: None, score: f64::MIN, reason: String::new(), order: next }
+                });
+                c.id = c.id.or(id);
+                if score > c.score {
+                    c.score = score;
+                    c.reason = reason;
+                }
+            };
 
         // 1. Hints, then what the task names.
         let mut named: Vec<(String, f64, &str)> = hints.iter().map(|h| (h.clone(), 100.0, "hint")).collect();
@@ -221,15 +247,15 @@ impl Graph<'_> {
                 if !files.iter().any(|(p, _)| *p == path) {
                     files.push((path.clone(), why.to_string()));
                 }
-                for (i, id) in self.file_defs(&path)?.into_iter().enumerate() {
-                    add(&mut cands, id, score * 0.3 - i as f64 * 0.01, format!("in {path}, {why}"));
+                for (i, (id, view)) in self.file_defs(&path)?.into_iter().enumerate() {
+                    add(&mut cands, view, Some(id), score * 0.3 - i as f64 * 0.01, format!("in {path}, {why}"));
                 }
                 continue;
             }
             if let Ok(defs) = self.find(name) {
                 let share = (defs.len() as f64).sqrt();
                 for id in defs.into_iter().take(8) {
-                    add(&mut cands, id, score / share, format!("{why}: {name}"));
+                    add(&mut cands, self.view(id)?, Some(id), score / share, format!("{why}: {name}"));
                 }
             }
         }
@@ -249,7 +275,7 @@ impl Graph<'_> {
                     .collect();
                 let mut held = held;
                 held.sort();
-                add(&mut cands, id, 20.0 * h.score / top, format!("matches {}", held.join(", ")));
+                add(&mut cands, search_view(h), Some(id), 20.0 * h.score / top, format!("matches {}", held.join(", ")));
             }
         }
         // Files whose paths hold the task's words (`endpoints controller` →
@@ -269,12 +295,14 @@ impl Graph<'_> {
                 if held > 0 {
                     any = true;
                     let score = 12.0 * share + 2.0 * held as f64;
-                    add(&mut cands, (g.key, i as u32), score, format!("in {path}, whose path matches the task"));
+                    let why = format!("in {path}, whose path matches the task");
+                    add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), score, why);
                 }
             }
             if !any {
-                for (i, _) in g.defs.iter().enumerate().filter(|(_, d)| !g.is_nested(d)).take(3) {
-                    add(&mut cands, (g.key, i as u32), 8.0 * share, format!("in {path}, whose path matches the task"));
+                for (i, d) in g.defs.iter().enumerate().filter(|(_, d)| !g.is_nested(d)).take(3) {
+                    let why = format!("in {path}, whose path matches the task");
+                    add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), 8.0 * share, why);
                 }
             }
         }
@@ -286,17 +314,19 @@ impl Graph<'_> {
         //    tests of them when the task is about tests.
         let mut ranked: Vec<&Cand> = cands.values().collect();
         ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.order.cmp(&b.order)));
-        let seeds: Vec<(DefId, f64)> = ranked.iter().take(EXPANDED).map(|c| (c.id, c.score)).collect();
-        let mut edges: Vec<(DefId, DefId)> = Vec::new();
-        for &(id, score) in &seeds {
+        let seeds: Vec<(Option<DefId>, DefView, f64)> =
+            ranked.iter().take(EXPANDED).map(|c| (c.id, c.view.clone(), c.score)).collect();
+        let mut edges: Vec<(CandKey, CandKey)> = Vec::new();
+        for (id, view, score) in seeds.iter().cloned() {
+            let Some(id) = id.or_else(|| self.id_of(&view)) else { continue };
             let (_, d) = self.def(id)?;
-            let view = self.view(id)?;
+            let me = key_of(&view);
             if d.cat == DefCat::Method {
                 // An ambiguous call is a guess among candidates: not followed.
                 for e in self.callees(id, 1)?.into_iter().filter(|e| !e.ambiguous) {
-                    if let Some(callee) = e.symbol.as_ref().and_then(|s| self.id_of(s)) {
-                        add(&mut cands, callee, score * 0.5, format!("called by {}", view.qualified_name));
-                        edges.push((id, callee));
+                    if let Some(callee) = e.symbol {
+                        edges.push((me.clone(), key_of(&callee)));
+                        add(&mut cands, callee, None, score * 0.5, format!("called by {}", view.qualified_name));
                     }
                 }
             }
@@ -308,24 +338,30 @@ impl Graph<'_> {
                 Vec::new()
             };
             for e in callers.into_iter().filter(|e| !e.ambiguous).take(16) {
-                if let Some(caller) = e.symbol.as_ref().and_then(|s| self.id_of(s)) {
-                    add(&mut cands, caller, score * 0.4, format!("calls {}", view.qualified_name));
-                    edges.push((caller, id));
+                if let Some(caller) = e.symbol {
+                    edges.push((key_of(&caller), me.clone()));
+                    add(&mut cands, caller, None, score * 0.4, format!("calls {}", view.qualified_name));
                 }
             }
             if intent == "tests" {
                 for h in self.search(&d.name, 20)?.hits {
                     if super::is_test_file(&h.file) && h.name != d.name {
                         let id = ((h.segment as usize, h.slot), h.index);
-                        add(&mut cands, id, score * 0.6, format!("tests {}", view.qualified_name));
+                        add(
+                            &mut cands,
+                            search_view(&h),
+                            Some(id),
+                            score * 0.6,
+                            format!("tests {}", view.qualified_name),
+                        );
                     }
                 }
             }
         }
         // The files the best candidate's file imports, where an import names one
         // file (a Go import names a whole package folder: not listed).
-        if let Some(&(id, _)) = seeds.first() {
-            let file = self.view(id)?.file;
+        if let Some((_, view, _)) = seeds.first() {
+            let file = view.file.clone();
             let mut listed = 0;
             for imp in self.imports(&file, 1).unwrap_or_default() {
                 if let [path] = imp.resolved.as_slice() {
@@ -353,11 +389,21 @@ impl Graph<'_> {
             limits: Limits { budget, used_estimate: budget },
         };
         let mut used = json_len(&skeleton) + NOTES_ROOM;
-        let mut taken: Vec<(DefId, super::DefView, BundleSnippet, String)> = Vec::new();
+        let mut taken: Vec<(CandKey, DefView, BundleSnippet, String)> = Vec::new();
         let mut hashes: FxHashSet<String> = FxHashSet::default();
         let mut left_out = Vec::new();
-        for c in &ranked {
-            let view = self.view(c.id)?;
+        let mut misfits = 0;
+        let mut reader = SnippetReader::new(self.index);
+        for (k, c) in ranked.iter().enumerate() {
+            // Past a run of candidates that did not fit, the budget is spent:
+            // the rest are counted, not read.
+            if misfits >= MAX_MISFITS || limit_bytes.saturating_sub(used) < 300 {
+                left_out.extend(
+                    ranked[k..].iter().map(|c| format!("{} ({}:{})", c.view.qualified_name, c.view.file, c.view.line)),
+                );
+                break;
+            }
+            let view = c.view.clone();
             // The best few in full (up to SNIPPET_LINES), the others' heads.
             let lines = if taken.len() < FULL_SNIPPETS { SNIPPET_LINES } else { HEAD_LINES };
             let end = view.end_line.min(view.line + lines - 1);
@@ -365,7 +411,7 @@ impl Graph<'_> {
             if inside {
                 continue;
             }
-            let Ok(s) = snippet(self.index, &view.file, view.line, end) else { continue };
+            let Ok(s) = reader.snippet(&view.file, view.line, end) else { continue };
             let sha = sha256_hex(s.text.as_bytes());
             if !hashes.insert(sha.clone()) {
                 continue;
@@ -376,6 +422,7 @@ impl Graph<'_> {
             if used + cost > limit_bytes {
                 if !taken.is_empty() {
                     left_out.push(format!("{} ({}:{})", view.qualified_name, view.file, view.line));
+                    misfits += 1;
                     continue;
                 }
                 // Not even the best fits: its head, as much as fits.
@@ -397,7 +444,8 @@ impl Graph<'_> {
                 ));
             }
             used += cost;
-            taken.push((c.id, view, snip, c.reason.clone()));
+            misfits = 0;
+            taken.push((key_of(&view), view, snip, c.reason.clone()));
         }
         if !left_out.is_empty() {
             notes.push(format!(
@@ -410,8 +458,8 @@ impl Graph<'_> {
         // 5. Focus, subgraph.
         let mut focus: Vec<Focus> = Vec::new();
         let mut nodes = Vec::new();
-        let mut node_of: FxHashMap<DefId, usize> = FxHashMap::default();
-        for (i, (id, view, _, reason)) in taken.iter().enumerate() {
+        let mut node_of: FxHashMap<CandKey, usize> = FxHashMap::default();
+        for (i, (key, view, _, reason)) in taken.iter().enumerate() {
             focus.push(Focus {
                 kind: "symbol",
                 qualified_name: Some(view.qualified_name.clone()),
@@ -419,7 +467,7 @@ impl Graph<'_> {
                 line: Some(view.line),
                 reason: reason.clone(),
             });
-            node_of.insert(*id, i);
+            node_of.insert(key.clone(), i);
             nodes.push(Node {
                 id: i,
                 kind: view.kind.clone(),
@@ -529,18 +577,35 @@ impl Graph<'_> {
     }
 
     /// The top-level definitions of a file, in source order.
-    fn file_defs(&self, path: &str) -> Result<Vec<DefId>, GraphError> {
+    fn file_defs(&self, path: &str) -> Result<Vec<(DefId, DefView)>, GraphError> {
         let Some(f) = self.index.locate(path)? else { return Ok(Vec::new()) };
         let g = self.file((f.segment, f.slot_id))?;
-        Ok((0..g.defs.len() as u32).filter(|&i| !g.is_nested(&g.defs[i as usize])).map(|i| (g.key, i)).collect())
+        Ok(g.defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !g.is_nested(d))
+            .map(|(i, d)| ((g.key, i as u32), file_view(&g, d)))
+            .collect())
     }
 
     /// The definition a view shows.
-    fn id_of(&self, v: &super::DefView) -> Option<DefId> {
+    fn id_of(&self, v: &DefView) -> Option<DefId> {
         let f = self.index.locate(&v.file).ok()??;
         let g = self.file((f.segment, f.slot_id)).ok()?;
         let i = g.defs.iter().position(|d| d.line == v.line && d.name == v.name)?;
         Some((g.key, i as u32))
+    }
+}
+
+/// A definition of a file read already, as answers show it.
+fn file_view(g: &super::FileGraph, d: &super::Def) -> DefView {
+    DefView {
+        file: g.path.clone(),
+        line: d.line,
+        end_line: d.end_line,
+        kind: d.kind.clone(),
+        name: d.name.clone(),
+        qualified_name: g.qualified_name(d),
     }
 }
 

@@ -220,15 +220,41 @@ pub enum SnippetError {
 /// [`MAX_SNIPPET_LINES`] lines and [`MAX_SNIPPET_BYTES`] bytes. Paths leading out
 /// of the project (absolute, `..`, through a symlink) are refused.
 pub fn snippet(index: &Index, path: &str, start: u32, end: u32) -> Result<Snippet, SnippetError> {
-    let rel = path.trim().trim_start_matches("./");
-    let p = Path::new(rel);
-    if rel.is_empty() || p.is_absolute() || p.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
-        return Err(SnippetError::Outside(path.to_string()));
+    SnippetReader::new(index).snippet(path, start, end)
+}
+
+/// Reads snippets, keeping each file read (a context bundle takes many
+/// definitions from one file: a large file is read once, not once each).
+pub struct SnippetReader<'a> {
+    index: &'a Index,
+    files: HashMap<String, Option<FileText>>,
+}
+
+impl<'a> SnippetReader<'a> {
+    pub fn new(index: &'a Index) -> SnippetReader<'a> {
+        SnippetReader { index, files: HashMap::new() }
     }
-    let Some(file) = index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
-    let Some(text) = read(index, rel, file.segment as u32, file.slot_id) else {
-        return Err(SnippetError::Unreadable(rel.to_string()));
-    };
+
+    /// As [`snippet`].
+    pub fn snippet(&mut self, path: &str, start: u32, end: u32) -> Result<Snippet, SnippetError> {
+        let rel = path.trim().trim_start_matches("./");
+        let p = Path::new(rel);
+        if rel.is_empty() || p.is_absolute() || p.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+            return Err(SnippetError::Outside(path.to_string()));
+        }
+        if !self.files.contains_key(rel) {
+            let Some(file) = self.index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
+            let text = read(self.index, rel, file.segment as u32, file.slot_id);
+            self.files.insert(rel.to_string(), text);
+        }
+        match self.files.get(rel) {
+            Some(Some(text)) => lines_of(text, rel, start, end),
+            _ => Err(SnippetError::Unreadable(rel.to_string())),
+        }
+    }
+}
+
+fn lines_of(text: &FileText, rel: &str, start: u32, end: u32) -> Result<Snippet, SnippetError> {
     let lines = if text.content.ends_with('\n') { text.starts.len() - 1 } else { text.starts.len() } as u32;
     let start = start.max(1);
     if start > lines {
