@@ -26,7 +26,9 @@ fn segment_path(root: &Path) -> std::path::PathBuf {
 }
 
 /// Runs every kind of query; returns the answers, or an error if any failed.
-fn query_all(index: &Index) -> Result<Vec<codegraph::query::Matches>, QueryError> {
+/// Every query mode (subwords too) and a symbol search (the subword index and
+/// the definitions table), as text to compare.
+fn query_all(index: &Index) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for (term, mode) in [
         ("player", Mode::Exact),
@@ -35,13 +37,17 @@ fn query_all(index: &Index) -> Result<Vec<codegraph::query::Matches>, QueryError
         ("^pl.*h$", Mode::Regex),
         ("a", Mode::Contains),
         ("health", Mode::Exact),
+        ("health", Mode::Subword),
+        ("player_health", Mode::Subword),
     ] {
         let mut q = Query::new(term, mode);
-        out.push(search(index, &q)?);
+        out.push(format!("{:?}", search(index, &q).map_err(|e| e.to_string())?));
         q.file_filter = vec!["*.rs".into()];
         q.types = vec![codegraph::extract::LineType::Code, codegraph::extract::LineType::Method];
-        out.push(search(index, &q)?);
+        out.push(format!("{:?}", search(index, &q).map_err(|e| e.to_string())?));
     }
+    let found = codegraph::graph::Graph::new(index).search("player health", 10).map_err(|e| e.to_string())?;
+    out.push(format!("{:?}", found.hits));
     Ok(out)
 }
 
@@ -73,7 +79,8 @@ fn every_flipped_byte_answers_right_or_errs() {
     let seg = fs::read(&path).unwrap();
     assert!(seg.len() > 4 * codegraph::snapshot::CHECK_BLOCK, "the segment spans several blocks: {}", seg.len());
     let good = query_all(&Index::open(dir.path()).unwrap()).unwrap();
-    assert!(good.iter().any(|m| m.total > 100));
+    assert!(good.iter().any(|m| m.contains("total: 288")), "{good:?}");
+    assert!(good.last().is_some_and(|hits| hits.contains("PlayerHealth")), "{good:?}");
     let mut wrong = Vec::new();
     for i in (0..seg.len()).step_by(3) {
         let mut bad = seg.clone();

@@ -1,5 +1,5 @@
 //! Arbitrary bytes as a segment file: opening, verifying, querying (also with
-//! superseded slots), graph questions and copying files out for compaction
+//! superseded slots), symbol search, the context bundle, graph questions and copying files out for compaction
 //! return errors or answers, never panic.
 #![no_main]
 
@@ -19,12 +19,14 @@ fuzz_target!(|data: &[u8]| {
     let mut index = Index::from_segments(&std::env::temp_dir(), vec![segment]);
     for superseded in [vec![], vec![0u32, 1, 3]] {
         index.superseded[0] = superseded.into_iter().collect();
-        for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains), ("^p.*r$", Mode::Regex), ("^pla.*yer$", Mode::Regex)] {
+        for (term, mode) in [("player", Mode::Exact), ("pl", Mode::StartsWith), ("aye", Mode::Contains), ("^p.*r$", Mode::Regex), ("^pla.*yer$", Mode::Regex), ("player", Mode::Subword), ("player_health", Mode::Subword)] {
             let _ = search(&index, &Query::new(term, mode));
         }
         let _ = index.stats();
         let _ = index.files();
         let g = codegraph::graph::Graph::new(&index);
+        let _ = g.search("player health", 10);
+        let _ = g.context("fix Point.distance", 2000, &[]);
         for symbol in ["Start", "Server", "Point.distance", "main"] {
             if let Ok(defs) = g.find(symbol) {
                 let _ = g.refs(&defs, &[]);

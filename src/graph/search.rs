@@ -7,9 +7,9 @@
 //! inverse frequency among the index's definition names; the name spelled as the
 //! whole query (`hexStringToColor` for "hex string to color") earns a bonus.
 //! Candidates come from the subword index (`snapshot/subwords.rs`) and the
-//! term dictionary (a name that is one subword whole), rarest subword first;
-//! once the best names are settled, lists whose subwords could not lift an
-//! unseen name above them are not read (MaxScore). The best names then expand
+//! term dictionary (a name that is one subword whole), merged by variant id;
+//! names are scored best bound first, and those whose bound cannot reach the
+//! best kept are never split and scored (MaxScore). The best names then expand
 //! into their definitions, ranked with what else the index knows: subwords of
 //! the file's path, the kind (types and functions before properties), and
 //! nested, test and vendored definitions after the others.
@@ -63,8 +63,8 @@ pub struct SymbolSearch {
     /// The query's subwords, folded, as searched.
     pub subwords: Vec<String>,
     pub hits: Vec<SymbolHit>,
-    /// Distinct definition names that hold at least one of the subwords (the
-    /// lists read; a list skipped as unable to change the answer is not counted).
+    /// Definition names that hold at least one of the subwords, counted per
+    /// segment (a name in two segments counts twice).
     pub names_matched: usize,
     /// Names whose exact score was computed (the others could not reach the
     /// best: a measure of the pruning).
