@@ -20,6 +20,7 @@
 
 #![deny(unsafe_code)]
 
+pub mod embed;
 pub mod extract;
 pub mod graph;
 pub mod index;

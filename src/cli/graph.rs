@@ -41,6 +41,14 @@ pub struct SearchArgs {
     /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// lexical (BM25 over name subwords), semantic (static vectors of the
+    /// model the index was built with) or hybrid (both). Default: hybrid when
+    /// the index has vectors, else lexical.
+    #[arg(long)]
+    mode: Option<String>,
+    /// The cosine's weight in hybrid search (for measuring).
+    #[arg(long, hide = true, default_value_t = codegraph::graph::HYBRID_WEIGHT)]
+    weight: f64,
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
@@ -412,10 +420,16 @@ pub fn search(args: SearchArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;
     let g = Graph::new(&index);
-    let found = g.search(&args.text, args.limit)?;
-    if found.subwords.is_empty() {
+    let model = codegraph::project::index_model(&root);
+    let mode = match &args.mode {
+        Some(m) => codegraph::graph::SearchMode::from_name(m)
+            .ok_or_else(|| anyhow::anyhow!("unknown mode {m:?}: use lexical, semantic or hybrid"))?,
+        None => codegraph::graph::SearchMode::default_for(&index, model.as_deref()),
+    };
+    if args.text.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
         bail!("empty query: give words or an identifier");
     }
+    let found = g.search_weighted(&args.text, args.limit, mode, model.as_deref(), args.weight)?;
     let v = answer::search(&g, &args.text, &found);
     if args.json {
         print_json(&v)?;

@@ -29,6 +29,11 @@ pub struct InitArgs {
     /// Slots per segment (tests use small values to cross segment boundaries).
     #[arg(long, hide = true)]
     segment_slots: Option<u32>,
+    /// The model whose static vectors embed every type and function (`cg model
+    /// list`; `none`: no vectors). Default: the project's, else the default
+    /// model when one was added. Kept in .codegraph/config.json.
+    #[arg(long, value_name = "NAME")]
+    model: Option<String>,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
@@ -48,6 +53,7 @@ pub fn init(args: InitArgs) -> Result<()> {
         max_slots_per_segment: args.segment_slots,
         max_file_bytes: args.max_file_mib.map(|m| m.saturating_mul(1 << 20)),
         lock_wait: Some(std::time::Duration::from_secs(args.lock.wait)),
+        model: args.model.clone(),
     };
     let show = io::stderr().is_terminal();
     let last = AtomicUsize::new(0);
@@ -74,6 +80,7 @@ pub fn init(args: InitArgs) -> Result<()> {
             "segments": m.segments.len(),
             "files_skipped": report.skipped.iter().map(|s| json!({"file": s.path, "reason": s.reason.to_string()})).collect::<Vec<_>>(),
             "folders_excluded": report.excluded_dirs,
+            "model": report.model,
         });
         serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
@@ -93,6 +100,9 @@ pub fn init(args: InitArgs) -> Result<()> {
         disk as f64 / 1048576.0
     )?;
     writeln!(out, "index: {}", report.codegraph_path.display())?;
+    if let Some(model) = &report.model {
+        writeln!(out, "vectors: every type and function embedded with the model {model} (`cg search --mode hybrid`)")?;
+    }
     let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
     for s in &report.skipped {
         *counts.entry(s.reason.label()).or_default() += 1;

@@ -6,6 +6,7 @@ mod graph;
 mod index;
 mod links;
 mod mcp;
+mod model;
 mod query;
 mod signature;
 mod summary;
@@ -71,6 +72,9 @@ enum Command {
     Tree(tree::Args),
     /// Counts and state of the index.
     Status(index::StatusArgs),
+    /// The models that embed definitions for search by meaning: `cg model add
+    /// PATH`, `cg model list`.
+    Model(model::Args),
     /// Check every checksum and record of the index.
     Verify(index::VerifyArgs),
     /// Print the facts extracted from one file, or extract a whole tree and report.
@@ -132,6 +136,7 @@ pub fn main() -> ExitCode {
         Command::Docs(args) => summary::show_docs(args),
         Command::UpdateDocs(args) => summary::update_docs(args),
         Command::Status(args) => index::status(args),
+        Command::Model(args) => model::run(args),
         Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),
         Command::Search(args) => graph::search(args),

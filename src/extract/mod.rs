@@ -142,7 +142,13 @@ pub struct MethodDef {
     pub is_static: bool,
     pub is_async: bool,
     pub parent: Option<String>,
+    /// The comments right before the declaration (or a Python docstring),
+    /// markers removed, cut to [`MAX_METHOD_DOC`] bytes.
+    pub doc: String,
 }
+
+/// The longest method doc comment kept (the first sentences say what it does).
+pub const MAX_METHOD_DOC: usize = 320;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertyDef {

@@ -657,6 +657,7 @@ impl<'a> Visit<'a> {
             is_static,
             is_async: modifiers.contains(&"async"),
             parent,
+            doc: cut_doc(self.doc_comment(node)),
         });
     }
 
@@ -1278,4 +1279,17 @@ impl<'a> Visit<'a> {
 
 fn trim_quotes(s: &str) -> &str {
     s.trim_matches(|c| c == '"' || c == '\'' || c == '`')
+}
+
+/// A method's doc comment cut to [`super::MAX_METHOD_DOC`] bytes, at a word.
+fn cut_doc(doc: String) -> String {
+    if doc.len() <= super::MAX_METHOD_DOC {
+        return doc;
+    }
+    let mut end = super::MAX_METHOD_DOC;
+    while !doc.is_char_boundary(end) {
+        end -= 1;
+    }
+    let end = doc[..end].rfind(char::is_whitespace).filter(|&i| i > 0).unwrap_or(end);
+    doc[..end].to_string()
 }

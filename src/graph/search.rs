@@ -70,6 +70,10 @@ pub struct SymbolSearch {
     /// best: a measure of the pruning).
     #[serde(skip)]
     pub names_scored: usize,
+    pub mode: super::SearchMode,
+    /// What a semantic or hybrid search compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<super::SemanticCounts>,
 }
 
 /// A query subword: its inverse document frequency over definition names.
@@ -266,7 +270,14 @@ impl Graph<'_> {
                 }
             })
             .collect();
-        Ok(SymbolSearch { subwords: texts, hits, names_matched, names_scored })
+        Ok(SymbolSearch {
+            subwords: texts,
+            hits,
+            names_matched,
+            names_scored,
+            semantic: None,
+            mode: super::SearchMode::Lexical,
+        })
     }
 }
 

@@ -25,11 +25,18 @@ pub struct BuildOptions {
     pub max_slots_per_segment: u32,
     /// Files extracted per batch.
     pub batch_files: usize,
+    /// Embeds every type and function into the segments' vectors.
+    pub model: Option<std::sync::Arc<crate::embed::StaticModel>>,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { walk: WalkOptions::default(), max_slots_per_segment: MAX_SLOTS_PER_SEGMENT, batch_files: 2048 }
+        BuildOptions {
+            walk: WalkOptions::default(),
+            max_slots_per_segment: MAX_SLOTS_PER_SEGMENT,
+            batch_files: 2048,
+            model: None,
+        }
     }
 }
 
@@ -118,7 +125,8 @@ pub fn build(
     let files = walk.files;
     let max_bytes = options.walk.max_file_bytes;
     let batch = options.batch_files.max(1);
-    let mut writer = SegmentWriter::new(options.max_slots_per_segment);
+    let new_writer = || SegmentWriter::new(options.max_slots_per_segment).with_vectors(options.model.clone());
+    let mut writer = new_writer();
     let mut done = 0usize;
     let mut segment = 0u32;
     let mut pending: Vec<(Outcome, FileTiming)> = Vec::new();
@@ -141,8 +149,7 @@ pub fn build(
                             lang.bytes += facts.size;
                             lang.extract += timing.extract;
                             if !writer.fits(facts.line_count()) {
-                                let full =
-                                    std::mem::replace(&mut writer, SegmentWriter::new(options.max_slots_per_segment));
+                                let full = std::mem::replace(&mut writer, new_writer());
                                 let t = Instant::now();
                                 let bytes = full.finish();
                                 summary.timings.finish += t.elapsed();

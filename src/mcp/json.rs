@@ -478,7 +478,14 @@ pub mod graph {
                 v
             })
             .collect();
-        json!({"query": query, "subwords": found.subwords, "names_matched": found.names_matched, "results": results})
+        let mut v = json!({"query": query, "mode": found.mode, "subwords": found.subwords, "names_matched": found.names_matched, "results": results});
+        if let Some(s) = &found.semantic {
+            v["vectors_compared"] = json!(s.rows);
+            if s.files_without > 0 {
+                v["files_without_vectors"] = json!(s.files_without);
+            }
+        }
+        v
     }
 
     /// The line text of `path:line` as it is now (a changed file's hit is moved

@@ -674,6 +674,7 @@ impl CodegraphServer {
                     max_slots_per_segment: None,
                     max_file_bytes: None,
                     lock_wait: Some(MCP_LOCK_WAIT),
+                    model: None,
                 };
                 let progress = move |pr: crate::index::Progress| {
                     let _ = tx.send((pr.files_done, pr.files_total));

@@ -89,6 +89,8 @@ pub enum ProjectError {
     BadGlob { glob: String, message: String },
     #[error("unknown language {0:?}: use csharp, typescript, javascript, rust, go, python, java, c, cpp, php or ruby")]
     UnknownLanguage(String),
+    #[error("{0}")]
+    Model(String),
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
     #[error(transparent)]
@@ -238,6 +240,29 @@ pub struct Config {
     /// Slots per segment (tests use small segments); 65,536 when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub segment_slots: Option<u32>,
+    /// The model whose static vectors embed definitions (`cg model add`);
+    /// `none`: no vectors. `cg init` sets it to the default model when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+/// What `model` says when a project wants no vectors.
+pub const NO_MODEL: &str = "none";
+
+/// The static model the index at `root` was configured with, if it loads.
+pub fn index_model(root: &Path) -> Option<std::sync::Arc<crate::embed::StaticModel>> {
+    read_config(root).ok().flatten().and_then(|c| vector_model(&c).ok().flatten())
+}
+
+/// The static model `config` names, loaded (cached per process).
+pub fn vector_model(config: &Config) -> Result<Option<std::sync::Arc<crate::embed::StaticModel>>, ProjectError> {
+    match config.model.as_deref() {
+        None | Some(NO_MODEL) | Some("") => Ok(None),
+        Some(name) => {
+            let store = crate::embed::ModelStore::from_env().map_err(|e| ProjectError::Model(e.to_string()))?;
+            store.cached_static(name).map(Some).map_err(|e| ProjectError::Model(e.to_string()))
+        }
+    }
 }
 
 impl Config {
@@ -400,6 +425,10 @@ pub struct InitOptions {
     pub max_file_bytes: Option<u64>,
     /// How long to wait for another writer (default [`DEFAULT_LOCK_WAIT`]).
     pub lock_wait: Option<std::time::Duration>,
+    /// The model that embeds definitions ([`NO_MODEL`]: none); kept in
+    /// config.json. Absent: the config's, else the default model if one was
+    /// added.
+    pub model: Option<String>,
 }
 
 /// What `init` did (the spec's InitResult, plus what was skipped).
@@ -412,6 +441,8 @@ pub struct InitReport {
     pub skipped: Vec<Skip>,
     pub diagnostics: Vec<(String, Diagnostic)>,
     pub duration_ms: u64,
+    /// The model that embedded the definitions, if any.
+    pub model: Option<String>,
 }
 
 /// Indexes `root` into `root/.codegraph/` as a new generation, on the current rayon
@@ -459,6 +490,14 @@ pub fn init(
     if options.max_file_bytes.is_some() {
         config.max_file_bytes = options.max_file_bytes;
     }
+    if options.model.is_some() {
+        config.model = options.model.clone();
+    }
+    if config.model.is_none() {
+        config.model = crate::embed::ModelStore::from_env().ok().and_then(|s| s.default_name());
+    }
+    let model = vector_model(&config)?;
+    let model_name = model.as_ref().map(|m| m.name.clone());
     let walk = config.walk_options()?;
     let previous = read_manifest(&root).ok();
     let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
@@ -471,6 +510,7 @@ pub fn init(
     let build = BuildOptions {
         walk,
         max_slots_per_segment: config.segment_slots.unwrap_or(crate::snapshot::MAX_SLOTS_PER_SEGMENT),
+        model,
         ..BuildOptions::default()
     };
     let mut segments = Vec::new();
@@ -525,6 +565,7 @@ pub fn init(
         skipped: summary.skipped,
         diagnostics: summary.diagnostics,
         duration_ms: started.elapsed().as_millis() as u64,
+        model: model_name,
     })
 }
 

@@ -333,11 +333,13 @@ pub fn update(
     let write_generation =
         compact || !new_files.is_empty() || !superseded.is_empty() || project_files != manifest.project_files;
     if write_generation {
-        let slots = config.segment_slots.unwrap_or(MAX_SLOTS_PER_SEGMENT);
+        // An update never fails on the model: without it, new segments have no vectors.
+        let slots =
+            (config.segment_slots.unwrap_or(MAX_SLOTS_PER_SEGMENT), super::vector_model(&config).ok().flatten());
         laps.lap("compare");
         let summary = (project_files, refresh_summary);
         let mode = if compact { CommitMode::Compact } else { CommitMode::Append };
-        let done = commit(&dir, &index, &manifest, slots, new_files, &superseded, mode, summary)?;
+        let done = commit(&dir, &index, &manifest, slots.clone(), new_files, &superseded, mode, summary)?;
         laps.list.extend(done.timings.iter().copied());
         laps.clock = Instant::now();
         report.visible_ms = started.elapsed().as_millis() as u64;
@@ -353,8 +355,16 @@ pub fn update(
             let (first, compacting) = merge_plan(&index, &index.superseded, CommitMode::Merge);
             if compacting || first + 1 < index.segments.len() {
                 let m = index.manifest.clone().ok_or_else(|| ProjectError::NotIndexed { path: root.clone() })?;
-                let merged =
-                    commit(&dir, &index, &m, slots, Vec::new(), &[], CommitMode::Merge, (m.project_files, false))?;
+                let merged = commit(
+                    &dir,
+                    &index,
+                    &m,
+                    slots.clone(),
+                    Vec::new(),
+                    &[],
+                    CommitMode::Merge,
+                    (m.project_files, false),
+                )?;
                 laps.list.extend(merged.timings.iter().map(|(name, d)| (merge_phase(name), *d)));
                 laps.clock = Instant::now();
                 report.generation = merged.manifest.generation;
@@ -514,7 +524,7 @@ fn commit(
     dir: &Path,
     index: &Index,
     prev: &Manifest,
-    max_slots: u32,
+    (max_slots, model): (u32, Option<std::sync::Arc<crate::embed::StaticModel>>),
     mut new_files: Vec<FileFacts>,
     superseded: &[IndexedFile<'_>],
     mode: CommitMode,
@@ -569,7 +579,14 @@ fn commit(
     let generation = prev.generation + 1;
     let mut written: Vec<String> = Vec::new();
     // Update segments favour latency; a compaction writes what a fresh build would.
-    let new_writer = || if compact { SegmentWriter::new(max_slots) } else { SegmentWriter::new(max_slots).fast() };
+    let new_writer = || {
+        let w = SegmentWriter::new(max_slots).with_vectors(model.clone());
+        if compact {
+            w
+        } else {
+            w.fast()
+        }
+    };
     let mut writer = new_writer();
     let mut emit = |writer: &mut SegmentWriter,
                     written: &mut Vec<String>,

@@ -16,6 +16,7 @@ pub mod postings;
 mod read;
 pub mod structure;
 pub mod subwords;
+pub mod vectors;
 mod write;
 
 pub use copy::{CopiedFile, SegmentCopy};
@@ -31,7 +32,7 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
 /// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
@@ -89,10 +90,13 @@ pub enum Section {
     SubwordFst = 15,
     /// Lists of variant ids, each marked when it names a definition (`subwords.rs`).
     Subwords = 16,
+    /// An int8 vector per type and function, when a model embedded them
+    /// (`vectors.rs`); empty otherwise.
+    Vectors = 17,
 }
 
 impl Section {
-    pub const ALL: [Section; 16] = [
+    pub const ALL: [Section; 17] = [
         Section::TermFst,
         Section::Folds,
         Section::Variants,
@@ -109,6 +113,7 @@ impl Section {
         Section::DefStrings,
         Section::SubwordFst,
         Section::Subwords,
+        Section::Vectors,
     ];
 
     pub fn name(self) -> &'static str {
@@ -129,6 +134,7 @@ impl Section {
             Section::DefStrings => "def strings",
             Section::SubwordFst => "subword fst",
             Section::Subwords => "subwords",
+            Section::Vectors => "vectors",
         }
     }
 }

@@ -37,6 +37,7 @@ pub struct Segment {
     grams_checked: OnceLock<Option<&'static str>>,
     defs_checked: OnceLock<Option<&'static str>>,
     subwords_checked: OnceLock<Option<&'static str>>,
+    vectors_checked: OnceLock<Option<&'static str>>,
     /// Where the block sums are (absolute), and the bytes they cover: `0..sums.start`.
     sums: Range<usize>,
     /// The block sums' own checksum (footer), checked on first use.
@@ -185,6 +186,7 @@ impl Segment {
             grams_checked: OnceLock::new(),
             defs_checked: OnceLock::new(),
             subwords_checked: OnceLock::new(),
+            vectors_checked: OnceLock::new(),
             sums: sums_at..body_end,
             sums_checksum,
             checked_blocks: OnceLock::new(),
@@ -297,6 +299,14 @@ impl Segment {
     pub fn subword_fst(&self) -> Result<fst::Map<&[u8]>, SnapshotError> {
         self.checked(&self.subwords_checked, &[Section::SubwordFst, Section::Subwords])?;
         fst::Map::new(self.section(Section::SubwordFst)).map_err(|e| self.corrupt(&format!("subword fst: {e}")))
+    }
+
+    /// The segment's vectors, if a model embedded its definitions. The first use
+    /// checks the section's checksum (once per opened segment).
+    pub fn vectors(&self) -> Result<Option<super::vectors::VectorTable<'_>>, SnapshotError> {
+        self.checked(&self.vectors_checked, &[Section::Vectors])?;
+        super::vectors::VectorTable::parse(self.section(Section::Vectors), self.slot_count)
+            .ok_or_else(|| self.corrupt("vectors malformed"))
     }
 
     /// The list of the compound terms holding `subword` (lower case), if any.
@@ -647,6 +657,7 @@ impl Segment {
                 self.subword_entries(&list)?;
             }
         }
+        self.vectors()?;
         // The definitions table: its fst, and every group decodes.
         self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
         let defs = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;

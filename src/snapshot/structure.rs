@@ -222,6 +222,8 @@ pub struct MethodRecord {
     pub is_static: bool,
     pub is_async: bool,
     pub parent: Option<String>,
+    /// The doc comment, cut to `extract::MAX_METHOD_DOC` bytes.
+    pub doc: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
@@ -267,6 +269,7 @@ impl FileStructure {
                     is_static: m.is_static,
                     is_async: m.is_async,
                     parent: m.parent.clone(),
+                    doc: m.doc.clone(),
                 })
                 .collect(),
             properties: f

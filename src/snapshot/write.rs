@@ -30,6 +30,7 @@ pub struct SegmentWriter {
     block: Vec<u8>,
     zstd_level: i32,
     defs: super::defs::DefTableWriter,
+    vectors: Option<super::vectors::VectorWriter>,
     files: u32,
     lines: u64,
 }
@@ -90,6 +91,7 @@ impl SegmentWriter {
             block: Vec::new(),
             zstd_level: structure::ZSTD_LEVEL,
             defs: Default::default(),
+            vectors: None,
             files: 0,
             lines: 0,
         }
@@ -99,6 +101,14 @@ impl SegmentWriter {
     /// updates, where latency counts (a compaction rewrites them).
     pub fn fast(mut self) -> SegmentWriter {
         self.zstd_level = structure::ZSTD_LEVEL_FAST;
+        self
+    }
+
+    /// Embeds every type and function with `model` (the vectors section);
+    /// call before adding files.
+    pub fn with_vectors(mut self, model: Option<std::sync::Arc<crate::embed::StaticModel>>) -> SegmentWriter {
+        debug_assert!(self.slots.is_empty());
+        self.vectors = model.map(super::vectors::VectorWriter::new);
         self
     }
 
@@ -165,6 +175,9 @@ impl SegmentWriter {
         let line_types_off = self.line_types.len() as u64;
         self.line_types.extend_from_slice(entry.line_types);
         self.defs.add_file(first_slot, entry.structure, &terms);
+        if let Some(v) = &mut self.vectors {
+            v.add_file(entry.path, parts, entry.structure);
+        }
         let structure = if entry.structure.is_empty() {
             StructureLoc::default()
         } else {
@@ -215,8 +228,20 @@ impl SegmentWriter {
 
     /// Writes the segment's bytes.
     pub fn finish(self) -> Vec<u8> {
-        let SegmentWriter { terms, slots, mut strings, line_types, mut structure, block, defs, files, lines, .. } =
-            self;
+        let SegmentWriter {
+            terms,
+            slots,
+            mut strings,
+            line_types,
+            mut structure,
+            block,
+            defs,
+            vectors,
+            files,
+            lines,
+            ..
+        } = self;
+        let vectors = vectors.map(super::vectors::VectorWriter::finish).unwrap_or_default();
         if !block.is_empty() {
             structure::write_block(&block, self.zstd_level, &mut structure);
         }
@@ -323,7 +348,7 @@ impl SegmentWriter {
         }
 
         let (def_fst, def_records, def_strings) = defs.finish();
-        let sections: [(Section, &[u8]); 16] = [
+        let sections: [(Section, &[u8]); 17] = [
             (Section::TermFst, &term_fst),
             (Section::Folds, &folds),
             (Section::Variants, &variants),
@@ -340,6 +365,7 @@ impl SegmentWriter {
             (Section::DefStrings, &def_strings),
             (Section::SubwordFst, &subword_fst),
             (Section::Subwords, &subword_lists),
+            (Section::Vectors, &vectors),
         ];
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();

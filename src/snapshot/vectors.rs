@@ -1,0 +1,172 @@
+//! A segment's vectors: one int8 vector (and its scale) per type and function
+//! of each file, in the order of the definitions table's `index` (types, then
+//! functions and methods), embedded by a static model when the segment was
+//! written. Derived from the structure archives like the definitions table,
+//! so a copied file gets the same rows. `format/README.md` describes the bytes.
+
+use std::sync::Arc;
+
+use super::structure::ArchivedFileStructure;
+use crate::embed::{chunk, quantize, StaticModel};
+
+/// `dims u32, rows u32, slots u32, 0 u32, model id u64, 0 u64`.
+pub const HEADER: usize = 32;
+
+/// Gathers the rows of a segment's files, then writes the section.
+pub struct VectorWriter {
+    model: Arc<StaticModel>,
+    row_start: Vec<u32>,
+    scales: Vec<f32>,
+    codes: Vec<i8>,
+    buf: Vec<f32>,
+}
+
+impl VectorWriter {
+    pub fn new(model: Arc<StaticModel>) -> VectorWriter {
+        let dims = model.dims;
+        VectorWriter { model, row_start: Vec::new(), scales: Vec::new(), codes: Vec::new(), buf: vec![0.0; dims] }
+    }
+
+    /// Adds the rows of the file whose `parts` slots come next (its archive may
+    /// be empty or invalid: no rows).
+    pub fn add_file(&mut self, path: &str, parts: u32, archive: &[u8]) {
+        self.row_start.push(self.scales.len() as u32);
+        if !archive.is_empty() {
+            if let Ok(s) = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(archive) {
+                let (model, buf, scales, codes) = (&self.model, &mut self.buf, &mut self.scales, &mut self.codes);
+                chunk::for_each_chunk(path, s, |text| {
+                    if model.embed(text, buf) {
+                        scales.push(quantize(buf, codes));
+                    } else {
+                        scales.push(0.0);
+                        codes.extend(std::iter::repeat_n(0i8, buf.len()));
+                    }
+                });
+            }
+        }
+        for _ in 1..parts {
+            self.row_start.push(self.scales.len() as u32);
+        }
+    }
+
+    /// The section's bytes.
+    pub fn finish(mut self) -> Vec<u8> {
+        let slots = self.row_start.len() as u32;
+        self.row_start.push(self.scales.len() as u32);
+        let mut out = Vec::with_capacity(HEADER + self.row_start.len() * 4 + self.scales.len() * 4 + self.codes.len());
+        out.extend_from_slice(&(self.model.dims as u32).to_le_bytes());
+        out.extend_from_slice(&(self.scales.len() as u32).to_le_bytes());
+        out.extend_from_slice(&slots.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&self.model.id.to_le_bytes());
+        out.extend_from_slice(&0u64.to_le_bytes());
+        for r in &self.row_start {
+            out.extend_from_slice(&r.to_le_bytes());
+        }
+        for s in &self.scales {
+            out.extend_from_slice(&s.to_le_bytes());
+        }
+        out.extend(self.codes.iter().map(|&c| c as u8));
+        out
+    }
+}
+
+/// A segment's vectors, read in place.
+#[derive(Clone, Copy)]
+pub struct VectorTable<'a> {
+    pub dims: usize,
+    pub rows: u32,
+    pub slots: u32,
+    pub model_id: u64,
+    row_start: &'a [u8],
+    scales: &'a [u8],
+    codes: &'a [u8],
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+impl<'a> VectorTable<'a> {
+    /// `None` when the bytes are not a well-formed section for `slot_count`
+    /// slots (an empty section is `Some` of no table: the segment has none).
+    pub fn parse(bytes: &'a [u8], slot_count: u32) -> Option<Option<VectorTable<'a>>> {
+        if bytes.is_empty() {
+            return Some(None);
+        }
+        if bytes.len() < HEADER {
+            return None;
+        }
+        let dims = u32_at(bytes, 0) as usize;
+        let rows = u32_at(bytes, 4);
+        let slots = u32_at(bytes, 8);
+        let model_id = u64::from_le_bytes(bytes[16..24].try_into().ok()?);
+        if slots != slot_count || dims == 0 || dims > 4096 {
+            return None;
+        }
+        let starts_len = (slots as usize + 1) * 4;
+        let scales_len = rows as usize * 4;
+        let codes_len = (rows as usize).checked_mul(dims)?;
+        if bytes.len() != HEADER + starts_len + scales_len + codes_len {
+            return None;
+        }
+        let row_start = &bytes[HEADER..HEADER + starts_len];
+        // Starts never decrease and end at `rows`.
+        let mut prev = 0;
+        for i in 0..=slots as usize {
+            let s = u32_at(row_start, i * 4);
+            if s < prev || s > rows {
+                return None;
+            }
+            prev = s;
+        }
+        if prev != rows {
+            return None;
+        }
+        let scales = &bytes[HEADER + starts_len..HEADER + starts_len + scales_len];
+        let codes = &bytes[HEADER + starts_len + scales_len..];
+        Some(Some(VectorTable { dims, rows, slots, model_id, row_start, scales, codes }))
+    }
+
+    /// The rows of the file whose first slot is `slot` (empty for a later part).
+    pub fn rows_of(&self, slot: u32) -> std::ops::Range<u32> {
+        if slot >= self.slots {
+            return 0..0;
+        }
+        u32_at(self.row_start, slot as usize * 4)..u32_at(self.row_start, slot as usize * 4 + 4)
+    }
+
+    pub fn scale(&self, row: u32) -> f32 {
+        f32::from_le_bytes(self.scales[row as usize * 4..row as usize * 4 + 4].try_into().expect("4 bytes"))
+    }
+
+    /// A row's int8 codes, as bytes.
+    pub fn codes(&self, row: u32) -> &'a [u8] {
+        &self.codes[row as usize * self.dims..(row as usize + 1) * self.dims]
+    }
+
+    /// The approximate dot product of row `row` with a query quantized to
+    /// `query` (codes) and `query_scale`.
+    #[inline]
+    pub fn dot(&self, row: u32, query: &[i8], query_scale: f32) -> f32 {
+        dot_mixed(query, self.codes(row)) as f32 * query_scale * self.scale(row)
+    }
+}
+
+/// The dot product of int8 codes with int8 codes stored as bytes.
+#[inline]
+pub fn dot_mixed(a: &[i8], b: &[u8]) -> i32 {
+    let mut acc = [0i32; 16];
+    let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..16 {
+            acc[i] += x[i] as i32 * (y[i] as i8) as i32;
+        }
+    }
+    let mut s: i32 = acc.iter().sum();
+    for (x, y) in ra.iter().zip(rb) {
+        s += *x as i32 * (*y as i8) as i32;
+    }
+    s
+}
