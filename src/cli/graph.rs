@@ -463,7 +463,7 @@ pub fn search(args: SearchArgs) -> Result<()> {
 pub fn context(args: ContextArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;
-    let g = Graph::new(&index);
+    let g = Graph::new(&index).with_model(codegraph::project::index_model(&root));
     let hints: Vec<String> = args.hints.iter().map(|h| h.trim().to_string()).filter(|h| !h.is_empty()).collect();
     let bundle = g.context(&args.task, args.budget, &hints)?;
     if args.json {

@@ -263,7 +263,12 @@ impl Graph<'_> {
         // 2. Symbol search over the task's words.
         let words: Vec<String> = search_words(task);
         if !words.is_empty() {
-            let found = self.search(&words.join(" "), SEARCH_RESULTS)?;
+            let found = match self.model.as_deref() {
+                Some(m) if super::SearchMode::default_for(self.index, Some(m)) == super::SearchMode::Hybrid => {
+                    self.search_by(&words.join(" "), SEARCH_RESULTS, super::SearchMode::Hybrid, Some(m))?
+                }
+                _ => self.search(&words.join(" "), SEARCH_RESULTS)?,
+            };
             let top = found.hits.first().map_or(1.0, |h| h.score.max(1e-9));
             for h in &found.hits {
                 let id = ((h.segment as usize, h.slot), h.index);
@@ -275,7 +280,12 @@ impl Graph<'_> {
                     .collect();
                 let mut held = held;
                 held.sort();
-                add(&mut cands, search_view(h), Some(id), 20.0 * h.score / top, format!("matches {}", held.join(", ")));
+                let why = if held.is_empty() {
+                    "close in meaning to the task".to_string()
+                } else {
+                    format!("matches {}", held.join(", "))
+                };
+                add(&mut cands, search_view(h), Some(id), 20.0 * h.score / top, why);
             }
         }
         // Files whose paths hold the task's words (`endpoints controller` →

@@ -433,6 +433,9 @@ pub struct Graph<'i> {
     exhaustive: bool,
     /// Files read by [`Graph::scan_file`] (not kept).
     scanned: std::cell::Cell<usize>,
+    /// The static model the index's vectors came from: the context bundle
+    /// searches by meaning too when it is set.
+    model: Option<std::sync::Arc<crate::embed::StaticModel>>,
 }
 
 impl<'i> Graph<'i> {
@@ -451,7 +454,15 @@ impl<'i> Graph<'i> {
             file_names: RefCell::default(),
             exhaustive: false,
             scanned: Default::default(),
+            model: None,
         }
+    }
+
+    /// A graph whose context bundle also searches by meaning, with `model`
+    /// (the one the index's vectors came from, [`crate::project::index_model`]).
+    pub fn with_model(mut self, model: Option<std::sync::Arc<crate::embed::StaticModel>>) -> Self {
+        self.model = model;
+        self
     }
 
     /// A graph that reads every file naming a symbol to answer about it (the

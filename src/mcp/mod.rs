@@ -413,17 +413,23 @@ impl CodegraphServer {
 
     #[tool(
         name = "codegraph_search",
-        description = "Find definitions (types, functions, methods, properties) by words when the exact name is unknown: the query splits into subwords as identifiers do (getUserById: get, user, by, id), and definitions whose names hold them rank by BM25 (rare subwords weigh more; the name spelled as the whole query first), then by path, kind, and non-test before test. \"hex string to color\" finds hexStringToColor. Returns {query, subwords, names_matched, results:[{name, kind, qualified_name, file, line, end_line, score, text}]}; follow up with codegraph_symbol."
+        description = "Find definitions (types, functions, methods, properties) by words when the exact name is unknown: the query splits into subwords as identifiers do (getUserById: get, user, by, id), and definitions whose names hold them rank by BM25 (rare subwords weigh more; the name spelled as the whole query first), then by path, kind, and non-test before test. \"hex string to color\" finds hexStringToColor. When the index has vectors (a model added with `cg model add`), search is hybrid by default: also by meaning (\"where is user input validated\"), from each definition's name, signature, doc comment and path. Returns {query, mode, subwords, names_matched, vectors_compared?, results:[{name, kind, qualified_name, file, line, end_line, score, text}]}; follow up with codegraph_symbol."
     )]
     async fn codegraph_search(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
             let g = crate::graph::Graph::new(&index);
             let limit = p.limit.unwrap_or(SEARCH_LIMIT as u64).clamp(1, 100) as usize;
-            let found = g.search(&p.query, limit).map_err(|e| e.to_string())?;
-            if found.subwords.is_empty() {
+            if p.query.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
                 return Err("empty query: give words or an identifier".to_string());
             }
+            let model = project::index_model(&index.root);
+            let mode = match p.mode.as_deref() {
+                Some(m) => crate::graph::SearchMode::from_name(m)
+                    .ok_or_else(|| format!("unknown mode {m:?}: use lexical, semantic or hybrid"))?,
+                None => crate::graph::SearchMode::default_for(&index, model.as_deref()),
+            };
+            let found = g.search_by(&p.query, limit, mode, model.as_deref()).map_err(|e| e.to_string())?;
             Ok(json::graph::search(&g, &p.query, &found))
         })
         .await
@@ -436,7 +442,7 @@ impl CodegraphServer {
     async fn codegraph_context(&self, Parameters(p): Parameters<ContextParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index);
+            let g = crate::graph::Graph::new(&index).with_model(project::index_model(&root));
             let budget =
                 p.budget.or(p.max_tokens).unwrap_or(crate::graph::DEFAULT_BUDGET as u64).clamp(200, 200_000) as usize;
             let mut hints = Vec::new();

@@ -282,6 +282,10 @@ pub struct SearchParams {
     pub query: String,
     #[schemars(description = "Most results (default 10, at most 100).")]
     pub limit: Option<u64>,
+    #[schemars(
+        description = "lexical (BM25 over name subwords), semantic (by meaning: the static vectors of the model the index was built with) or hybrid (both). Default: hybrid when the index has vectors, else lexical."
+    )]
+    pub mode: Option<String>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
