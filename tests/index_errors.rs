@@ -25,9 +25,42 @@ fn segment_path(root: &Path) -> std::path::PathBuf {
     root.join(".codegraph").join(&m.segments[0])
 }
 
+/// A static model over the fixtures' words (no transformer: vectors made up).
+fn tiny_model() -> codegraph::embed::StaticModel {
+    let words =
+        ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "player", "health", "docs", "note", "fn", "pub", "u32", "p", "func"];
+    let vocab = codegraph::embed::wordpiece::WordPiece::from_vocab_txt(&words.join("\n"), true).unwrap();
+    let dims = 8;
+    let vectors = (0..words.len() * dims).map(|i| ((i * 7919 % 23) as f32 - 11.0) / 11.0).collect();
+    codegraph::embed::StaticModel::new("tiny", vocab, dims, vectors)
+}
+
+/// The segment of `root` built again with vectors of `model`.
+fn segment_with_vectors(root: &Path, model: &std::sync::Arc<codegraph::embed::StaticModel>) -> Vec<u8> {
+    let options = codegraph::index::BuildOptions { model: Some(model.clone()), ..Default::default() };
+    let mut segments = Vec::new();
+    let mut sink = |_: u32, bytes: Vec<u8>| -> std::io::Result<()> {
+        segments.push(bytes);
+        Ok(())
+    };
+    codegraph::index::build(root, &options, &mut sink, &|_| {}).unwrap();
+    assert_eq!(segments.len(), 1);
+    segments.pop().unwrap()
+}
+
 /// Runs every kind of query; returns the answers, or an error if any failed.
-/// Every query mode (subwords too) and a symbol search (the subword index and
-/// the definitions table), as text to compare.
+/// Every query mode (subwords too), a symbol search (the subword index and
+/// the definitions table) and, given a model, a search by meaning (the
+/// vectors), as text to compare.
+fn query_all_with(index: &Index, model: Option<&codegraph::embed::StaticModel>) -> Result<Vec<String>, String> {
+    let mut out = query_all(index)?;
+    if let Some(m) = model {
+        let near = codegraph::graph::nearest(index, m, "player health docs", 8).map_err(|e| e.to_string())?;
+        out.push(format!("{:?}", near.hits));
+    }
+    Ok(out)
+}
+
 fn query_all(index: &Index) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for (term, mode) in [
@@ -75,19 +108,23 @@ fn indexed_large() -> tempfile::TempDir {
 #[test]
 fn every_flipped_byte_answers_right_or_errs() {
     let dir = indexed_large();
-    let path = segment_path(dir.path());
-    let seg = fs::read(&path).unwrap();
+    // With vectors, so that searches by meaning are checked too.
+    let model = std::sync::Arc::new(tiny_model());
+    let seg = segment_with_vectors(dir.path(), &model);
     assert!(seg.len() > 4 * codegraph::snapshot::CHECK_BLOCK, "the segment spans several blocks: {}", seg.len());
-    let good = query_all(&Index::open(dir.path()).unwrap()).unwrap();
+    let index = Index::from_segments(dir.path(), vec![Segment::from_vec("seg", seg.clone()).unwrap()]);
+    assert!(index.segments[0].vectors().unwrap().is_some_and(|t| t.rows == 24 * 12 + 1), "one row per function");
+    let good = query_all_with(&index, Some(&model)).unwrap();
     assert!(good.iter().any(|m| m.contains("total: 288")), "{good:?}");
-    assert!(good.last().is_some_and(|hits| hits.contains("PlayerHealth")), "{good:?}");
+    assert!(good[good.len() - 2].contains("PlayerHealth"), "{good:?}");
+    assert!(good.last().is_some_and(|near| near.matches("((0, ").count() == 8), "{good:?}");
     let mut wrong = Vec::new();
     for i in (0..seg.len()).step_by(3) {
         let mut bad = seg.clone();
         bad[i] ^= 0x5A;
         let Ok(s) = Segment::from_vec("seg", bad) else { continue };
         let index = Index::from_segments(dir.path(), vec![s]);
-        if let Ok(answers) = query_all(&index) {
+        if let Ok(answers) = query_all_with(&index, Some(&model)) {
             if answers != good {
                 wrong.push(i);
             }
@@ -115,9 +152,9 @@ fn truncated_segments_are_errors_that_say_to_rebuild() {
 #[test]
 fn every_flipped_byte_is_caught_by_verify_and_never_panics_a_query() {
     let dir = indexed();
-    let path = segment_path(dir.path());
-    let seg = fs::read(&path).unwrap();
-    Index::open(dir.path()).unwrap().verify().unwrap();
+    let model = std::sync::Arc::new(tiny_model());
+    let seg = segment_with_vectors(dir.path(), &model);
+    Segment::from_vec("seg", seg.clone()).unwrap().verify().unwrap();
     for i in 0..seg.len() {
         let mut bad = seg.clone();
         bad[i] ^= 0x5A;
@@ -127,7 +164,7 @@ fn every_flipped_byte_is_caught_by_verify_and_never_panics_a_query() {
                 assert!(s.verify().is_err(), "byte {i}: flip not detected by verify");
                 let index = Index::from_segments(dir.path(), vec![s]);
                 // Queries may succeed or fail on bad bytes, but must return.
-                let _ = query_all(&index);
+                let _ = query_all_with(&index, Some(&model));
             }
         }
     }

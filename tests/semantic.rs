@@ -326,6 +326,12 @@ fn a_tiny_wheel_is_added_distilled_and_searched_by_meaning() {
     let config = fs::read_to_string(root.join(".codegraph/config.json")).unwrap();
     assert!(config.contains("\"model\": \"tiny_bert\""), "{config}");
     assert!(cg(&root, &home, &["verify"]).status.success());
+    let o = cg(&root, &home, &["status"]);
+    assert!(
+        text(&o.stdout).contains("vectors: 11 of 11 types and functions embedded with tiny_bert"),
+        "{}",
+        text(&o.stdout)
+    );
     let index = Index::open(&root).unwrap();
     check_rows(&index, &model);
 

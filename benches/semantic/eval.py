@@ -17,7 +17,10 @@ print('|---|---|---|---|---|---|---|')
 for spec in modes:
     mode, _, weight = spec.partition(':')
     ranks = []
-    for q, path, line, name in queries:
+    for row in queries:
+        q, path, line, name = row[:4]
+        # A decorated definition may be indexed at its first decorator.
+        start = int(row[4]) if len(row) > 4 else int(line)
         cmd = [cg, 'search', q, '--project', project, '--limit', '10', '--json', '--mode', mode]
         if weight:
             cmd += ['--weight', weight]
@@ -25,7 +28,7 @@ for spec in modes:
         rank = None
         if r.stdout.strip():
             for i, h in enumerate(json.loads(r.stdout)['results']):
-                if h['file'] == path and (h.get('indexed_line', h['line']) == int(line)):
+                if h['file'] == path and start <= h.get('indexed_line', h['line']) <= int(line):
                     rank = i + 1
                     break
         ranks.append(rank)

@@ -1,5 +1,6 @@
 //! Arbitrary bytes as a segment file: opening, verifying, querying (also with
-//! superseded slots), symbol search, the context bundle, graph questions and copying files out for compaction
+//! superseded slots), symbol search (by words and by meaning, with a made-up
+//! static model), the context bundle, graph questions and copying files out for compaction
 //! return errors or answers, never panic.
 #![no_main]
 
@@ -7,6 +8,18 @@ use codegraph::project::Index;
 use codegraph::query::{search, Mode, Query};
 use codegraph::snapshot::Segment;
 use libfuzzer_sys::fuzz_target;
+
+/// A static model over a few words (vectors made up); a segment's vectors are
+/// compared only when their model id is this model's.
+fn model() -> &'static codegraph::embed::StaticModel {
+    static MODEL: std::sync::OnceLock<codegraph::embed::StaticModel> = std::sync::OnceLock::new();
+    MODEL.get_or_init(|| {
+        let words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "player", "health", "point", "distance"];
+        let vocab = codegraph::embed::wordpiece::WordPiece::from_vocab_txt(&words.join("\n"), true).unwrap();
+        let vectors = (0..words.len() * 8).map(|i| ((i * 7919 % 23) as f32 - 11.0) / 11.0).collect();
+        codegraph::embed::StaticModel::new("fuzz", vocab, 8, vectors)
+    })
+}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(segment) = Segment::from_vec("fuzz", data.to_vec()) else { return };
@@ -26,6 +39,9 @@ fuzz_target!(|data: &[u8]| {
         let _ = index.files();
         let g = codegraph::graph::Graph::new(&index);
         let _ = g.search("player health", 10);
+        let _ = codegraph::graph::nearest(&index, model(), "player health", 5);
+        let _ = g.search_by("player distance", 5, codegraph::graph::SearchMode::Hybrid, Some(model()));
+        let _ = codegraph::graph::vector_coverage(&index, Some("fuzz"), Some(model()));
         let _ = g.context("fix Point.distance", 2000, &[]);
         for symbol in ["Start", "Server", "Point.distance", "main"] {
             if let Ok(defs) = g.find(symbol) {

@@ -34,6 +34,14 @@ pub struct Args {
     /// Also time ripgrep (`rg -w -i`) on a sample of the exact terms.
     #[arg(long)]
     vs_rg: bool,
+    /// Build with this model's static vectors (`cg model list`), and time
+    /// embedding and semantic / hybrid search too.
+    #[arg(long, value_name = "NAME")]
+    model: Option<String>,
+    /// Leave out refs, callers, callees and the symbol card (slow on the largest
+    /// trees); search and context are still timed.
+    #[arg(long)]
+    no_graph: bool,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
@@ -97,6 +105,10 @@ fn micros(d: Duration) -> f64 {
 pub fn run(args: Args) -> Result<()> {
     let root = args.path.clone().unwrap_or_else(|| PathBuf::from("."));
     let root = std::fs::canonicalize(&root).with_context(|| format!("{}: does not exist", root.display()))?;
+    let model = match &args.model {
+        Some(name) => Some(codegraph::embed::ModelStore::from_env()?.cached_static(name)?),
+        None => None,
+    };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build()?;
     let threads = pool.current_num_threads();
 
@@ -124,7 +136,8 @@ pub fn run(args: Args) -> Result<()> {
     let total = walk.files.len();
     let progress = |p: Progress| note(&format!("indexing {}/{} files", p.files_done, total));
     let started = Instant::now();
-    let summary = pool.install(|| index::build(&root, &BuildOptions::default(), &mut sink, &progress))?;
+    let build_options = BuildOptions { model: model.clone(), ..BuildOptions::default() };
+    let summary = pool.install(|| index::build(&root, &build_options, &mut sink, &progress))?;
     let build_time = started.elapsed();
     let peak = peak_rss_bytes();
     let snapshot_bytes: u64 = names.iter().filter_map(|n| std::fs::metadata(dir.join(n)).ok()).map(|m| m.len()).sum();
@@ -160,8 +173,15 @@ pub fn run(args: Args) -> Result<()> {
         }
         modes.push((mode, percentiles(times), matches));
     }
+    let embedding = match &model {
+        Some(m) => {
+            note("embedding rate");
+            Some(embed_rate(&index, m, &pool)?)
+        }
+        None => None,
+    };
     note("graph queries");
-    let graph = graph_queries(&index, args.queries, args.seed)?;
+    let graph = graph_queries(&index, args.queries, args.seed, model.as_deref(), args.no_graph)?;
     let rg = if args.vs_rg { ripgrep(&root, &dir, &terms, &index) } else { None };
     if io::stderr().is_terminal() {
         eprint!("\r\x1b[K");
@@ -194,6 +214,8 @@ pub fn run(args: Args) -> Result<()> {
             "snapshot_bytes": snapshot_bytes, "snapshot_ratio": snapshot_bytes as f64 / source_bytes.max(1) as f64,
             "peak_rss_bytes": peak,
             "open_p50_us": open.as_ref().map(|p| micros(p.p50)),
+            "embedding": embedding.map(|(chunks, d)| json!({"model": args.model, "chunks": chunks, "s": secs(d),
+                "chunks_per_s": chunks as f64 / secs(d).max(1e-9), "threads": threads})),
             "queries": mode_json,
             "graph_queries": graph.iter().map(|(name, p, found)| json!({"query": name, "symbols": p.as_ref().map_or(0, |p| p.n),
                 "results": found, "p50_us": p.as_ref().map(|p| micros(p.p50)), "p90_us": p.as_ref().map(|p| micros(p.p90)),
@@ -255,6 +277,16 @@ pub fn run(args: Args) -> Result<()> {
         100.0 * snapshot_bytes as f64 / source_bytes.max(1) as f64,
         peak.map_or("?".to_string(), |b| format!("{:.0} MiB", mib(b)))
     )?;
+    if let Some((chunks, d)) = embedding {
+        writeln!(
+            out,
+            "  static vectors ({}): {} types and functions embedded in {:.2} s = {:.0} chunks/s ({threads} threads)",
+            args.model.as_deref().unwrap_or(""),
+            chunks,
+            secs(d),
+            chunks as f64 / secs(d).max(1e-9)
+        )?;
+    }
     writeln!(out, "\nqueries (first 50 hits + total, in-process, warm)")?;
     if let Some(p) = &open {
         writeln!(out, "  {:<12} p50 {:>9.1} µs   p99 {:>9.1} µs", "open", micros(p.p50), micros(p.p99))?;
@@ -284,7 +316,11 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     for (name, p, found) in &graph {
         if let Some(p) = p {
-            let what = if name.starts_with("search") || *name == "context" { "found" } else { "results" };
+            let what = if ["search", "search_part", "semantic", "hybrid", "context"].contains(name) {
+                "found"
+            } else {
+                "results"
+            };
             writeln!(
                 out,
                 "  {:<12} p50 {:>9.1} µs   p90 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   (n={}, {} {what})",
@@ -319,7 +355,13 @@ pub fn run(args: Args) -> Result<()> {
 /// Times `refs`, `callers`, `callees` and the symbol card of a seeded sample of methods, each
 /// looked up by its qualified name with a fresh [`Graph`] (as one MCP call does),
 /// after one warm-up pass.
-fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str, Option<Percentiles>, u64)>> {
+fn graph_queries(
+    index: &Index,
+    n: usize,
+    seed: u64,
+    model: Option<&codegraph::embed::StaticModel>,
+    no_graph: bool,
+) -> Result<Vec<(&'static str, Option<Percentiles>, u64)>> {
     use codegraph::graph::{DefCat, Graph};
     let files = index.files()?;
     let mut rng = XorShift(seed ^ 0x9e37_79b9_7f4a_7c15 | 1);
@@ -342,7 +384,8 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
         names.push(d.name.clone());
     }
     let mut out = Vec::new();
-    for name in ["refs", "callers", "callees", "symbol"] {
+    let graph_rows: &[&'static str] = if no_graph { &[] } else { &["refs", "callers", "callees", "symbol"] };
+    for &name in graph_rows {
         let run = |symbol: &str| -> u64 {
             let g = Graph::new(index);
             let Ok(defs) = g.find(symbol) else { return 0 };
@@ -378,6 +421,18 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
         let (p, found) = timed(queries, run);
         out.push((label, p, found));
     }
+    // By meaning, the same queries: the static vectors alone, and hybrid.
+    if let Some(m) = model {
+        use codegraph::graph::SearchMode;
+        for (label, mode) in [("semantic", SearchMode::Semantic), ("hybrid", SearchMode::Hybrid)] {
+            let run = |(text, name): &(String, String)| -> u64 {
+                let g = Graph::new(index);
+                g.search_by(text, 10, mode, Some(m)).map_or(0, |r| r.hits.iter().any(|h| h.name == *name) as u64)
+            };
+            let (p, found) = timed(&whole, run);
+            out.push((label, p, found));
+        }
+    }
     // The context bundle (8,000 tokens) for "fix" and the names' words: `found`
     // counts the bundles holding a definition of that name.
     let tasks: Vec<(String, String)> = whole.iter().map(|(text, name)| (format!("fix {text}"), name.clone())).collect();
@@ -390,6 +445,41 @@ fn graph_queries(index: &Index, n: usize, seed: u64) -> Result<Vec<(&'static str
     let (p, found) = timed(&tasks, run);
     out.push(("context", p, found));
     Ok(out)
+}
+
+/// Embeds every type and function of the index again with `model`, timed on
+/// `pool` (the texts are made first, untimed): how many, and how long.
+fn embed_rate(
+    index: &Index,
+    model: &codegraph::embed::StaticModel,
+    pool: &rayon::ThreadPool,
+) -> Result<(u64, Duration)> {
+    use codegraph::snapshot::structure::ArchivedFileStructure;
+    use rayon::prelude::*;
+    let mut texts: Vec<String> = Vec::new();
+    for f in index.files()? {
+        let archive = f.seg.structure(&f.slot)?.to_archive();
+        if let Ok(s) = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive) {
+            codegraph::embed::chunk::for_each_chunk(f.path, s, |t| texts.push(t.to_string()));
+        }
+    }
+    let started = Instant::now();
+    let embedded: u64 = pool.install(|| {
+        texts
+            .par_iter()
+            .map_init(
+                || (vec![0f32; model.dims], Vec::with_capacity(model.dims)),
+                |(v, q), t| {
+                    q.clear();
+                    model.embed(t, v) && codegraph::embed::quantize(v, q) > 0.0
+                },
+            )
+            .filter(|&ok| ok)
+            .count() as u64
+    });
+    let d = started.elapsed();
+    let _ = embedded;
+    Ok((texts.len() as u64, d))
 }
 
 /// Runs `run` over `items` once to warm (first-use checks, page faults), then

@@ -217,6 +217,20 @@ pub fn status(args: StatusArgs) -> Result<()> {
             pct(s.external)
         )?;
     }
+    let config = project::read_config(&root).ok().flatten().unwrap_or_default();
+    let wanted = config.model.as_deref().filter(|m| *m != project::NO_MODEL);
+    if let Some(name) = wanted {
+        let model = project::index_model(&root);
+        let c = codegraph::graph::vector_coverage(&index, Some(name), model.as_deref());
+        let found =
+            if c.model_found { "" } else { " (not in the model store: `cg model add` it to search by meaning)" };
+        writeln!(
+            out,
+            "vectors: {} of {} types and functions embedded with {name}{found}",
+            c.embedded,
+            c.embedded + c.missing
+        )?;
+    }
     let superseded: u64 = index.superseded.iter().map(|s| s.len() as u64).sum();
     writeln!(
         out,

@@ -50,6 +50,21 @@ fn cut(s: &str, max: usize) -> &str {
 /// archive order (the order of the definitions table's `index`).
 pub fn for_each_chunk(path: &str, s: &ArchivedFileStructure, mut f: impl FnMut(&str)) {
     let mut text = String::with_capacity(512);
+    // The first members of each type, in archive order (methods, then
+    // properties), gathered in one pass.
+    let mut members: rustc_hash::FxHashMap<&str, Vec<&str>> = rustc_hash::FxHashMap::default();
+    if !s.types.is_empty() {
+        let methods = s.methods.iter().map(|m| (m.parent.as_ref(), m.name.as_str()));
+        let properties = s.properties.iter().map(|p| (p.parent.as_ref(), p.name.as_str()));
+        for (parent, name) in methods.chain(properties) {
+            if let Some(p) = parent {
+                let list = members.entry(p.as_str()).or_default();
+                if list.len() < MAX_MEMBERS {
+                    list.push(name);
+                }
+            }
+        }
+    }
     for t in s.types.iter() {
         text.clear();
         push_words(t.kind.as_str(), &mut text);
@@ -58,20 +73,7 @@ pub fn for_each_chunk(path: &str, s: &ArchivedFileStructure, mut f: impl FnMut(&
         }
         push_words(t.name.as_str(), &mut text);
         push_words(cut(t.doc.as_str(), MAX_DOC), &mut text);
-        let name = t.name.as_str();
-        let members = s
-            .methods
-            .iter()
-            .filter(|m| m.parent.as_ref().is_some_and(|p| p.as_str() == name))
-            .map(|m| m.name.as_str())
-            .chain(
-                s.properties
-                    .iter()
-                    .filter(|p| p.parent.as_ref().is_some_and(|q| q.as_str() == name))
-                    .map(|p| p.name.as_str()),
-            )
-            .take(MAX_MEMBERS);
-        for m in members {
+        for m in members.get(t.name.as_str()).map(Vec::as_slice).unwrap_or_default() {
             push_words(m, &mut text);
         }
         push_path(path, &mut text);

@@ -2,9 +2,10 @@
 //! alone, lower case), then WordPiece (longest vocabulary prefix first, later
 //! pieces marked `##`), read from a `tokenizer.json` or a `vocab.txt`.
 //!
-//! Differs from the reference in one way: accents are not stripped (that needs
-//! Unicode decomposition; code and its comments are mostly ASCII), so `café`
-//! is `[UNK]` where the reference gives `cafe`.
+//! Accents are stripped (as the reference does when it lower-cases) for the
+//! Latin letters of Latin-1 and Latin Extended-A only: `café` is `cafe`; other
+//! scripts' marks are kept (that needs Unicode decomposition; code and its
+//! comments are mostly ASCII).
 
 use rustc_hash::FxHashMap;
 
@@ -123,7 +124,7 @@ impl WordPiece {
                 word.push(c);
                 flush(&mut word, out);
             } else if self.lowercase {
-                word.extend(c.to_lowercase());
+                word.extend(c.to_lowercase().map(strip_accent));
             } else {
                 word.push(c);
             }
@@ -180,6 +181,17 @@ impl WordPiece {
     }
 }
 
+/// The letter without its accent (Latin-1 and Latin Extended-A letters that
+/// decompose into a base letter and marks).
+fn strip_accent(c: char) -> char {
+    const FROM: &str = "ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖòóôõöÙÚÛÜùúûüÝýÿĀāĂăĄąĆćĈĉĊċČčĎďĒēĔĕĖėĘęĚěĜĝĞğĠġĢģĤĥĨĩĪīĬĭĮįĴĵĶķĹĺĻļĽľŃńŅņŇňŌōŎŏŐőŔŕŖŗŘřŚśŜŝŞşŠšŢţŤťŨũŪūŬŭŮůŰűŲųŴŵŶŷŸŹźŻżŽž";
+    const TO: &str = "AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOoooooUUUUuuuuYyyAaAaAaCcCcCcCcDdEeEeEeEeEeGgGgGgGgHhIiIiIiIiJjKkLlLlLlNnNnNnOoOoOoRrRrRrSsSsSsSsTtTtUuUuUuUuUuUuWwYyYZzZzZz";
+    if c.is_ascii() || (c as u32) > 0x17F {
+        return c;
+    }
+    FROM.chars().position(|f| f == c).and_then(|i| TO.chars().nth(i)).unwrap_or(c)
+}
+
 /// BERT's punctuation: ASCII symbols, and Unicode punctuation.
 fn is_punctuation(c: char) -> bool {
     c.is_ascii_punctuation()
@@ -212,6 +224,8 @@ mod tests {
         let w = vocab();
         assert_eq!(toks(&w, "GetUsers by.id()"), ["get", "##user", "##s", "by", ".", "id", "(", ")"]);
         assert_eq!(toks(&w, "Parser"), ["parse", "##r"]);
+        // Accents go, as the reference's lower-casing strips them.
+        assert_eq!(toks(&w, "Usér ÍD"), ["user", "id"]);
         // A word with a piece missing is one [UNK].
         assert_eq!(toks(&w, "getx user"), ["[UNK]", "user"]);
         assert_eq!(w.encode("user", 8).iter().map(|&i| w.token(i)).collect::<Vec<_>>(), ["[CLS]", "user", "[SEP]"]);

@@ -115,32 +115,29 @@ pub fn nearest(index: &Index, model: &StaticModel, text: &str, k: usize) -> Resu
         }
     }
     let k = k.max(1);
-    let parts: Vec<(Vec<(f32, Row)>, u64)> = jobs
+    // First pass: the rows whose sign bits differ least from the query's (an
+    // eighth of the bytes); second: those rescored by int8 dot products.
+    let shortlist = (k * SHORTLIST_PER_RESULT).max(MIN_SHORTLIST);
+    let mut q_signs = Vec::with_capacity(model.dims.div_ceil(8));
+    crate::snapshot::vectors::push_signs(&q, &mut q_signs);
+    let parts: Vec<(Vec<(u32, Row)>, u64)> = jobs
         .par_iter()
-        .map(|&(si, t, start, end)| {
-            let mut top = Top::new(k);
-            let mut rows = 0u64;
-            for slot in start..end {
-                let range = t.rows_of(slot);
-                if range.is_empty() || !index.is_live(si, slot) {
-                    continue;
-                }
-                for r in range.clone() {
-                    rows += 1;
-                    let s = t.dot(r, &q, qs);
-                    if s > top.floor() {
-                        top.add(s, (si, slot, r - range.start));
-                    }
-                }
-            }
-            (top.items, rows)
-        })
+        .map(|&(si, t, start, end)| scan_fast(&Scan { index, si, t, start, end, q_signs: &q_signs, shortlist }))
         .collect();
-    let mut all: Vec<(f32, Row)> = Vec::new();
+    let mut near: Vec<(u32, Row)> = Vec::new();
     for (items, rows) in parts {
         out.rows += rows;
-        all.extend(items);
+        near.extend(items);
     }
+    keep_nearest(&mut near, shortlist);
+    let table_of: FxHashMap<usize, VectorTable<'_>> = tables.iter().copied().collect();
+    let mut all: Vec<(f32, Row)> = near
+        .into_iter()
+        .map(|(_, (si, slot, r))| {
+            let t = &table_of[&si];
+            (t.dot(r, &q, qs), (si, slot, r - t.rows_of(slot).start))
+        })
+        .collect();
     all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     all.truncate(k);
     out.hits = all.into_iter().map(|(s, (si, slot, i))| (((si, slot), i), s)).collect();
@@ -159,29 +156,74 @@ fn cosine_of(index: &Index, model: &StaticModel, q: &(Vec<i8>, f32), id: DefId) 
     (row < range.end).then(|| t.dot(row, &q.0, q.1))
 }
 
-/// A bounded list of the best scores.
-struct Top {
-    k: usize,
-    items: Vec<(f32, Row)>,
+/// One job of the first pass: a slot range of one segment.
+struct Scan<'a> {
+    index: &'a Index,
+    si: usize,
+    t: VectorTable<'a>,
+    start: u32,
+    end: u32,
+    q_signs: &'a [u8],
+    shortlist: usize,
 }
 
-impl Top {
-    fn new(k: usize) -> Top {
-        Top { k, items: Vec::with_capacity(k + 1) }
-    }
-
-    fn floor(&self) -> f32 {
-        if self.items.len() < self.k {
-            f32::NEG_INFINITY
-        } else {
-            self.items.last().map_or(f32::NEG_INFINITY, |x| x.0)
+/// The shortlist of a slot range (fewest differing sign bits), and the rows
+/// compared.
+#[inline(always)]
+fn scan(s: &Scan<'_>) -> (Vec<(u32, Row)>, u64) {
+    let mut near: Vec<(u32, Row)> = Vec::new();
+    let mut rows = 0u64;
+    // Rows farther than this cannot enter the shortlist any more.
+    let mut cut = u32::MAX;
+    for slot in s.start..s.end {
+        let range = s.t.rows_of(slot);
+        if range.is_empty() || !s.index.is_live(s.si, slot) {
+            continue;
+        }
+        for r in range.clone() {
+            rows += 1;
+            let d = crate::snapshot::vectors::hamming(s.q_signs, s.t.signs(r));
+            if d <= cut {
+                near.push((d, (s.si, slot, r)));
+            }
+        }
+        if near.len() > 4 * s.shortlist {
+            keep_nearest(&mut near, s.shortlist);
+            cut = near.iter().map(|x| x.0).max().unwrap_or(u32::MAX);
         }
     }
+    keep_nearest(&mut near, s.shortlist);
+    (near, rows)
+}
 
-    fn add(&mut self, s: f32, row: Row) {
-        let at = self.items.partition_point(|x| x.0 > s || (x.0 == s && x.1 < row));
-        self.items.insert(at, (s, row));
-        self.items.truncate(self.k);
+/// [`scan`] with the CPU's population count instruction when it has one (the
+/// baseline x86-64 target counts bits with a dozen vector instructions).
+#[allow(unsafe_code)]
+fn scan_fast(s: &Scan<'_>) -> (Vec<(u32, Row)>, u64) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "popcnt")]
+        fn scan_popcnt(s: &Scan<'_>) -> (Vec<(u32, Row)>, u64) {
+            scan(s)
+        }
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the feature the function was compiled for.
+            return unsafe { scan_popcnt(s) };
+        }
+    }
+    scan(s)
+}
+
+/// Rows rescored per result asked for, and at least (so an index of fewer
+/// rows than this is searched exactly).
+const SHORTLIST_PER_RESULT: usize = 16;
+const MIN_SHORTLIST: usize = 512;
+
+/// Keeps the `n` nearest (fewest differing bits; ties by position).
+fn keep_nearest(v: &mut Vec<(u32, Row)>, n: usize) {
+    if v.len() > n {
+        v.select_nth_unstable(n - 1);
+        v.truncate(n);
     }
 }
 
@@ -277,4 +319,38 @@ pub struct SemanticCounts {
     pub rows: u64,
     /// Live files in segments without vectors of the model.
     pub files_without: u64,
+}
+
+/// How many of the live types and functions have a vector of a model.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct VectorCoverage {
+    /// The model the project's config names (none: no vectors wanted).
+    pub model: Option<String>,
+    /// Whether that model is in the store (search by meaning needs it).
+    pub model_found: bool,
+    /// Types and functions with a vector of that model.
+    pub embedded: u64,
+    /// Types and functions without one (segments written without the model,
+    /// or with another).
+    pub missing: u64,
+}
+
+/// The vectors of `index` against `model` (by id; `None`: any model).
+pub fn vector_coverage(index: &Index, name: Option<&str>, model: Option<&StaticModel>) -> VectorCoverage {
+    let mut c =
+        VectorCoverage { model: name.map(str::to_string), model_found: model.is_some(), ..VectorCoverage::default() };
+    for (si, seg) in index.segments.iter().enumerate() {
+        let table = seg.vectors().ok().flatten().filter(|t| model.is_none_or(|m| m.id == t.model_id));
+        for s in 0..seg.slot_count {
+            let Ok(slot) = seg.slot(s) else { continue };
+            if slot.part != 0 || !index.is_live(si, s) {
+                continue;
+            }
+            let defs = slot.meta.type_count as u64 + slot.meta.method_count as u64;
+            let rows = table.map_or(0, |t| t.rows_of(s).len() as u64);
+            c.embedded += rows.min(defs);
+            c.missing += defs.saturating_sub(rows);
+        }
+    }
+    c
 }

@@ -253,6 +253,11 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
     if !m.excluded_dirs.is_empty() {
         value["folders_excluded"] = json!(m.excluded_dirs);
     }
+    let config = project::read_config(root).ok().flatten().unwrap_or_default();
+    if let Some(name) = config.model.as_deref().filter(|m| *m != project::NO_MODEL) {
+        let model = project::index_model(root);
+        value["vectors"] = json!(crate::graph::vector_coverage(index, Some(name), model.as_deref()));
+    }
     if !m.unsupported_files.is_empty() {
         // Source files left out because cg does not read their language yet.
         value["files_unsupported"] = json!(m.unsupported_files);

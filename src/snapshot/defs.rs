@@ -86,7 +86,14 @@ impl DefTableWriter {
         if archive.is_empty() {
             return;
         }
-        let Ok(s) = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(archive) else { return };
+        let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(archive).ok();
+        self.add_archived(slot, s, terms);
+    }
+
+    /// [`DefTableWriter::add_file`] with the archive already checked (`None`:
+    /// none, or invalid).
+    pub fn add_archived(&mut self, slot: u32, s: Option<&ArchivedFileStructure>, terms: &[(&str, &[u32])]) {
+        let Some(s) = s else { return };
         // (name, line, end_line, cat, kind, parent, returns)
         type Fields<'a> = (&'a str, u32, u32, u8, &'a str, Option<&'a str>, &'a str);
         let mut defs: Vec<Fields<'_>> = Vec::new();

@@ -27,12 +27,12 @@ impl VectorWriter {
         VectorWriter { model, row_start: Vec::new(), scales: Vec::new(), codes: Vec::new(), buf: vec![0.0; dims] }
     }
 
-    /// Adds the rows of the file whose `parts` slots come next (its archive may
-    /// be empty or invalid: no rows).
-    pub fn add_file(&mut self, path: &str, parts: u32, archive: &[u8]) {
+    /// Adds the rows of the file whose `parts` slots come next (no archive, or
+    /// an invalid one: no rows).
+    pub fn add_file(&mut self, path: &str, parts: u32, archive: Option<&ArchivedFileStructure>) {
         self.row_start.push(self.scales.len() as u32);
-        if !archive.is_empty() {
-            if let Ok(s) = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(archive) {
+        {
+            if let Some(s) = archive {
                 let (model, buf, scales, codes) = (&self.model, &mut self.buf, &mut self.scales, &mut self.codes);
                 chunk::for_each_chunk(path, s, |text| {
                     if model.embed(text, buf) {
@@ -67,8 +67,43 @@ impl VectorWriter {
             out.extend_from_slice(&s.to_le_bytes());
         }
         out.extend(self.codes.iter().map(|&c| c as u8));
+        // Sign bits, for a first pass that reads an eighth of the bytes.
+        for row in self.codes.chunks_exact(self.model.dims) {
+            push_signs(row, &mut out);
+        }
         out
     }
+}
+
+/// Appends the sign bits of int8 codes: bit `i % 8` of byte `i / 8` is set
+/// when code `i` is positive.
+pub fn push_signs(codes: &[i8], out: &mut Vec<u8>) {
+    for chunk in codes.chunks(8) {
+        let mut b = 0u8;
+        for (i, &c) in chunk.iter().enumerate() {
+            if c > 0 {
+                b |= 1 << i;
+            }
+        }
+        out.push(b);
+    }
+}
+
+/// The number of differing bits of two equally long bit strings.
+#[inline]
+pub fn hamming(a: &[u8], b: &[u8]) -> u32 {
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    let mut d = 0;
+    for (x, y) in ca.zip(cb) {
+        let x = u64::from_le_bytes(x.try_into().expect("8 bytes"));
+        let y = u64::from_le_bytes(y.try_into().expect("8 bytes"));
+        d += (x ^ y).count_ones();
+    }
+    for (x, y) in ra.iter().zip(rb) {
+        d += (x ^ y).count_ones();
+    }
+    d
 }
 
 /// A segment's vectors, read in place.
@@ -81,6 +116,7 @@ pub struct VectorTable<'a> {
     row_start: &'a [u8],
     scales: &'a [u8],
     codes: &'a [u8],
+    bits: &'a [u8],
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -107,7 +143,8 @@ impl<'a> VectorTable<'a> {
         let starts_len = (slots as usize + 1) * 4;
         let scales_len = rows as usize * 4;
         let codes_len = (rows as usize).checked_mul(dims)?;
-        if bytes.len() != HEADER + starts_len + scales_len + codes_len {
+        let bits_len = rows as usize * dims.div_ceil(8);
+        if bytes.len() != HEADER + starts_len + scales_len + codes_len + bits_len {
             return None;
         }
         let row_start = &bytes[HEADER..HEADER + starts_len];
@@ -124,8 +161,9 @@ impl<'a> VectorTable<'a> {
             return None;
         }
         let scales = &bytes[HEADER + starts_len..HEADER + starts_len + scales_len];
-        let codes = &bytes[HEADER + starts_len + scales_len..];
-        Some(Some(VectorTable { dims, rows, slots, model_id, row_start, scales, codes }))
+        let codes = &bytes[HEADER + starts_len + scales_len..HEADER + starts_len + scales_len + codes_len];
+        let bits = &bytes[HEADER + starts_len + scales_len + codes_len..];
+        Some(Some(VectorTable { dims, rows, slots, model_id, row_start, scales, codes, bits }))
     }
 
     /// The rows of the file whose first slot is `slot` (empty for a later part).
@@ -143,6 +181,12 @@ impl<'a> VectorTable<'a> {
     /// A row's int8 codes, as bytes.
     pub fn codes(&self, row: u32) -> &'a [u8] {
         &self.codes[row as usize * self.dims..(row as usize + 1) * self.dims]
+    }
+
+    /// A row's sign bits.
+    pub fn signs(&self, row: u32) -> &'a [u8] {
+        let n = self.dims.div_ceil(8);
+        &self.bits[row as usize * n..(row as usize + 1) * n]
     }
 
     /// The approximate dot product of row `row` with a query quantized to

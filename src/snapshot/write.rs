@@ -174,9 +174,14 @@ impl SegmentWriter {
         let path = self.push_string(entry.path);
         let line_types_off = self.line_types.len() as u64;
         self.line_types.extend_from_slice(entry.line_types);
-        self.defs.add_file(first_slot, entry.structure, &terms);
+        // Checked once for both tables derived from it.
+        let archived = match entry.structure.is_empty() {
+            true => None,
+            false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(entry.structure).ok(),
+        };
+        self.defs.add_archived(first_slot, archived, &terms);
         if let Some(v) = &mut self.vectors {
-            v.add_file(entry.path, parts, entry.structure);
+            v.add_file(entry.path, parts, archived);
         }
         let structure = if entry.structure.is_empty() {
             StructureLoc::default()
