@@ -215,6 +215,9 @@ fn write_project(root: &Path) {
         ("pkg/net/retry.go", "package net\n\n// retries the request with backoff\nfunc RetryRequest(client string) error {\n\treturn nil\n}\n\nfunc OpenServer() {}\n"),
         ("lib/colors.ts", "export function hexStringToColor(hex: string): number {\n  return 0;\n}\n\nexport class ColorCache {\n  get(key: string) { return 1; }\n}\n"),
         ("src/config.py", "def parse_config(path):\n    \"\"\"Reads the config file from the path.\"\"\"\n    return {}\n\nclass Loader:\n    def load(self):\n        pass\n"),
+        // Two copies of one helper.
+        ("one/pkg/net/helper.go", "package net\n\nfunc cacheKeyValue(key string) string {\n\treturn key\n}\n"),
+        ("two/pkg/net/helper.go", "package net\n\nfunc cacheKeyValue(key string) string {\n\treturn key\n}\n"),
     ];
     for (path, body) in files {
         let p = root.join(path);
@@ -328,7 +331,7 @@ fn a_tiny_wheel_is_added_distilled_and_searched_by_meaning() {
     assert!(cg(&root, &home, &["verify"]).status.success());
     let o = cg(&root, &home, &["status"]);
     assert!(
-        text(&o.stdout).contains("vectors: 11 of 11 types and functions embedded with tiny_bert"),
+        text(&o.stdout).contains("vectors: 13 of 13 types and functions embedded with tiny_bert"),
         "{}",
         text(&o.stdout)
     );
@@ -362,6 +365,16 @@ fn a_tiny_wheel_is_added_distilled_and_searched_by_meaning() {
     assert_eq!(v["results"][0]["name"], "hexStringToColor");
     let o = cg(&root, &home, &["search", "retry backoff", "--mode", "semantic", "--json"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
+    // Copies collapse into one result that lists the others, in every mode.
+    for mode in ["hybrid", "semantic", "lexical"] {
+        let o = cg(&root, &home, &["search", "cache key value", "--mode", mode, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let hits: Vec<&serde_json::Value> =
+            v["results"].as_array().unwrap().iter().filter(|h| h["name"] == "cacheKeyValue").collect();
+        assert_eq!(hits.len(), 1, "{mode}: {v}");
+        assert_eq!(hits[0]["file"], "one/pkg/net/helper.go", "{mode}: {v}");
+        assert_eq!(hits[0]["duplicates"], serde_json::json!(["two/pkg/net/helper.go:3"]), "{mode}: {v}");
+    }
     let o = cg(&root, &home, &["search", "x", "--mode", "fuzzy"]);
     assert_eq!(o.status.code(), Some(2));
 

@@ -449,6 +449,12 @@ pub fn search(args: SearchArgs) -> Result<()> {
             if let Some(t) = r["text"].as_str() {
                 writeln!(out, "    {}", shown(t))?;
             }
+            if let Some(d) = r["duplicates"].as_array() {
+                let shown_d: Vec<String> =
+                    d.iter().take(3).filter_map(|x| x.as_str()).map(|p| shown(p).into_owned()).collect();
+                let more = if d.len() > 3 { format!(", and {} more", d.len() - 3) } else { String::new() };
+                writeln!(out, "    copies: {}{more}", shown_d.join(", "))?;
+            }
         }
         if found.hits.len() == args.limit && found.names_matched > 0 {
             eprintln!("cg: {} names matched; best {} shown (--limit for more)", found.names_matched, args.limit);

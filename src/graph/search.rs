@@ -55,6 +55,11 @@ pub struct SymbolHit {
     /// graph id).
     #[serde(skip)]
     pub index: u32,
+    /// Copies of it collapsed into this result (`path:line`): definitions of
+    /// the same name, kind, parent and length, alike in meaning when the index
+    /// has vectors, scored the same otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub duplicates: Vec<String>,
 }
 
 /// The answer to a search.
@@ -267,6 +272,7 @@ impl Graph<'_> {
                     segment: si as u32,
                     slot,
                     index,
+                    duplicates: Vec::new(),
                 }
             })
             .collect();

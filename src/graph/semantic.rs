@@ -251,6 +251,21 @@ impl Graph<'_> {
         model: Option<&StaticModel>,
         weight: f64,
     ) -> Result<SymbolSearch, GraphError> {
+        // More than asked for, so that collapsing copies still fills the answer.
+        let wanted = limit.saturating_mul(3);
+        let mut found = self.search_uncollapsed(text, wanted, mode, model, weight)?;
+        collapse_copies(self.index, model, &mut found.hits, limit);
+        Ok(found)
+    }
+
+    fn search_uncollapsed(
+        &self,
+        text: &str,
+        limit: usize,
+        mode: SearchMode,
+        model: Option<&StaticModel>,
+        weight: f64,
+    ) -> Result<SymbolSearch, GraphError> {
         let model = match (mode, model) {
             (SearchMode::Lexical, _) => return self.search(text, limit),
             (_, Some(m)) => m,
@@ -302,6 +317,7 @@ impl Graph<'_> {
                         segment: id.0 .0 as u32,
                         slot: id.0 .1,
                         index: id.1,
+                        duplicates: Vec::new(),
                     }
                 }
             };
@@ -310,6 +326,61 @@ impl Graph<'_> {
         lexical.hits = hits;
         Ok(lexical)
     }
+}
+
+/// Cosine above which two definitions of the same name, kind, parent and
+/// length are copies.
+const COPY_COSINE: f32 = 0.9;
+
+/// Folds copies into the first (best) of them, keeping at most `limit` hits.
+fn collapse_copies(index: &Index, model: Option<&StaticModel>, hits: &mut Vec<SymbolHit>, limit: usize) {
+    let vector = |h: &SymbolHit| -> Option<Vec<f32>> {
+        let m = model?;
+        let t = index.segments.get(h.segment as usize)?.vectors().ok()??;
+        if t.model_id != m.id {
+            return None;
+        }
+        let rows = t.rows_of(h.slot);
+        let row = rows.start + h.index;
+        (row < rows.end).then(|| t.codes(row).iter().map(|&c| (c as i8) as f32 * t.scale(row)).collect())
+    };
+    let cosine = |a: &[f32], b: &[f32]| {
+        let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+        let n = a.iter().map(|x| x * x).sum::<f32>().sqrt() * b.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if n > 0.0 {
+            dot / n
+        } else {
+            0.0
+        }
+    };
+    // A member's type (the qualified name's part before its own); functions
+    // and types compare by name alone (their qualifier is the package).
+    let parent = |h: &SymbolHit| {
+        if h.kind != "method" && h.kind != "property" {
+            return None;
+        }
+        h.qualified_name.rsplit_once('.').map(|(p, _)| p.rsplit('.').next().unwrap_or(p).to_string())
+    };
+    let mut kept: Vec<(SymbolHit, Option<Vec<f32>>)> = Vec::new();
+    for h in hits.drain(..) {
+        let v = vector(&h);
+        let copy_of = kept.iter().position(|(k, kv)| {
+            k.name == h.name
+                && k.kind == h.kind
+                && k.end_line - k.line == h.end_line - h.line
+                && parent(k) == parent(&h)
+                && match (kv, &v) {
+                    (Some(a), Some(b)) => cosine(a, b) >= COPY_COSINE,
+                    _ => k.score == h.score,
+                }
+        });
+        match copy_of {
+            Some(i) => kept[i].0.duplicates.push(format!("{}:{}", h.file, h.line)),
+            None if kept.len() < limit => kept.push((h, v)),
+            None => {}
+        }
+    }
+    hits.extend(kept.into_iter().map(|(h, _)| h));
 }
 
 /// What a semantic or hybrid search compared.
