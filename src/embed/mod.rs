@@ -149,26 +149,6 @@ pub fn quantize(v: &[f32], out: &mut Vec<i8>) -> f32 {
     scale
 }
 
-/// The dot product of two int8 vectors.
-#[inline]
-pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
-    // Chunks of 16 in i32 lanes: the compiler turns this into packed
-    // multiply-adds.
-    let mut acc = [0i32; 16];
-    let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for i in 0..16 {
-            acc[i] += x[i] as i32 * y[i] as i32;
-        }
-    }
-    let mut s: i32 = acc.iter().sum();
-    for (x, y) in ra.iter().zip(rb) {
-        s += *x as i32 * *y as i32;
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,11 +160,13 @@ mod tests {
         let exact: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         let (mut qa, mut qb) = (Vec::new(), Vec::new());
         let (sa, sb) = (quantize(&a, &mut qa), quantize(&b, &mut qb));
-        let approx = dot_i8(&qa, &qb) as f32 * sa * sb;
+        let qb_bytes: Vec<u8> = qb.iter().map(|&c| c as u8).collect();
+        let dot = crate::snapshot::vectors::dot_mixed(&qa, &qb_bytes);
+        let approx = dot as f32 * sa * sb;
         let norms = a.iter().map(|x| x * x).sum::<f32>().sqrt() * b.iter().map(|x| x * x).sum::<f32>().sqrt();
         assert!((exact - approx).abs() / norms < 0.01, "{exact} vs {approx}");
         let naive: i32 = qa.iter().zip(&qb).map(|(x, y)| *x as i32 * *y as i32).sum();
-        assert_eq!(dot_i8(&qa, &qb), naive);
+        assert_eq!(dot, naive);
         let mut zero = Vec::new();
         assert_eq!(quantize(&[0.0; 4], &mut zero), 0.0);
         assert_eq!(zero, [0; 4]);
