@@ -242,6 +242,11 @@ fn check_rows(index: &Index, model: &StaticModel) {
         assert_eq!(texts.len(), s.types.len() + s.methods.len(), "{}", f.path);
         let rows = table.rows_of(f.slot_id);
         assert_eq!(rows.len(), texts.len(), "{}", f.path);
+        let names: Vec<&str> =
+            s.types.iter().map(|t| t.name.as_str()).chain(s.methods.iter().map(|m| m.name.as_str())).collect();
+        for (i, n) in names.iter().enumerate() {
+            assert_eq!(table.name(rows.start + i as u32), Some(*n), "{}", f.path);
+        }
         for (i, t) in texts.iter().enumerate() {
             let mut v = vec![0f32; model.dims];
             let row = rows.start + i as u32;
@@ -345,8 +350,19 @@ fn a_tiny_wheel_is_added_distilled_and_searched_by_meaning() {
         let got: Vec<_> = got.hits.iter().map(|(id, s)| (id.0, id.1, *s)).collect();
         assert_eq!(got, want, "{q}");
     }
-    // A query that is a definition's own text finds it first.
+    // Hits read from the definitions table by the rows' names = the graph's
+    // view of the same definitions (read from the archives).
     let g = Graph::new(&index);
+    let all = g.search_by("user store item config color", 100, SearchMode::Semantic, Some(&model)).unwrap();
+    assert!(all.hits.len() >= 10, "{:?}", all.hits);
+    for h in &all.hits {
+        let v = g.view(((h.segment as usize, h.slot), h.index)).unwrap();
+        assert_eq!(
+            (&h.qualified_name, &h.kind, &h.file, h.line, h.end_line),
+            (&v.qualified_name, &v.kind, &v.file, v.line, v.end_line)
+        );
+    }
+    // A query that is a definition's own text finds it first.
     let store_go = index.locate("pkg/users/store.go").unwrap().unwrap();
     let s = store_go.seg.structure(&store_go.slot).unwrap();
     let archive = s.to_archive();

@@ -31,6 +31,11 @@ for spec in modes:
                 if h['file'] == path and start <= h.get('indexed_line', h['line']) <= int(line):
                     rank = i + 1
                     break
+                # A copy collapsed into this result counts as found.
+                copies = [d.rsplit(':', 1) for d in h.get('duplicates', [])]
+                if any(f == path and start <= int(l) <= int(line) for f, l in copies):
+                    rank = i + 1
+                    break
         ranks.append(rank)
     def stats(rs):
         n = max(len(rs), 1)

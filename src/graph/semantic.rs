@@ -271,7 +271,10 @@ impl Graph<'_> {
             (_, Some(m)) => m,
             (_, None) => return Err(GraphError::NoModel),
         };
-        let keep = (limit * 4).max(40);
+        // Each side's best `limit` (three times what the caller shows, for
+        // collapsing copies), at least 40 (four times as many found no more on
+        // the Go query set).
+        let keep = limit.max(40);
         let near = nearest(self.index, model, text, keep)?;
         let mut lexical = match mode {
             SearchMode::Hybrid => self.search(text, keep)?,
@@ -304,27 +307,66 @@ impl Graph<'_> {
                     h.score = score;
                     h
                 }
-                None => {
-                    let (f, d) = self.def(id)?;
-                    SymbolHit {
-                        qualified_name: f.qualified_name(&d),
-                        name: d.name.clone(),
-                        kind: d.kind.clone(),
-                        file: f.path.clone(),
-                        line: d.line,
-                        end_line: d.end_line,
-                        score,
-                        segment: id.0 .0 as u32,
-                        slot: id.0 .1,
-                        index: id.1,
-                        duplicates: Vec::new(),
+                None => match self.hit_from_table(id, score)? {
+                    Some(h) => h,
+                    None => {
+                        // Not in the table (a name that is not a term): from
+                        // the file's archive.
+                        let (f, d) = self.def(id)?;
+                        SymbolHit {
+                            qualified_name: f.qualified_name(&d),
+                            name: d.name.clone(),
+                            kind: d.kind.clone(),
+                            file: f.path.clone(),
+                            line: d.line,
+                            end_line: d.end_line,
+                            score,
+                            segment: id.0 .0 as u32,
+                            slot: id.0 .1,
+                            index: id.1,
+                            duplicates: Vec::new(),
+                        }
                     }
-                }
+                },
             };
             hits.push(hit);
         }
         lexical.hits = hits;
         Ok(lexical)
+    }
+}
+
+impl Graph<'_> {
+    /// A row's definition from its name (kept with the vectors) and the
+    /// definitions table, reading no archive.
+    fn hit_from_table(&self, id: DefId, score: f64) -> Result<Option<SymbolHit>, GraphError> {
+        let ((si, slot), i) = id;
+        let Some(seg) = self.index.segments.get(si) else { return Ok(None) };
+        let Some(t) = seg.vectors()? else { return Ok(None) };
+        let rows = t.rows_of(slot);
+        let Some(name) = (rows.start + i < rows.end).then(|| t.name(rows.start + i)).flatten() else {
+            return Ok(None);
+        };
+        let Some(e) = seg.definitions(name)?.into_iter().find(|e| e.slot == slot && e.index == i) else {
+            return Ok(None);
+        };
+        let rec = seg.slot(slot)?;
+        let path = seg.slot_path(&rec)?;
+        let language = crate::lang::Language::from_id(rec.meta.language).unwrap_or(crate::lang::Language::Go);
+        let (def, scope) = super::Def::from_entry(name, e);
+        Ok(Some(SymbolHit {
+            qualified_name: super::qualified_name(language, path, &scope, &def),
+            name: name.to_string(),
+            kind: def.kind.clone(),
+            file: path.to_string(),
+            line: def.line,
+            end_line: def.end_line,
+            score,
+            segment: si as u32,
+            slot,
+            index: i,
+            duplicates: Vec::new(),
+        }))
     }
 }
 

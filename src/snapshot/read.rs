@@ -657,7 +657,11 @@ impl Segment {
                 self.subword_entries(&list)?;
             }
         }
-        self.vectors()?;
+        if let Some(t) = self.vectors()? {
+            if !t.check() {
+                return Err(self.corrupt("vectors inconsistent"));
+            }
+        }
         // The definitions table: its fst, and every group decodes.
         self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
         let defs = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;

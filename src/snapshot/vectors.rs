@@ -19,12 +19,25 @@ pub struct VectorWriter {
     scales: Vec<f32>,
     codes: Vec<i8>,
     buf: Vec<f32>,
+    /// Each row's definition name, as an index into `names`.
+    row_names: Vec<u32>,
+    names: Vec<Box<str>>,
+    name_ids: rustc_hash::FxHashMap<Box<str>, u32>,
 }
 
 impl VectorWriter {
     pub fn new(model: Arc<StaticModel>) -> VectorWriter {
         let dims = model.dims;
-        VectorWriter { model, row_start: Vec::new(), scales: Vec::new(), codes: Vec::new(), buf: vec![0.0; dims] }
+        VectorWriter {
+            model,
+            row_start: Vec::new(),
+            scales: Vec::new(),
+            codes: Vec::new(),
+            buf: vec![0.0; dims],
+            row_names: Vec::new(),
+            names: Vec::new(),
+            name_ids: Default::default(),
+        }
     }
 
     /// Adds the rows of the file whose `parts` slots come next (no archive, or
@@ -42,6 +55,21 @@ impl VectorWriter {
                         codes.extend(std::iter::repeat_n(0i8, buf.len()));
                     }
                 });
+                // The rows' names, in the same order (types, then methods).
+                let names = s.types.iter().map(|t| t.name.as_str()).chain(s.methods.iter().map(|m| m.name.as_str()));
+                for name in names {
+                    let id = match self.name_ids.get(name) {
+                        Some(&id) => id,
+                        None => {
+                            let id = self.names.len() as u32;
+                            self.names.push(name.into());
+                            self.name_ids.insert(name.into(), id);
+                            id
+                        }
+                    };
+                    self.row_names.push(id);
+                }
+                debug_assert_eq!(self.row_names.len(), self.scales.len());
             }
         }
         for _ in 1..parts {
@@ -70,6 +98,20 @@ impl VectorWriter {
         // Sign bits, for a first pass that reads an eighth of the bytes.
         for row in self.codes.chunks_exact(self.model.dims) {
             push_signs(row, &mut out);
+        }
+        // The rows' names: an id per row, then the names.
+        for id in &self.row_names {
+            out.extend_from_slice(&id.to_le_bytes());
+        }
+        out.extend_from_slice(&(self.names.len() as u32).to_le_bytes());
+        let mut offset = 0u32;
+        out.extend_from_slice(&offset.to_le_bytes());
+        for n in &self.names {
+            offset += n.len() as u32;
+            out.extend_from_slice(&offset.to_le_bytes());
+        }
+        for n in &self.names {
+            out.extend_from_slice(n.as_bytes());
         }
         out
     }
@@ -117,6 +159,9 @@ pub struct VectorTable<'a> {
     scales: &'a [u8],
     codes: &'a [u8],
     bits: &'a [u8],
+    row_names: &'a [u8],
+    name_offsets: &'a [u8],
+    name_bytes: &'a [u8],
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -126,6 +171,7 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 impl<'a> VectorTable<'a> {
     /// `None` when the bytes are not a well-formed section for `slot_count`
     /// slots (an empty section is `Some` of no table: the segment has none).
+    /// O(1): reads clamp what they find ([`VectorTable::check`] checks all).
     pub fn parse(bytes: &'a [u8], slot_count: u32) -> Option<Option<VectorTable<'a>>> {
         if bytes.is_empty() {
             return Some(None);
@@ -144,26 +190,71 @@ impl<'a> VectorTable<'a> {
         let scales_len = rows as usize * 4;
         let codes_len = (rows as usize).checked_mul(dims)?;
         let bits_len = rows as usize * dims.div_ceil(8);
-        if bytes.len() != HEADER + starts_len + scales_len + codes_len + bits_len {
-            return None;
-        }
+        let names_at = HEADER + starts_len + scales_len + codes_len + bits_len;
+        let counts_at = names_at + rows as usize * 4;
+        let name_count = bytes.get(counts_at..counts_at + 4).map(|b| u32_at(b, 0))? as usize;
+        let offsets_at = counts_at + 4;
+        let name_bytes_at = offsets_at.checked_add(name_count.checked_add(1)?.checked_mul(4)?)?;
+        let name_offsets = bytes.get(offsets_at..name_bytes_at)?;
         let row_start = &bytes[HEADER..HEADER + starts_len];
-        // Starts never decrease and end at `rows`.
+        let scales = &bytes[HEADER + starts_len..HEADER + starts_len + scales_len];
+        let codes = &bytes[HEADER + starts_len + scales_len..HEADER + starts_len + scales_len + codes_len];
+        let bits = &bytes[HEADER + starts_len + scales_len + codes_len..names_at];
+        let row_names = &bytes[names_at..counts_at];
+        let name_bytes = &bytes[name_bytes_at..];
+        Some(Some(VectorTable {
+            dims,
+            rows,
+            slots,
+            model_id,
+            row_start,
+            scales,
+            codes,
+            bits,
+            row_names,
+            name_offsets,
+            name_bytes,
+        }))
+    }
+
+    /// Whether every part is consistent: row starts never decrease and end at
+    /// `rows`, name ids and offsets in range, names UTF-8 (`cg verify`).
+    pub fn check(&self) -> bool {
         let mut prev = 0;
-        for i in 0..=slots as usize {
-            let s = u32_at(row_start, i * 4);
-            if s < prev || s > rows {
-                return None;
+        for i in 0..=self.slots as usize {
+            let s = u32_at(self.row_start, i * 4);
+            if s < prev || s > self.rows {
+                return false;
             }
             prev = s;
         }
-        if prev != rows {
+        if prev != self.rows {
+            return false;
+        }
+        let count = self.name_offsets.len() / 4 - 1;
+        let mut prev = 0;
+        for i in 0..=count {
+            let o = u32_at(self.name_offsets, i * 4);
+            if o < prev || o as usize > self.name_bytes.len() {
+                return false;
+            }
+            prev = o;
+        }
+        prev as usize == self.name_bytes.len()
+            && std::str::from_utf8(self.name_bytes).is_ok()
+            && (0..self.rows).all(|r| (u32_at(self.row_names, r as usize * 4) as usize) < count)
+    }
+
+    /// The name of the definition of row `row` (`None` when the bytes say
+    /// nothing sensible).
+    pub fn name(&self, row: u32) -> Option<&'a str> {
+        if row >= self.rows {
             return None;
         }
-        let scales = &bytes[HEADER + starts_len..HEADER + starts_len + scales_len];
-        let codes = &bytes[HEADER + starts_len + scales_len..HEADER + starts_len + scales_len + codes_len];
-        let bits = &bytes[HEADER + starts_len + scales_len + codes_len..];
-        Some(Some(VectorTable { dims, rows, slots, model_id, row_start, scales, codes, bits }))
+        let id = u32_at(self.row_names, row as usize * 4) as usize;
+        let at = |i: usize| self.name_offsets.get(i * 4..i * 4 + 4).map(|b| u32_at(b, 0) as usize);
+        let (start, end) = (at(id)?, at(id + 1)?);
+        std::str::from_utf8(self.name_bytes.get(start..end)?).ok()
     }
 
     /// The rows of the file whose first slot is `slot` (empty for a later part).
@@ -171,7 +262,8 @@ impl<'a> VectorTable<'a> {
         if slot >= self.slots {
             return 0..0;
         }
-        u32_at(self.row_start, slot as usize * 4)..u32_at(self.row_start, slot as usize * 4 + 4)
+        let end = u32_at(self.row_start, slot as usize * 4 + 4).min(self.rows);
+        u32_at(self.row_start, slot as usize * 4).min(end)..end
     }
 
     pub fn scale(&self, row: u32) -> f32 {
