@@ -420,12 +420,7 @@ pub fn search(args: SearchArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;
     let g = Graph::new(&index);
-    let model = codegraph::project::index_model(&root);
-    let mode = match &args.mode {
-        Some(m) => codegraph::graph::SearchMode::from_name(m)
-            .ok_or_else(|| anyhow::anyhow!("unknown mode {m:?}: use lexical, semantic or hybrid"))?,
-        None => codegraph::graph::SearchMode::default_for(&index, model.as_deref()),
-    };
+    let (mode, model) = codegraph::graph::search_mode(&index, args.mode.as_deref()).map_err(anyhow::Error::msg)?;
     if args.text.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
         bail!("empty query: give words or an identifier");
     }

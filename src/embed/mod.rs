@@ -126,7 +126,7 @@ impl StaticModel {
             at += 2 + len;
         }
         let floats = bytes.get(at..).ok_or_else(|| bad("truncated"))?;
-        if dims == 0 || floats.len() != count * dims * 4 {
+        if dims == 0 || count.checked_mul(dims).and_then(|n| n.checked_mul(4)) != Some(floats.len()) {
             return Err(bad("its vectors do not match its vocabulary"));
         }
         let vectors = floats.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();

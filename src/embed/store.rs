@@ -42,6 +42,18 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ModelError + '_ {
     move |source| ModelError::Io { path: path.to_path_buf(), source }
 }
 
+/// A regular file's bytes (not through a FIFO or a device), at most
+/// [`MAX_MEMBER`].
+fn read_file(path: &Path) -> Result<Vec<u8>, ModelError> {
+    let f = crate::safe_fs::open_regular(path).map_err(io(path))?;
+    let mut out = Vec::new();
+    f.take(MAX_MEMBER + 1).read_to_end(&mut out).map_err(io(path))?;
+    if out.len() as u64 > MAX_MEMBER {
+        return Err(ModelError::NotAModel { path: path.to_path_buf(), why: "larger than 4 GiB".into() });
+    }
+    Ok(out)
+}
+
 /// The folder models are kept in.
 #[derive(Clone, Debug)]
 pub struct ModelStore {
@@ -127,7 +139,7 @@ impl ModelStore {
         if !path.is_file() {
             return Err(ModelError::Unknown { name: name.to_string() });
         }
-        let bytes = fs::read(&path).map_err(io(&path))?;
+        let bytes = read_file(&path)?;
         StaticModel::from_bytes(name, &bytes).map_err(|why| ModelError::Invalid { name: name.to_string(), why })
     }
 
@@ -161,7 +173,7 @@ impl ModelStore {
         if !dir.is_dir() {
             return Err(ModelError::Unknown { name: name.to_string() });
         }
-        let read = |f: &str| fs::read(dir.join(f)).map_err(io(&dir.join(f)));
+        let read = |f: &str| read_file(&dir.join(f));
         let files = ModelFiles {
             config: read(CONFIG)?,
             weights: read(WEIGHTS)?,
@@ -294,7 +306,7 @@ fn read_source(path: &Path) -> Result<ModelFiles, ModelError> {
         dirs.extend(inner);
         for dir in dirs {
             if dir.join(CONFIG).is_file() && dir.join(WEIGHTS).is_file() {
-                let read = |f: &str| fs::read(dir.join(f)).map_err(io(&dir.join(f)));
+                let read = |f: &str| read_file(&dir.join(f));
                 return Ok(ModelFiles {
                     config: read(CONFIG)?,
                     weights: read(WEIGHTS)?,
@@ -309,7 +321,7 @@ fn read_source(path: &Path) -> Result<ModelFiles, ModelError> {
             why: "no folder in it has config.json and model.safetensors".into(),
         });
     }
-    let file = fs::File::open(path).map_err(io(path))?;
+    let file = crate::safe_fs::open_regular(path).map_err(io(path))?;
     read_zip(path, file, stem, 0)
 }
 
@@ -327,8 +339,13 @@ fn read_zip<R: Read + Seek>(path: &Path, reader: R, stem: &str, depth: u32) -> R
         if f.size() > MAX_MEMBER {
             return Err(ModelError::NotAModel { path: path.to_path_buf(), why: format!("{name} is too large") });
         }
-        let mut out = Vec::with_capacity(f.size() as usize);
-        f.read_to_end(&mut out).map_err(io(path))?;
+        // The stated size bounds what is read (a member may inflate past it).
+        let size = f.size();
+        let mut out = Vec::with_capacity(size as usize);
+        (&mut f).take(size.saturating_add(1)).read_to_end(&mut out).map_err(io(path))?;
+        if out.len() as u64 > size {
+            return Err(ModelError::Zip { path: path.to_path_buf(), why: format!("{name} is larger than it says") });
+        }
         Ok(out)
     };
     // The folder (prefix) holding config.json and model.safetensors, shallowest first.

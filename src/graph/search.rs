@@ -62,6 +62,35 @@ pub struct SymbolHit {
     pub duplicates: Vec<String>,
 }
 
+impl SymbolHit {
+    /// A hit for the definitions-table record `e` of `name`, in the file at
+    /// `path` of segment `segment`.
+    pub fn from_entry(
+        name: &str,
+        e: DefEntry,
+        path: &str,
+        language: Language,
+        segment: usize,
+        score: f64,
+    ) -> SymbolHit {
+        let (slot, index) = (e.slot, e.index);
+        let (def, scope) = Def::from_entry(name, e);
+        SymbolHit {
+            name: name.to_string(),
+            kind: def.kind.clone(),
+            qualified_name: super::qualified_name(language, path, &scope, &def),
+            file: path.to_string(),
+            line: def.line,
+            end_line: def.end_line,
+            score,
+            segment: segment as u32,
+            slot,
+            index,
+            duplicates: Vec::new(),
+        }
+    }
+}
+
 /// The answer to a search.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SymbolSearch {
@@ -258,23 +287,7 @@ impl Graph<'_> {
         found.truncate(limit);
         let hits = found
             .into_iter()
-            .map(|(score, path, si, name, language, e)| {
-                let (slot, index) = (e.slot, e.index);
-                let (def, scope) = Def::from_entry(name, e);
-                SymbolHit {
-                    name: name.to_string(),
-                    kind: def.kind.clone(),
-                    qualified_name: super::qualified_name(language, path, &scope, &def),
-                    file: path.to_string(),
-                    line: def.line,
-                    end_line: def.end_line,
-                    score,
-                    segment: si as u32,
-                    slot,
-                    index,
-                    duplicates: Vec::new(),
-                }
-            })
+            .map(|(score, path, si, name, language, e)| SymbolHit::from_entry(name, e, path, language, si, score))
             .collect();
         Ok(SymbolSearch {
             subwords: texts,

@@ -64,6 +64,27 @@ impl SearchMode {
     }
 }
 
+/// The mode a search runs in and the model it needs: `requested` (a mode's
+/// name), else hybrid when the index has vectors of the project's model, else
+/// lexical. A lexical search loads no model.
+pub fn search_mode(
+    index: &Index,
+    requested: Option<&str>,
+) -> Result<(SearchMode, Option<std::sync::Arc<StaticModel>>), String> {
+    let requested = match requested {
+        Some(m) => Some(
+            SearchMode::from_name(m).ok_or_else(|| format!("unknown mode {m:?}: use lexical, semantic or hybrid"))?,
+        ),
+        None => None,
+    };
+    if requested == Some(SearchMode::Lexical) {
+        return Ok((SearchMode::Lexical, None));
+    }
+    let model = crate::project::index_model(&index.root);
+    let mode = requested.unwrap_or_else(|| SearchMode::default_for(index, model.as_deref()));
+    Ok((mode, model))
+}
+
 /// The rows nearest a query.
 #[derive(Debug, Default)]
 pub struct Nearest {
@@ -353,20 +374,7 @@ impl Graph<'_> {
         let rec = seg.slot(slot)?;
         let path = seg.slot_path(&rec)?;
         let language = crate::lang::Language::from_id(rec.meta.language).unwrap_or(crate::lang::Language::Go);
-        let (def, scope) = super::Def::from_entry(name, e);
-        Ok(Some(SymbolHit {
-            qualified_name: super::qualified_name(language, path, &scope, &def),
-            name: name.to_string(),
-            kind: def.kind.clone(),
-            file: path.to_string(),
-            line: def.line,
-            end_line: def.end_line,
-            score,
-            segment: si as u32,
-            slot,
-            index: i,
-            duplicates: Vec::new(),
-        }))
+        Ok(Some(SymbolHit::from_entry(name, e, path, language, si, score)))
     }
 }
 

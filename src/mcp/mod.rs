@@ -423,12 +423,7 @@ impl CodegraphServer {
             if p.query.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
                 return Err("empty query: give words or an identifier".to_string());
             }
-            let model = project::index_model(&index.root);
-            let mode = match p.mode.as_deref() {
-                Some(m) => crate::graph::SearchMode::from_name(m)
-                    .ok_or_else(|| format!("unknown mode {m:?}: use lexical, semantic or hybrid"))?,
-                None => crate::graph::SearchMode::default_for(&index, model.as_deref()),
-            };
+            let (mode, model) = crate::graph::search_mode(&index, p.mode.as_deref())?;
             let found = g.search_by(&p.query, limit, mode, model.as_deref()).map_err(|e| e.to_string())?;
             Ok(json::graph::search(&g, &p.query, &found))
         })

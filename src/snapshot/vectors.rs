@@ -44,33 +44,31 @@ impl VectorWriter {
     /// an invalid one: no rows).
     pub fn add_file(&mut self, path: &str, parts: u32, archive: Option<&ArchivedFileStructure>) {
         self.row_start.push(self.scales.len() as u32);
-        {
-            if let Some(s) = archive {
-                let (model, buf, scales, codes) = (&self.model, &mut self.buf, &mut self.scales, &mut self.codes);
-                chunk::for_each_chunk(path, s, |text| {
-                    if model.embed(text, buf) {
-                        scales.push(quantize(buf, codes));
-                    } else {
-                        scales.push(0.0);
-                        codes.extend(std::iter::repeat_n(0i8, buf.len()));
-                    }
-                });
-                // The rows' names, in the same order (types, then methods).
-                let names = s.types.iter().map(|t| t.name.as_str()).chain(s.methods.iter().map(|m| m.name.as_str()));
-                for name in names {
-                    let id = match self.name_ids.get(name) {
-                        Some(&id) => id,
-                        None => {
-                            let id = self.names.len() as u32;
-                            self.names.push(name.into());
-                            self.name_ids.insert(name.into(), id);
-                            id
-                        }
-                    };
-                    self.row_names.push(id);
+        if let Some(s) = archive {
+            let (model, buf, scales, codes) = (&self.model, &mut self.buf, &mut self.scales, &mut self.codes);
+            chunk::for_each_chunk(path, s, |text| {
+                if model.embed(text, buf) {
+                    scales.push(quantize(buf, codes));
+                } else {
+                    scales.push(0.0);
+                    codes.extend(std::iter::repeat_n(0i8, buf.len()));
                 }
-                debug_assert_eq!(self.row_names.len(), self.scales.len());
+            });
+            // The rows' names, in the same order (types, then methods).
+            let names = s.types.iter().map(|t| t.name.as_str()).chain(s.methods.iter().map(|m| m.name.as_str()));
+            for name in names {
+                let id = match self.name_ids.get(name) {
+                    Some(&id) => id,
+                    None => {
+                        let id = self.names.len() as u32;
+                        self.names.push(name.into());
+                        self.name_ids.insert(name.into(), id);
+                        id
+                    }
+                };
+                self.row_names.push(id);
             }
+            debug_assert_eq!(self.row_names.len(), self.scales.len());
         }
         for _ in 1..parts {
             self.row_start.push(self.scales.len() as u32);
