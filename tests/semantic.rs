@@ -12,8 +12,9 @@ use std::process::{Command, Output};
 
 use candle_core::{Device, Tensor};
 use codegraph::embed::chunk::for_each_chunk;
+use codegraph::embed::deep::{file_key, for_each_deep_chunk, DeepStore};
 use codegraph::embed::{quantize, ModelStore, StaticModel};
-use codegraph::graph::{nearest, Graph, SearchMode};
+use codegraph::graph::{deep_nearest, deep_vectors_in, nearest, Graph, SearchMode};
 use codegraph::project::{self, Index, InitOptions};
 use codegraph::snapshot::structure::ArchivedFileStructure;
 use codegraph::snapshot::vectors::dot_mixed;
@@ -463,4 +464,151 @@ fn the_real_wheel_distills_and_ranks_by_meaning() {
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["results"][0]["name"], want, "{v}");
     }
+}
+
+/// Each transformer row of the store = the encoder's vector of its
+/// definition's chunk (cosine ≥ 0.99 after int8); returns the rows seen.
+fn check_deep_rows(root: &Path, home: &Path) -> usize {
+    let index = Index::open(root).unwrap();
+    let store = DeepStore::open(&root.join(".codegraph")).unwrap().expect("a store");
+    store.verify().unwrap();
+    let encoder = ModelStore { home: home.to_path_buf() }.load_encoder("tiny_bert").unwrap();
+    assert_eq!((store.model_id, store.model.as_str()), (encoder.id, "tiny_bert"));
+    let mut seen = 0;
+    for f in index.files().unwrap() {
+        let Some(fi) = store.find_file(file_key(f.path, f.slot.meta.hash)) else { continue };
+        assert_eq!(store.path(fi), f.path);
+        let archive = f.seg.structure(&f.slot).unwrap().to_archive();
+        let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive).unwrap();
+        let source = fs::read_to_string(root.join(f.path)).unwrap();
+        let mut chunks = Vec::new();
+        for_each_deep_chunk(f.path, s, &source, |i, _, t| chunks.push((i, t.to_string())));
+        for (i, t) in chunks {
+            let Some(r) = store.find(file_key(f.path, f.slot.meta.hash), i) else { continue };
+            let v = encoder.embed_tokens(&[encoder.tokens(&t)]).unwrap().pop().unwrap();
+            let back: Vec<f32> = store.codes(r).iter().map(|&c| (c as i8) as f32 * store.scale(r)).collect();
+            let cos: f32 = back.iter().zip(&v).map(|(a, b)| a * b).sum::<f32>()
+                / back.iter().map(|a| a * a).sum::<f32>().sqrt().max(1e-9);
+            assert!(cos > 0.99, "{}: definition {i} ({t:?}) cosine {cos}", f.path);
+            seen += 1;
+        }
+    }
+    seen
+}
+
+fn embed_json(root: &Path, home: &Path, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["embed", "--json"];
+    all.extend_from_slice(args);
+    let o = cg(root, home, &all);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn cg_embed_adds_transformer_vectors_resumably_and_incrementally() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let wheel = write_tiny_wheel(tmp.path());
+    let root = tmp.path().join("proj");
+    write_project(&root);
+    // No model yet: a clear error.
+    assert!(cg(&root, &home, &["init"]).status.success());
+    let o = cg(&root, &home, &["embed"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("cg model add"), "{}", text(&o.stderr));
+    assert!(cg(&root, &home, &["model", "add", wheel.to_str().unwrap()]).status.success());
+    assert!(cg(&root, &home, &["init"]).status.success());
+
+    // A first run stopped by its limit, then resumed.
+    let v = embed_json(&root, &home, &["--limit", "4"]);
+    assert_eq!((v["definitions"].as_u64(), v["embedded"].as_u64(), v["left"].as_u64()), (Some(13), Some(4), Some(9)));
+    assert_eq!(check_deep_rows(&root, &home), 4);
+    let o = cg(&root, &home, &["status"]);
+    assert!(text(&o.stdout).contains("transformer vectors: 4 of 13 types and functions"), "{}", text(&o.stdout));
+    let v = embed_json(&root, &home, &[]);
+    assert_eq!((v["had"].as_u64(), v["embedded"].as_u64(), v["left"].as_u64()), (Some(4), Some(9), Some(0)));
+    assert_eq!(check_deep_rows(&root, &home), 13);
+    let v = embed_json(&root, &home, &[]);
+    assert_eq!(v["embedded"].as_u64(), Some(0));
+    assert!(cg(&root, &home, &["verify"]).status.success());
+
+    // Search by meaning uses them: a definition's own chunk finds it first,
+    // and the transformer's nearest rows = brute force over the live rows.
+    let index = Index::open(&root).unwrap();
+    let models = ModelStore { home: home.clone() };
+    let deep = deep_vectors_in(&index, &models).expect("transformer vectors load");
+    let f = index.locate("pkg/net/retry.go").unwrap().unwrap();
+    let archive = f.seg.structure(&f.slot).unwrap().to_archive();
+    let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive).unwrap();
+    let mut chunks = Vec::new();
+    let source = fs::read_to_string(root.join(f.path)).unwrap();
+    for_each_deep_chunk(f.path, s, &source, |_, n, t| chunks.push((n.to_string(), t.to_string())));
+    let model = ModelStore { home: home.clone() }.load_static("tiny_bert").unwrap();
+    let g = Graph::new(&index).with_deep(Some(deep.clone()));
+    for (name, chunk) in &chunks {
+        let found = g.search_by(chunk, 3, SearchMode::Semantic, Some(&model)).unwrap();
+        assert_eq!(&found.hits[0].name, name, "{chunk:?}: {:?}", found.hits);
+        assert_eq!(found.semantic.unwrap().transformer_rows, 13);
+        let q = deep.encoder.embed_query(chunk).unwrap();
+        let (got, _) = deep_nearest(&index, &deep, &q, 5);
+        let mut want: Vec<((usize, u32), u32, f32)> = Vec::new();
+        for f in index.files().unwrap() {
+            let key = file_key(f.path, f.slot.meta.hash);
+            let fi = deep.store.find_file(key).unwrap();
+            for r in deep.store.file_rows(fi) {
+                want.push(((f.segment, f.slot_id), deep.store.def_index(r), deep.store.dot(r, &q.0, q.1)));
+            }
+        }
+        want.sort_by(|a, b| b.2.total_cmp(&a.2));
+        assert_eq!(got.len(), 5);
+        for (i, (id, cos)) in got.iter().enumerate() {
+            assert_eq!(*cos, want[i].2, "{name}: rank {i}");
+            assert!(want.iter().any(|w| (w.0, w.1, w.2) == (id.0, id.1, *cos)), "{name}: {id:?}");
+        }
+    }
+    let o = cg(&root, &home, &["search", "retry the request", "--mode", "semantic", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["transformer_vectors_compared"].as_u64(), Some(13), "{v}");
+
+    // A changed file: until `cg update` it waits; then only its definitions
+    // are embedded again and its old rows are dropped.
+    let retry = root.join("pkg/net/retry.go");
+    fs::write(&retry, "package net\n\nfunc CloseClient() {}\n\nfunc RetryRequest() {}\n\nfunc Dial() {}\n").unwrap();
+    assert!(cg(&root, &home, &["update"]).status.success());
+    fs::write(&retry, "package net\n\nfunc CloseClient() {}\n\nfunc RetryRequest() {}\n\nfunc Redial() {}\n").unwrap();
+    let v = embed_json(&root, &home, &[]);
+    assert_eq!(
+        (v["changed_files"].as_u64(), v["embedded"].as_u64(), v["dropped"].as_u64(), v["left"].as_u64()),
+        (Some(1), Some(0), Some(2), Some(3)),
+        "{v}"
+    );
+    assert!(cg(&root, &home, &["update"]).status.success());
+    let v = embed_json(&root, &home, &[]);
+    assert_eq!((v["embedded"].as_u64(), v["dropped"].as_u64(), v["left"].as_u64()), (Some(3), Some(0), Some(0)), "{v}");
+    assert_eq!(check_deep_rows(&root, &home), 14);
+    // Search skips rows of files that changed after embedding.
+    fs::write(root.join("lib/colors.ts"), "export function other(): number { return 1; }\n").unwrap();
+    assert!(cg(&root, &home, &["update"]).status.success());
+    let index = Index::open(&root).unwrap();
+    let deep = deep_vectors_in(&index, &models).unwrap();
+    let q = deep.encoder.embed_query("hex string to color").unwrap();
+    let (hits, rows) = deep_nearest(&index, &deep, &q, 100);
+    assert_eq!((hits.len(), rows), (11, 14));
+    let o = cg(&root, &home, &["status"]);
+    assert!(text(&o.stdout).contains("transformer vectors: 11 of 12"), "{}", text(&o.stdout));
+
+    // A damaged store: verify says so, search goes on, embed starts over.
+    let path = root.join(".codegraph/deep.cgd");
+    let mut bytes = fs::read(&path).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x5a;
+    fs::write(&path, &bytes).unwrap();
+    let o = cg(&root, &home, &["verify"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("transformer vectors are damaged"), "{}", text(&o.stderr));
+    assert!(cg(&root, &home, &["search", "retry", "--mode", "hybrid"]).status.success());
+    let v = embed_json(&root, &home, &[]);
+    assert!(v["discarded"].is_string(), "{v}");
+    assert_eq!(v["embedded"].as_u64(), Some(12));
+    assert!(cg(&root, &home, &["verify"]).status.success());
 }

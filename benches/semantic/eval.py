@@ -4,7 +4,7 @@ make_python.py): a query is found when a result is its definition (same file,
 same line). Queries alternate between two halves: `a` (for choosing the hybrid
 weight) and `b` (reported).
 
-usage: eval.py CG PROJECT QUERIES.tsv MODE[:WEIGHT]...
+usage: eval.py CG PROJECT QUERIES.tsv MODE[-static][:WEIGHT]...
 """
 import json, subprocess, sys
 
@@ -16,6 +16,10 @@ print('| mode | recall@10 (all) | MRR@10 (all) | recall@10 (a) | MRR@10 (a) | re
 print('|---|---|---|---|---|---|---|')
 for spec in modes:
     mode, _, weight = spec.partition(':')
+    # `semantic-static`, `hybrid-static:W`: static vectors even where
+    # transformer vectors (`cg embed`) exist.
+    static_only = mode.endswith('-static')
+    mode = mode.removesuffix('-static')
     ranks = []
     for row in queries:
         q, path, line, name = row[:4]
@@ -24,6 +28,8 @@ for spec in modes:
         cmd = [cg, 'search', q, '--project', project, '--limit', '10', '--json', '--mode', mode]
         if weight:
             cmd += ['--weight', weight]
+        if static_only:
+            cmd += ['--static-only']
         r = subprocess.run(cmd, capture_output=True, text=True)
         rank = None
         if r.stdout.strip():

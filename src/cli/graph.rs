@@ -49,6 +49,9 @@ pub struct SearchArgs {
     /// The cosine's weight in hybrid search (for measuring).
     #[arg(long, hide = true, default_value_t = codegraph::graph::HYBRID_WEIGHT)]
     weight: f64,
+    /// Static vectors only, even where transformer vectors exist (for measuring).
+    #[arg(long, hide = true)]
+    static_only: bool,
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
@@ -419,8 +422,11 @@ pub struct SymbolArgs {
 pub fn search(args: SearchArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;
-    let g = Graph::new(&index);
     let (mode, model) = codegraph::graph::search_mode(&index, args.mode.as_deref()).map_err(anyhow::Error::msg)?;
+    let deep = (mode != codegraph::graph::SearchMode::Lexical && !args.static_only)
+        .then(|| codegraph::graph::deep_vectors(&index))
+        .flatten();
+    let g = Graph::new(&index).with_deep(deep);
     if args.text.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
         bail!("empty query: give words or an identifier");
     }
@@ -464,7 +470,9 @@ pub fn search(args: SearchArgs) -> Result<()> {
 pub fn context(args: ContextArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;
-    let g = Graph::new(&index).with_model(codegraph::project::index_model(&root));
+    let model = codegraph::project::index_model(&root);
+    let deep = model.as_ref().and_then(|_| codegraph::graph::deep_vectors(&index));
+    let g = Graph::new(&index).with_model(model).with_deep(deep);
     let hints: Vec<String> = args.hints.iter().map(|h| h.trim().to_string()).filter(|h| !h.is_empty()).collect();
     let bundle = g.context(&args.task, args.budget, &hints)?;
     if args.json {

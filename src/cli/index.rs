@@ -230,6 +230,14 @@ pub fn status(args: StatusArgs) -> Result<()> {
             c.embedded,
             c.embedded + c.missing
         )?;
+        if let Some(t) = &c.transformer_model {
+            writeln!(
+                out,
+                "transformer vectors: {} of {} types and functions embedded with {t} (`cg embed` for the rest)",
+                c.transformer,
+                c.embedded + c.missing
+            )?;
+        }
     }
     let superseded: u64 = index.superseded.iter().map(|s| s.len() as u64).sum();
     writeln!(
@@ -300,6 +308,11 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;
     index.verify()?;
-    writeln!(io::stdout(), "ok: {} segment(s), every checksum and record checked", index.segments.len())?;
+    let deep = codegraph::embed::deep::DeepStore::open(&root.join(project::DIR))?;
+    if let Some(d) = &deep {
+        d.verify()?;
+    }
+    let and_deep = if deep.is_some() { " and the transformer vectors" } else { "" };
+    writeln!(io::stdout(), "ok: {} segment(s){and_deep}, every checksum and record checked", index.segments.len())?;
     Ok(())
 }

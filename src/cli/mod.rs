@@ -75,6 +75,10 @@ enum Command {
     /// The models that embed definitions for search by meaning: `cg model add
     /// PATH`, `cg model list`.
     Model(model::Args),
+    /// Run the model's transformer over the definitions (most used names
+    /// first; resumable, incremental): search by meaning then uses these
+    /// vectors where they exist.
+    Embed(model::EmbedArgs),
     /// Check every checksum and record of the index.
     Verify(index::VerifyArgs),
     /// Print the facts extracted from one file, or extract a whole tree and report.
@@ -137,6 +141,7 @@ pub fn main() -> ExitCode {
         Command::UpdateDocs(args) => summary::update_docs(args),
         Command::Status(args) => index::status(args),
         Command::Model(args) => model::run(args),
+        Command::Embed(args) => model::embed(args),
         Command::Verify(args) => index::verify(args),
         Command::Extract(args) => extract::run(args),
         Command::Search(args) => graph::search(args),

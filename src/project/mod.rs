@@ -14,6 +14,7 @@
 //! - `lock`: held (flock) by the one process writing a new generation.
 
 pub mod docs;
+pub mod embed;
 mod index;
 pub mod links;
 mod signature;
@@ -402,7 +403,13 @@ pub struct WriteLock {
 
 impl WriteLock {
     pub fn acquire(dir: &Path) -> Result<WriteLock, ProjectError> {
-        let path = dir.join("lock");
+        WriteLock::acquire_named(dir, "lock")
+    }
+
+    /// The lock file `name` in `dir` (`cg embed` holds its own, so that
+    /// updates go on while it runs).
+    pub fn acquire_named(dir: &Path, name: &str) -> Result<WriteLock, ProjectError> {
+        let path = dir.join(name);
         let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(io_err(&path))?;
         match file.try_lock() {
             Ok(()) => Ok(WriteLock { _file: file }),

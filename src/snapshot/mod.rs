@@ -11,7 +11,7 @@
 
 mod copy;
 pub mod defs;
-mod mmap;
+pub(crate) mod mmap;
 pub mod postings;
 mod read;
 pub mod structure;
