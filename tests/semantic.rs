@@ -612,3 +612,41 @@ fn cg_embed_adds_transformer_vectors_resumably_and_incrementally() {
     assert_eq!(v["embedded"].as_u64(), Some(12));
     assert!(cg(&root, &home, &["verify"]).status.success());
 }
+
+/// `"embed_when_idle": true`: the MCP server embeds while no call comes.
+#[test]
+fn the_mcp_server_embeds_while_idle_when_configured() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let wheel = write_tiny_wheel(tmp.path());
+    let root = tmp.path().join("proj");
+    write_project(&root);
+    assert!(cg(&root, &home, &["model", "add", wheel.to_str().unwrap()]).status.success());
+    assert!(cg(&root, &home, &["init"]).status.success());
+    let config = root.join(".codegraph/config.json");
+    let mut cfg: serde_json::Value = serde_json::from_str(&fs::read_to_string(&config).unwrap()).unwrap();
+    cfg["embed_when_idle"] = serde_json::json!(true);
+    fs::write(&config, cfg.to_string()).unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(["mcp", "--project"])
+        .arg(&root)
+        .env("CODEGRAPH_HOME", &home)
+        .env("CG_EMBED_IDLE_SECS", "0")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut status = String::new();
+    for _ in 0..300 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        status = text(&cg(&root, &home, &["status"]).stdout);
+        if status.contains("transformer vectors: 13 of 13") {
+            break;
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(status.contains("transformer vectors: 13 of 13"), "{status}");
+    assert_eq!(check_deep_rows(&root, &home), 13);
+}

@@ -152,6 +152,7 @@ pub fn embed(args: EmbedArgs) -> Result<()> {
             eprintln!("{line}");
             last_line = std::time::Instant::now();
         }
+        true
     };
     let options = EmbedOptions { limit: args.limit, ..EmbedOptions::default() };
     let report = pool.install(|| project::embed::embed(&root, &encoder, &options, &mut progress))?;
@@ -180,7 +181,11 @@ pub fn embed(args: EmbedArgs) -> Result<()> {
         writeln!(out, "dropped {} rows of files changed or no longer indexed", report.dropped)?;
     }
     if report.changed_files > 0 {
-        writeln!(out, "{} files changed since they were indexed: `cg update`, then `cg embed` again", report.changed_files)?;
+        writeln!(
+            out,
+            "{} files changed since they were indexed: `cg update`, then `cg embed` again",
+            report.changed_files
+        )?;
     }
     if report.left > 0 && report.changed_files == 0 {
         writeln!(out, "{} left: run `cg embed` again to go on", report.left)?;

@@ -58,14 +58,14 @@ struct Layer {
 
 impl Bert {
     /// Loads the weights (`safetensors` bytes) for `config`.
-    pub fn load(config: BertConfig, safetensors: Vec<u8>) -> candle_core::Result<Bert> {
+    pub fn load(config: BertConfig, safetensors: &[u8]) -> candle_core::Result<Bert> {
         if config.hidden_act != "gelu" {
             candle_core::bail!("hidden_act {:?} is not supported (only gelu)", config.hidden_act);
         }
         if config.num_attention_heads == 0 || !config.hidden_size.is_multiple_of(config.num_attention_heads) {
             candle_core::bail!("hidden_size is not a multiple of num_attention_heads");
         }
-        let vb = VarBuilder::from_buffered_safetensors(safetensors, DType::F32, &Device::Cpu)?;
+        let vb = VarBuilder::from_slice_safetensors(safetensors, DType::F32, &Device::Cpu)?;
         let vb = if vb.contains_tensor("embeddings.word_embeddings.weight") { vb } else { vb.pp("bert") };
         let h = config.hidden_size;
         let e = vb.pp("embeddings");

@@ -55,6 +55,29 @@ fn read_file(path: &Path) -> Result<Vec<u8>, ModelError> {
     Ok(out)
 }
 
+/// A file's bytes, read or mapped.
+enum Bytes {
+    Owned(Vec<u8>),
+    Mapped(crate::snapshot::mmap::Mapped),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m) => m.bytes(),
+        }
+    }
+}
+
+/// A regular file of the model store, memory-mapped (files there are replaced
+/// by renaming a new folder into place, never changed in place).
+fn map_file(path: &Path) -> Result<Bytes, ModelError> {
+    let f = crate::safe_fs::open_regular(path).map_err(io(path))?;
+    crate::snapshot::mmap::Mapped::open(&f).map(Bytes::Mapped).map_err(io(path))
+}
+
 /// The folder models are kept in.
 #[derive(Clone, Debug)]
 pub struct ModelStore {
@@ -85,7 +108,7 @@ pub struct ModelInfo {
 /// A model's files, read from a folder or a zip.
 struct ModelFiles {
     config: Vec<u8>,
-    weights: Vec<u8>,
+    weights: Bytes,
     tokenizer: Option<Vec<u8>>,
     vocab: Option<Vec<u8>>,
     name: String,
@@ -177,7 +200,7 @@ impl ModelStore {
         let read = |f: &str| read_file(&dir.join(f));
         let files = ModelFiles {
             config: read(CONFIG)?,
-            weights: read(WEIGHTS)?,
+            weights: Bytes::Owned(read(WEIGHTS)?),
             tokenizer: read(TOKENIZER).ok(),
             vocab: read(VOCAB).ok(),
             name: name.to_string(),
@@ -195,7 +218,7 @@ impl ModelStore {
         let read = |f: &str| read_file(&dir.join(f));
         let files = ModelFiles {
             config: read(CONFIG)?,
-            weights: read(WEIGHTS)?,
+            weights: map_file(&dir.join(WEIGHTS))?,
             tokenizer: read(TOKENIZER).ok(),
             vocab: read(VOCAB).ok(),
             name: name.to_string(),
@@ -333,7 +356,7 @@ impl ModelFiles {
         if vocab.len() > config.vocab_size {
             return Err(invalid(format!("the tokenizer has {} tokens, the model {}", vocab.len(), config.vocab_size)));
         }
-        let bert = Bert::load(config, self.weights.clone()).map_err(|e| invalid(format!("model.safetensors: {e}")))?;
+        let bert = Bert::load(config, &self.weights).map_err(|e| invalid(format!("model.safetensors: {e}")))?;
         Ok((bert, vocab))
     }
 }
@@ -353,7 +376,7 @@ fn read_source(path: &Path) -> Result<ModelFiles, ModelError> {
                 let read = |f: &str| read_file(&dir.join(f));
                 return Ok(ModelFiles {
                     config: read(CONFIG)?,
-                    weights: read(WEIGHTS)?,
+                    weights: Bytes::Owned(read(WEIGHTS)?),
                     tokenizer: read(TOKENIZER).ok(),
                     vocab: read(VOCAB).ok(),
                     name: sanitize(path.file_name().and_then(|n| n.to_str()).unwrap_or(stem)),
@@ -407,7 +430,7 @@ fn read_zip<R: Read + Seek>(path: &Path, reader: R, stem: &str, depth: u32) -> R
             let folder = prefix.trim_end_matches('/').rsplit('/').next().filter(|s| !s.is_empty());
             return Ok(ModelFiles {
                 config: read(&get(CONFIG))?,
-                weights: read(&get(WEIGHTS))?,
+                weights: Bytes::Owned(read(&get(WEIGHTS))?),
                 tokenizer,
                 vocab,
                 name: sanitize(folder.unwrap_or(stem)),

@@ -114,8 +114,7 @@ pub fn deep_vectors_in(index: &Index, models: &crate::embed::ModelStore) -> Opti
         return None;
     }
     let encoder = models.cached_encoder(&store.model).ok()?;
-    (encoder.id == store.model_id && encoder.dims() == store.dims)
-        .then(|| std::sync::Arc::new(Deep { encoder, store }))
+    (encoder.id == store.model_id && encoder.dims() == store.dims).then(|| std::sync::Arc::new(Deep { encoder, store }))
 }
 
 /// The rows nearest a query.

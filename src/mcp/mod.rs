@@ -52,6 +52,24 @@ pub struct CodegraphServer {
     /// Tool calls running at once: as many as cores. Others wait their turn (a
     /// client that pipelines 2,000 calls does not get 2,000 threads).
     running: Arc<tokio::sync::Semaphore>,
+    /// Tool calls under way, and when the last one started (for embedding
+    /// while idle).
+    activity: Arc<Activity>,
+}
+
+/// What the idle embedder watches.
+#[derive(Default)]
+pub struct Activity {
+    calls: std::sync::atomic::AtomicUsize,
+    last: Mutex<Option<std::time::Instant>>,
+}
+
+impl Activity {
+    /// No call under way, and none for `quiet`.
+    fn idle_for(&self, quiet: std::time::Duration) -> bool {
+        self.calls.load(std::sync::atomic::Ordering::SeqCst) == 0
+            && self.last.lock().ok().is_some_and(|l| l.is_none_or(|t| t.elapsed() >= quiet))
+    }
 }
 
 struct Opened {
@@ -110,6 +128,7 @@ impl CodegraphServer {
             running: Arc::new(tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(2, |n| n.get()).max(2),
             )),
+            activity: Arc::default(),
         }
     }
 
@@ -204,6 +223,7 @@ impl CodegraphServer {
         F: FnOnce(CodegraphServer) -> Result<Value, String> + Send + 'static,
     {
         let me = self.clone();
+        let _busy = Busy::start(&self.activity);
         let Ok(_permit) = self.running.clone().acquire_owned().await else {
             return fail("the server is shutting down");
         };
@@ -424,7 +444,8 @@ impl CodegraphServer {
                 return Err("empty query: give words or an identifier".to_string());
             }
             let (mode, model) = crate::graph::search_mode(&index, p.mode.as_deref())?;
-            let deep = (mode != crate::graph::SearchMode::Lexical).then(|| crate::graph::deep_vectors(&index)).flatten();
+            let deep =
+                (mode != crate::graph::SearchMode::Lexical).then(|| crate::graph::deep_vectors(&index)).flatten();
             let g = g.with_deep(deep);
             let found = g.search_by(&p.query, limit, mode, model.as_deref()).map_err(|e| e.to_string())?;
             Ok(json::graph::search(&g, &p.query, &found))
@@ -860,17 +881,100 @@ fn spawn_watcher(root: PathBuf) {
     });
 }
 
+/// A tool call under way (counted until dropped).
+struct Busy(Arc<Activity>);
+
+impl Busy {
+    fn start(a: &Arc<Activity>) -> Busy {
+        a.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        if let Ok(mut l) = a.last.lock() {
+            *l = Some(std::time::Instant::now());
+        }
+        Busy(a.clone())
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.calls.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        if let Ok(mut l) = self.0.last.lock() {
+            *l = Some(std::time::Instant::now());
+        }
+    }
+}
+
+/// How long no tool call must come before the idle embedder runs: 20 s, or
+/// `CG_EMBED_IDLE_SECS`.
+fn idle_spell() -> std::time::Duration {
+    let secs = std::env::var("CG_EMBED_IDLE_SECS").ok().and_then(|s| s.parse::<f64>().ok()).unwrap_or(20.0);
+    std::time::Duration::from_secs_f64(secs.clamp(0.0, 86_400.0))
+}
+
+/// `cg embed` while the server is idle (`"embed_when_idle": true`): it stops
+/// within a step (16 definitions) of a tool call arriving, saves, and goes on
+/// after the next quiet spell; it checks again for new definitions every few
+/// minutes once all are embedded.
+fn spawn_embedder(root: PathBuf, activity: Arc<Activity>) {
+    std::thread::spawn(move || {
+        let config = project::read_config(&root).ok().flatten().unwrap_or_default();
+        let Ok(models) = crate::embed::ModelStore::from_env() else { return };
+        let Some(name) = config.model.filter(|m| m != project::NO_MODEL).or_else(|| models.default_name()) else {
+            eprintln!("cg mcp: embed_when_idle: no model configured (`cg model add`)");
+            return;
+        };
+        let mut encoder = None;
+        let idle = idle_spell();
+        let tick = idle.clamp(std::time::Duration::from_millis(200), std::time::Duration::from_secs(5));
+        loop {
+            std::thread::sleep(tick);
+            if !activity.idle_for(idle) {
+                continue;
+            }
+            if encoder.is_none() {
+                match models.cached_encoder(&name) {
+                    Ok(e) => encoder = Some(e),
+                    Err(e) => {
+                        eprintln!("cg mcp: embed_when_idle is off: {e}");
+                        return;
+                    }
+                }
+            }
+            let Some(e) = &encoder else { return };
+            let options = project::embed::EmbedOptions { step: 16, ..Default::default() };
+            let mut go_on = |_: project::embed::EmbedProgress| activity.idle_for(idle);
+            match project::embed::embed(&root, e, &options, &mut go_on) {
+                Ok(r) if r.left == 0 || r.embedded == 0 => {
+                    // All done (or nothing possible until an update): look again later.
+                    std::thread::sleep(std::time::Duration::from_secs(180));
+                }
+                Ok(_) => {}
+                Err(project::ProjectError::Locked { .. }) => std::thread::sleep(std::time::Duration::from_secs(60)),
+                Err(err) => {
+                    eprintln!("cg mcp: embed_when_idle stopped: {err}");
+                    return;
+                }
+            }
+        }
+    });
+}
+
 /// Serves the project found from `start` on stdin/stdout until the client closes.
 ///
 /// When the project's `config.json` says `"auto_update": true`, a watcher thread
-/// applies file changes as they happen (`cg watch`); its messages go to stderr.
+/// applies file changes as they happen (`cg watch`); with `"embed_when_idle":
+/// true`, a thread runs `cg embed` while no tool call comes. Their messages go
+/// to stderr.
 pub async fn serve(start: PathBuf, allow: Vec<PathBuf>) -> anyhow::Result<()> {
+    let server = CodegraphServer::new(start.clone(), &allow);
     if let Ok(root) = project::find(&start) {
-        if project::read_config(&root).ok().flatten().is_some_and(|c| c.auto_update) {
-            spawn_watcher(root);
+        let config = project::read_config(&root).ok().flatten().unwrap_or_default();
+        if config.auto_update {
+            spawn_watcher(root.clone());
+        }
+        if config.embed_when_idle {
+            spawn_embedder(root, server.activity.clone());
         }
     }
-    let server = CodegraphServer::new(start, &allow);
     let running = server.serve(wire::guarded_stdio()).await?;
     running.waiting().await?;
     Ok(())

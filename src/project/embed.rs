@@ -16,7 +16,9 @@ use serde::Serialize;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{io_err, Index, ProjectError, DIR};
-use crate::embed::deep::{file_key, for_each_deep_chunk, DeepError, DeepRows, DeepStore, Encoder, CHUNK_VERSION, DEEP_FILE};
+use crate::embed::deep::{
+    file_key, for_each_deep_chunk, DeepError, DeepRows, DeepStore, Encoder, CHUNK_VERSION, DEEP_FILE,
+};
 use crate::snapshot::structure::ArchivedFileStructure;
 use crate::snapshot::{fold, SnapshotError};
 
@@ -27,11 +29,14 @@ pub struct EmbedOptions {
     pub limit: Option<usize>,
     /// Write what was embedded at least this often.
     pub save_every: Duration,
+    /// Definitions per step (progress is reported, and a stop heard, between
+    /// steps).
+    pub step: usize,
 }
 
 impl Default for EmbedOptions {
     fn default() -> EmbedOptions {
-        EmbedOptions { limit: None, save_every: Duration::from_secs(30) }
+        EmbedOptions { limit: None, save_every: Duration::from_secs(30), step: 256 }
     }
 }
 
@@ -79,12 +84,13 @@ struct Todo {
 }
 
 /// Runs the transformer over the definitions of the index at `root` that have
-/// no vector of `encoder` yet. `progress` is called after each batch.
+/// no vector of `encoder` yet. `progress` is called after each step; when it
+/// returns false the run saves what it did and stops (the next run goes on).
 pub fn embed(
     root: &Path,
     encoder: &Encoder,
     options: &EmbedOptions,
-    progress: &mut dyn FnMut(EmbedProgress),
+    progress: &mut dyn FnMut(EmbedProgress) -> bool,
 ) -> Result<EmbedReport, ProjectError> {
     let started = Instant::now();
     let dir = root.join(DIR);
@@ -169,10 +175,7 @@ pub fn embed(
         n.dedup();
         n
     };
-    let uses: HashMap<&str, u64> = names
-        .par_iter()
-        .map(|n| (n.as_str(), name_uses(&index, n).unwrap_or(0)))
-        .collect();
+    let uses: HashMap<&str, u64> = names.par_iter().map(|n| (n.as_str(), name_uses(&index, n).unwrap_or(0))).collect();
     for t in todo.iter_mut() {
         t.uses = uses.get(t.name.as_str()).copied().unwrap_or(0);
     }
@@ -186,8 +189,8 @@ pub fn embed(
     let mut saved = Instant::now();
     let mut model_time = Duration::ZERO;
     let mut unsaved = false;
-    const WINDOW: usize = 256;
-    for (batch, seqs) in todo.chunks(WINDOW).zip(tokens.chunks(WINDOW)) {
+    let step = options.step.max(1);
+    for (batch, seqs) in todo.chunks(step).zip(tokens.chunks(step)) {
         let t = Instant::now();
         let vectors = encoder.embed_tokens(seqs).map_err(|e| ProjectError::Model(format!("{}: {e}", encoder.name)))?;
         model_time += t.elapsed();
@@ -196,7 +199,10 @@ pub fn embed(
         }
         report.embedded += batch.len() as u64;
         unsaved = true;
-        progress(EmbedProgress { done: report.embedded, total, elapsed: started.elapsed() });
+        let go_on = progress(EmbedProgress { done: report.embedded, total, elapsed: started.elapsed() });
+        if !go_on {
+            break;
+        }
         if saved.elapsed() >= options.save_every {
             save(&dir, &rows)?;
             saved = Instant::now();

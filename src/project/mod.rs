@@ -245,6 +245,9 @@ pub struct Config {
     /// `none`: no vectors. `cg init` sets it to the default model when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// `cg mcp` runs `cg embed` while no tool call has come for a while.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub embed_when_idle: bool,
 }
 
 /// What `model` says when a project wants no vectors.

@@ -4,6 +4,8 @@
 //! the lost pages raise SIGBUS. `cg` never modifies or truncates a snapshot file
 //! after it is written (a change writes new files and renames a new manifest into
 //! place), so only an outside process editing `.codegraph/` by hand can cause it.
+//! The same holds for `deep.cgd` (replaced by a rename) and for a model's weights
+//! in the model store (`cg model add` renames a new folder into place).
 //! Files are only ever read through bounds-checked slices of the map.
 
 #![allow(unsafe_code)]
