@@ -464,6 +464,23 @@ fn the_real_wheel_distills_and_ranks_by_meaning() {
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["results"][0]["name"], want, "{v}");
     }
+    // The transformer tier: every definition embedded, rows = the encoder's
+    // vectors, and the same queries answered from them (semantic and hybrid).
+    let o = cg(&root, &home, &["embed"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(check_deep_rows(&root, &home), 13);
+    for (q, want) in [
+        ("convert a colour code", "hexStringToColor"),
+        ("look up an account by its number", "GetUserByID"),
+        ("start listening for connections", "OpenServer"),
+    ] {
+        for mode in ["semantic", "hybrid"] {
+            let o = cg(&root, &home, &["search", q, "--mode", mode, "--json"]);
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(v["transformer_vectors_compared"], 13, "{v}");
+            assert_eq!(v["results"][0]["name"], want, "{mode}: {v}");
+        }
+    }
 }
 
 /// Each transformer row of the store = the encoder's vector of its
@@ -613,9 +630,66 @@ fn cg_embed_adds_transformer_vectors_resumably_and_incrementally() {
     assert!(cg(&root, &home, &["verify"]).status.success());
 }
 
-/// `"embed_when_idle": true`: the MCP server embeds while no call comes.
+/// One MCP call to `cg mcp` as a child process (initialize, then the tool):
+/// the tool's JSON answer.
+fn mcp_call(
+    server: &mut std::process::Child,
+    lines: &std::sync::mpsc::Receiver<String>,
+    id: u64,
+    tool: &str,
+    args: serde_json::Value,
+) -> serde_json::Value {
+    let stdin = server.stdin.as_mut().unwrap();
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": args}});
+    writeln!(stdin, "{call}").unwrap();
+    stdin.flush().unwrap();
+    loop {
+        let line = lines.recv_timeout(std::time::Duration::from_secs(60)).expect("an answer within 60 s");
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if v["id"] == id {
+            assert_ne!(v["result"]["isError"], true, "{v}");
+            return serde_json::from_str(v["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+        }
+    }
+}
+
+/// `cg mcp --project ROOT` started and initialized, with its stdout as lines.
+fn mcp_server(root: &Path, home: &Path) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(["mcp", "--project"])
+        .arg(root)
+        .env("CODEGRAPH_HOME", home)
+        .env("CG_EMBED_IDLE_SECS", "0")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = server.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let stdin = server.stdin.as_mut().unwrap();
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}});
+    writeln!(stdin, "{init}\n{}", serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .unwrap();
+    stdin.flush().unwrap();
+    let first = lines.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
+    assert!(first.contains("codegraph"), "{first}");
+    (server, lines)
+}
+
+/// The MCP server searches by meaning with either tier: static vectors after
+/// `cg init`; with `"embed_when_idle": true` it embeds while no call comes, and
+/// then its answers compare transformer vectors.
 #[test]
-fn the_mcp_server_embeds_while_idle_when_configured() {
+fn the_mcp_server_searches_with_either_tier_and_embeds_while_idle_when_configured() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     let wheel = write_tiny_wheel(tmp.path());
@@ -623,20 +697,32 @@ fn the_mcp_server_embeds_while_idle_when_configured() {
     write_project(&root);
     assert!(cg(&root, &home, &["model", "add", wheel.to_str().unwrap()]).status.success());
     assert!(cg(&root, &home, &["init"]).status.success());
+
+    // Static vectors only: not configured to embed, so nothing is.
+    let (mut server, lines) = mcp_server(&root, &home);
+    for (id, mode) in [(1, "semantic"), (2, "hybrid")] {
+        let v = mcp_call(
+            &mut server,
+            &lines,
+            id,
+            "codegraph_search",
+            serde_json::json!({"query": "parse config file", "mode": mode}),
+        );
+        assert_eq!(v["mode"], mode, "{v}");
+        assert_eq!(v["vectors_compared"], 13, "{v}");
+        assert!(v.get("transformer_vectors_compared").is_none(), "{v}");
+        assert!(!v["results"].as_array().unwrap().is_empty(), "{v}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(!text(&cg(&root, &home, &["status"]).stdout).contains("transformer vectors"));
+
     let config = root.join(".codegraph/config.json");
     let mut cfg: serde_json::Value = serde_json::from_str(&fs::read_to_string(&config).unwrap()).unwrap();
     cfg["embed_when_idle"] = serde_json::json!(true);
     fs::write(&config, cfg.to_string()).unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_cg"))
-        .args(["mcp", "--project"])
-        .arg(&root)
-        .env("CODEGRAPH_HOME", &home)
-        .env("CG_EMBED_IDLE_SECS", "0")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut server, lines) = mcp_server(&root, &home);
     let mut status = String::new();
     for _ in 0..300 {
         std::thread::sleep(std::time::Duration::from_millis(100));
@@ -645,8 +731,18 @@ fn the_mcp_server_embeds_while_idle_when_configured() {
             break;
         }
     }
-    let _ = server.kill();
-    let _ = server.wait();
     assert!(status.contains("transformer vectors: 13 of 13"), "{status}");
     assert_eq!(check_deep_rows(&root, &home), 13);
+    // The server reads the rows it wrote: its answers now use them.
+    let v = mcp_call(
+        &mut server,
+        &lines,
+        3,
+        "codegraph_search",
+        serde_json::json!({"query": "parse config file", "mode": "semantic"}),
+    );
+    assert_eq!(v["transformer_vectors_compared"], 13, "{v}");
+    assert!(!v["results"].as_array().unwrap().is_empty(), "{v}");
+    let _ = server.kill();
+    let _ = server.wait();
 }

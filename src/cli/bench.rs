@@ -180,6 +180,13 @@ pub fn run(args: Args) -> Result<()> {
         }
         None => None,
     };
+    let transformer = match &args.model {
+        Some(name) => {
+            note("transformer rate (a sample of 512 definitions)");
+            Some(transformer_rate(&index, name, &pool)?)
+        }
+        None => None,
+    };
     note("graph queries");
     let graph = graph_queries(&index, args.queries, args.seed, model.as_deref(), args.no_graph)?;
     let rg = if args.vs_rg { ripgrep(&root, &dir, &terms, &index) } else { None };
@@ -216,6 +223,8 @@ pub fn run(args: Args) -> Result<()> {
             "open_p50_us": open.as_ref().map(|p| micros(p.p50)),
             "embedding": embedding.map(|(chunks, d)| json!({"model": args.model, "chunks": chunks, "s": secs(d),
                 "chunks_per_s": chunks as f64 / secs(d).max(1e-9), "threads": threads})),
+            "transformer": transformer.map(|(chunks, tokens, d)| json!({"model": args.model, "chunks": chunks,
+                "tokens": tokens, "s": secs(d), "chunks_per_s": chunks as f64 / secs(d).max(1e-9), "threads": threads})),
             "queries": mode_json,
             "graph_queries": graph.iter().map(|(name, p, found)| json!({"query": name, "symbols": p.as_ref().map_or(0, |p| p.n),
                 "results": found, "p50_us": p.as_ref().map(|p| micros(p.p50)), "p90_us": p.as_ref().map(|p| micros(p.p90)),
@@ -287,6 +296,17 @@ pub fn run(args: Args) -> Result<()> {
             chunks as f64 / secs(d).max(1e-9)
         )?;
     }
+    if let Some((chunks, tokens, d)) = transformer {
+        writeln!(
+            out,
+            "  transformer ({}): {} sampled definitions ({} tokens) in {:.2} s = {:.1} chunks/s ({threads} threads)",
+            args.model.as_deref().unwrap_or(""),
+            chunks,
+            tokens,
+            secs(d),
+            chunks as f64 / secs(d).max(1e-9)
+        )?;
+    }
     writeln!(out, "\nqueries (first 50 hits + total, in-process, warm)")?;
     if let Some(p) = &open {
         writeln!(out, "  {:<12} p50 {:>9.1} µs   p99 {:>9.1} µs", "open", micros(p.p50), micros(p.p99))?;
@@ -316,14 +336,24 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     for (name, p, found) in &graph {
         if let Some(p) = p {
-            let what = if ["search", "search_part", "semantic", "hybrid", "context"].contains(name) {
+            let what = if [
+                "search",
+                "search_part",
+                "semantic",
+                "hybrid",
+                "semantic_transformer",
+                "hybrid_transformer",
+                "context",
+            ]
+            .contains(name)
+            {
                 "found"
             } else {
                 "results"
             };
             writeln!(
                 out,
-                "  {:<12} p50 {:>9.1} µs   p90 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   (n={}, {} {what})",
+                "  {:<20} p50 {:>9.1} µs   p90 {:>9.1} µs   p99 {:>9.1} µs   max {:>9.1} µs   (n={}, {} {what})",
                 name,
                 micros(p.p50),
                 micros(p.p90),
@@ -421,12 +451,20 @@ fn graph_queries(
         let (p, found) = timed(queries, run);
         out.push((label, p, found));
     }
-    // By meaning, the same queries: the static vectors alone, and hybrid.
+    // By meaning, the same queries: the static vectors alone, and hybrid; then
+    // with the transformer vectors of the tree's own index (`cg embed` there:
+    // rows are keyed by path and content, so they fit this index's files).
     if let Some(m) = model {
         use codegraph::graph::SearchMode;
-        for (label, mode) in [("semantic", SearchMode::Semantic), ("hybrid", SearchMode::Hybrid)] {
+        let deep = codegraph::graph::deep_vectors(index);
+        let mut rows = vec![("semantic", SearchMode::Semantic, None), ("hybrid", SearchMode::Hybrid, None)];
+        if let Some(d) = &deep {
+            rows.push(("semantic_transformer", SearchMode::Semantic, Some(d.clone())));
+            rows.push(("hybrid_transformer", SearchMode::Hybrid, Some(d.clone())));
+        }
+        for (label, mode, deep) in rows {
             let run = |(text, name): &(String, String)| -> u64 {
-                let g = Graph::new(index);
+                let g = Graph::new(index).with_deep(deep.clone());
                 g.search_by(text, 10, mode, Some(m)).map_or(0, |r| r.hits.iter().any(|h| h.name == *name) as u64)
             };
             let (p, found) = timed(&whole, run);
@@ -445,6 +483,30 @@ fn graph_queries(
     let (p, found) = timed(&tasks, run);
     out.push(("context", p, found));
     Ok(out)
+}
+
+/// Runs the transformer `name` over the chunks of a sample of 512 types and
+/// functions (from about 256 files spread over the tree), timed on `pool` (chunks made first):
+/// how many, their tokens, and how long.
+fn transformer_rate(index: &Index, name: &str, pool: &rayon::ThreadPool) -> Result<(u64, u64, Duration)> {
+    use codegraph::snapshot::structure::ArchivedFileStructure;
+    let encoder = codegraph::embed::ModelStore::from_env()?.load_encoder(name)?;
+    let mut texts: Vec<String> = Vec::new();
+    let files = index.files()?;
+    // About 256 files spread over the tree, then 512 of their definitions.
+    for f in files.iter().step_by((files.len() / 256).max(1)) {
+        let Ok(source) = std::fs::read_to_string(index.root.join(f.path)) else { continue };
+        let archive = f.seg.structure(&f.slot)?.to_archive();
+        if let Ok(s) = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive) {
+            codegraph::embed::deep::for_each_deep_chunk(f.path, s, &source, |_, _, t| texts.push(t.to_string()));
+        }
+    }
+    let step = (texts.len() / 512).max(1);
+    let sample: Vec<Vec<u32>> = texts.iter().step_by(step).take(512).map(|t| encoder.tokens(t)).collect();
+    let tokens = sample.iter().map(|s| s.len() as u64).sum();
+    let started = Instant::now();
+    pool.install(|| encoder.embed_tokens(&sample))?;
+    Ok((sample.len() as u64, tokens, started.elapsed()))
 }
 
 /// Embeds every type and function of the index again with `model`, timed on

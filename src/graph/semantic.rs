@@ -15,10 +15,18 @@ use crate::embed::{quantize, StaticModel};
 use crate::project::Index;
 use crate::snapshot::vectors::VectorTable;
 
-/// The weight of the cosine in hybrid search (lexical scores are divided by
-/// their best first). Chosen on half of the Go query set of
+/// The weight of the static vectors' cosine in hybrid search (lexical scores
+/// are divided by their best first). Chosen on half of the Go query set of
 /// `benches/semantic` (see the README there).
 pub const HYBRID_WEIGHT: f64 = 1.0;
+
+/// The cosine's weight in hybrid search when transformer vectors (`cg embed`)
+/// are in use. Their cosines rank better than lexical scores but spread less
+/// (candidates differ by tenths, normalized lexical scores by up to 1), so
+/// they need the larger weight: 10 had the best recall@10 summed over half `a`
+/// of the Go and Python query sets of `benches/semantic` (1, 2, 3, 4, 6, 8, 10,
+/// 15 and 25 tried).
+pub const TRANSFORMER_WEIGHT: f64 = 10.0;
 
 /// How search ranks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -390,7 +398,17 @@ impl Graph<'_> {
         mode: SearchMode,
         model: Option<&StaticModel>,
     ) -> Result<SymbolSearch, GraphError> {
-        self.search_weighted(text, limit, mode, model, HYBRID_WEIGHT)
+        self.search_weighted(text, limit, mode, model, self.hybrid_weight())
+    }
+
+    /// The cosine's weight in hybrid search for the vectors this graph has:
+    /// [`TRANSFORMER_WEIGHT`] with transformer vectors, else [`HYBRID_WEIGHT`].
+    pub fn hybrid_weight(&self) -> f64 {
+        if self.deep.is_some() {
+            TRANSFORMER_WEIGHT
+        } else {
+            HYBRID_WEIGHT
+        }
     }
 
     /// [`Graph::search_by`] with the cosine's weight in hybrid search given
@@ -461,9 +479,7 @@ impl Graph<'_> {
             scores.entry(id).or_insert((weight * cos as f64, None));
         }
         for &(id, _) in &near.hits {
-            if !scores.contains_key(&id) {
-                scores.insert(id, (weight * cosine(id), None));
-            }
+            scores.entry(id).or_insert_with(|| (weight * cosine(id), None));
         }
         let mut ranked: Vec<(f64, DefId, Option<SymbolHit>)> =
             scores.into_iter().map(|(id, (s, h))| ((s * 1000.0).round() / 1000.0, id, h)).collect();

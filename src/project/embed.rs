@@ -127,7 +127,9 @@ pub fn embed(
 
     // What is missing, with its text (files read in parallel; a file changed
     // since it was indexed waits for `cg update`).
-    let found: Vec<Result<(Vec<Todo>, u64, bool), SnapshotError>> = files
+    // Per file: what to embed, its definitions, and whether it changed.
+    type Found = (Vec<Todo>, u64, bool);
+    let found: Vec<Result<Found, SnapshotError>> = files
         .par_iter()
         .map(|f| {
             let key = file_key(f.path, f.slot.meta.hash);
