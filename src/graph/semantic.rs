@@ -17,7 +17,7 @@ use crate::snapshot::vectors::VectorTable;
 
 /// The weight of the static vectors' cosine in hybrid search (lexical scores
 /// are divided by their best first). Chosen on half of the Go query set of
-/// `benches/semantic` (see the README there).
+/// `benches/semantic` (README, "Search by meaning").
 pub const HYBRID_WEIGHT: f64 = 1.0;
 
 /// The cosine's weight in hybrid search when transformer vectors (`cg embed`)
