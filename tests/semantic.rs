@@ -543,12 +543,21 @@ fn cg_embed_adds_transformer_vectors_resumably_and_incrementally() {
     assert_eq!(check_deep_rows(&root, &home), 4);
     let o = cg(&root, &home, &["status"]);
     assert!(text(&o.stdout).contains("transformer vectors: 4 of 13 types and functions"), "{}", text(&o.stdout));
+    // Hybrid search weighs the cosine by the share embedded: 1 + 9 × 4/13.
+    let hybrid_weight = || {
+        let o = cg(&root, &home, &["search", "retry the request", "--mode", "hybrid", "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["vectors_compared"].as_u64(), Some(13), "{v}");
+        v["hybrid_weight"].as_f64()
+    };
+    assert_eq!(hybrid_weight(), Some(3.769));
     let v = embed_json(&root, &home, &[]);
     assert_eq!((v["had"].as_u64(), v["embedded"].as_u64(), v["left"].as_u64()), (Some(4), Some(9), Some(0)));
     assert_eq!(check_deep_rows(&root, &home), 13);
     let v = embed_json(&root, &home, &[]);
     assert_eq!(v["embedded"].as_u64(), Some(0));
     assert!(cg(&root, &home, &["verify"]).status.success());
+    assert_eq!(hybrid_weight(), Some(10.0));
 
     // Search by meaning uses them: a definition's own chunk finds it first,
     // and the transformer's nearest rows = brute force over the live rows.
@@ -587,6 +596,7 @@ fn cg_embed_adds_transformer_vectors_resumably_and_incrementally() {
     let o = cg(&root, &home, &["search", "retry the request", "--mode", "semantic", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["transformer_vectors_compared"].as_u64(), Some(13), "{v}");
+    assert!(v.get("hybrid_weight").is_none(), "{v}");
 
     // A changed file: until `cg update` it waits; then only its definitions
     // are embedded again and its old rows are dropped.

@@ -46,8 +46,8 @@ pub struct SearchArgs {
     /// the index has vectors, else lexical.
     #[arg(long)]
     mode: Option<String>,
-    /// The cosine's weight in hybrid search (for measuring; default: the
-    /// weight chosen for the tier in use).
+    /// The cosine's weight in hybrid search (for measuring; default: 1 with
+    /// static vectors, up to 10 as the share with transformer vectors grows).
     #[arg(long, hide = true)]
     weight: Option<f64>,
     /// Static vectors only, even where transformer vectors exist (for measuring).
@@ -431,8 +431,7 @@ pub fn search(args: SearchArgs) -> Result<()> {
     if args.text.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
         bail!("empty query: give words or an identifier");
     }
-    let weight = args.weight.unwrap_or_else(|| g.hybrid_weight());
-    let found = g.search_weighted(&args.text, args.limit, mode, model.as_deref(), weight)?;
+    let found = g.search_weighted(&args.text, args.limit, mode, model.as_deref(), args.weight)?;
     let v = answer::search(&g, &args.text, &found);
     if args.json {
         print_json(&v)?;

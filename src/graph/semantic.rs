@@ -20,13 +20,24 @@ use crate::snapshot::vectors::VectorTable;
 /// `benches/semantic` (README, "Search by meaning").
 pub const HYBRID_WEIGHT: f64 = 1.0;
 
-/// The cosine's weight in hybrid search when transformer vectors (`cg embed`)
-/// are in use. Their cosines rank better than lexical scores but spread less
-/// (candidates differ by tenths, normalized lexical scores by up to 1), so
-/// they need the larger weight: 10 had the best recall@10 summed over half `a`
-/// of the Go and Python query sets of `benches/semantic` (1, 2, 3, 4, 6, 8, 10,
-/// 15 and 25 tried).
+/// The cosine's weight in hybrid search when every definition has a
+/// transformer vector (`cg embed`). Their cosines rank better than lexical
+/// scores but spread less (candidates differ by tenths, normalized lexical
+/// scores by up to 1), so they need the larger weight: 10 had the best
+/// recall@10 summed over half `a` of the Go and Python query sets of
+/// `benches/semantic` (1, 2, 3, 4, 6, 8, 10, 15 and 25 tried).
 pub const TRANSFORMER_WEIGHT: f64 = 10.0;
+
+/// The cosine's weight in hybrid search when a `share` (0 to 1) of the
+/// definitions have transformer vectors: from [`HYBRID_WEIGHT`] with none to
+/// [`TRANSFORMER_WEIGHT`] with all, in proportion. While `cg embed` is under
+/// way the two tiers' cosines are mixed under one weight; with half of each
+/// query set embedded, 5.5 had better recall@10 than 1, 3 or 10 on both, and
+/// weighing each tier by its own weight (10 and 1) ranked the embedded half
+/// above everything else (recall@10 0.16 on Go, under lexical's 0.46).
+pub fn hybrid_weight(share: f64) -> f64 {
+    HYBRID_WEIGHT + (TRANSFORMER_WEIGHT - HYBRID_WEIGHT) * share.clamp(0.0, 1.0)
+}
 
 /// How search ranks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -398,28 +409,19 @@ impl Graph<'_> {
         mode: SearchMode,
         model: Option<&StaticModel>,
     ) -> Result<SymbolSearch, GraphError> {
-        self.search_weighted(text, limit, mode, model, self.hybrid_weight())
-    }
-
-    /// The cosine's weight in hybrid search for the vectors this graph has:
-    /// [`TRANSFORMER_WEIGHT`] with transformer vectors, else [`HYBRID_WEIGHT`].
-    pub fn hybrid_weight(&self) -> f64 {
-        if self.deep.is_some() {
-            TRANSFORMER_WEIGHT
-        } else {
-            HYBRID_WEIGHT
-        }
+        self.search_weighted(text, limit, mode, model, None)
     }
 
     /// [`Graph::search_by`] with the cosine's weight in hybrid search given
-    /// (for choosing it).
+    /// (for choosing it); `None`: [`hybrid_weight`] of the share of
+    /// definitions with transformer vectors.
     pub fn search_weighted(
         &self,
         text: &str,
         limit: usize,
         mode: SearchMode,
         model: Option<&StaticModel>,
-        weight: f64,
+        weight: Option<f64>,
     ) -> Result<SymbolSearch, GraphError> {
         // More than asked for, so that collapsing copies still fills the answer.
         let wanted = limit.saturating_mul(3);
@@ -434,7 +436,7 @@ impl Graph<'_> {
         limit: usize,
         mode: SearchMode,
         model: Option<&StaticModel>,
-        weight: f64,
+        weight: Option<f64>,
     ) -> Result<SymbolSearch, GraphError> {
         let model = match (mode, model) {
             (SearchMode::Lexical, _) => return self.search(text, limit),
@@ -461,10 +463,24 @@ impl Graph<'_> {
             }
             query.as_ref().and_then(|q| cosine_of(self.index, model, q, id)).unwrap_or(0.0) as f64
         };
+        // The share of definitions with transformer vectors: rows in the
+        // store over static rows compared (a store's rows of files changed
+        // since `cg embed`, passed over by search, still count until the next
+        // run drops them).
+        let share = match &deep_near {
+            Some((_, rows)) if near.rows > 0 => *rows as f64 / near.rows as f64,
+            Some(_) => 1.0,
+            None => 0.0,
+        };
+        let weight = match mode {
+            SearchMode::Hybrid => weight.unwrap_or_else(|| hybrid_weight(share)),
+            _ => 1.0,
+        };
         lexical.semantic = Some(SemanticCounts {
             rows: near.rows,
             files_without: near.files_without,
             transformer_rows: deep_near.as_ref().map_or(0, |d| d.1),
+            weight: (mode == SearchMode::Hybrid).then_some(weight),
         });
         // Lexical scores over their best; cosines as they are.
         let best = lexical.hits.iter().map(|h| h.score).fold(0f64, f64::max);
@@ -474,7 +490,6 @@ impl Graph<'_> {
             let lex = if best > 0.0 { h.score / best } else { 0.0 };
             scores.insert(id, (lex + weight * cosine(id), Some(h)));
         }
-        let weight = if mode == SearchMode::Hybrid { weight } else { 1.0 };
         for &(id, cos) in deep_near.iter().flat_map(|d| d.0.iter()) {
             scores.entry(id).or_insert((weight * cos as f64, None));
         }
@@ -598,7 +613,7 @@ fn collapse_copies(index: &Index, model: Option<&StaticModel>, hits: &mut Vec<Sy
 }
 
 /// What a semantic or hybrid search compared.
-#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
 pub struct SemanticCounts {
     /// Definition vectors compared with the query.
     pub rows: u64,
@@ -606,6 +621,8 @@ pub struct SemanticCounts {
     pub files_without: u64,
     /// Transformer vectors compared with the query (`cg embed`).
     pub transformer_rows: u64,
+    /// The cosine's weight, in hybrid search.
+    pub weight: Option<f64>,
 }
 
 /// How many of the live types and functions have a vector of a model.

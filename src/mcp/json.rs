@@ -492,6 +492,9 @@ pub mod graph {
             if s.files_without > 0 {
                 v["files_without_vectors"] = json!(s.files_without);
             }
+            if let Some(w) = s.weight {
+                v["hybrid_weight"] = json!((w * 1000.0).round() / 1000.0);
+            }
         }
         v
     }
