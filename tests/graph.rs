@@ -580,3 +580,99 @@ fn go_plain_names_never_bind_to_another_packages_functions() {
     assert_eq!(callees("a.F"), ["external new"]);
     assert_eq!(callees("a.G"), ["external helper", "a.own"]);
 }
+
+/// A project of `files`, indexed.
+fn project_of(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
+    let dir = tempfile::tempdir().unwrap();
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    (dir, index)
+}
+
+/// The callees of SYMBOL by qualified name ("external NAME" for a library's).
+fn callees(index: &Index, symbol: &str) -> Vec<String> {
+    let g = Graph::new(index);
+    let id = g.find(symbol).unwrap()[0];
+    g.callees(id, 1)
+        .unwrap()
+        .into_iter()
+        .map(|e| match (e.symbol, e.external) {
+            (Some(s), _) => s.qualified_name,
+            (None, Some(name)) => format!("external {name}"),
+            _ => String::new(),
+        })
+        .collect()
+}
+
+/// Regression: a name imported from Rust's standard library (`use
+/// std::mem::take;`) or the JDK (`import java.util.Optional;`) was bound to
+/// the project's one definition of that name (the import found no project
+/// file, and the "defined once in the project" step took over).
+#[test]
+fn names_imported_from_the_standard_library_never_bind_to_project_definitions() {
+    let (_dir, index) = project_of(&[
+        ("Cargo.toml", "[package]\nname = \"p\"\n"),
+        ("src/lib.rs", "mod util;\nmod a;\n"),
+        ("src/util.rs", "pub fn take(v: u32) -> u32 { v }\npub fn swap() {}\n"),
+        (
+            "src/a.rs",
+            "use std::mem::take;\nuse crate::util::swap;\n\npub fn run(v: &mut Vec<u8>) {\n    let _ = take(v);\n    swap();\n}\n",
+        ),
+    ]);
+    assert_eq!(callees(&index, "a::run"), ["external take", "util::swap"]);
+    let (_dir, index) = project_of(&[
+        ("src/main/java/p/util/Optional.java", "package p.util;\n\npublic class Optional {\n}\n"),
+        (
+            "src/main/java/p/App.java",
+            "package p;\n\nimport java.util.Optional;\n\npublic class App {\n    Optional<String> none() { return Optional.empty(); }\n}\n",
+        ),
+        (
+            "src/main/java/p/Mine.java",
+            "package p;\n\nimport p.util.Optional;\n\npublic class Mine {\n    Optional mine;\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        refs(&index, "p.util.Optional"),
+        ["src/main/java/p/Mine.java:3 import", "src/main/java/p/Mine.java:6 type"]
+    );
+}
+
+/// A Rust workspace: `use other_crate::m::Item` is followed into the crate
+/// folder beside this one (`crates/other-crate/src/m.rs`), so a name defined
+/// there and in another crate binds to the imported one, not to both.
+#[test]
+fn rust_imports_follow_into_the_workspaces_other_crates() {
+    let (_dir, index) = project_of(&[
+        ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+        ("crates/other-crate/src/lib.rs", "pub mod m;\n"),
+        ("crates/other-crate/src/m.rs", "pub fn build() {}\n"),
+        ("crates/third/src/lib.rs", "pub fn build() {}\n"),
+        ("crates/app/src/lib.rs", "use other_crate::m::build;\n\npub fn go() {\n    build();\n}\n"),
+    ]);
+    assert_eq!(callees(&index, "go"), ["m::build"]);
+}
+
+/// Regression: a Rust name imported as a module (`use crate::fmt;`, then
+/// `fmt::S`) was bound to the module file's members of that name (the `fmt`
+/// methods of `fmt/mod.rs`). A module is no definition; but a call of the
+/// name is of a function the module defines and its parent re-exports (`use
+/// super::floor;`, then `floor(x)`).
+#[test]
+fn rust_module_names_are_not_definitions_but_calls_reach_their_functions() {
+    let (_dir, index) = project_of(&[
+        ("Cargo.toml", "[package]\nname = \"p\"\n"),
+        ("src/lib.rs", "mod fmt;\nmod b;\nmod math;\n"),
+        ("src/fmt/mod.rs", "pub struct S;\n\nimpl S {\n    pub fn fmt(&self) {}\n}\n"),
+        ("src/b.rs", "use crate::fmt;\n\npub fn show(s: &fmt::S) {\n    s.fmt();\n}\n"),
+        ("src/math/mod.rs", "mod floor;\nmod gamma;\npub use self::floor::floor;\n"),
+        ("src/math/floor.rs", "pub fn floor(x: f64) -> f64 {\n    x\n}\n"),
+        ("src/math/gamma.rs", "use super::floor;\n\npub fn gamma(x: f64) -> f64 {\n    floor(x)\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "S.fmt"), ["src/b.rs:4 call"]);
+    assert_eq!(callees(&index, "gamma"), ["math::floor::floor"]);
+}

@@ -289,44 +289,124 @@ fn rust_module_file(g: &Graph<'_>, dir: &str, parts: &[&str]) -> Result<Option<F
 }
 
 fn rust(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError> {
-    let here = rust_module_dir(&f.path);
     if imp.kind == 2 {
-        return Ok(rust_module_file(g, &here, &[imp.spec.as_str()])?.into_iter().collect());
+        return Ok(rust_module_file(g, &rust_module_dir(&f.path), &[imp.spec.as_str()])?.into_iter().collect());
     }
     let parts: Vec<&str> = imp.spec.split("::").filter(|p| !p.is_empty()).collect();
-    let (dir, rest): (String, &[&str]) = match parts.first().copied() {
+    for (dir, skip, anchored) in rust_bases(g, f, &parts)? {
+        let found = rust_in(g, &dir, &parts[skip..], imp, anchored)?;
+        if !found.is_empty() {
+            return Ok(found);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// The file of the module `name` when `imp` (`use a::b::{name}`) imports a
+/// module of the project (`a/b/name.rs` or `a/b/name/mod.rs`) by that name.
+pub(crate) fn rust_imported_module(
+    g: &Graph<'_>,
+    f: &FileGraph,
+    imp: &ImportRecord,
+    name: &str,
+) -> Result<Option<FileKey>, SnapshotError> {
+    let parts: Vec<&str> = imp.spec.split("::").filter(|p| !p.is_empty()).collect();
+    for (dir, skip, _) in rust_bases(g, f, &parts)? {
+        let mut with = parts[skip..].to_vec();
+        with.push(name);
+        if let Some(k) = rust_module_file(g, &dir, &with)? {
+            return Ok(Some(k));
+        }
+    }
+    Ok(None)
+}
+
+/// Where a `use` path starts, in the order tried: the folder, how many of the
+/// path's parts that folder stands for, and whether the path may end at the
+/// folder's own root module (a crate root, `self`, `super`).
+fn rust_bases(g: &Graph<'_>, f: &FileGraph, parts: &[&str]) -> Result<Vec<(String, usize, bool)>, SnapshotError> {
+    let here = rust_module_dir(&f.path);
+    Ok(match parts.first().copied() {
         Some("crate") => {
             let src = match f.path.rsplit_once("src/") {
                 Some((pre, _)) => format!("{pre}src"),
                 None => String::new(),
             };
-            (src, &parts[1..])
+            vec![(src, 1, true)]
         }
-        Some("self") => (here.clone(), &parts[1..]),
+        Some("self") => vec![(here, 1, true)],
         Some("super") => {
             let mut dir = f.path.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-            let mut rest = &parts[..];
             // `super` from `a/b.rs` is `a`; from `a/b/mod.rs` it is `a` too.
             if f.path.ends_with("/mod.rs") {
                 dir = dir.rsplit_once('/').map_or("", |(d, _)| d).to_string();
             }
-            rest = &rest[1..];
-            while rest.first() == Some(&"super") {
+            let mut skip = 1;
+            while parts.get(skip) == Some(&"super") {
                 dir = dir.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-                rest = &rest[1..];
+                skip += 1;
             }
-            (dir, rest)
+            vec![(dir, skip, true)]
         }
-        // A module of this one (2018 paths), else another crate: external.
-        _ => (here.clone(), &parts[..]),
-    };
+        // A module of this one (2018 paths), else another crate: one of the
+        // project's own when a folder of that name beside one of the file's
+        // folders holds `src/lib.rs` (a workspace), else external.
+        Some(first) => {
+            let mut bases = vec![(here, 0, false)];
+            if let Some(src) = rust_crate_src(g, &f.path, first)? {
+                bases.push((src, 1, true));
+            }
+            bases
+        }
+        None => Vec::new(),
+    })
+}
+
+/// The `src` folder of the project's crate `name` seen from the file at `from`:
+/// `A/name/src/lib.rs` (or with `-` for `_`) for a folder `A` holding `from`,
+/// nearest first (`compiler/rustc_middle/src` from `compiler/rustc_ast/src/ast.rs`,
+/// `library/core/src` from `library/alloc/src/vec/mod.rs`).
+fn rust_crate_src(g: &Graph<'_>, from: &str, name: &str) -> Result<Option<String>, SnapshotError> {
+    let mut folders = vec![name.to_string()];
+    if name.contains('_') {
+        folders.push(name.replace('_', "-"));
+    }
+    if matches!(name, "std" | "core" | "alloc" | "proc_macro" | "test") {
+        // The Rust tree itself keeps the standard crates in `library/`.
+        folders.push(format!("library/{name}"));
+    }
+    let mut dir = from;
+    loop {
+        dir = dir.rsplit_once('/').map_or("", |(up, _)| up);
+        for folder in &folders {
+            let src = join(dir, &format!("{folder}/src")).unwrap_or_default();
+            if locate(g, &format!("{src}/lib.rs"))?.is_some() {
+                return Ok(Some(src));
+            }
+        }
+        if dir.is_empty() {
+            return Ok(None);
+        }
+    }
+}
+
+/// The files of `use DIR::REST::{names}`: the names' own modules and the
+/// module holding them; `anchored`: DIR is a crate's root or a `self` /
+/// `super` path, so REST may be empty (the root module itself).
+fn rust_in(
+    g: &Graph<'_>,
+    dir: &str,
+    rest: &[&str],
+    imp: &ImportRecord,
+    anchored: bool,
+) -> Result<Vec<FileKey>, SnapshotError> {
     let mut out = Vec::new();
     // The names may be modules themselves (`use crate::a::{b, c}`).
     for n in &imp.names {
         if n.name != "*" {
             let mut with: Vec<&str> = rest.to_vec();
             with.push(&n.name);
-            if let Some(k) = rust_module_file(g, &dir, &with)? {
+            if let Some(k) = rust_module_file(g, dir, &with)? {
                 out.push(k);
             }
         }
@@ -334,8 +414,8 @@ fn rust(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>
     // The module holding the names; failing that its parent (`a::b::Item` where
     // `b` is an inline module or `Item` sits in `a`).
     for cut in 0..=rest.len().min(2) {
-        if let Some(k) = rust_module_file(g, &dir, &rest[..rest.len() - cut])? {
-            if !(rest.len() - cut == 0 && parts.first().is_none_or(|p| !matches!(*p, "crate" | "self" | "super"))) {
+        if let Some(k) = rust_module_file(g, dir, &rest[..rest.len() - cut])? {
+            if rest.len() - cut > 0 || anchored {
                 out.push(k);
             }
             break;

@@ -1101,7 +1101,31 @@ impl<'i> Graph<'i> {
             if named.is_none() && imp.names.is_empty() {
                 continue;
             }
+            if let (true, Some(n)) = (rust && imp.kind != 2, named) {
+                if let Some(module) = imports::rust_imported_module(self, f, imp, &n.name)? {
+                    // A module is no definition: `use core::fmt` and then
+                    // `fmt::Debug` name no `fmt` method of `fmt/mod.rs`. But
+                    // the name may also be a function the module defines and
+                    // its parent re-exports (`use super::floor`, then
+                    // `floor(x)`): a call or the import binds to that one; a
+                    // call finding none goes on below (calls are of
+                    // functions).
+                    let top = nd.select(class, &nd.in_files(std::slice::from_ref(&module)), |d| d.parent.is_none());
+                    match r.role {
+                        RefRole::Call if top.is_empty() => {}
+                        RefRole::Call | RefRole::Import => return Ok(done(top)),
+                        _ => return Ok(Resolution::default()),
+                    }
+                }
+            }
             let targets = self.import_targets(f, i as u32)?;
+            if named.is_some() && targets.is_empty() && imports_from_outside(f.language, &imp.spec) {
+                // Named by an import from outside the project (`use
+                // std::mem::take;`, `import java.util.Optional;`): it is that
+                // library's, not a project definition of the same name found
+                // by the steps below.
+                return Ok(Resolution::default());
+            }
             let found = nd.select(class, &nd.in_files(&targets), importable);
             if !found.is_empty() {
                 return Ok(done(found));
@@ -1151,6 +1175,25 @@ impl<'i> Graph<'i> {
         //    name is not a member here (C#'s implicit `this` was step 1); a
         //    function nested in another is not seen from other files.
         Ok(done(nd.global[class].iter().map(|&i| nd.items[i as usize].id).collect()))
+    }
+}
+
+/// Whether an import that resolves to no project file is the standard
+/// library's, so the names it imports are that library's rather than a project
+/// definition of the same name found by the later steps. Only the standard
+/// libraries: another import finding no file may be the project's own that
+/// this index could not follow (a Rust workspace crate in an unusual folder, a
+/// Java nested class, a package whose name is a common word), and those names
+/// still go on to the later steps. (TS/JS modules and Python bind nothing past
+/// their imports anyway.)
+fn imports_from_outside(language: Language, spec: &str) -> bool {
+    match language {
+        Language::Rust => matches!(spec.split("::").next(), Some("std" | "core" | "alloc" | "proc_macro")),
+        Language::Java => {
+            let spec = spec.strip_prefix("static ").unwrap_or(spec);
+            spec.starts_with("java.") || spec.starts_with("javax.")
+        }
+        _ => false,
     }
 }
 
