@@ -676,3 +676,20 @@ fn rust_module_names_are_not_definitions_but_calls_reach_their_functions() {
     assert_eq!(refs(&index, "S.fmt"), ["src/b.rs:4 call"]);
     assert_eq!(callees(&index, "gamma"), ["math::floor::floor"]);
 }
+
+/// Go's `new(T)` makes a *T: `s := new(store.Store); s.Add()` is Store's Add,
+/// not every Add of the project (kubernetes: `new(inf.Dec).SetString` was
+/// ambiguous among three SetString methods).
+#[test]
+fn go_new_types_its_result() {
+    let (_dir, index) = project_of(&[
+        ("go.mod", "module example.com/m\n"),
+        ("store/store.go", "package store\n\ntype Store struct{}\n\nfunc (s *Store) Add() {}\n"),
+        (
+            "a/a.go",
+            "package a\n\nimport \"example.com/m/store\"\n\ntype Invoice struct{}\n\nfunc (i *Invoice) Add() {}\n\nfunc F() {\n\ts := new(store.Store)\n\ts.Add()\n\ti := new(Invoice)\n\ti.Add()\n\tnew(Invoice).Add()\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Store.Add"), ["a/a.go:11 call"]);
+    assert_eq!(refs(&index, "Invoice.Add"), ["a/a.go:13 call", "a/a.go:14 call"]);
+}

@@ -340,6 +340,16 @@ impl<'a> Visit<'a> {
             }
             if role.graph.call_field != 0 {
                 let callee = value.child_by_field_id(role.graph.call_field)?;
+                if self.spec.language == crate::lang::Language::Go && self.text(callee) == "new" {
+                    // Go's `new(T)`, `new(pkg.T)`: a *T.
+                    let t = value.child_by_field_name("arguments")?.named_child(0)?;
+                    let name = match t.kind() {
+                        "selector_expression" => self.text(t.child_by_field_name("field")?),
+                        _ => self.type_name(t),
+                    };
+                    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                    return (plain && !self.roles.is_keyword(name)).then(|| name.to_string());
+                }
                 let (obj, member) = self.roles.of(callee).graph.member;
                 if obj == 0 || callee.kind() != "scoped_identifier" {
                     return None;
