@@ -920,3 +920,51 @@ fn query_colours_path_line_and_match_when_asked() {
     );
     assert_eq!(cg(dir.path(), &["query", "x", "--color", "sometimes"]).status.code(), Some(2));
 }
+
+/// Regression: files the walk could not index (binary, too large) were named
+/// by `cg init` only; `cg status` never said so, and an update that skipped a
+/// new file kept no record of it. Now `.codegraph/skipped.json` keeps them
+/// through updates, and status says them.
+#[test]
+fn skipped_files_are_said_by_status_and_kept_through_updates() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    fs::write(p.join("main.go"), "package main\n\nfunc main() {}\n").unwrap();
+    let big = format!("package main\n\n// {}\n", "x".repeat(1_200_000));
+    fs::write(p.join("big.go"), &big).unwrap();
+    fs::write(p.join("blob.go"), b"package main\x00\x01\x02\n").unwrap();
+    let init = cg(p, &["init", "--max-file-mib", "1"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    let status = |p: &Path| -> (String, serde_json::Value) {
+        let text = stdout(&cg(p, &["status"]));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&cg(p, &["status", "--json"]))).unwrap();
+        (text, v)
+    };
+    let (text, v) = status(p);
+    assert!(text.contains("skipped (binary): 1\nskipped (too large): 1\n"), "{text}");
+    assert!(text.contains("  big.go: too large (1200018 bytes, limit 1048576)"), "{text}");
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v["files_skipped"].as_array().map_or(Vec::new(), |a| {
+            a.iter().map(|f| format!("{} {}", f["file"].as_str().unwrap(), f["kind"].as_str().unwrap())).collect()
+        })
+    };
+    assert_eq!(names(&v), ["big.go too large", "blob.go binary"]);
+
+    // The big file shrinks: a targeted update indexes it and drops it from the record.
+    fs::write(p.join("big.go"), "package main\n\nfunc Big() {}\n").unwrap();
+    assert!(cg(p, &["update", "big.go"]).status.success());
+    assert_eq!(names(&status(p).1), ["blob.go binary"]);
+    assert!(stdout(&cg(p, &["query", "Big"])).contains("big.go"));
+    // A new binary file: the update writes no generation, yet records it.
+    fs::write(p.join("more.go"), b"\x00\x00binary").unwrap();
+    assert!(cg(p, &["update"]).status.success());
+    assert_eq!(names(&status(p).1), ["blob.go binary", "more.go binary"]);
+    // Fixed, removed: a whole rescan leaves nothing to say.
+    fs::write(p.join("blob.go"), "package main\n").unwrap();
+    fs::remove_file(p.join("more.go")).unwrap();
+    assert!(cg(p, &["update"]).status.success());
+    let (text, v) = status(p);
+    assert!(!text.contains("skipped"), "{text}");
+    assert!(v.get("files_skipped").is_none(), "{v}");
+    assert!(!p.join(".codegraph/skipped.json").exists());
+}

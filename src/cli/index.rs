@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
-use codegraph::extract::SkipReason;
 use codegraph::index::Progress;
 use codegraph::project::{self, Index, InitOptions};
 use serde_json::json;
@@ -103,26 +102,7 @@ pub fn init(args: InitArgs) -> Result<()> {
     if let Some(model) = &report.model {
         writeln!(out, "vectors: every type and function embedded with the model {model} (`cg search --mode hybrid`)")?;
     }
-    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
-    for s in &report.skipped {
-        *counts.entry(s.reason.label()).or_default() += 1;
-    }
-    for (reason, n) in counts {
-        writeln!(out, "skipped ({reason}): {n}")?;
-    }
-    for s in report.skipped.iter().filter(|s| matches!(s.reason, SkipReason::Unreadable(_))).take(5) {
-        writeln!(out, "  {}: {}", super::shown(&s.path), super::shown(&s.reason.to_string()))?;
-    }
-    // Large source files are often the central ones (TypeScript's checker.ts is
-    // 2.7 MiB): name them and say how to include them.
-    let large: Vec<&codegraph::extract::Skip> =
-        report.skipped.iter().filter(|s| matches!(s.reason, SkipReason::TooLarge { .. })).collect();
-    for s in large.iter().take(5) {
-        writeln!(out, "  {}: {}", super::shown(&s.path), super::shown(&s.reason.to_string()))?;
-    }
-    if !large.is_empty() {
-        writeln!(out, "  (`cg init --max-file-mib N` indexes files up to N MiB)")?;
-    }
+    skipped_files(&mut out, &project::SkippedFiles::of(&report.skipped))?;
     excluded_dirs(&mut out, &report.excluded_dirs)?;
     unsupported(&mut out, &m.unsupported_files)?;
     if !report.diagnostics.is_empty() {
@@ -250,8 +230,34 @@ pub fn status(args: StatusArgs) -> Result<()> {
         project::store_bytes(&root) as f64 / 1048576.0,
         ago(m.created_unix_ms)
     )?;
+    skipped_files(&mut out, &project::read_skipped(&root))?;
     excluded_dirs(&mut out, &m.excluded_dirs)?;
     unsupported(&mut out, &m.unsupported_files)?;
+    Ok(())
+}
+
+/// Files the walk found but could not index, by reason; the unreadable and the
+/// too large by name (large source files are often the central ones:
+/// TypeScript's checker.ts is 2.7 MiB), and how to include those.
+fn skipped_files(out: &mut impl Write, skipped: &project::SkippedFiles) -> io::Result<()> {
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for s in &skipped.files {
+        *counts.entry(s.kind.as_str()).or_default() += 1;
+    }
+    for (kind, n) in counts {
+        writeln!(out, "skipped ({kind}): {n}")?;
+    }
+    if skipped.more > 0 {
+        writeln!(out, "skipped, not named: {} more (`cg status --json` names the first 10,000)", skipped.more)?;
+    }
+    for kind in ["unreadable", "too large"] {
+        for s in skipped.files.iter().filter(|s| s.kind == kind).take(5) {
+            writeln!(out, "  {}: {}", super::shown(&s.file), super::shown(&s.reason))?;
+        }
+    }
+    if skipped.files.iter().any(|s| s.kind == "too large") {
+        writeln!(out, "  (`cg init --max-file-mib N` indexes files up to N MiB)")?;
+    }
     Ok(())
 }
 

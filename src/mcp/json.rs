@@ -262,6 +262,14 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
         // Source files left out because cg does not read their language yet.
         value["files_unsupported"] = json!(m.unsupported_files);
     }
+    let skipped = project::read_skipped(root);
+    if !skipped.files.is_empty() || skipped.more > 0 {
+        // Files found but not indexed (binary, too large, unreadable).
+        value["files_skipped"] = json!(skipped.files);
+        if skipped.more > 0 {
+            value["files_skipped_more"] = json!(skipped.more);
+        }
+    }
     Ok(value)
 }
 

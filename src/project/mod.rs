@@ -50,6 +50,81 @@ pub const DEFAULT_TREE_DEPTH: usize = 2;
 pub const DIR: &str = ".codegraph";
 pub const MANIFEST: &str = "manifest.json";
 pub const CONFIG: &str = "config.json";
+/// The files the walk found but could not index (binary, too large,
+/// unreadable), as the last `cg init` and updates left them.
+pub const SKIPPED: &str = "skipped.json";
+/// At most this many skipped files are named in [`SKIPPED`]; the rest are
+/// counted.
+const MAX_SKIPPED_NAMED: usize = 10_000;
+
+/// A file left out of the index, and why.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SkippedFile {
+    pub file: String,
+    /// `binary`, `too large`, `unreadable`, `path not UTF-8`.
+    pub kind: String,
+    /// The reason in words (`too large (2588822 bytes, limit 2097152)`).
+    pub reason: String,
+}
+
+/// What [`SKIPPED`] holds.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SkippedFiles {
+    pub files: Vec<SkippedFile>,
+    /// Skipped files beyond those named.
+    #[serde(default)]
+    pub more: u64,
+}
+
+impl SkippedFiles {
+    pub fn of(skips: &[crate::extract::Skip]) -> SkippedFiles {
+        let mut files: Vec<SkippedFile> = skips
+            .iter()
+            .map(|s| SkippedFile {
+                file: s.path.clone(),
+                kind: s.reason.label().to_string(),
+                reason: s.reason.to_string(),
+            })
+            .collect();
+        files.sort_by(|a, b| a.file.cmp(&b.file));
+        files.dedup_by(|a, b| a.file == b.file);
+        let more = files.len().saturating_sub(MAX_SKIPPED_NAMED) as u64;
+        files.truncate(MAX_SKIPPED_NAMED);
+        SkippedFiles { files, more }
+    }
+
+    /// Those of `self` outside `rels` (files or folders an update looked at
+    /// again; "" is everything), and `skips`, what it skipped there.
+    fn updated(&self, rels: &[String], skips: &[crate::extract::Skip]) -> SkippedFiles {
+        let whole = rels.is_empty() || rels.iter().any(String::is_empty);
+        let mut next = SkippedFiles::of(skips);
+        if !whole {
+            let kept = self.files.iter().filter(|f| !rels.iter().any(|r| update::under(&f.file, r)));
+            next.files.extend(kept.cloned());
+            next.files.sort_by(|a, b| a.file.cmp(&b.file));
+            next.files.dedup_by(|a, b| a.file == b.file);
+            next.more += self.more;
+        }
+        next
+    }
+}
+
+/// The files the last `cg init` and later updates could not index
+/// ([`SKIPPED`]; none recorded reads as none).
+pub fn read_skipped(root: &Path) -> SkippedFiles {
+    fs::read(root.join(DIR).join(SKIPPED)).ok().and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default()
+}
+
+fn write_skipped(dir: &Path, skipped: &SkippedFiles) -> Result<(), ProjectError> {
+    let path = dir.join(SKIPPED);
+    if skipped.files.is_empty() && skipped.more == 0 {
+        return match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(ProjectError::Io { path, source: e }),
+            _ => Ok(()),
+        };
+    }
+    write_atomic(&path, &serde_json::to_vec_pretty(skipped).unwrap_or_default())
+}
 
 /// What can go wrong with a project's store. Every message says what to do.
 #[derive(Debug, thiserror::Error)]
@@ -560,6 +635,7 @@ pub fn init(
     };
     let manifest_bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     write_atomic(&dir.join(MANIFEST), &manifest_bytes)?;
+    write_skipped(&dir, &SkippedFiles::of(&summary.skipped))?;
     sync_dir(&dir);
     remove_unreferenced(&dir, &manifest);
     // The summary's automatic part follows the new generation; people's sections

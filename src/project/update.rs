@@ -140,6 +140,8 @@ pub fn update(
     let mut project_files = manifest.project_files;
     let mut refresh_summary = false;
     let mut refresh_docs = false;
+    // The skipped files' record, when this update looked at files again.
+    let mut skipped: Option<super::SkippedFiles> = None;
     match request {
         Request::Compact => {}
         Request::Remove(paths) => {
@@ -319,6 +321,10 @@ pub fn update(
             }
         }
     }
+    if let Request::Update(paths) = request {
+        let rels = paths.iter().map(|p| relative_to_root(&root, p)).collect::<Result<Vec<_>, _>>()?;
+        skipped = Some(super::read_skipped(&root).updated(&rels, &report.skipped));
+    }
     // Files that come or go change the detected structure and entry points.
     if !report.added.is_empty() || !report.removed.is_empty() {
         refresh_summary = true;
@@ -373,6 +379,13 @@ pub fn update(
             }
         }
     }
+    // Also when no generation was written: a file that is skipped now and was
+    // not indexed before changes nothing else.
+    if let Some(next) = skipped {
+        if next != super::read_skipped(&root) {
+            super::write_skipped(&dir, &next)?;
+        }
+    }
     // Also when nothing changed: a writer killed after its switch left the
     // previous generation's files behind.
     if let Ok(current) = super::read_manifest(&root) {
@@ -389,7 +402,7 @@ pub fn update(
 }
 
 /// Whether `path` is `target` or lies under the folder `target` ("" is the root).
-fn under(path: &str, target: &str) -> bool {
+pub(super) fn under(path: &str, target: &str) -> bool {
     target.is_empty()
         || path == target
         || (path.starts_with(target) && path.as_bytes().get(target.len()) == Some(&b'/'))
