@@ -549,49 +549,21 @@ fn neighborhood_of_a_method_a_type_and_a_file() {
 /// package's unexported `hcn.new`); it is its own package's or a builtin.
 #[test]
 fn go_plain_names_never_bind_to_another_packages_functions() {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write("go.mod", "module example.com/m\n");
-    write("lib/h.go", "package lib\n\nfunc new() int { return 1 }\n\nfunc helper() int { return 2 }\n");
-    write(
-        "a/a.go",
-        "package a\n\nfunc F() *int {\n\treturn new(int)\n}\n\nfunc G() int {\n\treturn helper() + own()\n}\n",
-    );
-    write("a/own.go", "package a\n\nfunc own() int { return 3 }\n");
-    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
-    let index = Index::open(dir.path()).unwrap();
-    let g = Graph::new(&index);
-    let callees = |symbol: &str| -> Vec<String> {
-        let id = g.find(symbol).unwrap()[0];
-        g.callees(id, 1)
-            .unwrap()
-            .into_iter()
-            .map(|e| match (e.symbol, e.external) {
-                (Some(s), _) => s.qualified_name,
-                (None, Some(name)) => format!("external {name}"),
-                _ => String::new(),
-            })
-            .collect()
-    };
-    assert_eq!(callees("a.F"), ["external new"]);
-    assert_eq!(callees("a.G"), ["external helper", "a.own"]);
+    let (_dir, index) = project_of(&[
+        ("go.mod", "module example.com/m\n"),
+        ("lib/h.go", "package lib\n\nfunc new() int { return 1 }\n\nfunc helper() int { return 2 }\n"),
+        (
+            "a/a.go",
+            "package a\n\nfunc F() *int {\n\treturn new(int)\n}\n\nfunc G() int {\n\treturn helper() + own()\n}\n",
+        ),
+        ("a/own.go", "package a\n\nfunc own() int { return 3 }\n"),
+    ]);
+    assert_eq!(callees(&index, "a.F"), ["external new"]);
+    assert_eq!(callees(&index, "a.G"), ["external helper", "a.own"]);
 }
 
-/// A project of `files`, indexed.
 fn project_of(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
-    let dir = tempfile::tempdir().unwrap();
-    for (rel, text) in files {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
-    let index = Index::open(dir.path()).unwrap();
-    (dir, index)
+    common::indexed_project(files)
 }
 
 /// The callees of SYMBOL by qualified name ("external NAME" for a library's).

@@ -5,19 +5,13 @@
 use std::path::Path;
 
 use codegraph::graph::Graph;
-use codegraph::project::{self, Index, InitOptions};
+use codegraph::project::Index;
 use proptest::prelude::*;
 
+mod common;
+
 fn project(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
-    let dir = tempfile::tempdir().unwrap();
-    for (rel, text) in files {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    project::init(dir.path(), &InitOptions::default(), &|_| {}).unwrap();
-    let index = Index::open(dir.path()).unwrap();
-    (dir, index)
+    common::indexed_project(files)
 }
 
 /// `name file:line` of each result.

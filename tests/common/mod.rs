@@ -231,3 +231,16 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A project of `files` (path, text), indexed.
+pub fn indexed_project(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
+    let dir = tempfile::tempdir().unwrap();
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    codegraph::project::init(dir.path(), &codegraph::project::InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    (dir, index)
+}
