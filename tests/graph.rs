@@ -625,8 +625,14 @@ fn rust_imports_follow_into_the_workspaces_other_crates() {
         ("crates/other-crate/src/m.rs", "pub fn build() {}\n"),
         ("crates/third/src/lib.rs", "pub fn build() {}\n"),
         ("crates/app/src/lib.rs", "use other_crate::m::build;\n\npub fn go() {\n    build();\n}\n"),
+        ("crates/app/src/alias.rs", "use other_crate as oc;\nuse serde;\n"),
     ]);
     assert_eq!(callees(&index, "go"), ["m::build"]);
+    let g = Graph::new(&index);
+    let imports: Vec<(String, Vec<String>)> =
+        g.imports("crates/app/src/alias.rs", 1).unwrap().into_iter().map(|i| (i.module, i.resolved)).collect();
+    assert_eq!(imports[0].1, ["crates/other-crate/src/lib.rs"], "{imports:?}");
+    assert!(imports[1].1.is_empty(), "{imports:?}");
 }
 
 /// Regression: a Rust name imported as a module (`use crate::fmt;`, then

@@ -293,6 +293,17 @@ fn rust(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>
         return Ok(rust_module_file(g, &rust_module_dir(&f.path), &[imp.spec.as_str()])?.into_iter().collect());
     }
     let parts: Vec<&str> = imp.spec.split("::").filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        // `use other_crate;`, `use other_crate as alias;`: that crate's root,
+        // when it is one of the project's.
+        let mut out = Vec::new();
+        for n in &imp.names {
+            if let Some(src) = rust_crate_src(g, &f.path, &n.name)? {
+                out.extend(rust_module_file(g, &src, &[])?);
+            }
+        }
+        return Ok(out);
+    }
     for (dir, skip, anchored) in rust_bases(g, f, &parts)? {
         let found = rust_in(g, &dir, &parts[skip..], imp, anchored)?;
         if !found.is_empty() {
