@@ -671,3 +671,16 @@ fn go_new_types_its_result() {
     assert_eq!(refs(&index, "Store.Add"), ["a/a.go:11 call"]);
     assert_eq!(refs(&index, "Invoice.Add"), ["a/a.go:13 call", "a/a.go:14 call"]);
 }
+
+/// Regression: a Python annotation `Optional[Store]` typed its value as
+/// `Optional` (and `typing.Optional[Store]` as `typing`, `"Store"` as nothing),
+/// so `find().add()` and `s.add()` bound to no `add`.
+#[test]
+fn python_optional_and_quoted_annotations_type_their_values() {
+    let (_dir, index) = project_of(&[(
+        "shop/store.py",
+        "import typing\nfrom typing import Optional\n\n\nclass Store:\n    def add(self):\n        pass\n\n\nclass Invoice:\n    def add(self):\n        pass\n\n\ndef find() -> Optional[Store]:\n    return None\n\n\ndef use(s: \"Store\", i: typing.Optional[Invoice], j: Invoice | None):\n    s.add()\n    i.add()\n    j.add()\n    x = find()\n    x.add()\n",
+    )]);
+    assert_eq!(refs(&index, "Store.add"), ["shop/store.py:20 call", "shop/store.py:24 call"]);
+    assert_eq!(refs(&index, "Invoice.add"), ["shop/store.py:21 call", "shop/store.py:22 call"]);
+}

@@ -241,7 +241,7 @@ impl<'a> Visit<'a> {
             // C#: `Store a = .., b;` types its declarators in the parent.
             (b.ty.is_empty() && b.value.is_empty()).then(|| parent?.child_by_field_name("type")).flatten()
         })
-        .map(|t| self.type_name(t))
+        .map(|t| self.declared_name(t))
         .filter(|t| !matches!(*t, "var" | "auto" | "let" | "_" | ""))
         .map(str::to_string);
         if ty.is_none() && idents.len() == 1 {
@@ -986,7 +986,7 @@ impl<'a> Visit<'a> {
             let decl = node.named_children(&mut c).find(|c| c.kind() == "variable_declaration");
             decl.and_then(|d| d.child_by_field_name("type"))
         });
-        let ty = ty.map(|t| self.type_name(t).to_string()).filter(|t| {
+        let ty = ty.map(|t| self.declared_name(t).to_string()).filter(|t| {
             !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') && !self.roles.is_keyword(t)
         })?;
         let Some(owner) = self.current_type().map(str::to_string) else { return Some(ty) };

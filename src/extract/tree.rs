@@ -1078,6 +1078,9 @@ impl<'a> Visit<'a> {
     /// The plain name of a declared result type: Go's first result of a list
     /// (`(x *T, err error)` → `T`), else [`Visit::type_name`].
     fn result_type(&self, t: Node<'a>) -> Option<String> {
+        if self.spec.language == crate::lang::Language::Python {
+            return Some(self.declared_name(t).to_string()).filter(|n| !n.is_empty());
+        }
         let t = if t.kind() == "parameter_list" {
             let first = t.named_child(0)?;
             first.child_by_field_name("type").unwrap_or(first)
@@ -1087,6 +1090,17 @@ impl<'a> Visit<'a> {
         let name = self.type_name(t);
         let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
         (plain && !self.roles.is_keyword(name)).then(|| name.to_string())
+    }
+
+    /// The class a declared type names: [`Visit::type_name`], except that a
+    /// Python annotation is read as [`python_annotation_type`] (`Optional[Store]`
+    /// is a `Store`); empty when it names none.
+    fn declared_name(&self, t: Node<'a>) -> &'a str {
+        if self.spec.language == crate::lang::Language::Python {
+            python_annotation_type(self.text(t)).filter(|n| !self.roles.is_keyword(n)).unwrap_or("")
+        } else {
+            self.type_name(t)
+        }
     }
 
     /// The plain name of a type expression: `Foo` for `&mut Foo<T>`, `pkg::Foo`, `*Foo`.
@@ -1292,4 +1306,57 @@ fn cut_doc(doc: String) -> String {
     }
     let end = doc[..end].rfind(char::is_whitespace).filter(|&i| i > 0).unwrap_or(end);
     doc[..end].to_string()
+}
+
+/// The class a Python annotation names: `Store`, `"Store"` (a forward
+/// reference), `Optional[Store]`, `typing.Optional[Store]`, `Store | None`,
+/// `models.Store`; `None` for anything else (`List[Store]`, `Dict[str, int]`).
+fn python_annotation_type(text: &str) -> Option<&str> {
+    fn unquote(t: &str) -> &str {
+        let t = t.trim();
+        let t = t.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(t);
+        t.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')).unwrap_or(t).trim()
+    }
+    let mut t = unquote(text);
+    for optional in ["typing.Optional[", "Optional["] {
+        if let Some(inner) = t.strip_prefix(optional).and_then(|x| x.strip_suffix(']')) {
+            t = unquote(inner);
+            break;
+        }
+    }
+    if t.contains('|') {
+        let mut parts = t.split('|').map(str::trim).filter(|p| *p != "None");
+        t = parts.next()?;
+        if parts.next().is_some() {
+            return None;
+        }
+    }
+    let name = t.rsplit('.').next()?;
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (plain && !name.starts_with(|c: char| c.is_ascii_digit()) && name != "None").then_some(name)
+}
+
+#[cfg(test)]
+mod python_annotation_tests {
+    use super::python_annotation_type as ty;
+
+    #[test]
+    fn python_annotations_name_their_class() {
+        for (text, want) in [
+            ("Store", Some("Store")),
+            ("\"Store\"", Some("Store")),
+            ("Optional[Store]", Some("Store")),
+            ("typing.Optional[Store]", Some("Store")),
+            ("Optional['Store']", Some("Store")),
+            ("Store | None", Some("Store")),
+            ("None | models.Store", Some("Store")),
+            ("models.Store", Some("Store")),
+            ("List[Store]", None),
+            ("Dict[str, int]", None),
+            ("Store | Invoice", None),
+            ("None", None),
+        ] {
+            assert_eq!(ty(text), want, "{text}");
+        }
+    }
 }
