@@ -684,3 +684,27 @@ fn python_optional_and_quoted_annotations_type_their_values() {
     assert_eq!(refs(&index, "Store.add"), ["shop/store.py:20 call", "shop/store.py:24 call"]);
     assert_eq!(refs(&index, "Invoice.add"), ["shop/store.py:21 call", "shop/store.py:22 call"]);
 }
+
+/// Ruby's `Store.new` runs `Store#initialize` (a subclass without one runs its
+/// base class's): the `.new` calls are its references and callers.
+#[test]
+fn ruby_new_calls_initialize() {
+    let (_dir, index) = project_of(&[
+        (
+            "lib/shop.rb",
+            "class Base\n  def initialize(x)\n    @x = x\n  end\nend\n\nclass Store < Base\n  def initialize\n    super(1)\n  end\nend\n\nclass Child < Base\nend\n",
+        ),
+        ("lib/run.rb", "require_relative 'shop'\n\ndef run\n  s = Store.new\n  c = Child.new(2)\n  [s, c]\nend\n"),
+    ]);
+    assert_eq!(refs(&index, "Store.initialize"), ["lib/run.rb:4 call"]);
+    assert_eq!(refs(&index, "Base.initialize"), ["lib/run.rb:5 call"]);
+    let g = Graph::new(&index);
+    let callers: Vec<String> = g
+        .callers(&g.find("Store.initialize").unwrap(), 1)
+        .unwrap()
+        .into_iter()
+        .map(|c| format!("{} {:?}", c.symbol.map_or(String::new(), |s| s.qualified_name), c.lines))
+        .collect();
+    assert_eq!(callers, ["run [4]"]);
+    assert_eq!(callees(&index, "run"), ["Store::initialize", "Base::initialize"]);
+}

@@ -307,6 +307,9 @@ pub struct NameDefs {
 
 /// Which definitions a reference of a role may bind to: 0 calls (no
 /// properties), 1 types, 2 anything.
+/// What Ruby's `Type.new` calls.
+pub(crate) const RUBY_CONSTRUCTOR: &str = "initialize";
+
 fn role_class(role: RefRole) -> usize {
     match role {
         RefRole::Call => 0,
@@ -846,6 +849,21 @@ impl<'i> Graph<'i> {
                     && self.import_targets(f, i as u32)?.is_empty()
                 {
                     return Ok(Resolution::default());
+                }
+            }
+        }
+        // Ruby's `Store.new` runs `Store#initialize` (its own or inherited).
+        if f.language == Language::Ruby && name == "new" && r.role == RefRole::Call {
+            if let PackedReceiver::Name(x) | PackedReceiver::Type(x) = r.receiver {
+                let x = self.dealias(f, f.name(x));
+                let init = self.name_defs_for(RUBY_CONSTRUCTOR, f.language)?;
+                let mut levels = vec![vec![x.clone()]];
+                levels.extend(self.supertypes(&x)?.iter().cloned());
+                for level in levels {
+                    let found = init.select(role_class(r.role), &init.of_parents(&level), |_| true);
+                    if !found.is_empty() {
+                        return Ok(Resolution { ambiguous: found.len() > 1, defs: found, by_name_only: 0 });
+                    }
                 }
             }
         }

@@ -140,17 +140,25 @@ impl Graph<'_> {
     /// it through ([`Graph::receiver_files`]) are read, the others counted.
     fn references_counted(&self, targets: &[DefId], roles: &[RefRole]) -> Result<(Vec<Found>, usize), SnapshotError> {
         let mut names: Vec<String> = Vec::new();
+        // Ruby's `Store.new` calls `Store#initialize`: its references are also
+        // among the lines naming `new` (not counted as other lines).
+        let mut constructor = false;
         for &t in targets {
-            let (_, d) = self.def(t)?;
+            let (f, d) = self.def(t)?;
+            constructor |= f.language == Language::Ruby && d.name == super::RUBY_CONSTRUCTOR && d.parent.is_some();
             if !names.contains(&d.name) {
                 names.push(d.name);
             }
         }
+        if constructor {
+            names.push("new".to_string());
+        }
         let mut out = Vec::new();
         let mut other_lines = 0;
         for name in &names {
+            let via_new = constructor && name == "new";
             let (files, lines) = self.files_with_lines(name, false)?;
-            let keep = if files.len() > FILTER_MIN_FILES && !self.exhaustive {
+            let keep = if files.len() > FILTER_MIN_FILES && !self.exhaustive && !via_new {
                 self.receiver_files(name, targets, roles, files.len())?
             } else {
                 None
@@ -186,7 +194,9 @@ impl Graph<'_> {
                     }
                 }
             }
-            other_lines += outside.saturating_sub(answered.len());
+            if !via_new {
+                other_lines += outside.saturating_sub(answered.len());
+            }
         }
         out.sort_by(|a, b| a.file.path.cmp(&b.file.path).then(a.r.line.cmp(&b.r.line)));
         Ok((out, other_lines))
