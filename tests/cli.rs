@@ -967,4 +967,10 @@ fn skipped_files_are_said_by_status_and_kept_through_updates() {
     assert!(!text.contains("skipped"), "{text}");
     assert!(v.get("files_skipped").is_none(), "{v}");
     assert!(!p.join(".codegraph/skipped.json").exists());
+    // A FIFO in its place never blocks status (it is read as regular files only).
+    let fifo = p.join(".codegraph/skipped.json");
+    if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        let o = cg(p, &["status"]);
+        assert!(o.status.success() && !stdout(&o).contains("skipped"), "{}", stderr(&o));
+    }
 }

@@ -305,11 +305,11 @@ pub struct NameDefs {
     global: [Vec<u32>; 3],
 }
 
-/// Which definitions a reference of a role may bind to: 0 calls (no
-/// properties), 1 types, 2 anything.
 /// What Ruby's `Type.new` calls.
 pub(crate) const RUBY_CONSTRUCTOR: &str = "initialize";
 
+/// Which definitions a reference of a role may bind to: 0 calls (no
+/// properties), 1 types, 2 anything.
 fn role_class(role: RefRole) -> usize {
     match role {
         RefRole::Call => 0,
@@ -699,6 +699,22 @@ impl<'i> Graph<'i> {
         Ok((f, d))
     }
 
+    /// The members among `nd` of type `t`, else of its nearest supertypes that
+    /// have some (empty when none has).
+    fn members_through_supertypes(&self, nd: &NameDefs, class: usize, t: &str) -> Result<Vec<DefId>, SnapshotError> {
+        let found = nd.select(class, &nd.of_parents(&[t.to_string()]), |_| true);
+        if !found.is_empty() {
+            return Ok(found);
+        }
+        for level in self.supertypes(t)?.iter() {
+            let found = nd.select(class, &nd.of_parents(level), |_| true);
+            if !found.is_empty() {
+                return Ok(found);
+            }
+        }
+        Ok(Vec::new())
+    }
+
     /// The supertypes of the types named `name`, level by level (direct ones
     /// first), up to four levels, each name once.
     pub fn supertypes(&self, name: &str) -> Result<Rc<Vec<Vec<String>>>, SnapshotError> {
@@ -857,13 +873,9 @@ impl<'i> Graph<'i> {
             if let PackedReceiver::Name(x) | PackedReceiver::Type(x) = r.receiver {
                 let x = self.dealias(f, f.name(x));
                 let init = self.name_defs_for(RUBY_CONSTRUCTOR, f.language)?;
-                let mut levels = vec![vec![x.clone()]];
-                levels.extend(self.supertypes(&x)?.iter().cloned());
-                for level in levels {
-                    let found = init.select(role_class(r.role), &init.of_parents(&level), |_| true);
-                    if !found.is_empty() {
-                        return Ok(Resolution { ambiguous: found.len() > 1, defs: found, by_name_only: 0 });
-                    }
+                let found = self.members_through_supertypes(&init, role_class(r.role), &x)?;
+                if !found.is_empty() {
+                    return Ok(Resolution { ambiguous: found.len() > 1, defs: found, by_name_only: 0 });
                 }
             }
         }
@@ -906,17 +918,7 @@ impl<'i> Graph<'i> {
             _ => None,
         };
         if let Some(t) = receiver_type {
-            let found = of_parents(std::slice::from_ref(&t));
-            if !found.is_empty() {
-                return Ok(done(found));
-            }
-            for level in self.supertypes(&t)?.iter() {
-                let found = of_parents(level);
-                if !found.is_empty() {
-                    return Ok(done(found));
-                }
-            }
-            return Ok(Resolution::default());
+            return Ok(done(self.members_through_supertypes(&nd, class, &t)?));
         }
         match receiver {
             PackedReceiver::Type(_) => Ok(Resolution::default()),
@@ -1089,13 +1091,9 @@ impl<'i> Graph<'i> {
                 // `self`: members of the type (partial classes, out-of-class
                 // definitions and reopened classes included) and of its base
                 // types.
-                let mut levels = vec![vec![t.clone()]];
-                levels.extend(self.supertypes(&t)?.iter().cloned());
-                for level in levels {
-                    let found = nd.select(class, &nd.of_parents(&level), |_| true);
-                    if !found.is_empty() {
-                        return Ok(done(found));
-                    }
+                let found = self.members_through_supertypes(nd, class, &t)?;
+                if !found.is_empty() {
+                    return Ok(done(found));
                 }
             }
         }
@@ -1119,7 +1117,18 @@ impl<'i> Graph<'i> {
             if named.is_none() && imp.names.is_empty() {
                 continue;
             }
-            if let (true, Some(n)) = (rust && imp.kind != 2, named) {
+            let targets = self.import_targets(f, i as u32)?;
+            // The import's files hold the name's own module when it is one (a
+            // cheap test on the cached targets before the exact one).
+            let module_file = |n: &str| {
+                let (file, folder) = (format!("{n}.rs"), format!("{n}/mod.rs"));
+                targets.iter().any(|&k| {
+                    self.path_of(k).is_ok_and(|p| {
+                        p == file || p.ends_with(&format!("/{file}")) || p.ends_with(&format!("/{folder}"))
+                    })
+                })
+            };
+            if let Some(n) = named.filter(|n| rust && imp.kind != 2 && module_file(&n.name)) {
                 if let Some(module) = imports::rust_imported_module(self, f, imp, &n.name)? {
                     // A module is no definition: `use core::fmt` and then
                     // `fmt::Debug` name no `fmt` method of `fmt/mod.rs`. But
@@ -1136,7 +1145,6 @@ impl<'i> Graph<'i> {
                     }
                 }
             }
-            let targets = self.import_targets(f, i as u32)?;
             if named.is_some() && targets.is_empty() && imports_from_outside(f.language, &imp.spec) {
                 // Named by an import from outside the project (`use
                 // std::mem::take;`, `import java.util.Optional;`): it is that

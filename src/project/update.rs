@@ -140,8 +140,9 @@ pub fn update(
     let mut project_files = manifest.project_files;
     let mut refresh_summary = false;
     let mut refresh_docs = false;
-    // The skipped files' record, when this update looked at files again.
-    let mut skipped: Option<super::SkippedFiles> = None;
+    // The skipped files' record before this update and after, when it looked
+    // at files again.
+    let mut skipped: Option<(super::SkippedFiles, super::SkippedFiles)> = None;
     match request {
         Request::Compact => {}
         Request::Remove(paths) => {
@@ -319,11 +320,10 @@ pub fn update(
                     refresh_summary = true;
                 }
             }
+            let before = super::read_skipped(&root);
+            let after = before.updated(&rels, &report.skipped);
+            skipped = Some((before, after));
         }
-    }
-    if let Request::Update(paths) = request {
-        let rels = paths.iter().map(|p| relative_to_root(&root, p)).collect::<Result<Vec<_>, _>>()?;
-        skipped = Some(super::read_skipped(&root).updated(&rels, &report.skipped));
     }
     // Files that come or go change the detected structure and entry points.
     if !report.added.is_empty() || !report.removed.is_empty() {
@@ -381,10 +381,8 @@ pub fn update(
     }
     // Also when no generation was written: a file that is skipped now and was
     // not indexed before changes nothing else.
-    if let Some(next) = skipped {
-        if next != super::read_skipped(&root) {
-            super::write_skipped(&dir, &next)?;
-        }
+    if let Some((_, after)) = skipped.filter(|(before, after)| before != after) {
+        super::write_skipped(&dir, &after)?;
     }
     // Also when nothing changed: a writer killed after its switch left the
     // previous generation's files behind.
