@@ -441,11 +441,33 @@ fn c_prototypes_and_definitions_are_one_symbol_and_statics_stay_in_their_file() 
     assert_eq!(refs(&index, "src/store.c:4"), ["src/store.c:13 call"]);
     assert_eq!(refs(&index, "src/main.c:3"), ["src/main.c:9 call"]);
     // `store_t *s`: the typedef stands for `struct store`, whose field it is.
-    assert_eq!(refs(&index, "store.total"), ["src/main.c:12 other", "src/store.c:16 other", "src/store.c:17 other"]);
+    assert_eq!(
+        refs(&index, "store.total"),
+        ["src/main.c:12 other", "src/report.c:7 other", "src/store.c:16 other", "src/store.c:17 other"]
+    );
+    // A header's `static inline` is every including file's.
+    assert_eq!(refs(&index, "store_min"), ["src/report.c:7 call"]);
     let g = Graph::new(&index);
     let imports: Vec<(String, Vec<String>)> =
         g.imports("src/main.c", 1).unwrap().into_iter().map(|i| (i.module, i.resolved)).collect();
     assert_eq!(imports, [("store.h".to_string(), vec!["include/store.h".to_string()])]);
+}
+
+/// Regression: a third file calling `check` (from a library header) was bound
+/// to the `static int check` of two other source files, as one symbol.
+#[test]
+fn c_statics_of_source_files_are_never_another_files_callees() {
+    let (_dir, index) = indexed("c");
+    let g = Graph::new(&index);
+    let report = g.find("report").unwrap();
+    let callees: Vec<(Option<String>, Option<String>)> = g
+        .callees(report[0], 1)
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.symbol.map(|s| format!("{}:{}", s.file, s.line)), e.external))
+        .collect();
+    assert_eq!(callees, [(None, Some("check".to_string())), (Some("include/store.h:11".to_string()), None)]);
+    assert!(g.callers(g.find("src/store.c:4").unwrap().as_slice(), 1).unwrap().iter().all(|e| e.file == "src/store.c"));
 }
 
 #[test]

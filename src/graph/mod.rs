@@ -278,6 +278,9 @@ pub struct Candidate {
     pub scope: String,
     /// Inside a function's body.
     pub nested: bool,
+    /// Seen only from its own file: a C / C++ top-level `static` in a source
+    /// file (in a header it is the including files' too).
+    pub file_local: bool,
 }
 
 impl Candidate {
@@ -365,7 +368,7 @@ impl NameDefs {
                 if d.parent.is_some() {
                     nd.members[class].push(i);
                 }
-                if !c.nested && (d.parent.is_none() || d.cat == DefCat::Type) {
+                if !c.nested && !c.file_local && (d.parent.is_none() || d.cat == DefCat::Type) {
                     nd.global[class].push(i);
                 }
             }
@@ -400,6 +403,13 @@ impl NameDefs {
     fn of_parents(&self, parents: &[String]) -> Vec<u32> {
         union(parents.iter().map(|p| self.by_parent.get(p)))
     }
+}
+
+/// A C / C++ source file rather than a header (whose `static` functions are
+/// every including file's).
+fn is_c_source(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    ["c", "cc", "cpp", "cxx", "c++"].iter().any(|e| ext.eq_ignore_ascii_case(e))
 }
 
 /// The sorted, distinct union of index lists.
@@ -658,8 +668,12 @@ impl<'i> Graph<'i> {
                     }
                 };
                 let (id, nested) = (((si, e.slot), e.index), e.nested);
+                let file_local = e.private
+                    && e.parent.is_none()
+                    && matches!(language, Language::C | Language::Cpp)
+                    && is_c_source(&path);
                 let (def, scope) = Def::from_entry(name, e);
-                items.push(Candidate { id, def, path, language, scope, nested });
+                items.push(Candidate { id, def, path, language, scope, nested, file_local });
                 if items.len() > MAX_CANDIDATES {
                     break 'segments;
                 }
@@ -1199,7 +1213,8 @@ impl<'i> Graph<'i> {
         }
         // 4. Defined once in the project, else ambiguous among all: a plain
         //    name is not a member here (C#'s implicit `this` was step 1); a
-        //    function nested in another is not seen from other files.
+        //    function nested in another, or a C `static` of a source file, is
+        //    not seen from other files.
         Ok(done(nd.global[class].iter().map(|&i| nd.items[i as usize].id).collect()))
     }
 }

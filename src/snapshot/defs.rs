@@ -30,6 +30,9 @@ pub struct DefEntry {
     /// Its name is indexed on its first line (false when that line is an
     /// attribute or decorator above the name, or the name is not a term).
     pub on_line: bool,
+    /// Declared private by its language's rules (C / C++: a top-level
+    /// `static`, seen only in its own file when that is a source file).
+    pub private: bool,
     /// A type's kind (`class`, `struct`, ...); empty for the others.
     pub kind: String,
     pub parent: Option<String>,
@@ -94,8 +97,11 @@ impl DefTableWriter {
     /// none, or invalid).
     pub fn add_archived(&mut self, slot: u32, s: Option<&ArchivedFileStructure>, terms: &[(&str, &[u32])]) {
         let Some(s) = s else { return };
-        // (name, line, end_line, cat, kind, parent, returns)
-        type Fields<'a> = (&'a str, u32, u32, u8, &'a str, Option<&'a str>, &'a str);
+        // (name, line, end_line, cat, kind, parent, returns, private)
+        type Fields<'a> = (&'a str, u32, u32, u8, &'a str, Option<&'a str>, &'a str, bool);
+        let private = |v: &rkyv::option::ArchivedOption<rkyv::string::ArchivedString>| {
+            v.as_ref().is_some_and(|v| v.as_str() == "private")
+        };
         let mut defs: Vec<Fields<'_>> = Vec::new();
         for t in s.types.iter() {
             let (line, end) = (t.line.to_native(), t.end_line.to_native());
@@ -107,6 +113,7 @@ impl DefTableWriter {
                 t.kind.as_str(),
                 t.parent.as_ref().map(|p| p.as_str()),
                 "",
+                private(&t.visibility),
             ));
         }
         for m in s.methods.iter() {
@@ -119,6 +126,7 @@ impl DefTableWriter {
                 "",
                 m.parent.as_ref().map(|p| p.as_str()),
                 m.returns.as_str(),
+                private(&m.visibility),
             ));
         }
         for p in s.properties.iter() {
@@ -131,6 +139,7 @@ impl DefTableWriter {
                 "",
                 p.parent.as_ref().map(|p| p.as_str()),
                 p.ty.as_str(),
+                private(&p.visibility),
             ));
         }
         // Which definitions have their name among the terms of their first line
@@ -149,7 +158,7 @@ impl DefTableWriter {
         let mut functions: Vec<(u32, u32)> = defs.iter().filter(|d| d.3 == 1).map(|d| (d.1, d.2)).collect();
         functions.sort_unstable();
         let scope = self.id(&s.scope);
-        for (index, &(name, line, end_line, cat, kind, parent, returns)) in defs.iter().enumerate() {
+        for (index, &(name, line, end_line, cat, kind, parent, returns, private)) in defs.iter().enumerate() {
             let nested =
                 functions.iter().take_while(|f| f.0 <= line).any(|&(l, e)| (l, e) != (line, end_line) && end_line <= e);
             let row = Row {
@@ -157,7 +166,7 @@ impl DefTableWriter {
                 index: index as u32,
                 line,
                 end_line,
-                tag: cat | (nested as u8) << 2 | (on_line[index] as u8) << 3,
+                tag: cat | (nested as u8) << 2 | (on_line[index] as u8) << 3 | (private as u8) << 4,
                 kind: self.id(kind),
                 parent: parent.map_or(0, |p| if p.is_empty() { 0 } else { self.id(p) }),
                 returns: self.id(returns),
@@ -237,7 +246,7 @@ fn raw_record(records: &[u8], at: &mut usize, slot: u32) -> Option<RawRecord> {
     let end_line = line.checked_add(u32::try_from(next()?).ok()?)?;
     // The tag is one byte: a one-byte varint (a set high bit fails here).
     let tag = u8::try_from(get_varint(records.get(..*at + 1)?, at)?).ok()?;
-    if tag & 3 > 2 || tag > 15 {
+    if tag & 3 > 2 || tag > 31 {
         return None;
     }
     let mut next = || get_varint(records, at);
@@ -281,6 +290,7 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
             cat: r.tag & 3,
             nested: r.tag & 4 != 0,
             on_line: r.tag & 8 != 0,
+            private: r.tag & 16 != 0,
             kind: string(kind)?,
             parent: if parent == 0 { None } else { Some(string(parent)?) },
             returns: string(returns)?,
