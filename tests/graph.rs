@@ -328,6 +328,46 @@ fn definitions_table_holds_exactly_the_archives_definitions() {
     }
 }
 
+/// The inheritance sections hold each `inherit` reference whose receiver is
+/// its subtype, both ways, with the supertype dealiased by the file's imports:
+/// what scanning every file's archive finds.
+#[test]
+fn inheritance_sections_hold_exactly_the_archives_supertype_references() {
+    use codegraph::extract::RefRole;
+    use codegraph::snapshot::structure::PackedReceiver;
+    use std::collections::{BTreeMap, BTreeSet};
+    for lang in ["go", "ts", "rust", "csharp", "java", "python", "c", "cpp", "php", "ruby"] {
+        let (_dir, index) = indexed(lang);
+        let g = Graph::new(&index);
+        let mut up: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut down: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for x in index.files().unwrap() {
+            let f = g.file((x.segment, x.slot_id)).unwrap();
+            for r in f.refs.iter().filter(|r| r.role == RefRole::Inherit) {
+                let PackedReceiver::Type(sub) = r.receiver else { continue };
+                let name = f.name(r.name);
+                let alias = f
+                    .imports
+                    .iter()
+                    .flat_map(|i| i.names.iter())
+                    .find(|n| n.alias == name && n.name != "*" && n.name != "default" && !n.name.is_empty());
+                let sup = alias.map_or(name.to_string(), |n| n.name.clone());
+                up.entry(f.name(sub).to_string()).or_default().insert(sup.clone());
+                down.entry(sup).or_default().insert(f.name(sub).to_string());
+            }
+        }
+        assert!(!up.is_empty(), "{lang}: the fixture has supertypes");
+        for (map, is_up) in [(&up, true), (&down, false)] {
+            for (name, others) in map {
+                let table: BTreeSet<String> = g.inherit_edges(name, is_up).unwrap().into_iter().collect();
+                assert_eq!(&table, others, "{lang}: {name} {}", if is_up { "up" } else { "down" });
+            }
+        }
+        // A name with no edges has none in the table.
+        assert!(g.inherit_edges("NoSuchTypeAnywhere", true).unwrap().is_empty());
+    }
+}
+
 #[test]
 fn symbol_card_has_code_calls_callers_siblings_and_namesakes() {
     let (_dir, index) = indexed("go");
@@ -729,4 +769,26 @@ fn ruby_new_calls_initialize() {
         .collect();
     assert_eq!(callers, ["run [4]"]);
     assert_eq!(callees(&index, "run"), ["Store::initialize", "Base::initialize"]);
+}
+
+/// Regression: a receiver typed by a generic parameter (`x: T`) was typed as a
+/// type named `T`, whose supertypes by name are every blanket impl's (`impl<T>
+/// Describe for T`): on rustc, walking them read most of the tree, and `T`
+/// stood in the hierarchy as a subtype of `Describe`.
+#[test]
+fn receivers_typed_by_a_generic_parameter_are_of_unknown_type() {
+    let (_dir, index) = project_of(&[(
+        "src/lib.rs",
+        "pub trait Shape {\n    fn area(&self) -> f64;\n}\n\
+         pub struct Square;\n\
+         impl Shape for Square {\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n\
+         pub trait Describe {\n    fn describe(&self);\n}\n\
+         impl<T: Shape> Describe for T {\n    fn describe(&self) {}\n}\n\
+         pub fn total<T: Shape>(x: T) -> f64 {\n    x.area()\n}\n",
+    )]);
+    let g = Graph::new(&index);
+    assert!(g.inherit_edges("Describe", false).unwrap().is_empty());
+    assert_eq!(g.inherit_edges("Square", true).unwrap(), ["Shape"]);
+    // `x.area()`: one of the two `area`s, unknown which.
+    assert_eq!(refs(&index, "Shape.area"), ["src/lib.rs:17 call ambiguous"]);
 }

@@ -1017,6 +1017,15 @@ impl<'a> Visit<'a> {
                         None => Receiver::Name(name.to_string()),
                     },
                 };
+                // A receiver typed by a generic parameter (`x: T`, `impl<T>
+                // Trait for T`) is not a type of that name: its type is unknown
+                // here (by name, `T`'s supertypes are every blanket impl's).
+                let receiver = match receiver {
+                    Receiver::Type(t) | Receiver::Member(t, _) if graph.type_params.contains(t.as_str()) => {
+                        Receiver::Unknown
+                    }
+                    other => other,
+                };
                 RefFact { line: r.line, name: r.name.to_string(), role: r.role, receiver }
             })
             .collect();

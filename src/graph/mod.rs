@@ -568,12 +568,6 @@ impl<'i> Graph<'i> {
         Ok(seg.slot_path(&seg.slot(key.1)?)?.to_string())
     }
 
-    /// The language of a file, from its slot record.
-    fn language_of(&self, key: FileKey) -> Result<Language, SnapshotError> {
-        let slot = self.index.segments[key.0].slot(key.1)?;
-        Ok(Language::from_id(slot.meta.language).unwrap_or(Language::Go))
-    }
-
     /// The live files where `name` occurs (case-sensitively), optionally only on
     /// definition lines, in path order.
     pub fn files_with(&self, name: &str, defs_only: bool) -> Result<Rc<Vec<FileKey>>, SnapshotError> {
@@ -759,47 +753,23 @@ impl<'i> Graph<'i> {
         Ok(levels)
     }
 
-    /// The names the types named `name` inherit from, in the files defining them
-    /// (an `impl Trait for T` may sit in any file naming `T`, so for Rust every
-    /// file where `T` occurs is read).
+    /// The names the types named `name` inherit from: every `inherit`
+    /// reference whose receiver is such a type (`class T extends B`, `impl
+    /// Display for T` in any file), from the segments' inheritance sections (no
+    /// structure block read), in segment, file and line order.
     fn direct_supertypes(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
-        let mut out = Vec::new();
-        // Supertypes are named where the type is defined, except Rust's
-        // `impl Trait for T`, which may sit in any file naming `T`.
-        let nd = self.name_defs(name)?;
-        let mut defining: Vec<FileKey> = Vec::new();
-        let mut rust = false;
-        for c in nd.items.iter().filter(|c| c.def.cat == DefCat::Type) {
-            rust |= c.language == Language::Rust;
-            if defining.last() != Some(&c.id.0) {
-                defining.push(c.id.0);
-            }
-        }
-        if defining.is_empty() {
-            // A type from outside the project (`impl Trait for Vec`).
-            for &k in self.files_with(name, true)?.iter() {
-                rust |= self.language_of(k)? == Language::Rust;
-            }
-        }
-        let files = if rust {
-            let mut files: Vec<FileKey> = Vec::new();
-            for &k in self.files_with(name, false)?.iter() {
-                if defining.contains(&k) || self.language_of(k)? == Language::Rust {
-                    files.push(k);
-                }
-            }
-            files
-        } else {
-            defining
-        };
-        for &key in files.iter().take(MAX_CANDIDATES) {
-            let f = self.file(key)?;
-            for r in &f.refs {
-                if r.role == RefRole::Inherit && matches!(r.receiver, PackedReceiver::Type(t) if f.name(t) == name) {
-                    let s = self.dealias(&f, f.name(r.name));
-                    if !out.contains(&s) {
-                        out.push(s);
-                    }
+        self.inherit_edges(name, true)
+    }
+
+    /// The other ends of the live edges up from (`up`) or down to the types
+    /// named `name`, each name once.
+    pub fn inherit_edges(&self, name: &str, up: bool) -> Result<Vec<String>, SnapshotError> {
+        let mut out: Vec<String> = Vec::new();
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        for (si, seg) in self.index.segments.iter().enumerate() {
+            for e in seg.inherit_edges(name, up)? {
+                if self.index.is_live(si, e.slot) && seen.insert(e.other.clone()) {
+                    out.push(e.other);
                 }
             }
         }

@@ -291,27 +291,22 @@ impl Graph<'_> {
     }
 
     /// `roots` and their subtypes (as far down as supertypes are followed up),
-    /// reading at most `budget` files (`None` past it; what was read is taken
-    /// off the budget).
+    /// from the inheritance sections; `None` when the files naming them exceed
+    /// `budget` (the caller reads those; they are taken off the budget).
     fn family(&self, roots: &[String], budget: &mut usize) -> Result<Option<Vec<String>>, SnapshotError> {
         let mut types: Vec<String> = roots.to_vec();
         let (mut i, mut level_end, mut depth) = (0, types.len(), 0);
         while i < types.len() && depth < 4 {
             let t = types[i].clone();
-            let files = self.files_with(&t, false)?;
-            if files.len() > *budget {
+            // The caller reads the files naming each type of the family.
+            let files = self.files_with(&t, false)?.len();
+            if files > *budget {
                 return Ok(None);
             }
-            *budget -= files.len();
-            for &key in files.iter() {
-                let f = self.file(key)?;
-                for r in f.refs.iter().filter(|r| r.role == RefRole::Inherit) {
-                    if let PackedReceiver::Type(sub) = r.receiver {
-                        let sub = f.name(sub);
-                        if !types.iter().any(|x| x == sub) && self.dealias(&f, f.name(r.name)) == t {
-                            types.push(sub.to_string());
-                        }
-                    }
+            *budget -= files;
+            for sub in self.inherit_edges(&t, false)? {
+                if !types.contains(&sub) {
+                    types.push(sub);
                 }
             }
             i += 1;

@@ -52,6 +52,28 @@ pub struct DefTableWriter {
     rows: Vec<(Box<str>, Row)>,
     ids: FxHashMap<Box<str>, u32>,
     strings: Vec<Box<str>>,
+    /// Supertype edges keyed both ways ([`inherit_key`]): `(key, slot, line,
+    /// the other type's string id + 1)`.
+    edges: Vec<(Box<[u8]>, u32, u32, u32)>,
+}
+
+/// The key of the edges from `name` to its supertypes (`up`) or subtypes in the
+/// inheritance sections: the name, 0xFF (never in UTF-8), then `>` or `<`.
+pub fn inherit_key(name: &str, up: bool) -> Vec<u8> {
+    let mut key = Vec::with_capacity(name.len() + 2);
+    key.extend_from_slice(name.as_bytes());
+    key.push(0xFF);
+    key.push(if up { b'>' } else { b'<' });
+    key
+}
+
+/// The bytes of the five sections a [`DefTableWriter`] makes.
+pub struct DefSections {
+    pub fst: Vec<u8>,
+    pub records: Vec<u8>,
+    pub strings: Vec<u8>,
+    pub inherit_fst: Vec<u8>,
+    pub inherits: Vec<u8>,
 }
 
 /// A definition with its strings as ids (+1; 0: none).
@@ -154,6 +176,32 @@ impl DefTableWriter {
                 on_line[i] = lines.binary_search(&defs[i].1).is_ok();
             }
         }
+        // Supertype edges: each `inherit` reference with its subtype as the
+        // receiver (`class Store extends Base`, `impl Display for Store`), the
+        // supertype as the file's imports make it (an alias stands for the name
+        // it imports).
+        if let Some(refs) = super::structure::decode_refs(s.refs.as_slice(), s.names.len()) {
+            let dealias = |name: &'_ str| -> Box<str> {
+                for i in s.imports.iter() {
+                    for n in i.names.iter() {
+                        let real = n.name.as_str();
+                        if n.alias.as_str() == name && real != "*" && real != "default" && !real.is_empty() {
+                            return real.into();
+                        }
+                    }
+                }
+                name.into()
+            };
+            for r in refs.iter().filter(|r| r.role == crate::extract::RefRole::Inherit) {
+                let super::structure::PackedReceiver::Type(sub) = r.receiver else { continue };
+                let sub = s.names[sub as usize].as_str();
+                let sup = dealias(s.names[r.name as usize].as_str());
+                let (sub_id, sup_id) = (self.id(sub), self.id(&sup));
+                for (key, other) in [(inherit_key(sub, true), sup_id), (inherit_key(&sup, false), sub_id)] {
+                    self.edges.push((key.into_boxed_slice(), slot, r.line, other));
+                }
+            }
+        }
         // Functions by extent, to tell which definitions sit inside one.
         let mut functions: Vec<(u32, u32)> = defs.iter().filter(|d| d.3 == 1).map(|d| (d.1, d.2)).collect();
         functions.sort_unstable();
@@ -181,8 +229,9 @@ impl DefTableWriter {
         self.rows.iter().map(|(name, _)| &**name).collect()
     }
 
-    /// The `def fst`, `defs` and `def strings` sections.
-    pub fn finish(mut self) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    /// The `def fst`, `defs` and `def strings` sections, and the `inherit
+    /// fst` and `inherits` sections.
+    pub fn finish(mut self) -> DefSections {
         // Files arrive in slot order and their definitions in index order: a
         // stable sort by name keeps both within a name.
         self.rows.sort_by(|a, b| a.0.cmp(&b.0));
@@ -210,6 +259,27 @@ impl DefTableWriter {
             i = end;
         }
         let fst = builder.into_inner().expect("in-memory fst");
+        // Edges arrive in slot and line order: a stable sort by key keeps it.
+        self.edges.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut builder = fst::MapBuilder::memory();
+        let mut edge_records = Vec::new();
+        let mut i = 0;
+        while i < self.edges.len() {
+            let key = &self.edges[i].0;
+            let end = self.edges[i..].iter().position(|e| e.0 != *key).map_or(self.edges.len(), |n| i + n);
+            let group = &self.edges[i..end.min(i + MAX_GROUP)];
+            let offset = edge_records.len() as u64;
+            let mut prev_slot = 0;
+            for &(_, slot, line, other) in group {
+                put_varint(&mut edge_records, (slot - prev_slot) as u64);
+                prev_slot = slot;
+                put_varint(&mut edge_records, line as u64);
+                put_varint(&mut edge_records, other as u64);
+            }
+            builder.insert(key, offset << 24 | group.len() as u64).expect("keys come sorted");
+            i = end;
+        }
+        let edge_fst = builder.into_inner().expect("in-memory fst");
         let mut strings = Vec::new();
         strings.extend_from_slice(&(self.strings.len() as u32).to_le_bytes());
         let mut at = 0u32;
@@ -221,7 +291,7 @@ impl DefTableWriter {
         for s in &self.strings {
             strings.extend_from_slice(s.as_bytes());
         }
-        (fst, records, strings)
+        DefSections { fst, records, strings, inherit_fst: edge_fst, inherits: edge_records }
     }
 }
 
@@ -298,6 +368,47 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
         });
     }
     Some(out)
+}
+
+/// A supertype edge as the inheritance sections hold it: in the file whose
+/// first slot is `slot`, at `line`, to the type named `other`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub slot: u32,
+    pub line: u32,
+    pub other: String,
+}
+
+/// Decodes a group of `count` edges at `offset` of the `inherits` section, with
+/// strings from the `def strings` section; `None` when the bytes are malformed.
+pub fn read_edges(records: &[u8], strings: &[u8], offset: usize, count: usize) -> Option<Vec<Edge>> {
+    let mut out = Vec::with_capacity(count.min(1 << 16));
+    let (mut at, mut slot) = (offset, 0u32);
+    for _ in 0..count {
+        slot = slot.checked_add(u32::try_from(get_varint(records, &mut at)?).ok()?)?;
+        let line = u32::try_from(get_varint(records, &mut at)?).ok()?;
+        let id = get_varint(records, &mut at)?;
+        if id == 0 {
+            return None;
+        }
+        out.push(Edge { slot, line, other: string_at(strings, id - 1)? });
+    }
+    Some(out)
+}
+
+/// The `def strings` string `i`; `None` when out of range or not UTF-8.
+fn string_at(strings: &[u8], i: u64) -> Option<String> {
+    let n = u32::from_le_bytes(strings.get(..4)?.try_into().ok()?) as u64;
+    if i >= n {
+        return None;
+    }
+    let table_end = 4usize.checked_add(usize::try_from(n).ok()?.checked_add(1)?.checked_mul(4)?)?;
+    let at = |k: u64| -> Option<usize> {
+        let o = 4 + usize::try_from(k).ok()? * 4;
+        Some(u32::from_le_bytes(strings.get(o..o + 4)?.try_into().ok()?) as usize)
+    };
+    let bytes = strings.get(table_end..)?.get(at(i)?..at(i + 1)?)?;
+    std::str::from_utf8(bytes).ok().map(str::to_string)
 }
 
 /// The `(slot, line, name on the line)` of each record of a group, without
@@ -383,7 +494,7 @@ mod tests {
         w.add_file(3, &archive(), &terms);
         w.add_file(9, &archive(), &[]);
         w.add_file(10, b"not an archive", &terms);
-        let (fst, records, strings) = w.finish();
+        let DefSections { fst, records, strings, .. } = w.finish();
         let map = fst::Map::new(fst).unwrap();
         let group = |name: &str| {
             let v = map.get(name).unwrap();

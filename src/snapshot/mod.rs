@@ -93,10 +93,16 @@ pub enum Section {
     /// An int8 vector per type and function, when a model embedded them
     /// (`vectors.rs`); empty otherwise.
     Vectors = 17,
+    /// fst map: a type name + 0xFF + `>` (its supertypes) or `<` (its
+    /// subtypes) → its group in `Inherits` (`offset << 24 | count`).
+    InheritFst = 18,
+    /// Groups of varint-packed supertype edges (`defs.rs`), strings in
+    /// `DefStrings`.
+    Inherits = 19,
 }
 
 impl Section {
-    pub const ALL: [Section; 17] = [
+    pub const ALL: [Section; 19] = [
         Section::TermFst,
         Section::Folds,
         Section::Variants,
@@ -114,6 +120,8 @@ impl Section {
         Section::SubwordFst,
         Section::Subwords,
         Section::Vectors,
+        Section::InheritFst,
+        Section::Inherits,
     ];
 
     pub fn name(self) -> &'static str {
@@ -135,6 +143,8 @@ impl Section {
             Section::SubwordFst => "subword fst",
             Section::Subwords => "subwords",
             Section::Vectors => "vectors",
+            Section::InheritFst => "inherit fst",
+            Section::Inherits => "inherits",
         }
     }
 }

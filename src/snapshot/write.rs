@@ -352,8 +352,14 @@ impl SegmentWriter {
             put_u32(&mut slot_bytes, s.structure.at);
         }
 
-        let (def_fst, def_records, def_strings) = defs.finish();
-        let sections: [(Section, &[u8]); 17] = [
+        let super::defs::DefSections {
+            fst: def_fst,
+            records: def_records,
+            strings: def_strings,
+            inherit_fst,
+            inherits,
+        } = defs.finish();
+        let sections: [(Section, &[u8]); 19] = [
             (Section::TermFst, &term_fst),
             (Section::Folds, &folds),
             (Section::Variants, &variants),
@@ -371,6 +377,8 @@ impl SegmentWriter {
             (Section::SubwordFst, &subword_fst),
             (Section::Subwords, &subword_lists),
             (Section::Vectors, &vectors),
+            (Section::InheritFst, &inherit_fst),
+            (Section::Inherits, &inherits),
         ];
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();
