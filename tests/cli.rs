@@ -557,6 +557,24 @@ fn bench_measures_a_tree_without_touching_its_index() {
     assert_eq!(graph, ["refs", "callers", "callees", "symbol", "search", "search_part", "context"]);
     assert!(v["languages"]["rust"]["files"] == 1 && v["languages"]["go"]["files"] == 1);
     assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
+    // Each DESIGN.md budget, judged from the figures the same run reports.
+    let budgets = v["budgets"].as_array().unwrap();
+    let budget = |what: &str| budgets.iter().find(|b| b["what"] == what).unwrap_or_else(|| panic!("{what}: {v}"));
+    assert_eq!(budgets.len(), 23, "{v}");
+    let exact = &v["queries"][0];
+    let exact_met = exact["p50_us"].as_f64().unwrap() <= 10.0 && exact["p99_us"].as_f64().unwrap() <= 100.0;
+    assert_eq!(budget("exact lookup")["met"], exact_met);
+    assert_eq!(budget("snapshot size")["met"], v["snapshot_ratio"].as_f64().unwrap() <= 0.35);
+    assert_eq!(budget("full build")["met"], v["build_vs_parse_only"].as_f64().unwrap() >= 0.9);
+    let refs = &v["graph_queries"][0];
+    let refs_met = refs["p50_us"].as_f64().unwrap() <= 100.0 && refs["p99_us"].as_f64().unwrap() <= 5000.0;
+    assert_eq!(budget("refs")["met"], refs_met);
+    // What another benchmark measures is said, not judged.
+    let mcp = budget("MCP codegraph_query round trip");
+    assert!(mcp["met"].is_null() && mcp["measured"].as_str().unwrap().contains("cargo bench --bench mcp"), "{mcp}");
+    assert!(budget("semantic search")["met"].is_null(), "no model was given");
+    let text = stdout(&cg(dir.path(), &["bench", "--queries", "3"]));
+    assert!(text.contains("\nbudgets (DESIGN.md") && text.contains("exact lookup"), "{text}");
     // Regression: --vs-rg compared an in-process lookup with a whole rg process; it
     // now also times a `cg query` process, each figure labelled.
     if Command::new("rg").arg("--version").output().is_ok() {

@@ -196,8 +196,23 @@ pub fn run(args: Args) -> Result<()> {
 
     let source_bytes = summary.bytes;
     let open = percentiles(opens);
-    let mut out = io::stdout().lock();
     let t = &summary.timings;
+    let budgets = verdicts(&Measured {
+        threads,
+        parse: parse_time,
+        build: build_time,
+        walk: walk_time,
+        timings: t,
+        snapshot_bytes,
+        source_bytes,
+        peak,
+        open: open.as_ref(),
+        modes: &modes,
+        graph: &graph,
+        embedding,
+        transformer,
+    });
+    let mut out = io::stdout().lock();
     if args.json {
         let mode_json: Vec<Value> = modes
             .iter()
@@ -229,6 +244,8 @@ pub fn run(args: Args) -> Result<()> {
             "graph_queries": graph.iter().map(|(name, p, found)| json!({"query": name, "symbols": p.as_ref().map_or(0, |p| p.n),
                 "results": found, "p50_us": p.as_ref().map(|p| micros(p.p50)), "p90_us": p.as_ref().map(|p| micros(p.p90)),
                 "p99_us": p.as_ref().map(|p| micros(p.p99)), "max_us": p.as_ref().map(|p| micros(p.max))})).collect::<Vec<_>>(),
+            "budgets": budgets.iter().map(|v| json!({"what": v.what, "budget": v.budget, "measured": v.measured,
+                "met": v.met})).collect::<Vec<_>>(),
             "ripgrep": rg.as_ref().map(|v| json!({
                 "rg_process_median_ms": v.rg.as_secs_f64() * 1e3,
                 "cg_query_process_median_ms": v.cg_process.as_secs_f64() * 1e3,
@@ -379,7 +396,168 @@ pub fn run(args: Args) -> Result<()> {
         None if args.vs_rg => writeln!(out, "\nripgrep: `rg` not found on PATH")?,
         None => {}
     }
+    writeln!(out, "\nbudgets (DESIGN.md: the four budget corpora together, 2 cores; other trees show the shape)")?;
+    for v in &budgets {
+        let verdict = match v.met {
+            Some(true) => "met",
+            Some(false) => "NOT MET",
+            None => "-",
+        };
+        writeln!(out, "  {:<8} {:<32} {:<44} {}", verdict, v.what, v.budget, v.measured)?;
+    }
     Ok(())
+}
+
+/// One row of DESIGN.md's budget table as this run measured it.
+struct Verdict {
+    what: &'static str,
+    budget: &'static str,
+    /// What was measured, or how to measure it when this run does not.
+    measured: String,
+    /// `None`: not measured by this run.
+    met: Option<bool>,
+}
+
+/// Everything a run measured, for [`verdicts`].
+struct Measured<'a> {
+    threads: usize,
+    parse: Duration,
+    build: Duration,
+    walk: Duration,
+    timings: &'a index::BuildTimings,
+    snapshot_bytes: u64,
+    source_bytes: u64,
+    peak: Option<u64>,
+    open: Option<&'a Percentiles>,
+    modes: &'a [(Mode, Option<Percentiles>, u64)],
+    graph: &'a [(&'static str, Option<Percentiles>, u64)],
+    embedding: Option<(u64, Duration)>,
+    transformer: Option<(u64, u64, Duration)>,
+}
+
+/// DESIGN.md's budgets, each with what this run measured and whether it is met.
+/// The budgets are for the four budget corpora together on a 2-core machine; a
+/// smaller tree only shows the shape.
+fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    let mut row = |what, budget, measured: String, met: Option<bool>| out.push(Verdict { what, budget, measured, met });
+    let us = |d: Duration| format!("{:.1} µs", micros(d));
+    let ms = |d: Duration| format!("{:.2} ms", d.as_secs_f64() * 1e3);
+    let mode = |mode: Mode| m.modes.iter().find(|(x, ..)| *x == mode).and_then(|(_, p, _)| p.as_ref());
+    let graph = |name: &str| m.graph.iter().find(|(x, ..)| *x == name).and_then(|(_, p, _)| p.as_ref());
+    let not_here = |how: &str| (format!("not measured here: {how}"), None);
+    let (text, met) = match mode(Mode::Exact) {
+        Some(p) => {
+            (format!("p50 {}, p99 {}", us(p.p50), us(p.p99)), Some(micros(p.p50) <= 10.0 && micros(p.p99) <= 100.0))
+        }
+        None => not_here("no terms"),
+    };
+    row("exact lookup", "p50 ≤ 10 µs, p99 ≤ 100 µs", text, met);
+    for (mode_, what, budget, limit_us) in [
+        (Mode::StartsWith, "prefix", "p50 ≤ 50 µs", 50.0),
+        (Mode::Contains, "contains", "p50 ≤ 500 µs", 500.0),
+        (Mode::Regex, "selective regex", "p50 ≤ 2 ms", 2000.0),
+    ] {
+        let (text, met) = match mode(mode_) {
+            Some(p) => (format!("p50 {}", us(p.p50)), Some(micros(p.p50) <= limit_us)),
+            None => not_here("no terms"),
+        };
+        row(what, budget, text, met);
+    }
+    let (text, met) = match m.open {
+        Some(p) => (format!("p50 {}, p99 {}", us(p.p50), us(p.p99)), Some(micros(p.p99) <= 1000.0)),
+        None => not_here("no index"),
+    };
+    row("open a snapshot", "≤ 1 ms (p99)", text, met);
+    let share = secs(m.parse) / secs(m.build).max(1e-9);
+    row("full build", "≥ 90% of parse-only", format!("{:.0}% of parse-only", 100.0 * share), Some(share >= 0.9));
+    // The parse-only pass keeps every thread busy: its CPU time is about its
+    // wall time times the threads.
+    let one_thread = m.walk + m.timings.add + m.timings.finish + m.timings.write;
+    let cpu = secs(m.parse) * m.threads as f64;
+    let share = secs(one_thread) / cpu.max(1e-9);
+    row(
+        "one-thread build work",
+        "≤ 5% of parse-only CPU",
+        format!(
+            "{:.1}% (walk + add + finish + write {:.2} s of ~{:.1} s: parse-only wall × {} threads)",
+            100.0 * share,
+            secs(one_thread),
+            cpu,
+            m.threads
+        ),
+        Some(share <= 0.05),
+    );
+    let ratio = m.snapshot_bytes as f64 / m.source_bytes.max(1) as f64;
+    row("snapshot size", "≤ 35% of source", format!("{:.1}% of source", 100.0 * ratio), Some(ratio <= 0.35));
+    let (text, met) = match m.peak {
+        Some(b) => (format!("{:.0} MiB", mib(b)), Some(b <= 3 << 30)),
+        None => not_here("no peak RSS on this system"),
+    };
+    row("build peak memory", "≤ 3 GB", text, met);
+    let (text, met) = not_here("`cargo bench --bench mcp` (an external stdio client)");
+    row("MCP codegraph_query round trip", "p50 ≤ 1 ms above the client's cheapest call", text, met);
+    let (text, met) = not_here("`cargo bench --bench mcp`");
+    row("default MCP query answer", "median ≤ 4 KB", text, met);
+    let (text, met) = not_here("`cargo bench --bench update`");
+    row("one-file update", "≤ 50 ms", text, met);
+    for name in ["refs", "callers", "callees"] {
+        let (text, met) = match graph(name) {
+            Some(p) => (
+                format!("p50 {}, p99 {}", us(p.p50), ms(p.p99)),
+                Some(micros(p.p50) <= 100.0 && micros(p.p99) <= 5000.0),
+            ),
+            None => not_here("left out (--no-graph)"),
+        };
+        row(
+            match name {
+                "refs" => "refs",
+                "callers" => "callers",
+                _ => "callees",
+            },
+            "p50 ≤ 100 µs, p99 ≤ 5 ms",
+            text,
+            met,
+        );
+    }
+    let (text, met) = not_here("a build without graph facts (see format/README's changelog)");
+    row("graph facts' cost", "build ≤ 15% slower, snapshot ≤ 20% larger", text, met);
+    for (p, what) in
+        [(mode(Mode::Subword), "subword lookup"), (graph("search"), "symbol search"), (graph("symbol"), "symbol card")]
+    {
+        let (text, met) = match p {
+            Some(p) => (format!("p50 {}", us(p.p50)), Some(micros(p.p50) <= 1000.0)),
+            None => not_here("left out (--no-graph)"),
+        };
+        row(what, "p50 ≤ 1 ms", text, met);
+    }
+    let (text, met) = match graph("context") {
+        Some(p) => (format!("p50 {}", ms(p.p50)), Some(p.p50 <= Duration::from_millis(50))),
+        None => not_here("no sampled methods"),
+    };
+    row("context bundle (8k tokens)", "p50 ≤ 50 ms", text, met);
+    let (text, met) = match graph("semantic") {
+        Some(p) => (format!("p50 {}", ms(p.p50)), Some(p.p50 <= Duration::from_millis(20))),
+        None => not_here("--model NAME"),
+    };
+    row("semantic search", "p50 ≤ 20 ms", text, met);
+    let (text, met) = match m.embedding {
+        Some((chunks, d)) => {
+            let rate = chunks as f64 / secs(d).max(1e-9);
+            (format!("{rate:.0} chunks/s"), Some(rate >= 20_000.0))
+        }
+        None => not_here("--model NAME"),
+    };
+    row("embedding, static tier", "≥ 20,000 chunks/s", text, met);
+    let (text, met) = match m.transformer {
+        Some((chunks, _, d)) => {
+            let rate = chunks as f64 / secs(d).max(1e-9);
+            (format!("{rate:.1} chunks/s"), Some(rate >= 20.0))
+        }
+        None => not_here("--model NAME"),
+    };
+    row("embedding, transformer tier", "≥ 20 chunks/s", text, met);
+    out
 }
 
 /// Times `refs`, `callers`, `callees` and the symbol card of a seeded sample of methods, each
