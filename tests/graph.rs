@@ -792,3 +792,44 @@ fn receivers_typed_by_a_generic_parameter_are_of_unknown_type() {
     // `x.area()`: one of the two `area`s, unknown which.
     assert_eq!(refs(&index, "Shape.area"), ["src/lib.rs:17 call ambiguous"]);
 }
+
+/// Regression: with `import . "path"`, a plain `New()` was bound to every
+/// package's `New` (the project-wide step); it is the dot-imported package's.
+/// And `refs` of a package's function read only the files that can name it.
+#[test]
+fn go_dot_imports_bring_in_their_packages_names_only() {
+    let mut files: Vec<(String, String)> = vec![
+        ("go.mod".into(), "module example.com/m\n".into()),
+        ("aa/a.go".into(), "package aa\n\nfunc New() int { return 1 }\n".into()),
+        ("bb/b.go".into(), "package bb\n\nfunc New() int { return 2 }\n".into()),
+        ("cc/c.go".into(), "package cc\n\nimport . \"example.com/m/aa\"\n\nfunc C() int { return New() }\n".into()),
+        (
+            "dd/d.go".into(),
+            "package dd\n\nimport bee \"example.com/m/bb\"\n\nfunc D() int { return bee.New() }\n".into(),
+        ),
+    ];
+    // Enough other files naming `New` for `refs` to narrow what it reads.
+    for i in 0..80 {
+        files.push((format!("u/u{i:02}.go"), format!("package u\n\nfunc New{i}() int {{ return New() }}\n")));
+    }
+    files.push(("u/new.go".into(), "package u\n\nfunc New() int { return 0 }\n".into()));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    assert_eq!(callees(&index, "cc.C"), ["aa.New"]);
+    assert_eq!(callees(&index, "dd.D"), ["bb.New"]);
+    for (symbol, expected) in [("aa.New", vec!["cc/c.go:5 call"]), ("bb.New", vec!["dd/d.go:5 call"])] {
+        let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+        let answer = |g: &Graph<'_>| -> Vec<String> {
+            let defs = g.find(symbol).unwrap();
+            g.refs(&defs, &[]).unwrap().into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect()
+        };
+        assert_eq!(answer(&narrowed), expected, "{symbol}");
+        assert_eq!(answer(&wide), expected, "{symbol}");
+        assert!(
+            narrowed.files_read() * 4 < wide.files_read(),
+            "{symbol}: {} of {}",
+            narrowed.files_read(),
+            wide.files_read()
+        );
+    }
+}

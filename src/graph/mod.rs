@@ -1094,7 +1094,9 @@ impl<'i> Graph<'i> {
         let importable = |d: &Def| rust || d.parent.is_none() || d.cat == DefCat::Type;
         for (i, imp) in f.imports.iter().enumerate() {
             let named = imp.names.iter().find(|n| n.alias == name || n.name == name);
-            let glob = imp.names.iter().any(|n| n.name == "*" && n.alias == "*");
+            // Go's `import . "path"` brings in every exported name of the package.
+            let glob = imp.names.iter().any(|n| n.name == "*" && n.alias == "*")
+                || (f.language == Language::Go && imp.names.iter().any(|n| n.alias == "."));
             if named.is_none() && !glob && !imp.names.is_empty() {
                 continue;
             }
@@ -1170,14 +1172,14 @@ impl<'i> Graph<'i> {
         // A Python name is the file's, imported, or a builtin: never another
         // file's without an import.
         // A Go name without a package is its own package's (step 3), a
-        // builtin's (`new`, `len`) or, through `import . "pkg"`, that package's:
-        // never another package's unexported function (`new` was bound to a
-        // vendored `hcn.new`).
-        let go_dot_import = f.imports.iter().any(|i| i.names.iter().any(|n| n.alias == "."));
+        // builtin's (`new`, `len`) or, through `import . "pkg"`, that package's
+        // (step 2): never another package's function (`new` was bound to a
+        // vendored `hcn.new`; with a dot import, `New` was bound to every
+        // package's `New`).
         let module = (matches!(f.language, Language::TypeScript | Language::JavaScript)
             && f.imports.iter().any(|i| i.kind == 0))
             || f.language == Language::Python
-            || (f.language == Language::Go && !go_dot_import);
+            || f.language == Language::Go;
         if module {
             return Ok(Resolution::default());
         }

@@ -221,6 +221,9 @@ impl Graph<'_> {
         roles: &[RefRole],
         named: usize,
     ) -> Result<Option<FxHashSet<FileKey>>, SnapshotError> {
+        if let Some(keep) = self.go_package_files(name, targets)? {
+            return Ok(Some(keep));
+        }
         let nd = self.name_defs(name)?;
         let classes: Vec<usize> =
             if roles.is_empty() { vec![0, 1, 2] } else { roles.iter().map(|&r| super::role_class(r)).collect() };
@@ -286,6 +289,63 @@ impl Graph<'_> {
         }
         if keep.len() >= named / 2 {
             return Ok(None);
+        }
+        Ok(Some(keep))
+    }
+
+    /// The files a reference to Go top-level definitions `targets` named `name`
+    /// can be in: `None` unless every target of that name is one. Another file
+    /// of the package names it plainly; any other file names it through an
+    /// import of the package (`pkg.F`, `alias.F`, `import . "path"`), whose path
+    /// ends in the package's folder name, or by the package's name. So the
+    /// files kept are those of the package's folders and those naming either
+    /// word; the answer is the one reading every file would give.
+    fn go_package_files(&self, name: &str, targets: &[DefId]) -> Result<Option<FxHashSet<FileKey>>, SnapshotError> {
+        // A word every import line naming the package holds as a term: not one
+        // letter (those are terms of code only), nor a keyword.
+        let word = |w: &str| {
+            w.len() >= 2
+                && w.len() <= crate::extract::words::MAX_TERM_BYTES
+                && w.starts_with(|c: char| c.is_ascii_alphabetic())
+                && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !Language::Go.spec().keywords.contains(&w)
+        };
+        let (mut folders, mut words): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+        for &t in targets {
+            let (f, d) = self.def(t)?;
+            if d.name != name {
+                continue;
+            }
+            if f.language != Language::Go || d.parent.is_some() {
+                return Ok(None);
+            }
+            let folder = f.folder();
+            let last = folder.rsplit('/').next().unwrap_or(folder);
+            for w in [last, f.scope.as_str()] {
+                if !word(w) {
+                    return Ok(None);
+                }
+                if !words.iter().any(|x| x == w) {
+                    words.push(w.to_string());
+                }
+            }
+            if !folders.iter().any(|x| x == folder) {
+                folders.push(folder.to_string());
+            }
+        }
+        if folders.is_empty() {
+            return Ok(None);
+        }
+        let mut keep: FxHashSet<FileKey> = FxHashSet::default();
+        for &key in self.files_with(name, false)?.iter() {
+            let path = self.path_of(key)?;
+            let folder = path.rsplit_once('/').map_or("", |(f, _)| f);
+            if folders.iter().any(|x| x == folder) {
+                keep.insert(key);
+            }
+        }
+        for w in &words {
+            keep.extend(self.files_with(w, false)?.iter().copied());
         }
         Ok(Some(keep))
     }
