@@ -328,11 +328,12 @@ fn definitions_table_holds_exactly_the_archives_definitions() {
     }
 }
 
-/// The inheritance sections hold each `inherit` reference whose receiver is
-/// its subtype, both ways, with the supertype dealiased by the file's imports:
-/// what scanning every file's archive finds.
+/// The relation sections hold each `inherit` reference whose receiver is its
+/// subtype, both ways, with the supertype dealiased by the file's imports, and
+/// each file under its package or namespace: what scanning every file's archive
+/// finds.
 #[test]
-fn inheritance_sections_hold_exactly_the_archives_supertype_references() {
+fn relation_sections_hold_exactly_the_archives_supertypes_and_scopes() {
     use codegraph::extract::RefRole;
     use codegraph::snapshot::structure::PackedReceiver;
     use std::collections::{BTreeMap, BTreeSet};
@@ -341,8 +342,12 @@ fn inheritance_sections_hold_exactly_the_archives_supertype_references() {
         let g = Graph::new(&index);
         let mut up: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut down: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut scopes: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for x in index.files().unwrap() {
             let f = g.file((x.segment, x.slot_id)).unwrap();
+            if !f.scope.is_empty() {
+                scopes.entry(f.scope.clone()).or_default().push(f.path.clone());
+            }
             for r in f.refs.iter().filter(|r| r.role == RefRole::Inherit) {
                 let PackedReceiver::Type(sub) = r.receiver else { continue };
                 let name = f.name(r.name);
@@ -365,6 +370,16 @@ fn inheritance_sections_hold_exactly_the_archives_supertype_references() {
         }
         // A name with no edges has none in the table.
         assert!(g.inherit_edges("NoSuchTypeAnywhere", true).unwrap().is_empty());
+        if ["go", "csharp", "java", "php"].contains(&lang) {
+            assert!(!scopes.is_empty(), "{lang}: the fixture has packages or namespaces");
+        }
+        for (scope, mut paths) in scopes {
+            let mut table: Vec<String> =
+                g.scope_files(&scope).unwrap().into_iter().map(|k| g.path_of(k).unwrap()).collect();
+            table.sort();
+            paths.sort();
+            assert_eq!(table, paths, "{lang}: {scope}");
+        }
     }
 }
 

@@ -18,8 +18,6 @@ use crate::lang::Language;
 use crate::snapshot::structure::ImportRecord;
 use crate::snapshot::SnapshotError;
 
-/// Files a C# namespace is looked up in, at most.
-const MAX_NAMESPACE_FILES: usize = 5_000;
 /// The largest `go.mod` / `tsconfig.json` read.
 const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
@@ -438,19 +436,14 @@ fn rust_in(
 }
 
 /// The files declaring a namespace or package (C# `using`, Java's package of an
-/// import, PHP's `use`), found through the namespace's last name.
+/// import, PHP's `use`): every file whose scope it is, from the relation
+/// sections (they were the first 5,000 files naming its last name whose archive
+/// said so: a `using System;` scanned 5,000 archives on mono).
 fn namespace(g: &Graph<'_>, spec: &str, separator: char) -> Result<Vec<FileKey>, SnapshotError> {
-    let last = spec.rsplit(separator).next().unwrap_or(spec);
-    if last.is_empty() {
+    if spec.rsplit(separator).next().unwrap_or(spec).is_empty() {
         return Ok(Vec::new());
     }
-    let mut out = Vec::new();
-    for &key in g.files_with(last, false)?.iter().take(MAX_NAMESPACE_FILES) {
-        if g.scan_file(key)?.scope == spec {
-            out.push(key);
-        }
-    }
-    Ok(out)
+    g.scope_files(spec)
 }
 
 /// `dir/module.py`, `dir/module.pyi` or `dir/module/__init__.py`.

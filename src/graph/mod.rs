@@ -755,7 +755,7 @@ impl<'i> Graph<'i> {
 
     /// The names the types named `name` inherit from: every `inherit`
     /// reference whose receiver is such a type (`class T extends B`, `impl
-    /// Display for T` in any file), from the segments' inheritance sections (no
+    /// Display for T` in any file), from the segments' relation sections (no
     /// structure block read), in segment, file and line order.
     fn direct_supertypes(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
         self.inherit_edges(name, true)
@@ -764,12 +764,28 @@ impl<'i> Graph<'i> {
     /// The other ends of the live edges up from (`up`) or down to the types
     /// named `name`, each name once.
     pub fn inherit_edges(&self, name: &str, up: bool) -> Result<Vec<String>, SnapshotError> {
+        use crate::snapshot::defs::Relation;
+        let relation = if up { Relation::Up } else { Relation::Down };
         let mut out: Vec<String> = Vec::new();
         let mut seen: FxHashSet<String> = FxHashSet::default();
         for (si, seg) in self.index.segments.iter().enumerate() {
-            for e in seg.inherit_edges(name, up)? {
+            for e in seg.relation_edges(name, relation)? {
                 if self.index.is_live(si, e.slot) && seen.insert(e.other.clone()) {
                     out.push(e.other);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The live files whose package or namespace is `scope`, in segment and
+    /// slot order (from the relation sections: no archive read).
+    pub fn scope_files(&self, scope: &str) -> Result<Vec<FileKey>, SnapshotError> {
+        let mut out = Vec::new();
+        for (si, seg) in self.index.segments.iter().enumerate() {
+            for e in seg.relation_edges(scope, crate::snapshot::defs::Relation::Scope)? {
+                if self.index.is_live(si, e.slot) {
+                    out.push((si, e.slot));
                 }
             }
         }

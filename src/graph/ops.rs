@@ -351,7 +351,7 @@ impl Graph<'_> {
     }
 
     /// `roots` and their subtypes (as far down as supertypes are followed up),
-    /// from the inheritance sections; `None` when the files naming them exceed
+    /// from the relation sections; `None` when the files naming them exceed
     /// `budget` (the caller reads those; they are taken off the budget).
     fn family(&self, roots: &[String], budget: &mut usize) -> Result<Option<Vec<String>>, SnapshotError> {
         let mut types: Vec<String> = roots.to_vec();

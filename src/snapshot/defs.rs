@@ -52,18 +52,44 @@ pub struct DefTableWriter {
     rows: Vec<(Box<str>, Row)>,
     ids: FxHashMap<Box<str>, u32>,
     strings: Vec<Box<str>>,
-    /// Supertype edges keyed both ways ([`inherit_key`]): `(key, slot, line,
-    /// the other type's string id + 1)`.
+    /// Relation edges ([`relation_key`]): `(key, slot, line, the other end's
+    /// string id + 1)`.
     edges: Vec<(Box<[u8]>, u32, u32, u32)>,
 }
 
-/// The key of the edges from `name` to its supertypes (`up`) or subtypes in the
-/// inheritance sections: the name, 0xFF (never in UTF-8), then `>` or `<`.
-pub fn inherit_key(name: &str, up: bool) -> Vec<u8> {
+/// What a key of the relation sections lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// A type's supertypes (`>`).
+    Up,
+    /// A type's subtypes (`<`).
+    Down,
+    /// The files of a package or namespace (`=`; the edge's other end is the
+    /// name itself).
+    Scope,
+}
+
+impl Relation {
+    fn byte(self) -> u8 {
+        match self {
+            Relation::Up => b'>',
+            Relation::Down => b'<',
+            Relation::Scope => b'=',
+        }
+    }
+
+    pub fn from_byte(b: u8) -> Option<Relation> {
+        [Relation::Up, Relation::Down, Relation::Scope].into_iter().find(|r| r.byte() == b)
+    }
+}
+
+/// The key of `name`'s edges of a relation: the name, 0xFF (never in UTF-8),
+/// then the relation's byte.
+pub fn relation_key(name: &str, relation: Relation) -> Vec<u8> {
     let mut key = Vec::with_capacity(name.len() + 2);
     key.extend_from_slice(name.as_bytes());
     key.push(0xFF);
-    key.push(if up { b'>' } else { b'<' });
+    key.push(relation.byte());
     key
 }
 
@@ -72,8 +98,8 @@ pub struct DefSections {
     pub fst: Vec<u8>,
     pub records: Vec<u8>,
     pub strings: Vec<u8>,
-    pub inherit_fst: Vec<u8>,
-    pub inherits: Vec<u8>,
+    pub relation_fst: Vec<u8>,
+    pub relations: Vec<u8>,
 }
 
 /// A definition with its strings as ids (+1; 0: none).
@@ -197,10 +223,18 @@ impl DefTableWriter {
                 let sub = s.names[sub as usize].as_str();
                 let sup = dealias(s.names[r.name as usize].as_str());
                 let (sub_id, sup_id) = (self.id(sub), self.id(&sup));
-                for (key, other) in [(inherit_key(sub, true), sup_id), (inherit_key(&sup, false), sub_id)] {
+                for (key, other) in
+                    [(relation_key(sub, Relation::Up), sup_id), (relation_key(&sup, Relation::Down), sub_id)]
+                {
                     self.edges.push((key.into_boxed_slice(), slot, r.line, other));
                 }
             }
+        }
+        // The file's package or namespace (C#, Java, PHP, Go): its files are
+        // found by it (a `using` names one).
+        if !s.scope.is_empty() {
+            let scope_id = self.id(&s.scope);
+            self.edges.push((relation_key(&s.scope, Relation::Scope).into_boxed_slice(), slot, 0, scope_id));
         }
         // Functions by extent, to tell which definitions sit inside one.
         let mut functions: Vec<(u32, u32)> = defs.iter().filter(|d| d.3 == 1).map(|d| (d.1, d.2)).collect();
@@ -229,8 +263,8 @@ impl DefTableWriter {
         self.rows.iter().map(|(name, _)| &**name).collect()
     }
 
-    /// The `def fst`, `defs` and `def strings` sections, and the `inherit
-    /// fst` and `inherits` sections.
+    /// The `def fst`, `defs` and `def strings` sections, and the `relation
+    /// fst` and `relations` sections.
     pub fn finish(mut self) -> DefSections {
         // Files arrive in slot order and their definitions in index order: a
         // stable sort by name keeps both within a name.
@@ -291,7 +325,7 @@ impl DefTableWriter {
         for s in &self.strings {
             strings.extend_from_slice(s.as_bytes());
         }
-        DefSections { fst, records, strings, inherit_fst: edge_fst, inherits: edge_records }
+        DefSections { fst, records, strings, relation_fst: edge_fst, relations: edge_records }
     }
 }
 
@@ -370,8 +404,8 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
     Some(out)
 }
 
-/// A supertype edge as the inheritance sections hold it: in the file whose
-/// first slot is `slot`, at `line`, to the type named `other`.
+/// A relation edge as the relation sections hold it: in the file whose first
+/// slot is `slot`, at `line`, to the type (or scope) named `other`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edge {
     pub slot: u32,
@@ -379,7 +413,7 @@ pub struct Edge {
     pub other: String,
 }
 
-/// Decodes a group of `count` edges at `offset` of the `inherits` section, with
+/// Decodes a group of `count` edges at `offset` of the `relations` section, with
 /// strings from the `def strings` section; `None` when the bytes are malformed.
 pub fn read_edges(records: &[u8], strings: &[u8], offset: usize, count: usize) -> Option<Vec<Edge>> {
     let mut out = Vec::with_capacity(count.min(1 << 16));

@@ -93,12 +93,13 @@ pub enum Section {
     /// An int8 vector per type and function, when a model embedded them
     /// (`vectors.rs`); empty otherwise.
     Vectors = 17,
-    /// fst map: a type name + 0xFF + `>` (its supertypes) or `<` (its
-    /// subtypes) → its group in `Inherits` (`offset << 24 | count`).
-    InheritFst = 18,
-    /// Groups of varint-packed supertype edges (`defs.rs`), strings in
+    /// fst map: a name + 0xFF + `>` (a type's supertypes), `<` (its
+    /// subtypes) or `=` (the files of a package or namespace) → its group in
+    /// `Relations` (`offset << 24 | count`).
+    RelationFst = 18,
+    /// Groups of varint-packed relation edges (`defs.rs`), strings in
     /// `DefStrings`.
-    Inherits = 19,
+    Relations = 19,
 }
 
 impl Section {
@@ -120,8 +121,8 @@ impl Section {
         Section::SubwordFst,
         Section::Subwords,
         Section::Vectors,
-        Section::InheritFst,
-        Section::Inherits,
+        Section::RelationFst,
+        Section::Relations,
     ];
 
     pub fn name(self) -> &'static str {
@@ -143,8 +144,8 @@ impl Section {
             Section::SubwordFst => "subword fst",
             Section::Subwords => "subwords",
             Section::Vectors => "vectors",
-            Section::InheritFst => "inherit fst",
-            Section::Inherits => "inherits",
+            Section::RelationFst => "relation fst",
+            Section::Relations => "relations",
         }
     }
 }

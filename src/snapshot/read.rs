@@ -36,7 +36,7 @@ pub struct Segment {
     term_fst_checked: OnceLock<Option<&'static str>>,
     grams_checked: OnceLock<Option<&'static str>>,
     defs_checked: OnceLock<Option<&'static str>>,
-    inherits_checked: OnceLock<Option<&'static str>>,
+    relations_checked: OnceLock<Option<&'static str>>,
     subwords_checked: OnceLock<Option<&'static str>>,
     vectors_checked: OnceLock<Option<&'static str>>,
     /// Where the block sums are (absolute), and the bytes they cover: `0..sums.start`.
@@ -186,7 +186,7 @@ impl Segment {
             term_fst_checked: OnceLock::new(),
             grams_checked: OnceLock::new(),
             defs_checked: OnceLock::new(),
-            inherits_checked: OnceLock::new(),
+            relations_checked: OnceLock::new(),
             subwords_checked: OnceLock::new(),
             vectors_checked: OnceLock::new(),
             sums: sums_at..body_end,
@@ -359,22 +359,26 @@ impl Segment {
         Ok(defs)
     }
 
-    /// The supertype edges of the types named `name` in this segment (`up`), or
-    /// those naming `name` as their supertype, in slot and line order: each
-    /// `inherit` reference whose receiver is the subtype (format/README
-    /// "Inheritance").
-    pub fn inherit_edges(&self, name: &str, up: bool) -> Result<Vec<super::defs::Edge>, SnapshotError> {
-        let sections = [Section::InheritFst, Section::Inherits, Section::DefStrings];
-        self.checked(&self.inherits_checked, &sections)?;
-        let map =
-            fst::Map::new(self.section(Section::InheritFst)).map_err(|e| self.corrupt(&format!("inherit fst: {e}")))?;
-        let Some(v) = map.get(super::defs::inherit_key(name, up)) else { return Ok(Vec::new()) };
+    /// The edges of `name` of a relation in this segment, in slot and line
+    /// order: a type's supertypes or subtypes (each `inherit` reference whose
+    /// receiver is the subtype), or the files of a package or namespace
+    /// (format/README "Relations").
+    pub fn relation_edges(
+        &self,
+        name: &str,
+        relation: super::defs::Relation,
+    ) -> Result<Vec<super::defs::Edge>, SnapshotError> {
+        let sections = [Section::RelationFst, Section::Relations, Section::DefStrings];
+        self.checked(&self.relations_checked, &sections)?;
+        let map = fst::Map::new(self.section(Section::RelationFst))
+            .map_err(|e| self.corrupt(&format!("relation fst: {e}")))?;
+        let Some(v) = map.get(super::defs::relation_key(name, relation)) else { return Ok(Vec::new()) };
         let (offset, count) = ((v >> 24) as usize, (v & 0xff_ffff) as usize);
         let edges =
-            super::defs::read_edges(self.section(Section::Inherits), self.section(Section::DefStrings), offset, count)
-                .ok_or_else(|| self.corrupt("inheritance records malformed"))?;
+            super::defs::read_edges(self.section(Section::Relations), self.section(Section::DefStrings), offset, count)
+                .ok_or_else(|| self.corrupt("relation records malformed"))?;
         if edges.iter().any(|e| e.slot >= self.slot_count) {
-            return Err(self.corrupt("inheritance edge of a slot out of range"));
+            return Err(self.corrupt("relation edge of a slot out of range"));
         }
         Ok(edges)
     }
@@ -693,21 +697,21 @@ impl Segment {
             let name = std::str::from_utf8(name).map_err(|_| self.corrupt("definition name not UTF-8"))?;
             self.definitions(name)?;
         }
-        // The inheritance sections: their fst, and every group decodes.
-        let sections = [Section::InheritFst, Section::Inherits, Section::DefStrings];
-        self.checked(&self.inherits_checked, &sections)?;
-        let edges =
-            fst::Map::new(self.section(Section::InheritFst)).map_err(|e| self.corrupt(&format!("inherit fst: {e}")))?;
-        edges.as_fst().verify().map_err(|e| self.corrupt(&format!("inherit fst: {e}")))?;
+        // The relation sections: their fst, and every group decodes.
+        let sections = [Section::RelationFst, Section::Relations, Section::DefStrings];
+        self.checked(&self.relations_checked, &sections)?;
+        let edges = fst::Map::new(self.section(Section::RelationFst))
+            .map_err(|e| self.corrupt(&format!("relation fst: {e}")))?;
+        edges.as_fst().verify().map_err(|e| self.corrupt(&format!("relation fst: {e}")))?;
         let mut keys = edges.stream();
         while let Some((key, _)) = fst::Streamer::next(&mut keys) {
-            let (name, up) = match key {
-                [name @ .., 0xFF, b'>'] => (name, true),
-                [name @ .., 0xFF, b'<'] => (name, false),
-                _ => return Err(self.corrupt("inheritance key malformed")),
+            let (name, relation) = match key {
+                [name @ .., 0xFF, b] => (name, super::defs::Relation::from_byte(*b)),
+                _ => (key, None),
             };
-            let name = std::str::from_utf8(name).map_err(|_| self.corrupt("inheritance name not UTF-8"))?;
-            self.inherit_edges(name, up)?;
+            let Some(relation) = relation else { return Err(self.corrupt("relation key malformed")) };
+            let name = std::str::from_utf8(name).map_err(|_| self.corrupt("relation name not UTF-8"))?;
+            self.relation_edges(name, relation)?;
         }
         Ok(())
     }

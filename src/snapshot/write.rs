@@ -356,8 +356,8 @@ impl SegmentWriter {
             fst: def_fst,
             records: def_records,
             strings: def_strings,
-            inherit_fst,
-            inherits,
+            relation_fst,
+            relations,
         } = defs.finish();
         let sections: [(Section, &[u8]); 19] = [
             (Section::TermFst, &term_fst),
@@ -377,8 +377,8 @@ impl SegmentWriter {
             (Section::SubwordFst, &subword_fst),
             (Section::Subwords, &subword_lists),
             (Section::Vectors, &vectors),
-            (Section::InheritFst, &inherit_fst),
-            (Section::Inherits, &inherits),
+            (Section::RelationFst, &relation_fst),
+            (Section::Relations, &relations),
         ];
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();
