@@ -509,16 +509,7 @@ fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
             ),
             None => not_here("left out (--no-graph)"),
         };
-        row(
-            match name {
-                "refs" => "refs",
-                "callers" => "callers",
-                _ => "callees",
-            },
-            "p50 ≤ 100 µs, p99 ≤ 5 ms",
-            text,
-            met,
-        );
+        row(name, "p50 ≤ 100 µs, p99 ≤ 5 ms", text, met);
     }
     let (text, met) = not_here("a build without graph facts (see format/README's changelog)");
     row("graph facts' cost", "build ≤ 15% slower, snapshot ≤ 20% larger", text, met);

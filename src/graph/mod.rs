@@ -795,14 +795,9 @@ impl<'i> Graph<'i> {
     /// The name an import alias stands for in a file (`import { Store as S }`:
     /// `S` → `Store`).
     fn dealias(&self, f: &FileGraph, name: &str) -> String {
-        for i in &f.imports {
-            for n in &i.names {
-                if n.alias == name && n.name != "*" && n.name != "default" && !n.name.is_empty() {
-                    return n.name.to_string();
-                }
-            }
-        }
-        name.to_string()
+        let mut names = f.imports.iter().flat_map(|i| i.names.iter());
+        let real = names.find_map(|n| crate::snapshot::structure::aliased(&n.name, &n.alias, name));
+        real.unwrap_or(name).to_string()
     }
 
     /// Every live file by its file name (`store.h` → its paths and keys).

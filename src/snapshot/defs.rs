@@ -208,15 +208,9 @@ impl DefTableWriter {
         // it imports).
         if let Some(refs) = super::structure::decode_refs(s.refs.as_slice(), s.names.len()) {
             let dealias = |name: &'_ str| -> Box<str> {
-                for i in s.imports.iter() {
-                    for n in i.names.iter() {
-                        let real = n.name.as_str();
-                        if n.alias.as_str() == name && real != "*" && real != "default" && !real.is_empty() {
-                            return real.into();
-                        }
-                    }
-                }
-                name.into()
+                let mut names = s.imports.iter().flat_map(|i| i.names.iter());
+                let real = names.find_map(|n| super::structure::aliased(n.name.as_str(), n.alias.as_str(), name));
+                real.unwrap_or(name).into()
             };
             for r in refs.iter().filter(|r| r.role == crate::extract::RefRole::Inherit) {
                 let super::structure::PackedReceiver::Type(sub) = r.receiver else { continue };
@@ -269,51 +263,31 @@ impl DefTableWriter {
         // Files arrive in slot order and their definitions in index order: a
         // stable sort by name keeps both within a name.
         self.rows.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut builder = fst::MapBuilder::memory();
-        let mut records = Vec::new();
-        let mut i = 0;
-        while i < self.rows.len() {
-            let name = &self.rows[i].0;
-            let end = self.rows[i..].iter().position(|r| r.0 != *name).map_or(self.rows.len(), |n| i + n);
-            let group = &self.rows[i..end.min(i + MAX_GROUP)];
-            let offset = records.len() as u64;
-            let mut prev_slot = 0;
-            for (_, r) in group {
-                put_varint(&mut records, (r.slot - prev_slot) as u64);
-                prev_slot = r.slot;
-                put_varint(&mut records, r.index as u64);
-                put_varint(&mut records, r.line as u64);
-                put_varint(&mut records, (r.end_line - r.line) as u64);
-                records.push(r.tag);
+        let (fst, records) = write_groups(
+            &self.rows,
+            |(name, _)| name.as_bytes(),
+            |(_, r)| r.slot,
+            |out, (_, r)| {
+                put_varint(out, r.index as u64);
+                put_varint(out, r.line as u64);
+                put_varint(out, (r.end_line - r.line) as u64);
+                out.push(r.tag);
                 for id in [r.kind, r.parent, r.returns, r.scope] {
-                    put_varint(&mut records, id as u64);
+                    put_varint(out, id as u64);
                 }
-            }
-            builder.insert(name.as_bytes(), offset << 24 | group.len() as u64).expect("names come sorted");
-            i = end;
-        }
-        let fst = builder.into_inner().expect("in-memory fst");
+            },
+        );
         // Edges arrive in slot and line order: a stable sort by key keeps it.
         self.edges.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut builder = fst::MapBuilder::memory();
-        let mut edge_records = Vec::new();
-        let mut i = 0;
-        while i < self.edges.len() {
-            let key = &self.edges[i].0;
-            let end = self.edges[i..].iter().position(|e| e.0 != *key).map_or(self.edges.len(), |n| i + n);
-            let group = &self.edges[i..end.min(i + MAX_GROUP)];
-            let offset = edge_records.len() as u64;
-            let mut prev_slot = 0;
-            for &(_, slot, line, other) in group {
-                put_varint(&mut edge_records, (slot - prev_slot) as u64);
-                prev_slot = slot;
-                put_varint(&mut edge_records, line as u64);
-                put_varint(&mut edge_records, other as u64);
-            }
-            builder.insert(key, offset << 24 | group.len() as u64).expect("keys come sorted");
-            i = end;
-        }
-        let edge_fst = builder.into_inner().expect("in-memory fst");
+        let (edge_fst, edge_records) = write_groups(
+            &self.edges,
+            |e| &e.0,
+            |e| e.1,
+            |out, &(_, _, line, other)| {
+                put_varint(out, line as u64);
+                put_varint(out, other as u64);
+            },
+        );
         let mut strings = Vec::new();
         strings.extend_from_slice(&(self.strings.len() as u32).to_le_bytes());
         let mut at = 0u32;
@@ -327,6 +301,36 @@ impl DefTableWriter {
         }
         DefSections { fst, records, strings, relation_fst: edge_fst, relations: edge_records }
     }
+}
+
+/// Writes `rows` (sorted by `key`, in slot order within a key) as groups, one
+/// per key: an fst from the key to `offset << 24 | count` in the records, each
+/// record `varint(slot - previous record's slot)` then what `rest` writes (at
+/// most [`MAX_GROUP`] records a key).
+fn write_groups<T>(
+    rows: &[T],
+    key: impl Fn(&T) -> &[u8],
+    slot: impl Fn(&T) -> u32,
+    mut rest: impl FnMut(&mut Vec<u8>, &T),
+) -> (Vec<u8>, Vec<u8>) {
+    let mut builder = fst::MapBuilder::memory();
+    let mut records = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let k = key(&rows[i]);
+        let end = rows[i..].iter().position(|r| key(r) != k).map_or(rows.len(), |n| i + n);
+        let group = &rows[i..end.min(i + MAX_GROUP)];
+        let offset = records.len() as u64;
+        let mut prev_slot = 0;
+        for r in group {
+            put_varint(&mut records, (slot(r) - prev_slot) as u64);
+            prev_slot = slot(r);
+            rest(&mut records, r);
+        }
+        builder.insert(k, offset << 24 | group.len() as u64).expect("keys come sorted");
+        i = end;
+    }
+    (builder.into_inner().expect("in-memory fst"), records)
 }
 
 /// One record as stored: its slot (the delta added), its strings as ids.
@@ -361,23 +365,11 @@ fn raw_record(records: &[u8], at: &mut usize, slot: u32) -> Option<RawRecord> {
 /// Decodes a group of `count` records at `offset` of the `defs` section, with
 /// strings from the `def strings` section; `None` when the bytes are malformed.
 pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -> Option<Vec<DefEntry>> {
-    let n = u32::from_le_bytes(strings.get(..4)?.try_into().ok()?) as usize;
-    let table_end = 4usize.checked_add(n.checked_add(1)?.checked_mul(4)?)?;
-    let text = strings.get(table_end..)?;
     let string = |id: u64| -> Option<String> {
-        if id == 0 {
-            return Some(String::new());
+        match id {
+            0 => Some(String::new()),
+            _ => string_at(strings, id - 1),
         }
-        let i = usize::try_from(id - 1).ok()?;
-        if i >= n {
-            return None;
-        }
-        let at = |k: usize| -> Option<usize> {
-            let o = 4 + k * 4;
-            Some(u32::from_le_bytes(strings.get(o..o + 4)?.try_into().ok()?) as usize)
-        };
-        let bytes = text.get(at(i)?..at(i + 1)?)?;
-        std::str::from_utf8(bytes).ok().map(str::to_string)
     };
     let mut out = Vec::with_capacity(count.min(1 << 16));
     let mut at = offset;

@@ -101,6 +101,13 @@ pub struct ImportName {
     pub alias: String,
 }
 
+/// The name an import `real as alias` makes `name` stand for: `real` when
+/// `name` is its alias (`import { Store as S }`: `S` → `Store`), not for a glob
+/// or a default import. The graph and the relation sections share this rule.
+pub fn aliased<'a>(real: &'a str, alias: &str, name: &str) -> Option<&'a str> {
+    (alias == name && real != "*" && real != "default" && !real.is_empty()).then_some(real)
+}
+
 /// A reference read back from [`FileStructure::refs`]: names are indexes into
 /// [`FileStructure::names`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
