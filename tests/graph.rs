@@ -848,3 +848,73 @@ fn go_dot_imports_bring_in_their_packages_names_only() {
         );
     }
 }
+
+/// Regression: a Go struct literal's key (`Pod{Name: n}`) was a plain name, bound
+/// to the package's function or constant of that name (kubernetes: `Resource: x`
+/// under a `Resource` function) and hidden by a local `name` (`Pod{name: name}`).
+/// It is a field of the literal's type, in elided inner literals too
+/// (`[]Pod{p, {Name: n}}`, `map[string]*api.Pod{"a": {Name: ..}}`); a map's keys
+/// stay expressions. An embedded field is named after its type (`Pod{Meta: ..}`,
+/// `p.Meta`).
+#[test]
+fn go_struct_literal_keys_are_fields_of_the_literals_type() {
+    let (_dir, index) = project_of(&[
+        ("go.mod", "module example.com/m\n"),
+        (
+            "api/pod.go",
+            "package api\n\ntype Pod struct {\n\tName string\n\tSpec *Spec\n\tname string\n\tMeta\n}\n\ntype Spec struct {\n\tName string\n}\n\nfunc Name() string { return \"n\" }\n\ntype Meta struct {\n\tUID string\n}\n",
+        ),
+        (
+            "api/make.go",
+            "package api\n\nconst Key = \"k\"\n\nfunc Make(name string) []Pod {\n\tp := Pod{Name: name, Spec: &Spec{Name: Name()}, name: name}\n\tm := map[string]string{Key: name}\n\t_ = m\n\treturn []Pod{p, {Name: name}}\n}\n\nfunc UID(p Pod) string {\n\tq := Pod{Meta: Meta{UID: \"u\"}}\n\treturn p.Meta.UID + q.UID\n}\n",
+        ),
+        (
+            "app/app.go",
+            "package app\n\nimport \"example.com/m/api\"\n\nvar pods = map[string]*api.Pod{\"a\": {Name: \"a\"}}\n\nvar anon = struct{ Name string }{Name: \"x\"}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Pod.Name"), ["api/make.go:6 other", "api/make.go:9 other", "app/app.go:5 other"]);
+    assert_eq!(refs(&index, "Spec.Name"), ["api/make.go:6 other"]);
+    assert_eq!(refs(&index, "Pod.Spec"), ["api/make.go:6 other"]);
+    assert_eq!(refs(&index, "Pod.name"), ["api/make.go:6 other"]);
+    assert_eq!(refs(&index, "api.Name"), ["api/make.go:6 call"]);
+    assert_eq!(refs(&index, "Key"), ["api/make.go:7 other"]);
+    // An embedded field is named after its type: `Pod{Meta: ..}`, `p.Meta`.
+    assert_eq!(
+        refs(&index, "Meta"),
+        ["api/make.go:13 other", "api/make.go:13 type", "api/make.go:14 other", "api/pod.go:7 inherit"]
+    );
+    assert_eq!(refs(&index, "Meta.UID"), ["api/make.go:13 other", "api/make.go:14 other", "api/make.go:14 other"]);
+    assert!(refs(&index, "api.UID").is_empty());
+}
+
+/// Regression: Go imports of a module that the project's `go.mod` replaces with
+/// a project folder were external (kubernetes: `k8s.io/api`,
+/// `k8s.io/apimachinery`, `k8s.io/client-go` => `./staging/src/k8s.io/..`, so
+/// `metav1.ObjectMeta` bound nowhere and no caller outside apimachinery was
+/// found). A nested module's own `replace` (`=> ../util`) counts from its folder.
+#[test]
+fn go_imports_follow_go_mod_replacements_into_the_project() {
+    let (_dir, index) = project_of(&[
+        ("go.mod", "module example.com/m\n\ngo 1.15\n\nreplace example.com/lib => ./staging/lib\n"),
+        (
+            "staging/lib/go.mod",
+            "module example.com/lib\n\nreplace (\n\texample.com/util v0.0.0 => ../util // the local copy\n\tgithub.com/x/y => github.com/x/y v1.2.0\n)\n",
+        ),
+        ("staging/lib/pkg/store/store.go", "package store\n\ntype Store struct{}\n\nfunc New() *Store { return &Store{} }\n"),
+        (
+            "staging/lib/pkg/store/use.go",
+            "package store\n\nimport \"example.com/util\"\n\nfunc Use() int { return util.Helper() }\n",
+        ),
+        ("staging/util/util.go", "package util\n\nfunc Helper() int { return 1 }\n"),
+        (
+            "cmd/main.go",
+            "package main\n\nimport \"example.com/lib/pkg/store\"\n\nfunc main() {\n\tstore.New()\n\tstore.Use()\n}\n",
+        ),
+    ]);
+    let g = Graph::new(&index);
+    let imports: Vec<Vec<String>> = g.imports("cmd/main.go", 1).unwrap().into_iter().map(|i| i.resolved).collect();
+    assert_eq!(imports, [["staging/lib/pkg/store/store.go", "staging/lib/pkg/store/use.go"]]);
+    assert_eq!(callees(&index, "main.main"), ["store.New", "store.Use"]);
+    assert_eq!(callees(&index, "store.Use"), ["util.Helper"]);
+}

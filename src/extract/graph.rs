@@ -115,6 +115,16 @@ pub(super) fn graph_fields(spec: &LanguageSpec, grammar: &tree_sitter::Language)
     }
 }
 
+/// What a Go name in a literal's key position is ([`Visit::go_literal_key`]).
+enum GoKey<'a> {
+    /// A map key, an array index, or not in a literal's key at all.
+    NotAKey,
+    /// A field of the literal's type, with that type as the receiver.
+    FieldOf(Pending<'a>),
+    /// A field of an anonymous struct: no definition to refer to.
+    AnonymousField,
+}
+
 /// A function's local names, with their types when declared or constructed.
 pub(super) struct Frame<'a> {
     depth: usize,
@@ -769,6 +779,14 @@ impl<'a> Visit<'a> {
             },
             (RefRole::Import, _) => Pending::Done(Receiver::None),
             (_, Some(o)) => self.receiver(o, 0),
+            (_, None) if self.spec.language == crate::lang::Language::Go && k >= 3 => match self.go_literal_key(k) {
+                GoKey::NotAKey => match self.lookup_local(text).is_some() || self.is_module_alias(text) {
+                    true => return,
+                    false => Pending::Done(Receiver::None),
+                },
+                GoKey::FieldOf(receiver) => receiver,
+                GoKey::AnonymousField => return,
+            },
             (_, None) => {
                 if self.lookup_local(text).is_some() || self.is_module_alias(text) {
                     return;
@@ -778,6 +796,71 @@ impl<'a> Visit<'a> {
         };
         let line = node.start_position().row as u32 + 1;
         self.graph.refs.push(PendingRef { line, name: text, role, receiver });
+    }
+
+    /// Go's `T{Name: v}`: the key `Name` at `k` is a field of `T`, not a plain
+    /// name (it was bound to a function `Name` of the package, and a local
+    /// `name` hid the key `name`). An elided inner literal (`[]T{{Name: v}}`,
+    /// `map[K]*T{k: {Name: v}}`) has the element type of the one around it.
+    fn go_literal_key(&self, k: usize) -> GoKey<'a> {
+        let path = &self.graph.path;
+        let keyed = path[k - 2].0;
+        if path[k - 1].0.kind() != "literal_element"
+            || keyed.kind() != "keyed_element"
+            || keyed.child_by_field_name("key").map(|n| n.id()) != Some(path[k - 1].0.id())
+        {
+            return GoKey::NotAKey;
+        }
+        let Some(ty) = self.go_literal_type(k - 3, 0) else {
+            // The literal's type is a named type of another literal's elements:
+            // the file does not tell which.
+            return GoKey::FieldOf(Pending::Done(Receiver::Unknown));
+        };
+        let ty = if ty.kind() == "pointer_type" { ty.named_child(0).unwrap_or(ty) } else { ty };
+        match ty.kind() {
+            "type_identifier" | "qualified_type" | "generic_type" => {
+                let name = self.type_name(ty);
+                match name.is_empty() || self.graph.type_params.contains(name) {
+                    true => GoKey::FieldOf(Pending::Done(Receiver::Unknown)),
+                    false => GoKey::FieldOf(Pending::Done(Receiver::Type(name.to_string()))),
+                }
+            }
+            "struct_type" => GoKey::AnonymousField,
+            // A map's keys and an array's indexes are expressions.
+            _ => GoKey::NotAKey,
+        }
+    }
+
+    /// The type node of the Go literal whose `literal_value` is at `i` in the
+    /// path: its own type, or the element (key, value) type of the literal
+    /// around an elided one. None when that is a named type.
+    fn go_literal_type(&self, i: usize, depth: usize) -> Option<Node<'a>> {
+        let path = &self.graph.path;
+        if path[i].0.kind() != "literal_value" || i == 0 || depth > 4 {
+            return None;
+        }
+        let parent = path[i - 1].0;
+        if parent.kind() == "composite_literal" {
+            return parent.child_by_field_name("type");
+        }
+        if parent.kind() != "literal_element" || i < 3 {
+            return None;
+        }
+        let around = path[i - 2].0;
+        let (outer, position) = match around.kind() {
+            "keyed_element" => {
+                let is_key = around.child_by_field_name("key").map(|n| n.id()) == Some(parent.id());
+                (i - 3, if is_key { "key" } else { "value" })
+            }
+            "literal_value" => (i - 2, "value"),
+            _ => return None,
+        };
+        let outer = self.go_literal_type(outer, depth + 1)?;
+        match (outer.kind(), position) {
+            ("map_type", p) => outer.child_by_field_name(p),
+            ("slice_type" | "array_type" | "implicit_length_array_type", _) => outer.child_by_field_name("element"),
+            _ => None,
+        }
     }
 
     /// Whether the name at `k`, inside the import statement at `at`, is a name the

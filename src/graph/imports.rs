@@ -1,7 +1,8 @@
 //! Which project files an import statement names, by each language's rules:
 //! TS/JS relative paths (extensions, `index` files) and the root `tsconfig.json`'s
 //! `baseUrl` / `paths`; Go import paths through the nearest `go.mod`'s module path
-//! (or a `vendor/` folder) to a folder's files; Rust `mod x;`, `crate::`,
+//! and its `replace` directives to project folders (or a `vendor/` folder) to a
+//! folder's files; Rust `mod x;`, `crate::`,
 //! `super::`, `self::` paths to module files; C# `using`, Java imports and PHP
 //! `use` to the files declaring the namespace or package; Python modules (relative
 //! to the file's package, else under the file's folder or any folder above it:
@@ -214,20 +215,65 @@ fn strip_json_comments(text: &str) -> String {
     out
 }
 
-/// The folder and module path of the `go.mod` nearest above `folder`.
-fn go_module(g: &Graph<'_>, folder: &str) -> Option<(String, String)> {
+/// A `go.mod`: its folder, its module path, and the `replace` directives that
+/// point into the project (`k8s.io/api => ./staging/src/k8s.io/api`) as (module
+/// path, folder), longest module path first.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct GoMod {
+    dir: String,
+    module: String,
+    replaces: Vec<(String, String)>,
+}
+
+/// Reads a `go.mod` found in folder `dir`: None without a `module` line.
+pub(crate) fn parse_go_mod(dir: &str, text: &str) -> Option<GoMod> {
+    let mut module = None;
+    let mut replaces = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        let line = line.split("//").next().unwrap_or("").trim();
+        if in_block {
+            if line == ")" {
+                in_block = false;
+            } else {
+                replaces.extend(go_replace(dir, line));
+            }
+        } else if let Some(m) = line.strip_prefix("module ") {
+            module = Some(m.trim().trim_matches('"').to_string());
+        } else if let Some(rest) = line.strip_prefix("replace").filter(|r| r.starts_with([' ', '\t', '('])) {
+            match rest.trim() {
+                "(" => in_block = true,
+                one => replaces.extend(go_replace(dir, one)),
+            }
+        }
+    }
+    replaces.sort_by(|a: &(String, String), b| b.0.len().cmp(&a.0.len()).then_with(|| a.cmp(b)));
+    replaces.dedup_by(|a, b| a.0 == b.0);
+    Some(GoMod { dir: dir.to_string(), module: module.filter(|m| !m.is_empty())?, replaces })
+}
+
+/// One replacement, `path [version] => ./folder`, when its target is a folder
+/// inside the project (a module version or an absolute path is not).
+fn go_replace(dir: &str, line: &str) -> Option<(String, String)> {
+    let (from, to) = line.split_once("=>")?;
+    let from = from.split_whitespace().next()?.trim_matches('"');
+    let mut to = to.split_whitespace();
+    let target = to.next()?.trim_matches('"');
+    if to.next().is_some() || !(target.starts_with("./") || target.starts_with("../")) || from.is_empty() {
+        return None;
+    }
+    Some((from.to_string(), join(dir, target)?))
+}
+
+/// The `go.mod` nearest above `folder`.
+fn go_module(g: &Graph<'_>, folder: &str) -> Option<Rc<GoMod>> {
     if let Some(m) = g.gomods.borrow().get(folder) {
         return m.clone();
     }
     let path = if folder.is_empty() { "go.mod".to_string() } else { format!("{folder}/go.mod") };
-    let found = crate::query::text::read_regular(&g.index.root.join(&path), &g.index.root, MAX_CONFIG_BYTES).and_then(
-        |(bytes, _)| {
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            text.lines()
-                .find_map(|l| l.trim().strip_prefix("module "))
-                .map(|m| (folder.to_string(), m.trim().trim_matches('"').to_string()))
-        },
-    );
+    let found = crate::query::text::read_regular(&g.index.root.join(&path), &g.index.root, MAX_CONFIG_BYTES)
+        .and_then(|(bytes, _)| parse_go_mod(folder, &String::from_utf8_lossy(&bytes)))
+        .map(Rc::new);
     let found = match found {
         Some(f) => Some(f),
         None if folder.is_empty() => None,
@@ -237,21 +283,30 @@ fn go_module(g: &Graph<'_>, folder: &str) -> Option<(String, String)> {
     found
 }
 
+/// A Go import path: the folder of the file's own module it names, else of a
+/// module its `go.mod` replaces with a project folder (kubernetes' `k8s.io/api`
+/// → `staging/src/k8s.io/api`), else its `vendor/` folder.
 fn go(g: &Graph<'_>, f: &FileGraph, spec: &str) -> Result<Vec<FileKey>, SnapshotError> {
+    let under = |module: &str| spec.strip_prefix(module).filter(|r| r.is_empty() || r.starts_with('/'));
     let mut folders: Vec<String> = Vec::new();
-    if let Some((dir, module)) = go_module(g, f.folder()) {
-        if let Some(rest) = spec.strip_prefix(module.as_str()).filter(|r| r.is_empty() || r.starts_with('/')) {
-            folders.extend(join(&dir, rest.trim_start_matches('/')));
+    if let Some(m) = go_module(g, f.folder()) {
+        if let Some(rest) = under(&m.module) {
+            folders.extend(join(&m.dir, rest.trim_start_matches('/')));
         }
-        folders.extend(join(&dir, &format!("vendor/{spec}")));
+        if let Some((to, rest)) = m.replaces.iter().find_map(|(from, to)| Some((to, under(from)?))) {
+            folders.extend(join(to, rest.trim_start_matches('/')));
+        }
+        folders.extend(join(&m.dir, &format!("vendor/{spec}")));
     }
     folders.push(format!("vendor/{spec}"));
     for folder in folders {
+        // The root folder's files have no `folder/` before their names.
+        let start = if folder.is_empty() { 0 } else { folder.len() + 1 };
         let files: Vec<FileKey> = g
             .index
             .files_under(&folder)?
             .into_iter()
-            .filter(|x| x.path[folder.len() + 1..].find('/').is_none() && x.path.ends_with(".go"))
+            .filter(|x| x.path.get(start..).is_some_and(|n| !n.contains('/')) && x.path.ends_with(".go"))
             .map(|x| (x.segment, x.slot_id))
             .collect();
         if !files.is_empty() {
@@ -555,4 +610,25 @@ fn ruby(g: &Graph<'_>, f: &FileGraph, spec: &str) -> Result<Vec<FileKey>, Snapsh
         }
     }
     Ok(by_suffix(g, &f.path, &with_ext(spec))?.into_iter().take(1).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_mod_replaces_into_the_project_are_kept_longest_first() {
+        let text = "// comment\nmodule k8s.io/kubernetes\n\ngo 1.15\n\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/api/sub v0.0.0 => ./staging/sub // nested\n\tgithub.com/x/y => github.com/x/y v1.2.0\n\tk8s.io/abs => /opt/abs\n)\n\nreplace k8s.io/one => ../one\nreplace k8s.io/out => ../../../out\n";
+        let m = parse_go_mod("a/b", text).unwrap();
+        assert_eq!(m.module, "k8s.io/kubernetes");
+        assert_eq!(
+            m.replaces,
+            [
+                ("k8s.io/api/sub".to_string(), "a/b/staging/sub".to_string()),
+                ("k8s.io/api".to_string(), "a/b/staging/src/k8s.io/api".to_string()),
+                ("k8s.io/one".to_string(), "a/one".to_string()),
+            ]
+        );
+        assert_eq!(parse_go_mod("", "go 1.15\n"), None);
+    }
 }

@@ -436,7 +436,7 @@ pub struct Graph<'i> {
     named_in: RefCell<FxHashMap<(String, bool), NamedIn>>,
     supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
-    gomods: RefCell<FxHashMap<String, Option<(String, String)>>>,
+    gomods: RefCell<FxHashMap<String, Option<Rc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
     /// Every live file's path and key by file name (for `#include` and
     /// `require`), listed once when first needed.
@@ -913,7 +913,15 @@ impl<'i> Graph<'i> {
             _ => None,
         };
         if let Some(t) = receiver_type {
-            return Ok(done(self.members_through_supertypes(&nd, class, &t)?));
+            let found = self.members_through_supertypes(&nd, class, &t)?;
+            if found.is_empty() && f.language == Language::Go && class != 0 {
+                // Go's embedded field is named after its type, promoted fields
+                // too: `x.Base`, `T{Base: ..}` with `type T struct{ Base }`.
+                if self.supertypes(&t)?.iter().flatten().any(|s| s == name) {
+                    return Ok(done(nd.select(1, &nd.global[1], |_| true)));
+                }
+            }
+            return Ok(done(found));
         }
         match receiver {
             PackedReceiver::Type(_) => Ok(Resolution::default()),
