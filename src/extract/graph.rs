@@ -117,7 +117,7 @@ pub(super) fn graph_fields(spec: &LanguageSpec, grammar: &tree_sitter::Language)
 
 /// What a Go name in a literal's key position is ([`Visit::go_literal_key`]).
 enum GoKey<'a> {
-    /// A map key, an array index, or not in a literal's key at all.
+    /// A map key, an array index, or no Go literal's key at all.
     NotAKey,
     /// A field of the literal's type, with that type as the receiver.
     FieldOf(Pending<'a>),
@@ -779,20 +779,16 @@ impl<'a> Visit<'a> {
             },
             (RefRole::Import, _) => Pending::Done(Receiver::None),
             (_, Some(o)) => self.receiver(o, 0),
-            (_, None) if self.spec.language == crate::lang::Language::Go && k >= 3 => match self.go_literal_key(k) {
-                GoKey::NotAKey => match self.lookup_local(text).is_some() || self.is_module_alias(text) {
-                    true => return,
-                    false => Pending::Done(Receiver::None),
-                },
+            (_, None) => match self.go_literal_key(k) {
                 GoKey::FieldOf(receiver) => receiver,
                 GoKey::AnonymousField => return,
-            },
-            (_, None) => {
-                if self.lookup_local(text).is_some() || self.is_module_alias(text) {
-                    return;
+                GoKey::NotAKey => {
+                    if self.lookup_local(text).is_some() || self.is_module_alias(text) {
+                        return;
+                    }
+                    Pending::Done(Receiver::None)
                 }
-                Pending::Done(Receiver::None)
-            }
+            },
         };
         let line = node.start_position().row as u32 + 1;
         self.graph.refs.push(PendingRef { line, name: text, role, receiver });
@@ -803,6 +799,9 @@ impl<'a> Visit<'a> {
     /// `name` hid the key `name`). An elided inner literal (`[]T{{Name: v}}`,
     /// `map[K]*T{k: {Name: v}}`) has the element type of the one around it.
     fn go_literal_key(&self, k: usize) -> GoKey<'a> {
+        if self.spec.language != crate::lang::Language::Go || k < 3 {
+            return GoKey::NotAKey;
+        }
         let path = &self.graph.path;
         let keyed = path[k - 2].0;
         if path[k - 1].0.kind() != "literal_element"

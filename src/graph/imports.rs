@@ -226,7 +226,7 @@ pub(crate) struct GoMod {
 }
 
 /// Reads a `go.mod` found in folder `dir`: None without a `module` line.
-pub(crate) fn parse_go_mod(dir: &str, text: &str) -> Option<GoMod> {
+fn parse_go_mod(dir: &str, text: &str) -> Option<GoMod> {
     let mut module = None;
     let mut replaces = Vec::new();
     let mut in_block = false;
