@@ -116,12 +116,12 @@ fn same_tree_gives_byte_identical_segments_with_one_thread_and_many() {
     assert_eq!(one, snapshot(4));
 }
 
-/// Structure archives share zstd blocks of 64 KiB: files whose structures span many
-/// blocks read back exactly what extraction gave, in path order (the segment's
-/// last-block cache hits), in reverse (it misses every time), and when copied out
-/// for compaction.
+/// Structure archives are a zstd frame each, compressed with the segment's
+/// dictionary: files read back exactly what extraction gave, in path order, in
+/// reverse (the segment's cache of recent archives misses every time), and when
+/// copied out for compaction.
 #[test]
-fn structures_spanning_many_blocks_read_back_exactly() {
+fn structures_in_frames_of_their_own_read_back_exactly() {
     let dir = tempfile::tempdir().unwrap();
     for i in 0..120 {
         let doc: String = (0..40)
@@ -140,9 +140,9 @@ fn structures_spanning_many_blocks_read_back_exactly() {
     let index = build(dir.path(), 1 << 16);
     let seg = &index.segments[0];
     let want: Vec<_> = facts.iter().map(codegraph::snapshot::structure::FileStructure::from_facts).collect();
-    let blocks: std::collections::BTreeSet<u64> =
-        (0..seg.slot_count).map(|s| seg.slot(s).unwrap().structure.block).collect();
-    assert!(blocks.len() >= 4, "the structures fill {} blocks", blocks.len());
+    let frames: std::collections::BTreeSet<u64> =
+        (0..seg.slot_count).map(|s| seg.slot(s).unwrap().structure.frame).collect();
+    assert_eq!(frames.len(), 120, "a frame per file");
     let read = |s: u32| seg.structure(&seg.slot(s).unwrap()).unwrap();
     for s in (0..seg.slot_count).chain((0..seg.slot_count).rev()) {
         assert_eq!(read(s), want[s as usize], "slot {s}");

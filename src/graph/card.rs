@@ -82,7 +82,7 @@ impl Graph<'_> {
             }
             if o.parent.is_none() || o.parent == owner {
                 let (qualified_name, kind) = (f.qualified_name(o), o.kind.clone());
-                same_file.push(Brief { qualified_name, kind, file: f.path.clone(), line: o.line });
+                same_file.push(Brief { qualified_name, kind: kind.to_string(), file: f.path.clone(), line: o.line });
             }
         }
         // In source order, the nearest to it kept when there are many.
@@ -97,7 +97,7 @@ impl Graph<'_> {
             .take(CARD_LIST)
             .map(|c| Brief {
                 qualified_name: c.qualified_name(),
-                kind: c.def.kind.clone(),
+                kind: c.def.kind.to_string(),
                 file: c.path.clone(),
                 line: c.def.line,
             })

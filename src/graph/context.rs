@@ -613,7 +613,7 @@ fn file_view(g: &super::FileGraph, d: &super::Def) -> DefView {
         file: g.path.clone(),
         line: d.line,
         end_line: d.end_line,
-        kind: d.kind.clone(),
+        kind: d.kind.to_string(),
         name: d.name.clone(),
         qualified_name: g.qualified_name(d),
     }

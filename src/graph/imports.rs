@@ -266,21 +266,49 @@ fn go_replace(dir: &str, line: &str) -> Option<(String, String)> {
 }
 
 /// The `go.mod` nearest above `folder`.
-fn go_module(g: &Graph<'_>, folder: &str) -> Option<Rc<GoMod>> {
+fn go_module(g: &Graph<'_>, folder: &str) -> Option<std::sync::Arc<GoMod>> {
     if let Some(m) = g.gomods.borrow().get(folder) {
         return m.clone();
     }
-    let path = if folder.is_empty() { "go.mod".to_string() } else { format!("{folder}/go.mod") };
-    let found = crate::query::text::read_regular(&g.index.root.join(&path), &g.index.root, MAX_CONFIG_BYTES)
-        .and_then(|(bytes, _)| parse_go_mod(folder, &String::from_utf8_lossy(&bytes)))
-        .map(Rc::new);
-    let found = match found {
+    let found = match g.index.go_mods.get(&g.index.root, folder) {
         Some(f) => Some(f),
         None if folder.is_empty() => None,
         None => go_module(g, folder.rsplit_once('/').map_or("", |(d, _)| d)),
     };
     g.gomods.borrow_mut().insert(folder.to_string(), found.clone());
     found
+}
+
+/// The `go.mod` files read, kept from one question to the next (kubernetes'
+/// is 1,500 lines: reading and parsing it was a tenth of a `callees`), each
+/// with the size and modification time it had, so an edited one is read again.
+#[derive(Default)]
+pub(crate) struct GoMods(std::sync::Mutex<rustc_hash::FxHashMap<String, SeenGoMod>>);
+
+/// A folder's `go.mod` as last read: its size and modification time (none: no
+/// such file), and what it says (none: not a `go.mod` with a `module` line).
+type SeenGoMod = (Option<(u64, i64)>, Option<std::sync::Arc<GoMod>>);
+
+impl GoMods {
+    /// The `go.mod` of `folder` itself (not above it).
+    fn get(&self, root: &std::path::Path, folder: &str) -> Option<std::sync::Arc<GoMod>> {
+        let path = if folder.is_empty() { "go.mod".to_string() } else { format!("{folder}/go.mod") };
+        let path = root.join(&path);
+        let stamp = std::fs::metadata(&path).ok().map(|m| (m.len(), crate::safe_fs::mtime_ns(&m)));
+        if let Some((seen, m)) = self.0.lock().ok()?.get(folder) {
+            if *seen == stamp {
+                return m.clone();
+            }
+        }
+        let found = match stamp {
+            None => None,
+            Some(_) => crate::query::text::read_regular(&path, root, MAX_CONFIG_BYTES)
+                .and_then(|(bytes, _)| parse_go_mod(folder, &String::from_utf8_lossy(&bytes)))
+                .map(std::sync::Arc::new),
+        };
+        self.0.lock().ok()?.insert(folder.to_string(), (stamp, found.clone()));
+        found
+    }
 }
 
 /// A Go import path: the folder of the file's own module it names, else of a

@@ -28,7 +28,7 @@
 
 mod card;
 mod context;
-mod imports;
+pub(crate) mod imports;
 mod neighbors;
 mod ops;
 mod search;
@@ -41,6 +41,7 @@ pub use ops::*;
 pub use search::*;
 pub use semantic::*;
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -76,12 +77,46 @@ pub enum DefCat {
     Property,
 }
 
+/// A definition's kind, borrowed when it is one of the kinds extraction
+/// writes (a graph question reads thousands of definitions).
+pub fn kind_of(kind: &str) -> Cow<'static, str> {
+    const KINDS: [&str; 22] = [
+        "class",
+        "struct",
+        "interface",
+        "enum",
+        "trait",
+        "type",
+        "union",
+        "module",
+        "namespace",
+        "record",
+        "typedef",
+        "delegate",
+        "object",
+        "alias",
+        "impl",
+        "macro",
+        "method",
+        "function",
+        "property",
+        "constant",
+        "field",
+        "variable",
+    ];
+    match KINDS.iter().find(|k| **k == kind) {
+        Some(k) => Cow::Borrowed(k),
+        None => Cow::Owned(kind.to_string()),
+    }
+}
+
 /// A definition with its extent.
 #[derive(Clone, Debug)]
 pub struct Def {
     pub name: String,
-    /// `class`, `struct`, `interface`, ..., `method`, `property`.
-    pub kind: String,
+    /// `class`, `struct`, `interface`, ..., `method`, `property` (the common
+    /// kinds borrowed, not allocated per definition read).
+    pub kind: Cow<'static, str>,
     pub cat: DefCat,
     pub line: u32,
     pub end_line: u32,
@@ -96,10 +131,10 @@ impl Def {
     /// package or namespace.
     pub fn from_entry(name: &str, e: crate::snapshot::defs::DefEntry) -> (Def, String) {
         let (cat, kind) = match e.cat {
-            0 => (DefCat::Type, e.kind),
-            1 if e.parent.is_some() => (DefCat::Method, "method".to_string()),
-            1 => (DefCat::Method, "function".to_string()),
-            _ => (DefCat::Property, "property".to_string()),
+            0 => (DefCat::Type, kind_of(&e.kind)),
+            1 if e.parent.is_some() => (DefCat::Method, Cow::Borrowed("method")),
+            1 => (DefCat::Method, Cow::Borrowed("function")),
+            _ => (DefCat::Property, Cow::Borrowed("property")),
         };
         let def = Def {
             name: name.to_string(),
@@ -121,14 +156,20 @@ pub struct FileGraph {
     pub language: Language,
     pub scope: String,
     pub defs: Vec<Def>,
-    pub names: Vec<String>,
+    /// The names references point at ([`FileGraph::name`]): one buffer, and
+    /// where each name ends in it (one allocation, not one per name).
+    names: String,
+    name_ends: Vec<u32>,
     pub refs: Vec<PackedRef>,
     pub imports: Vec<ImportRecord>,
 }
 
 impl FileGraph {
     pub fn name(&self, i: u32) -> &str {
-        self.names.get(i as usize).map_or("", String::as_str)
+        let i = i as usize;
+        let Some(&end) = self.name_ends.get(i) else { return "" };
+        let start = if i == 0 { 0 } else { self.name_ends[i - 1] };
+        self.names.get(start as usize..end as usize).unwrap_or("")
     }
 
     /// The innermost definition whose extent holds `line` (methods before the
@@ -436,7 +477,7 @@ pub struct Graph<'i> {
     named_in: RefCell<FxHashMap<(String, bool), NamedIn>>,
     supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
-    gomods: RefCell<FxHashMap<String, Option<Rc<imports::GoMod>>>>,
+    gomods: RefCell<FxHashMap<String, Option<std::sync::Arc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
     /// Every live file's path and key by file name (for `#include` and
     /// `require`), listed once when first needed.
@@ -530,8 +571,18 @@ impl<'i> Graph<'i> {
         // does not use are never copied out.
         let built = seg.with_archive(slot.structure, |bytes| -> Option<FileGraph> {
             if bytes.is_empty() {
-                let (scope, defs, names, refs, imports) = Default::default();
-                return Some(FileGraph { key, path: path.clone(), language, scope, defs, names, refs, imports });
+                let (scope, defs, names, name_ends, refs, imports) = Default::default();
+                return Some(FileGraph {
+                    key,
+                    path: path.clone(),
+                    language,
+                    scope,
+                    defs,
+                    names,
+                    name_ends,
+                    refs,
+                    imports,
+                });
             }
             let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
             let refs = decode_refs(s.refs.as_slice(), s.names.len())?;
@@ -540,24 +591,30 @@ impl<'i> Graph<'i> {
             let mut defs = Vec::with_capacity(s.types.len() + s.methods.len() + s.properties.len());
             for t in s.types.iter() {
                 let (line, end_line) = (t.line.to_native(), t.end_line.to_native().max(t.line.to_native()));
-                let (name, kind, parent) = (text(&t.name), text(&t.kind), parent(&t.parent));
+                let (name, kind, parent) = (text(&t.name), kind_of(&t.kind), parent(&t.parent));
                 defs.push(Def { name, kind, cat: DefCat::Type, line, end_line, parent, returns: String::new() });
             }
             for m in s.methods.iter() {
                 let (line, end_line) = (m.line.to_native(), m.end_line.to_native().max(m.line.to_native()));
-                let kind = if m.parent.is_some() { "method" } else { "function" }.to_string();
+                let kind = Cow::Borrowed(if m.parent.is_some() { "method" } else { "function" });
                 let (name, parent, returns) = (text(&m.name), parent(&m.parent), text(&m.returns));
                 defs.push(Def { name, kind, cat: DefCat::Method, line, end_line, parent, returns });
             }
             for p in s.properties.iter() {
                 let (line, end_line) = (p.line.to_native(), p.end_line.to_native().max(p.line.to_native()));
-                let kind = "property".to_string();
+                let kind = Cow::Borrowed("property");
                 let (name, parent, returns) = (text(&p.name), parent(&p.parent), text(&p.ty));
                 defs.push(Def { name, kind, cat: DefCat::Property, line, end_line, parent, returns });
             }
-            let names = s.names.iter().map(text).collect();
+            let mut names = String::with_capacity(s.names.iter().map(|n| n.len()).sum());
+            let mut name_ends = Vec::with_capacity(s.names.len());
+            for n in s.names.iter() {
+                names.push_str(n);
+                name_ends.push(names.len() as u32);
+            }
             let imports = rkyv::deserialize::<Vec<ImportRecord>, rkyv::rancor::Error>(&s.imports).ok()?;
-            Some(FileGraph { key, path: path.clone(), language, scope: text(&s.scope), defs, names, refs, imports })
+            let scope = text(&s.scope);
+            Some(FileGraph { key, path: path.clone(), language, scope, defs, names, name_ends, refs, imports })
         })?;
         built.ok_or_else(|| seg.corrupt("structure archive invalid"))
     }

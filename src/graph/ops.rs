@@ -48,7 +48,7 @@ impl Graph<'_> {
             file: f.path.clone(),
             line: d.line,
             end_line: d.end_line,
-            kind: d.kind.clone(),
+            kind: d.kind.to_string(),
             name: d.name.clone(),
             qualified_name: f.qualified_name(&d),
         })

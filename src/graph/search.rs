@@ -77,7 +77,7 @@ impl SymbolHit {
         let (def, scope) = Def::from_entry(name, e);
         SymbolHit {
             name: name.to_string(),
-            kind: def.kind.clone(),
+            kind: def.kind.to_string(),
             qualified_name: super::qualified_name(language, path, &scope, &def),
             file: path.to_string(),
             line: def.line,

@@ -516,7 +516,7 @@ impl Graph<'_> {
                         SymbolHit {
                             qualified_name: f.qualified_name(&d),
                             name: d.name.clone(),
-                            kind: d.kind.clone(),
+                            kind: d.kind.to_string(),
                             file: f.path.clone(),
                             line: d.line,
                             end_line: d.end_line,

@@ -20,6 +20,9 @@ pub struct Index {
     /// build or a compaction); later ones were written by updates and may hold
     /// any path, so results from them are merged by path.
     pub base: usize,
+    /// The `go.mod` files the graph read (outside the snapshot, kept between
+    /// questions while they stay unchanged).
+    pub(crate) go_mods: crate::graph::imports::GoMods,
 }
 
 /// A current file of the index: where its first slot is.
@@ -116,7 +119,7 @@ impl Index {
         let superseded = vec![SlotSet::default(); segments.len()];
         // Canonical, so line text can check that a file lies under it.
         let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-        Index { root, manifest: None, base: segments.len(), segments, superseded }
+        Index { root, manifest: None, base: segments.len(), segments, superseded, go_mods: Default::default() }
     }
 
     /// Whether a slot of a segment holds a current file (not superseded).

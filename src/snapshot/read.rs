@@ -45,10 +45,11 @@ pub struct Segment {
     sums_checksum: u64,
     /// One bit per block: checked already. Made on first use (opening stays O(1)).
     checked_blocks: OnceLock<Result<Box<[AtomicU64]>, ()>>,
-    /// The structure blocks read last (offset, bytes), most recent first: files
-    /// read in path order mostly share one; a graph question goes back and forth
-    /// between a few.
-    last_blocks: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
+    /// The structure archives read last (frame offset, bytes), most recent
+    /// first: a file's parts, and a question going back and forth between a few.
+    last_archives: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
+    /// The structure section's dictionary, prepared on first use.
+    structure_dict: OnceLock<Result<structure::Dict, ()>>,
 }
 
 /// A fold: the case-insensitive key shared by one or more exact terms (variants).
@@ -106,8 +107,8 @@ fn u16_at(b: &[u8], off: usize) -> Option<u16> {
     b.get(off..off.checked_add(2)?).and_then(|s| s.try_into().ok()).map(u16::from_le_bytes)
 }
 
-/// Structure blocks a segment keeps decompressed.
-const CACHED_BLOCKS: usize = 8;
+/// Structure archives a segment keeps decompressed.
+const CACHED_ARCHIVES: usize = 8;
 
 impl Segment {
     /// Maps and opens a segment file.
@@ -192,7 +193,8 @@ impl Segment {
             sums: sums_at..body_end,
             sums_checksum,
             checked_blocks: OnceLock::new(),
-            last_blocks: Mutex::new(Vec::new()),
+            last_archives: Mutex::new(Vec::new()),
+            structure_dict: OnceLock::new(),
             bytes,
         };
         // The header and section table (the first block) are checked now: the
@@ -531,7 +533,11 @@ impl Segment {
                     type_count: u16_at(b, o + 70)?,
                 },
                 line_types_off: u64_at(b, o + 32)?,
-                structure: StructureLoc { block: u64_at(b, o + 40)?, len: u32_at(b, o + 48)?, at: u32_at(b, o + 76)? },
+                structure: StructureLoc {
+                    frame: u64_at(b, o + 40)?,
+                    len: u32_at(b, o + 48)?,
+                    frame_len: u32_at(b, o + 76)?,
+                },
                 line_count: u32_at(b, o + 52)?,
                 part: u16_at(b, o + 56)?,
                 occurrences: u32_at(b, o + 72)?,
@@ -570,41 +576,45 @@ impl Segment {
     }
 
     /// Calls `f` with the rkyv archive of a file's structure (empty when it has
-    /// none), decompressing its block unless it was the last one read.
+    /// none), decompressing its frame unless it is one of the last read.
     pub fn with_archive<R>(&self, loc: StructureLoc, f: impl FnOnce(&[u8]) -> R) -> Result<R, SnapshotError> {
         if loc.len == 0 {
             return Ok(f(&[]));
         }
-        let cached = self.last_blocks.lock().ok().and_then(|mut blocks| {
-            let i = blocks.iter().position(|(o, _)| *o == loc.block)?;
-            let hit = blocks.remove(i);
-            blocks.insert(0, hit.clone());
-            Some(hit)
+        let cached = self.last_archives.lock().ok().and_then(|mut recent| {
+            let i = recent.iter().position(|(o, _)| *o == loc.frame)?;
+            let hit = recent.remove(i);
+            recent.insert(0, hit.clone());
+            Some(hit.1)
         });
-        let block = match cached {
-            Some((_, block)) => block,
+        let archive = match cached {
+            Some(archive) => archive,
             None => {
-                // The block's head (raw and frame lengths), then its frame.
-                let at = usize::try_from(loc.block).unwrap_or(usize::MAX);
-                self.check_in(Section::Structure, at..at.saturating_add(8))?;
-                let frame_len = self
-                    .section(Section::Structure)
-                    .get(at.saturating_add(4)..at.saturating_add(8))
-                    .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
-                self.check_in(Section::Structure, at..at.saturating_add(8).saturating_add(frame_len))?;
-                let block = structure::read_block(self.section(Section::Structure), loc.block)
+                let at = usize::try_from(loc.frame).unwrap_or(usize::MAX);
+                self.check_in(Section::Structure, at..at.saturating_add(loc.frame_len as usize))?;
+                let archive = structure::read_frame(self.section(Section::Structure), self.structure_dict()?, loc)
                     .map(Arc::new)
-                    .ok_or_else(|| self.corrupt("structure block invalid"))?;
-                if let Ok(mut blocks) = self.last_blocks.lock() {
-                    blocks.truncate(CACHED_BLOCKS - 1);
-                    blocks.insert(0, (loc.block, block.clone()));
+                    .ok_or_else(|| self.corrupt("structure frame invalid"))?;
+                if let Ok(mut recent) = self.last_archives.lock() {
+                    recent.truncate(CACHED_ARCHIVES - 1);
+                    recent.insert(0, (loc.frame, archive.clone()));
                 }
-                block
+                archive
             }
         };
-        let (at, len) = (loc.at as usize, loc.len as usize);
-        let archive = at.checked_add(len).and_then(|end| block.get(at..end));
-        archive.map(f).ok_or_else(|| self.corrupt("structure out of bounds"))
+        Ok(f(&archive))
+    }
+
+    /// The structure section's dictionary, prepared on first use.
+    fn structure_dict(&self) -> Result<&structure::Dict, SnapshotError> {
+        let dict = self.structure_dict.get_or_init(|| {
+            let section = self.section(Section::Structure);
+            let len = structure::section_dict(section).ok_or(())?.len();
+            let head = if section.is_empty() { 0 } else { 4 + len };
+            self.check_in(Section::Structure, 0..head).map_err(|_| ())?;
+            Ok(structure::Dict::new(structure::section_dict(section).ok_or(())?))
+        });
+        dict.as_ref().map_err(|_| self.corrupt("structure dictionary invalid"))
     }
 
     /// The structure of a slot's file (empty when it has none).

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::structure::{self, FileStructure, StructureLoc, BLOCK_TARGET};
+use super::structure::{self, FileStructure, FrameWriter, StructureLoc};
 use super::*;
 use crate::extract::words::MAX_TERM_BYTES;
 use crate::extract::FileFacts;
@@ -25,10 +25,8 @@ pub struct SegmentWriter {
     slots: Vec<SlotRecord>,
     strings: Vec<u8>,
     line_types: Vec<u8>,
-    /// Compressed structure blocks, and the archives of the block being filled.
-    structure: Vec<u8>,
-    block: Vec<u8>,
-    zstd_level: i32,
+    /// The structure archives, compressed.
+    structure: FrameWriter,
     defs: super::defs::DefTableWriter,
     vectors: Option<super::vectors::VectorWriter>,
     files: u32,
@@ -87,9 +85,7 @@ impl SegmentWriter {
             slots: Vec::new(),
             strings: Vec::new(),
             line_types: Vec::new(),
-            structure: Vec::new(),
-            block: Vec::new(),
-            zstd_level: structure::ZSTD_LEVEL,
+            structure: FrameWriter::new(structure::ZSTD_LEVEL),
             defs: Default::default(),
             vectors: None,
             files: 0,
@@ -97,10 +93,11 @@ impl SegmentWriter {
         }
     }
 
-    /// Compresses structure blocks at a fast level: for segments written by
+    /// Compresses structure archives at a fast level: for segments written by
     /// updates, where latency counts (a compaction rewrites them).
     pub fn fast(mut self) -> SegmentWriter {
-        self.zstd_level = structure::ZSTD_LEVEL_FAST;
+        debug_assert!(self.slots.is_empty());
+        self.structure = FrameWriter::new(structure::ZSTD_LEVEL_FAST);
         self
     }
 
@@ -183,20 +180,13 @@ impl SegmentWriter {
         if let Some(v) = &mut self.vectors {
             v.add_file(entry.path, parts, archived);
         }
-        let structure = if entry.structure.is_empty() {
-            StructureLoc::default()
+        // Set on the slot records once the archive is compressed (the first
+        // archives wait for the segment's dictionary).
+        let structure = StructureLoc::default();
+        let compressed = if entry.structure.is_empty() {
+            Vec::new()
         } else {
-            let loc = StructureLoc {
-                block: self.structure.len() as u64,
-                len: entry.structure.len() as u32,
-                at: self.block.len() as u32,
-            };
-            self.block.extend_from_slice(entry.structure);
-            if self.block.len() >= BLOCK_TARGET {
-                structure::write_block(&self.block, self.zstd_level, &mut self.structure);
-                self.block.clear();
-            }
-            loc
+            self.structure.add(first_slot as usize, entry.structure)
         };
         let first_record = self.slots.len();
         let mut occurrences = 0u32;
@@ -227,29 +217,28 @@ impl SegmentWriter {
             });
         }
         debug_assert_eq!(self.slots.len() - first_record, parts as usize);
+        self.place_archives(compressed);
         self.files += 1;
         self.lines += lines as u64;
     }
 
-    /// Writes the segment's bytes.
-    pub fn finish(self) -> Vec<u8> {
-        let SegmentWriter {
-            terms,
-            slots,
-            mut strings,
-            line_types,
-            mut structure,
-            block,
-            defs,
-            vectors,
-            files,
-            lines,
-            ..
-        } = self;
-        let vectors = vectors.map(super::vectors::VectorWriter::finish).unwrap_or_default();
-        if !block.is_empty() {
-            structure::write_block(&block, self.zstd_level, &mut structure);
+    /// Records where compressed archives are on the slots of their files (each
+    /// tagged with its file's first slot).
+    fn place_archives(&mut self, placed: Vec<(usize, StructureLoc)>) {
+        for (first, loc) in placed {
+            let parts = slots_for(self.slots[first].line_count) as usize;
+            for s in &mut self.slots[first..first + parts] {
+                s.structure = loc;
+            }
         }
+    }
+
+    /// Writes the segment's bytes.
+    pub fn finish(mut self) -> Vec<u8> {
+        let (structure, rest) = std::mem::replace(&mut self.structure, FrameWriter::new(0)).finish();
+        self.place_archives(rest);
+        let SegmentWriter { terms, slots, mut strings, line_types, defs, vectors, files, lines, .. } = self;
+        let vectors = vectors.map(super::vectors::VectorWriter::finish).unwrap_or_default();
 
         // Group exact terms by their fold, both in byte order.
         let mut by_fold: BTreeMap<String, Vec<(Box<str>, Postings)>> = BTreeMap::new();
@@ -338,7 +327,7 @@ impl SegmentWriter {
             put_u64(&mut slot_bytes, m.hash);
             put_u64(&mut slot_bytes, m.mtime_ns as u64);
             put_u64(&mut slot_bytes, s.line_types_off);
-            put_u64(&mut slot_bytes, s.structure.block);
+            put_u64(&mut slot_bytes, s.structure.frame);
             put_u32(&mut slot_bytes, s.structure.len);
             put_u32(&mut slot_bytes, s.line_count);
             slot_bytes.extend_from_slice(&s.part.to_le_bytes());
@@ -349,7 +338,7 @@ impl SegmentWriter {
             slot_bytes.extend_from_slice(&m.method_count.to_le_bytes());
             slot_bytes.extend_from_slice(&m.type_count.to_le_bytes());
             put_u32(&mut slot_bytes, s.occurrences);
-            put_u32(&mut slot_bytes, s.structure.at);
+            put_u32(&mut slot_bytes, s.structure.frame_len);
         }
 
         let super::defs::DefSections {

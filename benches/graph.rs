@@ -1,0 +1,104 @@
+//! Graph query latency on an indexed tree, without building one: `refs`,
+//! `callers`, `callees` and the symbol card of the methods `cg bench` samples
+//! (the same seed and generator), each with a fresh `Graph` as one MCP call
+//! has, after one warm-up pass; with the archives each query read.
+//!
+//! Runs on `$CG_BENCH_INDEX` (a project root with a `.codegraph`), default
+//! `~/corpus/kubernetes` when it is indexed. For profiling one row:
+//!
+//!     CG_BENCH_INDEX=~/union cargo bench --bench graph
+//!     CG_BENCH_ROWS=refs CG_BENCH_QUERIES=300 cargo bench --bench graph
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use codegraph::graph::{DefCat, Graph};
+use codegraph::project::Index;
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+fn index_root() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CG_BENCH_INDEX") {
+        return Some(PathBuf::from(p));
+    }
+    let k8s = Path::new(&std::env::var_os("HOME").unwrap_or_default()).join("corpus/kubernetes");
+    k8s.join(".codegraph/manifest.json").exists().then_some(k8s)
+}
+
+fn at(v: &[Duration], p: f64) -> Duration {
+    v[((v.len() as f64 - 1.0) * p) as usize]
+}
+
+fn main() {
+    let Some(root) = index_root() else {
+        eprintln!("graph bench: no index (set CG_BENCH_INDEX to an indexed project root)");
+        return;
+    };
+    let index = Index::open(&root).expect("open the index");
+    let n: usize = std::env::var("CG_BENCH_QUERIES").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
+    let rows = std::env::var("CG_BENCH_ROWS").unwrap_or_else(|_| "refs,callers,callees,symbol".into());
+    // The sample of `cg bench` (src/cli/bench.rs, graph_queries), seed 42.
+    let files = index.files().expect("files");
+    let mut rng = XorShift(42 ^ 0x9e37_79b9_7f4a_7c15 | 1);
+    let mut symbols: Vec<String> = Vec::new();
+    let g = Graph::new(&index);
+    for _ in 0..n * 4 {
+        if symbols.len() >= n || files.is_empty() {
+            break;
+        }
+        let x = &files[(rng.next() % files.len() as u64) as usize];
+        let f = g.file((x.segment, x.slot_id)).expect("file");
+        let methods: Vec<_> = f.defs.iter().filter(|d| d.cat == DefCat::Method).collect();
+        if methods.is_empty() {
+            continue;
+        }
+        let d = methods[(rng.next() % methods.len() as u64) as usize];
+        symbols.push(f.qualified_name(d));
+    }
+    eprintln!("index: {} ({} sampled methods)", root.display(), symbols.len());
+    for row in rows.split(',') {
+        let run = |symbol: &str| -> (u64, usize) {
+            let g = Graph::new(&index);
+            let Ok(defs) = g.find(symbol) else { return (0, 0) };
+            let found = match row {
+                "refs" => g.refs(&defs, &[]).map_or(0, |r| r.len() as u64),
+                "callers" => g.callers(&defs, 1).map_or(0, |r| r.len() as u64),
+                "callees" => g.callees(defs[0], 1).map_or(0, |r| r.len() as u64),
+                _ => g.card(defs[0]).map_or(0, |c| 1 + c.calls_total as u64 + c.called_by_total as u64),
+            };
+            (found, g.files_read())
+        };
+        for s in &symbols {
+            run(s);
+        }
+        let (mut times, mut found, mut reads) = (Vec::new(), 0, Vec::new());
+        for s in &symbols {
+            let t = Instant::now();
+            let (f, r) = run(s);
+            times.push(t.elapsed());
+            found += f;
+            reads.push(r);
+        }
+        times.sort();
+        reads.sort();
+        eprintln!(
+            "{row:<8} p50 {:>9.1?}  p90 {:>9.1?}  p99 {:>9.1?}  max {:>9.1?}  found {found}  archives read p50 {} p90 {} max {}",
+            at(&times, 0.5),
+            at(&times, 0.9),
+            at(&times, 0.99),
+            at(&times, 1.0),
+            reads[reads.len() / 2],
+            reads[reads.len() * 9 / 10],
+            reads[reads.len() - 1],
+        );
+    }
+}
