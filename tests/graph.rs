@@ -888,6 +888,45 @@ fn go_struct_literal_keys_are_fields_of_the_literals_type() {
     assert!(refs(&index, "api.UID").is_empty());
 }
 
+/// Regression: Go receiver and literal types are kept by simple name, so a
+/// member of `v1.PodSpec` was ambiguous with the same member of every other
+/// `PodSpec` (kubernetes: `refs PodSpec.Containers` listed 1,704 of 1,704
+/// ambiguous, between `core.PodSpec` and `v1.PodSpec`). A type written in a Go
+/// file is its package's or an imported package's: a file importing one of them
+/// binds to that one; a file importing both stays ambiguous.
+#[test]
+fn go_receiver_types_are_of_the_files_package_or_its_imports() {
+    let (_dir, index) = project_of(&[
+        ("go.mod", "module example.com/m\n"),
+        ("api/v1/types.go", "package v1\n\ntype PodSpec struct {\n\tContainers []string\n}\n"),
+        (
+            "internal/core/types.go",
+            "package core\n\ntype PodSpec struct {\n\tContainers []string\n}\n\nfunc (s *PodSpec) Count() int {\n\treturn len(s.Containers)\n}\n",
+        ),
+        (
+            "app/app.go",
+            "package app\n\nimport v1 \"example.com/m/api/v1\"\n\nvar spec = v1.PodSpec{Containers: nil}\n\nfunc Count(s *v1.PodSpec) int {\n\treturn len(s.Containers)\n}\n",
+        ),
+        (
+            "conv/conv.go",
+            "package conv\n\nimport (\n\t\"example.com/m/api/v1\"\n\t\"example.com/m/internal/core\"\n)\n\nfunc Convert(in *v1.PodSpec, out *core.PodSpec) {\n\tout.Containers = in.Containers\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        refs(&index, "v1.PodSpec.Containers"),
+        [
+            "app/app.go:5 other",
+            "app/app.go:8 other",
+            "conv/conv.go:9 other ambiguous",
+            "conv/conv.go:9 other ambiguous"
+        ]
+    );
+    assert_eq!(
+        refs(&index, "core.PodSpec.Containers"),
+        ["conv/conv.go:9 other ambiguous", "conv/conv.go:9 other ambiguous", "internal/core/types.go:8 other"]
+    );
+}
+
 /// Regression: Go imports of a module that the project's `go.mod` replaces with
 /// a project folder were external (kubernetes: `k8s.io/api`,
 /// `k8s.io/apimachinery`, `k8s.io/client-go` => `./staging/src/k8s.io/..`, so

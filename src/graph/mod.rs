@@ -44,6 +44,7 @@ pub use semantic::*;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -334,6 +335,8 @@ impl Candidate {
 /// that a reference never scans every definition of a common name).
 pub struct NameDefs {
     pub items: Vec<Candidate>,
+    /// The language family of every item, when they share one.
+    family: Option<Language>,
     by_parent: FxHashMap<String, Vec<u32>>,
     by_file: FxHashMap<FileKey, Vec<u32>>,
     /// Top-level definitions by their file's module / package / namespace's
@@ -347,6 +350,41 @@ pub struct NameDefs {
     members: [Vec<u32>; 3],
     any: [bool; 3],
     global: [Vec<u32>; 3],
+}
+
+/// The definitions of common names, kept for the life of an opened index (it
+/// never changes): a name of [`SHARE_MIN_CANDIDATES`] definitions or more
+/// (`String`, `Get`, `New`: thousands in kubernetes) costs a question hundreds
+/// of microseconds to read and index, and almost every question resolves one.
+/// Holds [`SHARE_MAX_CANDIDATES`] definitions at most (about 40 MB).
+#[derive(Default)]
+pub(crate) struct SharedDefs(std::sync::Mutex<SharedDefsInner>);
+
+#[derive(Default)]
+struct SharedDefsInner {
+    /// By name and language family (none: every family).
+    sets: FxHashMap<(String, Option<Language>), Arc<NameDefs>>,
+    candidates: usize,
+}
+
+const SHARE_MIN_CANDIDATES: usize = 64;
+const SHARE_MAX_CANDIDATES: usize = 100_000;
+
+impl SharedDefs {
+    fn get(&self, name: &str, family: Option<Language>) -> Option<Arc<NameDefs>> {
+        self.0.lock().ok()?.sets.get(&(name.to_string(), family)).cloned()
+    }
+
+    fn offer(&self, name: &str, family: Option<Language>, d: &Arc<NameDefs>) {
+        if d.items.len() < SHARE_MIN_CANDIDATES {
+            return;
+        }
+        let Ok(mut shared) = self.0.lock() else { return };
+        if shared.candidates + d.items.len() <= SHARE_MAX_CANDIDATES {
+            shared.candidates += d.items.len();
+            shared.sets.insert((name.to_string(), family), d.clone());
+        }
+    }
 }
 
 /// What Ruby's `Type.new` calls.
@@ -372,8 +410,11 @@ fn fits_class(class: usize, d: &Def) -> bool {
 
 impl NameDefs {
     fn new(items: Vec<Candidate>) -> NameDefs {
+        let family = items.first().map(|c| c.language.family());
+        let family = family.filter(|f| items.iter().all(|c| c.language.family() == *f));
         let mut nd = NameDefs {
             items: Vec::new(),
+            family,
             by_parent: FxHashMap::default(),
             by_file: FxHashMap::default(),
             by_module: FxHashMap::default(),
@@ -470,10 +511,10 @@ pub struct Graph<'i> {
     pub index: &'i Index,
     files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
     defs: RefCell<FxHashMap<String, Rc<Vec<DefId>>>>,
-    name_defs: RefCell<FxHashMap<String, Rc<NameDefs>>>,
+    name_defs: RefCell<FxHashMap<String, Arc<NameDefs>>>,
     /// [`Graph::name_defs_for`]: a name's candidates of one language family,
     /// when the name has candidates in several.
-    family_defs: RefCell<FxHashMap<(String, Language), Rc<NameDefs>>>,
+    family_defs: RefCell<FxHashMap<(String, Language), Arc<NameDefs>>>,
     named_in: RefCell<FxHashMap<(String, bool), NamedIn>>,
     supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
@@ -649,14 +690,19 @@ impl<'i> Graph<'i> {
         for (si, seg) in self.index.segments.iter().enumerate() {
             // Each slot holding the name, with its number of lines naming it.
             let mut slots: Vec<(u32, usize)> = Vec::new();
+            // Streamed, not made into a bitmap (`Close` is on 30,000 lines).
+            let mut count = |p: u32| {
+                let (slot, _) = unpack(p);
+                match slots.last_mut() {
+                    Some((s, n)) if *s == slot => *n += 1,
+                    _ => slots.push((slot, 1)),
+                }
+            };
             for v in matcher.variants(seg)? {
-                let list = if defs_only { seg.def_postings(&v)? } else { seg.postings(&v)? };
-                for p in list.iter() {
-                    let (slot, _) = unpack(p);
-                    match slots.last_mut() {
-                        Some((s, n)) if *s == slot => *n += 1,
-                        _ => slots.push((slot, 1)),
-                    }
+                if defs_only {
+                    seg.def_posting_iter(&v)?.for_each(&mut count);
+                } else {
+                    seg.posting_iter(&v)?.for_each(&mut count);
                 }
             }
             slots.sort_unstable();
@@ -697,9 +743,13 @@ impl<'i> Graph<'i> {
 
     /// The definitions named `name` (at most [`MAX_CANDIDATES`] and one), from
     /// the segments' definitions tables, in path order, indexed for resolution.
-    pub fn name_defs(&self, name: &str) -> Result<Rc<NameDefs>, SnapshotError> {
+    pub fn name_defs(&self, name: &str) -> Result<Arc<NameDefs>, SnapshotError> {
         if let Some(d) = self.name_defs.borrow().get(name) {
             return Ok(d.clone());
+        }
+        if let Some(d) = self.index.shared_defs.get(name, None) {
+            self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
+            return Ok(d);
         }
         let mut items: Vec<Candidate> = Vec::new();
         'segments: for (si, seg) in self.index.segments.iter().enumerate() {
@@ -734,7 +784,8 @@ impl<'i> Graph<'i> {
             // Segments from updates come after the base: path order across them.
             items.sort_by(|a, b| a.path.cmp(&b.path).then(a.id.1.cmp(&b.id.1)));
         }
-        let d = Rc::new(NameDefs::new(items));
+        let d = Arc::new(NameDefs::new(items));
+        self.index.shared_defs.offer(name, None, &d);
         self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
         Ok(d)
     }
@@ -742,18 +793,25 @@ impl<'i> Graph<'i> {
     /// The candidates of `name` a file of `language` can bind to: those of its
     /// language family ([`Language::family`]; a JS `x.push()` is never a Python
     /// method's reference).
-    pub fn name_defs_for(&self, name: &str, language: Language) -> Result<Rc<NameDefs>, SnapshotError> {
+    pub fn name_defs_for(&self, name: &str, language: Language) -> Result<Arc<NameDefs>, SnapshotError> {
         let all = self.name_defs(name)?;
         let family = language.family();
-        if all.items.iter().all(|c| c.language.family() == family) {
+        if all.family == Some(family) || all.items.is_empty() {
             return Ok(all);
         }
         let key = (name.to_string(), family);
         if let Some(d) = self.family_defs.borrow().get(&key) {
             return Ok(d.clone());
         }
-        let items = all.items.iter().filter(|c| c.language.family() == family).cloned().collect();
-        let d = Rc::new(NameDefs::new(items));
+        let d = match self.index.shared_defs.get(name, Some(family)) {
+            Some(d) => d,
+            None => {
+                let items = all.items.iter().filter(|c| c.language.family() == family).cloned().collect();
+                let d = Arc::new(NameDefs::new(items));
+                self.index.shared_defs.offer(name, Some(family), &d);
+                d
+            }
+        };
         self.family_defs.borrow_mut().insert(key, d.clone());
         Ok(d)
     }
@@ -970,6 +1028,12 @@ impl<'i> Graph<'i> {
             _ => None,
         };
         if let Some(t) = receiver_type {
+            if f.language == Language::Go && matches!(receiver, PackedReceiver::Type(_)) {
+                let visible = self.go_visible_members(f, &nd, class, &t)?;
+                if !visible.is_empty() {
+                    return Ok(done(visible));
+                }
+            }
             let found = self.members_through_supertypes(&nd, class, &t)?;
             if found.is_empty() && f.language == Language::Go && class != 0 {
                 // Go's embedded field is named after its type, promoted fields
@@ -1044,6 +1108,45 @@ impl<'i> Graph<'i> {
             PackedReceiver::Unknown => Ok(unknown_receiver(&nd, class, f.language)),
             PackedReceiver::None => self.resolve_plain(f, r, name, &nd, class),
         }
+    }
+
+    /// Go: a type written in a file (a parameter's, variable's or literal's
+    /// type, a method's receiver) is of the file's package or of a package it
+    /// imports, so of several types named `t` in different folders declaring
+    /// the member, those are meant: `v1.PodSpec{Containers: ..}` in a file
+    /// importing `k8s.io/api/core/v1` and not `pkg/apis/core` is `v1`'s
+    /// (kept by simple name, it was ambiguous between both). Empty when that
+    /// does not narrow the type's own members, or none is visible: the caller
+    /// goes on as before (promoted members of embedded types are not narrowed:
+    /// `pod.Name` reaches `metav1.ObjectMeta` without the file importing it).
+    fn go_visible_members(
+        &self,
+        f: &FileGraph,
+        nd: &NameDefs,
+        class: usize,
+        t: &str,
+    ) -> Result<Vec<DefId>, SnapshotError> {
+        let direct: Vec<u32> =
+            nd.of_parents(&[t.to_string()]).into_iter().filter(|&i| fits_class(class, nd.def(i as usize))).collect();
+        let folder_of = |i: u32| folder(&nd.items[i as usize].path);
+        let Some(&first) = direct.first() else { return Ok(Vec::new()) };
+        if direct.iter().all(|&i| folder_of(i) == folder_of(first)) {
+            return Ok(Vec::new());
+        }
+        let own = folder(&f.path);
+        let mut imported: Vec<Targets> = Vec::with_capacity(f.imports.len());
+        for i in 0..f.imports.len() {
+            imported.push(self.import_targets(f, i as u32)?);
+        }
+        let visible: Vec<u32> = direct
+            .iter()
+            .copied()
+            .filter(|&i| folder_of(i) == own || imported.iter().any(|t| t.contains(&nd.items[i as usize].id.0)))
+            .collect();
+        if visible.len() == direct.len() {
+            return Ok(Vec::new());
+        }
+        Ok(visible.into_iter().map(|i| nd.items[i as usize].id).collect())
     }
 
     /// The declared type of field `field` of type `ty` (or of its nearest

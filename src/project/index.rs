@@ -23,6 +23,8 @@ pub struct Index {
     /// The `go.mod` files the graph read (outside the snapshot, kept between
     /// questions while they stay unchanged).
     pub(crate) go_mods: crate::graph::imports::GoMods,
+    /// The definitions of common names the graph read.
+    pub(crate) shared_defs: crate::graph::SharedDefs,
 }
 
 /// A current file of the index: where its first slot is.
@@ -119,7 +121,15 @@ impl Index {
         let superseded = vec![SlotSet::default(); segments.len()];
         // Canonical, so line text can check that a file lies under it.
         let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-        Index { root, manifest: None, base: segments.len(), segments, superseded, go_mods: Default::default() }
+        Index {
+            root,
+            manifest: None,
+            base: segments.len(),
+            segments,
+            superseded,
+            go_mods: Default::default(),
+            shared_defs: Default::default(),
+        }
     }
 
     /// Whether a slot of a segment holds a current file (not superseded).
