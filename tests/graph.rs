@@ -893,19 +893,23 @@ fn go_struct_literal_keys_are_fields_of_the_literals_type() {
 /// `PodSpec` (kubernetes: `refs PodSpec.Containers` listed 1,704 of 1,704
 /// ambiguous, between `core.PodSpec` and `v1.PodSpec`). A type written in a Go
 /// file is its package's or an imported package's: a file importing one of them
-/// binds to that one; a file importing both stays ambiguous.
+/// binds to that one; a file importing both stays ambiguous. A field's type is
+/// its package's (`p.Spec.Containers` with `p *v1.Pod`: `v1.PodSpec`'s).
 #[test]
 fn go_receiver_types_are_of_the_files_package_or_its_imports() {
     let (_dir, index) = project_of(&[
         ("go.mod", "module example.com/m\n"),
-        ("api/v1/types.go", "package v1\n\ntype PodSpec struct {\n\tContainers []string\n}\n"),
+        (
+            "api/v1/types.go",
+            "package v1\n\ntype PodSpec struct {\n\tContainers []string\n}\n\ntype Pod struct {\n\tSpec PodSpec\n}\n",
+        ),
         (
             "internal/core/types.go",
-            "package core\n\ntype PodSpec struct {\n\tContainers []string\n}\n\nfunc (s *PodSpec) Count() int {\n\treturn len(s.Containers)\n}\n",
+            "package core\n\ntype PodSpec struct {\n\tContainers []string\n}\n\nfunc (s *PodSpec) Count() int {\n\treturn len(s.Containers)\n}\n\ntype Pod struct {\n\tSpec PodSpec\n}\n",
         ),
         (
             "app/app.go",
-            "package app\n\nimport v1 \"example.com/m/api/v1\"\n\nvar spec = v1.PodSpec{Containers: nil}\n\nfunc Count(s *v1.PodSpec) int {\n\treturn len(s.Containers)\n}\n",
+            "package app\n\nimport v1 \"example.com/m/api/v1\"\n\nvar spec = v1.PodSpec{Containers: nil}\n\nfunc Count(s *v1.PodSpec) int {\n\treturn len(s.Containers)\n}\n\nfunc OfPod(p *v1.Pod) int {\n\treturn len(p.Spec.Containers)\n}\n",
         ),
         (
             "conv/conv.go",
@@ -917,10 +921,13 @@ fn go_receiver_types_are_of_the_files_package_or_its_imports() {
         [
             "app/app.go:5 other",
             "app/app.go:8 other",
+            "app/app.go:12 other",
             "conv/conv.go:9 other ambiguous",
             "conv/conv.go:9 other ambiguous"
         ]
     );
+    // `p.Spec` with `p *v1.Pod`: the field of the `Pod` the file sees.
+    assert_eq!(refs(&index, "v1.Pod.Spec"), ["app/app.go:12 other"]);
     assert_eq!(
         refs(&index, "core.PodSpec.Containers"),
         ["conv/conv.go:9 other ambiguous", "conv/conv.go:9 other ambiguous", "internal/core/types.go:8 other"]

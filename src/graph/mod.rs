@@ -1028,8 +1028,14 @@ impl<'i> Graph<'i> {
             _ => None,
         };
         if let Some(t) = receiver_type {
-            if f.language == Language::Go && matches!(receiver, PackedReceiver::Type(_)) {
-                let visible = self.go_visible_members(f, &nd, class, &t)?;
+            if f.language == Language::Go {
+                let visible = match receiver {
+                    PackedReceiver::Type(_) => self.go_visible_members(f, &nd, class, &t)?,
+                    PackedReceiver::Member(ft, m) => {
+                        self.go_field_type_members(f, &nd, class, &self.dealias(f, f.name(ft)), f.name(m), &t)?
+                    }
+                    _ => Vec::new(),
+                };
                 if !visible.is_empty() {
                     return Ok(done(visible));
                 }
@@ -1126,27 +1132,77 @@ impl<'i> Graph<'i> {
         class: usize,
         t: &str,
     ) -> Result<Vec<DefId>, SnapshotError> {
+        let (direct, seen) = self.go_seen_members(f, nd, class, t)?;
+        if seen.is_empty() || seen.len() == direct {
+            return Ok(Vec::new());
+        }
+        Ok(seen.into_iter().map(|i| nd.items[i as usize].id).collect())
+    }
+
+    /// The number of `t`'s own members of class `class` in `nd`, and the
+    /// indices of those a Go file `f` sees ([`Graph::go_visible_members`]):
+    /// all of them when they are in one folder.
+    fn go_seen_members(
+        &self,
+        f: &FileGraph,
+        nd: &NameDefs,
+        class: usize,
+        t: &str,
+    ) -> Result<(usize, Vec<u32>), SnapshotError> {
         let direct: Vec<u32> =
             nd.of_parents(&[t.to_string()]).into_iter().filter(|&i| fits_class(class, nd.def(i as usize))).collect();
         let folder_of = |i: u32| folder(&nd.items[i as usize].path);
-        let Some(&first) = direct.first() else { return Ok(Vec::new()) };
+        let Some(&first) = direct.first() else { return Ok((0, direct)) };
         if direct.iter().all(|&i| folder_of(i) == folder_of(first)) {
-            return Ok(Vec::new());
+            return Ok((direct.len(), direct));
         }
         let own = folder(&f.path);
         let mut imported: Vec<Targets> = Vec::with_capacity(f.imports.len());
         for i in 0..f.imports.len() {
             imported.push(self.import_targets(f, i as u32)?);
         }
-        let visible: Vec<u32> = direct
+        let seen = direct
             .iter()
             .copied()
             .filter(|&i| folder_of(i) == own || imported.iter().any(|t| t.contains(&nd.items[i as usize].id.0)))
             .collect();
-        if visible.len() == direct.len() {
+        Ok((direct.len(), seen))
+    }
+
+    /// Go: `pod.Spec.Containers`, a member of field `field` of type `owner`
+    /// whose declared type is `t`. The owners a file sees are those of
+    /// [`Graph::go_visible_members`], and a field's type is kept by simple
+    /// name, written without a package in the field's own package: of several
+    /// types named `t`, those in the folders of the fields the file sees are
+    /// meant (`pod.Spec.Containers` with `pod *v1.Pod` is `v1.PodSpec`'s). A
+    /// field typed `other.T` in a package with a `T` of its own would be bound
+    /// to the wrong `T`. Empty when that does not narrow `t`'s own members.
+    fn go_field_type_members(
+        &self,
+        f: &FileGraph,
+        nd: &NameDefs,
+        class: usize,
+        owner: &str,
+        field: &str,
+        t: &str,
+    ) -> Result<Vec<DefId>, SnapshotError> {
+        let fields = self.name_defs_for(field, f.language)?;
+        let (_, seen) = self.go_seen_members(f, &fields, 2, owner)?;
+        let folders: FxHashSet<&str> = seen.iter().map(|&i| folder(&fields.items[i as usize].path)).collect();
+        if folders.is_empty() {
             return Ok(Vec::new());
         }
-        Ok(visible.into_iter().map(|i| nd.items[i as usize].id).collect())
+        let direct: Vec<u32> =
+            nd.of_parents(&[t.to_string()]).into_iter().filter(|&i| fits_class(class, nd.def(i as usize))).collect();
+        let inside: Vec<DefId> = direct
+            .iter()
+            .filter(|&&i| folders.contains(folder(&nd.items[i as usize].path)))
+            .map(|&i| nd.items[i as usize].id)
+            .collect();
+        if inside.len() == direct.len() {
+            return Ok(Vec::new());
+        }
+        Ok(inside)
     }
 
     /// The declared type of field `field` of type `ty` (or of its nearest
