@@ -356,7 +356,8 @@ pub struct NameDefs {
 /// never changes): a name of [`SHARE_MIN_CANDIDATES`] definitions or more
 /// (`String`, `Get`, `New`: thousands in kubernetes) costs a question hundreds
 /// of microseconds to read and index, and almost every question resolves one.
-/// Holds [`SHARE_MAX_CANDIDATES`] definitions at most (about 40 MB).
+/// Holds [`SHARE_MAX_CANDIDATES`] definitions at most (bounded by count; its
+/// memory was not measured).
 #[derive(Default)]
 pub(crate) struct SharedDefs(std::sync::Mutex<SharedDefsInner>);
 
@@ -484,6 +485,13 @@ impl NameDefs {
     /// The indices of the members of the types named in `parents`, ascending.
     fn of_parents(&self, parents: &[String]) -> Vec<u32> {
         union(parents.iter().map(|p| self.by_parent.get(p)))
+    }
+
+    /// The indices of the members of role class `class` declared in the types
+    /// named `t` themselves (not inherited), ascending.
+    fn own_members(&self, class: usize, t: &str) -> Vec<u32> {
+        let members = self.by_parent.get(t).map(Vec::as_slice).unwrap_or_default();
+        members.iter().copied().filter(|&i| fits_class(class, self.def(i as usize))).collect()
     }
 }
 
@@ -825,7 +833,7 @@ impl<'i> Graph<'i> {
     /// The members among `nd` of type `t`, else of its nearest supertypes that
     /// have some (empty when none has).
     fn members_through_supertypes(&self, nd: &NameDefs, class: usize, t: &str) -> Result<Vec<DefId>, SnapshotError> {
-        let found = nd.select(class, &nd.of_parents(&[t.to_string()]), |_| true);
+        let found: Vec<DefId> = nd.own_members(class, t).into_iter().map(|i| nd.items[i as usize].id).collect();
         if !found.is_empty() {
             return Ok(found);
         }
@@ -1149,8 +1157,7 @@ impl<'i> Graph<'i> {
         class: usize,
         t: &str,
     ) -> Result<(usize, Vec<u32>), SnapshotError> {
-        let direct: Vec<u32> =
-            nd.of_parents(&[t.to_string()]).into_iter().filter(|&i| fits_class(class, nd.def(i as usize))).collect();
+        let direct = nd.own_members(class, t);
         let folder_of = |i: u32| folder(&nd.items[i as usize].path);
         let Some(&first) = direct.first() else { return Ok((0, direct)) };
         if direct.iter().all(|&i| folder_of(i) == folder_of(first)) {
@@ -1192,8 +1199,7 @@ impl<'i> Graph<'i> {
         if folders.is_empty() {
             return Ok(Vec::new());
         }
-        let direct: Vec<u32> =
-            nd.of_parents(&[t.to_string()]).into_iter().filter(|&i| fits_class(class, nd.def(i as usize))).collect();
+        let direct = nd.own_members(class, t);
         let inside: Vec<DefId> = direct
             .iter()
             .filter(|&&i| folders.contains(folder(&nd.items[i as usize].path)))
