@@ -42,6 +42,22 @@ pub(super) struct GraphRole {
     /// Index into the spec's type parameter kinds.
     type_param: Option<u8>,
     cast: Option<crate::lang::CastType>,
+    /// Kinds the walk tests by name, decided once here: a node's kind string is
+    /// a C string read and checked as UTF-8 on every `Node::kind` call.
+    keyword_argument: bool,
+    object_creation: bool,
+    literal_element: bool,
+    keyed_element: bool,
+    parameter_declaration: bool,
+    parameter_list: bool,
+    literal_value: bool,
+    composite_literal: bool,
+    /// PHP's `$x`.
+    variable_name: bool,
+    /// `scoped_identifier`, `scoped_type_identifier`, ...: a path.
+    scoped: bool,
+    /// Rust's `mod x;` (an import of a module file).
+    pub(super) mod_item: bool,
 }
 
 impl GraphRole {
@@ -95,6 +111,17 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         scope: has(g.scope_kinds),
         type_param: g.type_params.iter().position(|(k, _)| *k == kind).map(|i| i as u8),
         cast: g.casts.iter().find(|(k, _)| *k == kind).map(|(_, c)| *c),
+        keyword_argument: kind == "keyword_argument",
+        object_creation: kind == "object_creation_expression",
+        literal_element: kind == "literal_element",
+        keyed_element: kind == "keyed_element",
+        parameter_declaration: matches!(kind, "parameter_declaration" | "optional_parameter_declaration"),
+        parameter_list: kind == "parameter_list",
+        literal_value: kind == "literal_value",
+        composite_literal: kind == "composite_literal",
+        variable_name: kind == "variable_name",
+        scoped: kind.starts_with("scoped"),
+        mod_item: spec.language == crate::lang::Language::Rust && kind == "mod_item",
     }
 }
 
@@ -153,6 +180,8 @@ pub(super) struct PendingRef<'a> {
 pub(super) struct GraphState<'a> {
     /// The nodes from the root to the current one, with the field each is in.
     pub path: Vec<(Node<'a>, u16)>,
+    /// The kind id of each node of `path`.
+    pub kinds: Vec<u16>,
     frames: Vec<Frame<'a>>,
     /// Start bytes of definitions' names (they are definitions, not references).
     pub def_names: rustc_hash::FxHashSet<usize>,
@@ -167,11 +196,11 @@ pub(super) struct GraphState<'a> {
 
 impl<'a> Visit<'a> {
     /// Called for every node entered, after declarations were handled.
-    pub(super) fn graph_visit(&mut self, node: Node<'a>, role: Role, depth: usize) {
+    pub(super) fn graph_visit(&mut self, node: Node<'a>, role: &Role, depth: usize) {
         while self.graph.frames.last().is_some_and(|f| f.depth >= depth) {
             self.graph.frames.pop();
         }
-        let g = role.graph;
+        let g = &role.graph;
         if g.function {
             self.graph.frames.push(Frame { depth, locals: FxHashMap::default() });
         }
@@ -182,7 +211,7 @@ impl<'a> Visit<'a> {
             // declared here, not referenced.
             let b = &self.spec.graph.bindings[g.binding as usize - 1];
             if !b.names.is_empty() {
-                let names: Vec<Node<'a>> = node.children_by_field_name(b.names, &mut node.walk()).collect();
+                let names: Vec<Node<'a>> = self.children(node, b.names);
                 for n in names {
                     if self.roles.of(n).graph.name {
                         self.graph.def_names.insert(n.start_byte());
@@ -199,11 +228,16 @@ impl<'a> Visit<'a> {
             self.ruby_require(node);
         }
         if g.scope && self.graph.scope.is_empty() {
-            let name = node.child_by_field_name("name").or_else(|| node.named_child(0));
+            let name = self.child(node, "name").or_else(|| node.named_child(0));
             if let Some(n) = name {
                 self.graph.scope = self.text(n).to_string();
             }
         }
+    }
+
+    /// The graph role of the node at `i` of the path.
+    fn path_role(&self, i: usize) -> &'a GraphRole {
+        &self.roles.by_id(self.graph.kinds[i]).graph
     }
 
     fn lookup_local(&self, name: &str) -> Option<&Option<String>> {
@@ -232,7 +266,7 @@ impl<'a> Visit<'a> {
                 }
             }
         } else {
-            names.extend(node.children_by_field_name(b.names, &mut node.walk()));
+            names.extend(self.children(node, b.names));
         }
         let mut idents: Vec<&'a str> = Vec::new();
         for n in names {
@@ -244,12 +278,12 @@ impl<'a> Visit<'a> {
         let parent = self.graph.path.len().checked_sub(2).map(|i| self.graph.path[i].0);
         let mut ty = match b.ty.strip_prefix('^') {
             // The declaration around the binding types it (Java's `Store a = .., b;`).
-            Some(field) => parent.and_then(|p| p.child_by_field_name(field)),
-            None => (!b.ty.is_empty()).then(|| node.child_by_field_name(b.ty)).flatten(),
+            Some(field) => parent.and_then(|p| self.child(p, field)),
+            None => (!b.ty.is_empty()).then(|| self.child(node, b.ty)).flatten(),
         }
         .or_else(|| {
             // C#: `Store a = .., b;` types its declarators in the parent.
-            (b.ty.is_empty() && b.value.is_empty()).then(|| parent?.child_by_field_name("type")).flatten()
+            (b.ty.is_empty() && b.value.is_empty()).then(|| self.child(parent?, "type")).flatten()
         })
         .map(|t| self.declared_name(t))
         .filter(|t| !matches!(*t, "var" | "auto" | "let" | "_" | ""))
@@ -260,12 +294,12 @@ impl<'a> Visit<'a> {
                 let found = node.named_children(&mut c).find(|c| self.roles.of(*c).graph.construction_field != 0);
                 found
             } else {
-                node.child_by_field_name(b.value)
+                self.child(node, b.value)
             };
             let value = value.or_else(|| {
                 // C++'s `auto s = new Store(1);`: the value sits in the declarator.
-                let name = node.child_by_field_name(b.names)?;
-                name.child_by_field_name("value")
+                let name = self.child(node, b.names)?;
+                self.child(name, "value")
             });
             ty = value.and_then(|v| {
                 (self.instantiated_class(v).map(str::to_string))
@@ -331,7 +365,7 @@ impl<'a> Visit<'a> {
             let role = self.roles.of(value);
             if let Some(cast) = role.graph.cast {
                 let count = value.named_child_count();
-                let t = value.child_by_field_name("type").or_else(|| match cast {
+                let t = self.child(value, "type").or_else(|| match cast {
                     crate::lang::CastType::First => value.named_child(0),
                     crate::lang::CastType::Last => value.named_child(count.checked_sub(1)?),
                 })?;
@@ -352,9 +386,9 @@ impl<'a> Visit<'a> {
                 let callee = value.child_by_field_id(role.graph.call_field)?;
                 if self.spec.language == crate::lang::Language::Go && self.text(callee) == "new" {
                     // Go's `new(T)`, `new(pkg.T)`: a *T.
-                    let t = value.child_by_field_name("arguments")?.named_child(0)?;
+                    let t = self.child(value, "arguments")?.named_child(0)?;
                     let name = match t.kind() {
-                        "selector_expression" => self.text(t.child_by_field_name("field")?),
+                        "selector_expression" => self.text(self.child(t, "field")?),
                         _ => self.type_name(t),
                     };
                     let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
@@ -411,7 +445,7 @@ impl<'a> Visit<'a> {
         let kind = if plain { ImportKind::Import } else { ImportKind::Reexport };
         match self.spec.language {
             crate::lang::Language::TypeScript | crate::lang::Language::JavaScript => {
-                let Some(source) = node.child_by_field_name("source") else { return };
+                let Some(source) = self.child(node, "source") else { return };
                 let spec = trim_quotes(self.text(source)).to_string();
                 let mut names = Vec::new();
                 self.ts_import_names(node, &mut names, 0);
@@ -425,9 +459,9 @@ impl<'a> Visit<'a> {
                 let mut specs = Vec::new();
                 collect_kind(node, "import_spec", &mut specs);
                 for s in specs {
-                    let Some(path) = s.child_by_field_name("path") else { continue };
+                    let Some(path) = self.child(s, "path") else { continue };
                     let spec = trim_quotes(self.text(path)).to_string();
-                    let alias = match s.child_by_field_name("name") {
+                    let alias = match self.child(s, "name") {
                         Some(n) => self.text(n).to_string(),
                         None => spec.rsplit('/').next().unwrap_or("").to_string(),
                     };
@@ -436,7 +470,7 @@ impl<'a> Visit<'a> {
                 }
             }
             crate::lang::Language::Rust => {
-                let Some(arg) = node.child_by_field_name("argument") else { return };
+                let Some(arg) = self.child(node, "argument") else { return };
                 let mut out: Vec<(String, String, String)> = Vec::new();
                 self.rust_use(arg, "", &mut out, 0);
                 let mut by_spec: Vec<ImportFact> = Vec::new();
@@ -476,7 +510,7 @@ impl<'a> Visit<'a> {
                 // the header). It names nothing: what a header declares is
                 // defined in some source file, so names resolve project-wide
                 // (a prototype and its definition are both candidates).
-                let Some(path) = node.child_by_field_name("path") else { return };
+                let Some(path) = self.child(node, "path") else { return };
                 let text = self.text(path);
                 let spec = text.trim_matches(|c| c == '"' || c == '<' || c == '>').to_string();
                 self.graph.imports.push(ImportFact { line, spec, names: Vec::new(), kind });
@@ -498,7 +532,7 @@ impl<'a> Visit<'a> {
         if node.child_by_field_id(self.roles.of(node).graph.member.0).is_some() {
             return;
         }
-        let Some(args) = node.child_by_field_name("arguments") else { return };
+        let Some(args) = self.child(node, "arguments") else { return };
         let Some(arg) = args.named_child(0).filter(|a| a.kind() == "string") else { return };
         if arg.named_children(&mut arg.walk()).any(|c| c.kind() == "interpolation") {
             return;
@@ -520,10 +554,8 @@ impl<'a> Visit<'a> {
         let (list, call) = (path[k - 1].0, path[k - 2].0);
         list.kind() == "argument_list"
             && call.kind() == "call"
-            && call.child_by_field_name("receiver").is_none()
-            && call
-                .child_by_field_name("method")
-                .is_some_and(|m| matches!(self.text(m), "include" | "extend" | "prepend"))
+            && self.child(call, "receiver").is_none()
+            && self.child(call, "method").is_some_and(|m| matches!(self.text(m), "include" | "extend" | "prepend"))
     }
 
     /// Python's `import a.b as c` / `from .m import f as g`.
@@ -531,16 +563,15 @@ impl<'a> Visit<'a> {
         let src = self.src;
         let text = |n: Node<'a>| src.get(n.byte_range()).unwrap_or("");
         let dotted = |n: Node<'a>| text(n).split_whitespace().collect::<String>();
-        let mut cursor = node.walk();
-        let items: Vec<Node<'a>> = node.children_by_field_name("name", &mut cursor).collect();
+        let items: Vec<Node<'a>> = self.children(node, "name");
         if node.kind() == "import_statement" {
             // `import a.b` binds `a` to the package; `import a.b as c` binds `c`
             // to the module `a.b`.
             for item in items {
                 let (module, alias) = match item.kind() {
                     "aliased_import" => {
-                        let m = item.child_by_field_name("name").map(dotted).unwrap_or_default();
-                        let a = item.child_by_field_name("alias").map(|a| text(a).to_string());
+                        let m = self.child(item, "name").map(dotted).unwrap_or_default();
+                        let a = self.child(item, "alias").map(|a| text(a).to_string());
                         (m, a.unwrap_or_default())
                     }
                     _ => {
@@ -554,12 +585,12 @@ impl<'a> Visit<'a> {
             }
             return;
         }
-        let module = node.child_by_field_name("module_name").map(dotted).unwrap_or_default();
+        let module = self.child(node, "module_name").map(dotted).unwrap_or_default();
         let mut names: Vec<(String, String)> = Vec::new();
         for item in items {
             if item.kind() == "aliased_import" {
-                let n = item.child_by_field_name("name").map(dotted).unwrap_or_default();
-                let a = item.child_by_field_name("alias").map(|a| text(a).to_string()).unwrap_or_default();
+                let n = self.child(item, "name").map(dotted).unwrap_or_default();
+                let a = self.child(item, "alias").map(|a| text(a).to_string()).unwrap_or_default();
                 names.push((n, a));
             } else {
                 let n = dotted(item);
@@ -620,7 +651,7 @@ impl<'a> Visit<'a> {
             let full = self.text(target).trim_start_matches('\\');
             let full = if prefix.is_empty() { full.to_string() } else { format!("{prefix}\\{full}") };
             let (ns, name) = full.rsplit_once('\\').unwrap_or(("", &full));
-            let alias = clause.child_by_field_name("alias").map_or(name, |a| self.text(a));
+            let alias = self.child(clause, "alias").map_or(name, |a| self.text(a));
             let names = vec![(name.to_string(), alias.to_string())];
             self.graph.imports.push(ImportFact { line, spec: ns.to_string(), names, kind });
         }
@@ -634,8 +665,8 @@ impl<'a> Visit<'a> {
         for child in node.named_children(&mut cursor) {
             match child.kind() {
                 "import_specifier" | "export_specifier" => {
-                    let name = child.child_by_field_name("name").map(|n| self.text(n)).unwrap_or("");
-                    let alias = child.child_by_field_name("alias").map_or(name, |n| self.text(n));
+                    let name = self.child(child, "name").map(|n| self.text(n)).unwrap_or("");
+                    let alias = self.child(child, "alias").map_or(name, |n| self.text(n));
                     out.push((trim_quotes(name).to_string(), trim_quotes(alias).to_string()));
                 }
                 "namespace_import" | "namespace_export" => {
@@ -659,9 +690,9 @@ impl<'a> Visit<'a> {
         let join = |a: &str, b: &str| if a.is_empty() { b.to_string() } else { format!("{a}::{b}") };
         match node.kind() {
             "scoped_use_list" => {
-                let path = node.child_by_field_name("path").map(|p| self.text(p)).unwrap_or("");
+                let path = self.child(node, "path").map(|p| self.text(p)).unwrap_or("");
                 let prefix = join(prefix, path);
-                if let Some(list) = node.child_by_field_name("list") {
+                if let Some(list) = self.child(node, "list") {
                     self.rust_use(list, &prefix, out, level + 1);
                 }
             }
@@ -672,8 +703,8 @@ impl<'a> Visit<'a> {
                 }
             }
             "use_as_clause" => {
-                let path = node.child_by_field_name("path").map(|p| self.text(p)).unwrap_or("");
-                let alias = node.child_by_field_name("alias").map(|p| self.text(p)).unwrap_or("");
+                let path = self.child(node, "path").map(|p| self.text(p)).unwrap_or("");
+                let alias = self.child(node, "alias").map(|p| self.text(p)).unwrap_or("");
                 let full = join(prefix, path);
                 let (spec, name) = full.rsplit_once("::").unwrap_or(("", &full));
                 out.push((spec.to_string(), name.to_string(), alias.to_string()));
@@ -693,10 +724,10 @@ impl<'a> Visit<'a> {
 
     /// A Rust `mod x;` (a module in another file).
     pub(super) fn module_item(&mut self, node: Node<'a>) {
-        if node.child_by_field_name("body").is_some() {
+        if self.child(node, "body").is_some() {
             return;
         }
-        if let Some(name) = node.child_by_field_name("name") {
+        if let Some(name) = self.child(node, "name") {
             let line = node.start_position().row as u32 + 1;
             let spec = self.text(name).to_string();
             self.graph.def_names.insert(name.start_byte());
@@ -716,8 +747,8 @@ impl<'a> Visit<'a> {
         }
         let path = &self.graph.path;
         let Some(k) = path.len().checked_sub(1) else { return };
-        let role_at = |i: usize| self.roles.of(path[i].0).graph;
-        if k >= 1 && path[k - 1].0.kind() == "keyword_argument" && path[k].1 == self.roles.graph_fields.name {
+        let role_at = |i: usize| self.path_role(i);
+        if k >= 1 && role_at(k - 1).keyword_argument && path[k].1 == self.roles.graph_fields.name {
             // Python's `f(key=value)`: `key` names a parameter, not a definition.
             return;
         }
@@ -742,7 +773,7 @@ impl<'a> Visit<'a> {
         // `models` of `models.Base`: a qualifier, not the supertype.
         let is_object = k >= 1 && role_at(k - 1).member.0 != 0 && path[k].1 == role_at(k - 1).member.0;
         // Python's `class A(metaclass=M)`: `M` is no base.
-        let keyword_value = k >= 1 && path[k - 1].0.kind() == "keyword_argument";
+        let keyword_value = k >= 1 && role_at(k - 1).keyword_argument;
         if self.in_parameter_declarator(k) {
             return;
         }
@@ -759,7 +790,7 @@ impl<'a> Visit<'a> {
             RefRole::Inherit
         } else if (top >= 1 && role_at(top - 1).call_field != 0 && role_at(top - 1).call_field == path[top].1)
             || (k >= 1 && role_at(k - 1).call_field != 0 && role_at(k - 1).call_field == path[k].1)
-            || (top >= 1 && path[top - 1].0.kind() == "object_creation_expression" && path[top].1 == 0)
+            || (top >= 1 && role_at(top - 1).object_creation && path[top].1 == 0)
         {
             // The callee of a call, or the method of a call that holds its own
             // receiver (Java's `method_invocation`, Ruby's `call`).
@@ -804,9 +835,9 @@ impl<'a> Visit<'a> {
         }
         let path = &self.graph.path;
         let keyed = path[k - 2].0;
-        if path[k - 1].0.kind() != "literal_element"
-            || keyed.kind() != "keyed_element"
-            || keyed.child_by_field_name("key").map(|n| n.id()) != Some(path[k - 1].0.id())
+        if !self.path_role(k - 1).literal_element
+            || !self.path_role(k - 2).keyed_element
+            || self.child(keyed, "key").map(|n| n.id()) != Some(path[k - 1].0.id())
         {
             return GoKey::NotAKey;
         }
@@ -835,29 +866,29 @@ impl<'a> Visit<'a> {
     /// around an elided one. None when that is a named type.
     fn go_literal_type(&self, i: usize, depth: usize) -> Option<Node<'a>> {
         let path = &self.graph.path;
-        if path[i].0.kind() != "literal_value" || i == 0 || depth > 4 {
+        if !self.path_role(i).literal_value || i == 0 || depth > 4 {
             return None;
         }
         let parent = path[i - 1].0;
-        if parent.kind() == "composite_literal" {
-            return parent.child_by_field_name("type");
+        if self.path_role(i - 1).composite_literal {
+            return self.child(parent, "type");
         }
-        if parent.kind() != "literal_element" || i < 3 {
+        if !self.path_role(i - 1).literal_element || i < 3 {
             return None;
         }
         let around = path[i - 2].0;
-        let (outer, position) = match around.kind() {
-            "keyed_element" => {
-                let is_key = around.child_by_field_name("key").map(|n| n.id()) == Some(parent.id());
-                (i - 3, if is_key { "key" } else { "value" })
-            }
-            "literal_value" => (i - 2, "value"),
-            _ => return None,
+        let (outer, position) = if self.path_role(i - 2).keyed_element {
+            let is_key = self.child(around, "key").map(|n| n.id()) == Some(parent.id());
+            (i - 3, if is_key { "key" } else { "value" })
+        } else if self.path_role(i - 2).literal_value {
+            (i - 2, "value")
+        } else {
+            return None;
         };
         let outer = self.go_literal_type(outer, depth + 1)?;
         match (outer.kind(), position) {
-            ("map_type", p) => outer.child_by_field_name(p),
-            ("slice_type" | "array_type" | "implicit_length_array_type", _) => outer.child_by_field_name("element"),
+            ("map_type", p) => self.child(outer, p),
+            ("slice_type" | "array_type" | "implicit_length_array_type", _) => self.child(outer, "element"),
             _ => None,
         }
     }
@@ -884,7 +915,7 @@ impl<'a> Visit<'a> {
             if obj_f != 0 && field == obj_f {
                 return false;
             }
-            let name = parent.field_name_for_child(child_index(parent, path[i].0));
+            let name = self.roles.field_name(field);
             match (parent.kind(), name) {
                 (_, Some("alias")) => return false,
                 ("scoped_use_list", Some("path")) | ("use_wildcard", _) => return false,
@@ -921,11 +952,11 @@ impl<'a> Visit<'a> {
             return false;
         }
         for i in (k.saturating_sub(5)..k).rev() {
-            let kind = path[i].0.kind();
-            if kind == "parameter_declaration" || kind == "optional_parameter_declaration" {
+            let g = self.path_role(i);
+            if g.parameter_declaration {
                 return path[i + 1].1 == declarator;
             }
-            if self.roles.of(path[i].0).graph.function || kind == "parameter_list" {
+            if g.function || g.parameter_list {
                 return false;
             }
         }
@@ -936,7 +967,7 @@ impl<'a> Visit<'a> {
     fn in_import(&self, k: usize) -> Option<usize> {
         let path = &self.graph.path;
         for i in (k.saturating_sub(CONTEXT_DEPTH)..k).rev() {
-            let g = self.roles.of(path[i].0).graph;
+            let g = self.path_role(i);
             if g.import {
                 return Some(i);
             }
@@ -955,14 +986,14 @@ impl<'a> Visit<'a> {
     fn in_inherit(&self, k: usize) -> bool {
         let path = &self.graph.path;
         for i in (k.saturating_sub(6)..k).rev() {
-            let g = self.roles.of(path[i].0).graph;
+            let g = self.path_role(i);
             if g.type_list || g.function {
                 return false;
             }
             if g.inherit || (g.inherit_field != 0 && path[i + 1].1 == g.inherit_field) {
                 // Not when the list itself is a generic argument (Go's `Pair[K, V]`
                 // holds its arguments in `type_elem`s, as interfaces do).
-                return !(i.saturating_sub(3)..i).any(|j| self.roles.of(path[j].0).graph.type_list);
+                return !(i.saturating_sub(3)..i).any(|j| self.path_role(j).type_list);
             }
             if g.embedding {
                 return path[i].0.child_by_field_id(self.roles.graph_fields.name).is_none();
@@ -987,7 +1018,7 @@ impl<'a> Visit<'a> {
                 }
             }
         } else {
-            for c in node.children_by_field_name(field, &mut node.walk()) {
+            for c in self.children(node, field) {
                 names.push(self.text(c));
             }
         }
@@ -1001,9 +1032,9 @@ impl<'a> Visit<'a> {
     /// What an object expression is, as far as the file tells.
     fn receiver(&self, o: Node<'a>, level: usize) -> Pending<'a> {
         // PHP's `$x`: the name inside.
-        let o = match o.kind() {
-            "variable_name" if self.text(o) != "$this" => o.named_child(0).unwrap_or(o),
-            _ => o,
+        let o = match self.roles.of(o).graph.variable_name && self.text(o) != "$this" {
+            true => o.named_child(0).unwrap_or(o),
+            false => o,
         };
         let role = self.roles.of(o);
         let text = self.text(o);
@@ -1032,7 +1063,7 @@ impl<'a> Visit<'a> {
             let (Some(inner), Some(member)) = (o.child_by_field_id(obj_f), o.child_by_field_id(mem_f)) else {
                 return Pending::Done(Receiver::Unknown);
             };
-            if o.kind().starts_with("scoped") {
+            if role.graph.scoped {
                 // `a::b::Type::f`: the path's last segment names the receiver.
                 return Pending::Name(self.text(member), None);
             }
@@ -1063,10 +1094,10 @@ impl<'a> Visit<'a> {
     /// Returns the type's plain name (stored with the property, for receivers
     /// like `x.field.m()` in other files).
     pub(super) fn record_field_type(&mut self, node: Node<'a>, names: &[Node<'a>]) -> Option<String> {
-        let ty = node.child_by_field_name("type").or_else(|| {
+        let ty = self.child(node, "type").or_else(|| {
             let mut c = node.walk();
             let decl = node.named_children(&mut c).find(|c| c.kind() == "variable_declaration");
-            decl.and_then(|d| d.child_by_field_name("type"))
+            decl.and_then(|d| self.child(d, "type"))
         });
         let ty = ty.map(|t| self.declared_name(t).to_string()).filter(|t| {
             !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') && !self.roles.is_keyword(t)
@@ -1118,12 +1149,6 @@ impl<'a> Visit<'a> {
 }
 
 /// The position of `child` among `parent`'s children (for its field name).
-fn child_index(parent: Node<'_>, child: Node<'_>) -> u32 {
-    let mut cursor = parent.walk();
-    let found = parent.children(&mut cursor).position(|c| c == child);
-    found.unwrap_or(0) as u32
-}
-
 fn collect_kind<'t>(node: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {

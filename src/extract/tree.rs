@@ -75,8 +75,13 @@ pub(crate) struct Roles {
     by_kind: Vec<Role>,
     keywords: FxHashSet<&'static str>,
     graph_fields: graph::GraphFields,
-    /// Rust's `mod x;` (an import of a module file), `u16::MAX` elsewhere.
-    mod_item: u16,
+    /// Field ids by name: tree-sitter finds a field's id by comparing its name
+    /// with every field name of the grammar (~1,000 instructions a lookup in Go).
+    fields: FxHashMap<&'static str, std::num::NonZeroU16>,
+    /// Field names by id (index 0: none).
+    field_names: Vec<Option<&'static str>>,
+    /// The role of kind ids past the table: the parser's ERROR node (`u16::MAX`).
+    error_role: Role,
 }
 
 impl Roles {
@@ -118,28 +123,35 @@ impl Roles {
             by_kind,
             keywords: spec.keywords.iter().copied().collect(),
             graph_fields: graph::graph_fields(spec, grammar),
-            mod_item: if spec.language == crate::lang::Language::Rust {
-                grammar.id_for_node_kind("mod_item", true)
-            } else {
-                u16::MAX
-            },
+            fields: (1..=grammar.field_count() as u16)
+                .filter_map(|id| Some((grammar.field_name_for_id(id)?, std::num::NonZeroU16::new(id)?)))
+                .collect(),
+            field_names: (0..=grammar.field_count() as u16).map(|id| grammar.field_name_for_id(id)).collect(),
+            error_role: Role { named: true, error: true, ..Role::default() },
         }
+    }
+
+    /// The name of the field with id `id` (0: none).
+    fn field_name(&self, id: u16) -> Option<&'static str> {
+        self.field_names.get(id as usize).copied().flatten()
+    }
+
+    /// The id of the field named `name`, if the grammar has one.
+    fn field_id(&self, name: &str) -> Option<std::num::NonZeroU16> {
+        self.fields.get(name).copied()
     }
 
     fn is_keyword(&self, word: &str) -> bool {
         self.keywords.contains(word)
     }
 
-    fn of(&self, node: Node<'_>) -> Role {
+    fn of(&self, node: Node<'_>) -> &Role {
         self.by_id(node.kind_id())
     }
 
     /// Kind ids past the grammar's table are the parser's ERROR node (`u16::MAX`).
-    fn by_id(&self, kind: u16) -> Role {
-        match self.by_kind.get(kind as usize) {
-            Some(role) => *role,
-            None => Role { named: true, error: true, ..Role::default() },
-        }
+    fn by_id(&self, kind: u16) -> &Role {
+        self.by_kind.get(kind as usize).unwrap_or(&self.error_role)
     }
 }
 
@@ -224,9 +236,12 @@ impl<'a> Visit<'a> {
         let mut depth = 0usize;
         loop {
             let node = cursor.node();
-            let role = self.roles.by_id(node.kind_id());
+            let kind = node.kind_id();
+            let role = self.roles.by_id(kind);
             self.graph.path.truncate(depth);
             self.graph.path.push((node, cursor.field_id().map_or(0, |f| f.get())));
+            self.graph.kinds.truncate(depth);
+            self.graph.kinds.push(kind);
             if self.visit(node, role, depth) {
                 if cursor.goto_first_child() {
                     depth += 1;
@@ -260,7 +275,7 @@ impl<'a> Visit<'a> {
 
     /// Visits one node; returns whether to walk its children (a node without
     /// children is then a leaf).
-    fn visit(&mut self, node: Node<'a>, role: Role, depth: usize) -> bool {
+    fn visit(&mut self, node: Node<'a>, role: &Role, depth: usize) -> bool {
         while self.scopes.last().is_some_and(|s| s.depth >= depth) {
             self.scopes.pop();
         }
@@ -297,10 +312,21 @@ impl<'a> Visit<'a> {
             self.declaration(node, decl, depth);
         }
         self.graph_visit(node, role, depth);
-        if node.kind_id() == self.roles.mod_item {
+        if role.graph.mod_item {
             self.module_item(node);
         }
         true
+    }
+
+    /// `self.child(node, field)`, with the field's id looked up in a table.
+    fn child(&self, node: Node<'a>, field: &str) -> Option<Node<'a>> {
+        node.child_by_field_id(self.roles.field_id(field)?.get())
+    }
+
+    /// `node.children_by_field_name(field)`, with the field's id looked up in a table.
+    fn children(&self, node: Node<'a>, field: &str) -> Vec<Node<'a>> {
+        let Some(id) = self.roles.field_id(field) else { return Vec::new() };
+        node.children_by_field_id(id, &mut node.walk()).collect()
     }
 
     fn text(&self, node: Node<'_>) -> &'a str {
@@ -332,7 +358,7 @@ impl<'a> Visit<'a> {
     /// are keywords; a raw identifier (`r#match`) is a term even when its word is a
     /// keyword. Punctuation alone does not make a line `code`, so `"text",` is a
     /// string line and `} // done` a comment line.
-    fn leaf(&mut self, node: Node<'a>, role: Role) {
+    fn leaf(&mut self, node: Node<'a>, role: &Role) {
         if node.is_missing() {
             // A token the parser made up to recover from an error: no text.
             if self.first_error_row.is_none() {
@@ -418,9 +444,9 @@ impl<'a> Visit<'a> {
         match decl {
             Decl::Type(kind) => self.type_decl(node, kind, depth),
             Decl::Scope(field) => {
-                if let Some(t) = node.child_by_field_name(field) {
+                if let Some(t) = self.child(node, field) {
                     let name = self.type_name(t).to_string();
-                    let kind = if node.child_by_field_name("trait").is_some() { "impl trait" } else { "impl" };
+                    let kind = if self.child(node, "trait").is_some() { "impl trait" } else { "impl" };
                     self.scopes.push(Scope { depth, name, kind });
                 }
             }
@@ -439,15 +465,14 @@ impl<'a> Visit<'a> {
             Decl::Property => self.property(node),
             Decl::Variable => self.variable(node, depth),
             Decl::Specifier(kind) => {
-                if node.child_by_field_name("body").is_some() {
+                if self.child(node, "body").is_some() {
                     self.type_decl(node, kind, depth);
                 }
             }
             Decl::Declarator => self.declarators(node, depth),
             Decl::Accessors => self.accessors(node),
             Decl::Members => {
-                let mut cursor = node.walk();
-                let names: Vec<Node<'a>> = node.children_by_field_name("name", &mut cursor).collect();
+                let names: Vec<Node<'a>> = self.children(node, "name");
                 for name in names {
                     let text = self.text(name);
                     let end = Self::rows(name).1;
@@ -455,7 +480,7 @@ impl<'a> Visit<'a> {
                 }
             }
             Decl::Binding { value_is_property } => {
-                let Some(value) = node.child_by_field_name("value") else {
+                let Some(value) = self.child(node, "value") else {
                     if value_is_property {
                         self.property(node);
                     }
@@ -480,26 +505,25 @@ impl<'a> Visit<'a> {
         if self.spec.language != crate::lang::Language::Cpp || node.kind() != "function_definition" {
             return None;
         }
-        let ty = node.child_by_field_name("type")?;
+        let ty = self.child(node, "type")?;
         let kind = match ty.kind() {
             "class_specifier" => "class",
             "struct_specifier" => "struct",
             "union_specifier" => "union",
             _ => return None,
         };
-        let declarator = node.child_by_field_name("declarator")?;
-        let is_macro = ty.child_by_field_name("name").is_some_and(|m| {
+        let declarator = self.child(node, "declarator")?;
+        let is_macro = self.child(ty, "name").is_some_and(|m| {
             let t = self.text(m);
             t.len() > 1 && t.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         });
-        (is_macro && ty.child_by_field_name("body").is_none() && declarator.kind() == "identifier")
+        (is_macro && self.child(ty, "body").is_none() && declarator.kind() == "identifier")
             .then_some((kind, declarator))
     }
 
     fn type_decl(&mut self, node: Node<'a>, kind: &'static str, depth: usize) {
-        let name_node = node
-            .child_by_field_name("name")
-            .or_else(|| self.declarator_name(node.child_by_field_name("declarator")?).map(|d| d.name));
+        let name_node =
+            self.child(node, "name").or_else(|| self.declarator_name(self.child(node, "declarator")?).map(|d| d.name));
         let Some(name_node) = name_node else {
             return;
         };
@@ -508,8 +532,8 @@ impl<'a> Visit<'a> {
 
     fn type_named(&mut self, node: Node<'a>, name_node: Node<'a>, kind: &'static str, depth: usize) {
         let name = self.text(name_node).to_string();
-        let kind = node
-            .child_by_field_name("type")
+        let kind = self
+            .child(node, "type")
             .and_then(|t| self.spec.type_kind_by_value.iter().find(|(k, _)| *k == t.kind()))
             .map_or(kind, |(_, refined)| *refined);
         let modifiers = self.modifiers(node, Some(name_node));
@@ -535,10 +559,10 @@ impl<'a> Visit<'a> {
         // `typedef struct s { .. } t;`: the members are the struct's. Only an
         // anonymous struct's members belong to the typedef.
         let named_type = (kind == "typedef")
-            .then(|| node.child_by_field_name("declarator"))
+            .then(|| self.child(node, "declarator"))
             .flatten()
-            .and(node.child_by_field_name("type"))
-            .and_then(|t| t.child_by_field_name("name"));
+            .and(self.child(node, "type"))
+            .and_then(|t| self.child(t, "name"));
         match named_type {
             // The typedef stands for the struct: a supertype, so the struct's
             // fields are found through the typedef (`store_t *s; s->total`).
@@ -551,10 +575,10 @@ impl<'a> Visit<'a> {
     /// same node, or the function value of a binding). Returns the type that
     /// qualifies its name, when it does (C++'s `Store::add`).
     fn method(&mut self, node: Node<'a>, func: Node<'a>, value: Option<Node<'a>>) -> Option<String> {
-        let mut name_node = node.child_by_field_name("name").or_else(|| node.child_by_field_name("key"));
+        let mut name_node = self.child(node, "name").or_else(|| self.child(node, "key"));
         let mut owner = None;
         if name_node.is_none() {
-            if let Some(d) = node.child_by_field_name("declarator").and_then(|d| self.declarator_name(d)) {
+            if let Some(d) = self.child(node, "declarator").and_then(|d| self.declarator_name(d)) {
                 name_node = Some(d.name);
                 owner = d.owner.map(str::to_string);
             }
@@ -569,14 +593,14 @@ impl<'a> Visit<'a> {
     /// member, whose parent is the object (`Foo` for its prototype; none for
     /// `exports`, `module.exports` and `this`).
     fn assigned_method(&mut self, node: Node<'a>) {
-        let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+        let (Some(left), Some(right)) = (self.child(node, "left"), self.child(node, "right")) else {
             return;
         };
         if left.kind() != "member_expression" || !self.roles.of(right).function_value {
             return;
         }
-        let Some(property) = left.child_by_field_name("property") else { return };
-        let object = left.child_by_field_name("object").map(|o| self.text(o)).unwrap_or("");
+        let Some(property) = self.child(left, "property") else { return };
+        let object = self.child(left, "object").map(|o| self.text(o)).unwrap_or("");
         let object = object.strip_suffix(".prototype").unwrap_or(object);
         let parent = match object {
             "" | "exports" | "module.exports" | "this" => None,
@@ -603,7 +627,7 @@ impl<'a> Visit<'a> {
             },
         };
         let start = self.signature_start(node);
-        let end = match func.child_by_field_name("body") {
+        let end = match self.child(func, "body") {
             Some(body) => body.start_byte(),
             None => self.bodyless_end(node, name_node),
         };
@@ -615,9 +639,9 @@ impl<'a> Visit<'a> {
         let receiver = self
             .spec
             .receiver_field
-            .and_then(|f| node.child_by_field_name(f))
+            .and_then(|f| self.child(node, f))
             .and_then(|r| r.named_child(0))
-            .and_then(|p| p.child_by_field_name("type"))
+            .and_then(|p| self.child(p, "type"))
             .map(|t| self.type_name(t).to_string());
         let scope = self.current_scope();
         let in_type = scope.is_some() && receiver.is_none();
@@ -636,7 +660,7 @@ impl<'a> Visit<'a> {
         });
         let returns = ["result", "return_type", "returns", "type"]
             .iter()
-            .find_map(|f| func.child_by_field_name(f).or_else(|| node.child_by_field_name(f)))
+            .find_map(|f| self.child(func, f).or_else(|| self.child(node, f)))
             .and_then(|t| self.result_type(t));
         let row = name_node.map_or_else(|| node.start_position().row, |n| n.start_position().row);
         if let Some(n) = name_node {
@@ -663,16 +687,16 @@ impl<'a> Visit<'a> {
 
     /// Operators, conversions and indexers have no `name` field.
     fn unnamed_method_name(&self, node: Node<'a>) -> Option<String> {
-        if let Some(op) = node.child_by_field_name("operator") {
+        if let Some(op) = self.child(node, "operator") {
             return Some(format!("operator {}", self.text(op)));
         }
-        node.child_by_field_name("type").map(|t| format!("operator {}", normalize_ws(self.text(t), 200)))
+        self.child(node, "type").map(|t| format!("operator {}", normalize_ws(self.text(t), 200)))
     }
 
     /// Where the signature of a declaration without a body ends: before a `{` that
     /// follows its name (`macro_rules! m { .. }`), else at its end.
     fn bodyless_end(&self, node: Node<'a>, name: Option<Node<'a>>) -> usize {
-        if let Some(value) = node.child_by_field_name("value") {
+        if let Some(value) = self.child(node, "value") {
             return value.start_byte();
         }
         if let Some(name) = name {
@@ -688,7 +712,7 @@ impl<'a> Visit<'a> {
     }
 
     fn has_self_param(&self, func: Node<'a>) -> bool {
-        let Some(params) = func.child_by_field_name("parameters") else {
+        let Some(params) = self.child(func, "parameters") else {
             return false;
         };
         let mut cursor = params.walk();
@@ -698,15 +722,13 @@ impl<'a> Visit<'a> {
 
     fn property(&mut self, node: Node<'a>) {
         self.property_type = None;
-        let mut cursor = node.walk();
-        let mut names: Vec<Node<'a>> =
-            node.children_by_field_name("name", &mut cursor).filter(|n| n.is_named()).collect();
+        let mut names: Vec<Node<'a>> = self.children(node, "name").into_iter().filter(|n| n.is_named()).collect();
         if names.is_empty() {
             for child in node.named_children(&mut node.walk()) {
                 if child.kind() == "variable_declaration" {
                     // C#: `int a, b;` declares its names in a variable_declaration.
                     for d in child.named_children(&mut child.walk()) {
-                        names.extend(d.child_by_field_name("name"));
+                        names.extend(self.child(d, "name"));
                     }
                 } else if matches!(child.kind(), "variable_declarator" | "property_element" | "const_element") {
                     // Java's `int a = 1, b;`, PHP's `public $a, $b;` and `const A = 1;`.
@@ -717,7 +739,7 @@ impl<'a> Visit<'a> {
         let start = self.signature_start(node);
         let end = ["value", "accessors", "body", "default_value"]
             .iter()
-            .filter_map(|f| node.child_by_field_name(f))
+            .filter_map(|f| self.child(node, f))
             .map(|n| n.start_byte())
             .min()
             .unwrap_or(node.end_byte());
@@ -749,7 +771,7 @@ impl<'a> Visit<'a> {
             if self.roles.of(node).graph.name {
                 return Some(node);
             }
-            let next = node.child_by_field_name("name").or_else(|| {
+            let next = self.child(node, "name").or_else(|| {
                 let mut c = node.walk();
                 let first = node.named_children(&mut c).find(|n| self.roles.of(*n).graph.name);
                 first
@@ -777,11 +799,11 @@ impl<'a> Visit<'a> {
 
     /// An assignment where a language has no declarations ([`Decl::Variable`]).
     fn variable(&mut self, node: Node<'a>, depth: usize) {
-        let Some(left) = node.child_by_field_name("left") else { return };
+        let Some(left) = self.child(node, "left") else { return };
         let in_function = self.in_function(depth);
         if in_function && left.kind() == "instance_variable" {
             // Ruby's `@store = Store.new` types `@store` for receivers.
-            let ty = node.child_by_field_name("right").and_then(|r| self.instantiated_class(r));
+            let ty = self.child(node, "right").and_then(|r| self.instantiated_class(r));
             if let (Some(t), Some(owner)) = (ty, self.current_scope()) {
                 self.graph.fields.insert((owner.name.clone(), self.text(left).to_string()), t.to_string());
             }
@@ -812,12 +834,12 @@ impl<'a> Visit<'a> {
             return;
         }
         let start = self.signature_start(node);
-        let end = node.child_by_field_name("right").map_or(node.end_byte(), |r| r.start_byte());
+        let end = self.child(node, "right").map_or(node.end_byte(), |r| r.start_byte());
         let declaration = self.signature_text(start, end);
-        self.property_type = node
-            .child_by_field_name("type")
+        self.property_type = self
+            .child(node, "type")
             .map(|t| self.type_name(t))
-            .or_else(|| node.child_by_field_name("right").and_then(|r| self.instantiated_class(r)))
+            .or_else(|| self.child(node, "right").and_then(|r| self.instantiated_class(r)))
             .filter(|t| {
                 !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') && !self.roles.is_keyword(t)
             })
@@ -859,8 +881,7 @@ impl<'a> Visit<'a> {
         if self.in_function(depth) {
             return;
         }
-        let mut cursor = node.walk();
-        let declarators: Vec<Node<'a>> = node.children_by_field_name("declarator", &mut cursor).collect();
+        let declarators: Vec<Node<'a>> = self.children(node, "declarator");
         let mut fields = Vec::new();
         for d in declarators {
             let Some(found) = self.declarator_name(d) else { continue };
@@ -897,7 +918,7 @@ impl<'a> Visit<'a> {
         {
             return;
         }
-        let Some(args) = node.child_by_field_name("arguments") else { return };
+        let Some(args) = self.child(node, "arguments") else { return };
         let declaration = self.signature_text(node.start_byte(), node.end_byte());
         let end = Self::rows(node).1;
         self.property_type = None;
@@ -924,7 +945,7 @@ impl<'a> Visit<'a> {
                 "pointer_declarator" | "parenthesized_declarator" if function => function = false,
                 _ => {}
             }
-            if let Some(d) = cur.child_by_field_name("declarator") {
+            if let Some(d) = self.child(cur, "declarator") {
                 cur = d;
                 continue;
             }
@@ -939,11 +960,11 @@ impl<'a> Visit<'a> {
             break;
         }
         if cur.kind() == "qualified_identifier" {
-            let mut scope = cur.child_by_field_name("scope");
-            let mut name = cur.child_by_field_name("name")?;
+            let mut scope = self.child(cur, "scope");
+            let mut name = self.child(cur, "name")?;
             while name.kind() == "qualified_identifier" {
-                scope = name.child_by_field_name("scope");
-                name = name.child_by_field_name("name")?;
+                scope = self.child(name, "scope");
+                name = self.child(name, "name")?;
             }
             let owner = scope.map(|s| self.type_name(s)).filter(|s| !s.is_empty());
             return Some(Declared { name, owner, function });
@@ -1026,7 +1047,7 @@ impl<'a> Visit<'a> {
         let parent = node.parent()?;
         if parent.kind() == "labeled_statement" {
             // `public: void f();` in a class the grammar read as a function.
-            let label = parent.child_by_field_name("label").map_or("", |l| self.text(l));
+            let label = self.child(parent, "label").map_or("", |l| self.text(l));
             return matches!(label, "public" | "protected" | "private").then_some(label);
         }
         // `compound_statement`: the body of a class declared with an export
@@ -1041,7 +1062,7 @@ impl<'a> Visit<'a> {
                 let text = match p.kind() {
                     "access_specifier" => self.text(p),
                     "identifier" if self.spec.language == crate::lang::Language::Ruby => self.text(p),
-                    "labeled_statement" => p.child_by_field_name("label").map_or("", |l| self.text(l)),
+                    "labeled_statement" => self.child(p, "label").map_or("", |l| self.text(l)),
                     _ => continue,
                 };
                 let text = text.trim_end_matches(':').trim();
@@ -1083,7 +1104,7 @@ impl<'a> Visit<'a> {
         }
         let t = if t.kind() == "parameter_list" {
             let first = t.named_child(0)?;
-            first.child_by_field_name("type").unwrap_or(first)
+            self.child(first, "type").unwrap_or(first)
         } else {
             t
         };
@@ -1109,10 +1130,7 @@ impl<'a> Visit<'a> {
             if node.named_child_count() == 0 {
                 break;
             }
-            let next = node
-                .child_by_field_name("name")
-                .or_else(|| node.child_by_field_name("type"))
-                .or_else(|| node.named_child(0));
+            let next = self.child(node, "name").or_else(|| self.child(node, "type")).or_else(|| node.named_child(0));
             match next {
                 Some(n) => node = n,
                 None => break,
@@ -1133,7 +1151,7 @@ impl<'a> Visit<'a> {
         comments.reverse();
         if comments.is_empty() && self.spec.docstrings {
             // Python: the docstring opening the body.
-            let first = node.child_by_field_name("body").and_then(|b| b.named_child(0));
+            let first = self.child(node, "body").and_then(|b| b.named_child(0));
             if let Some(s) = first.and_then(|f| self.docstring(f)) {
                 return self.clean_block(&[s]);
             }
@@ -1214,9 +1232,8 @@ impl<'a> Visit<'a> {
                     && (t.contains("frozen_string_literal") || t.contains("coding:") || t.contains("coding="))
             };
             let require = child.kind() == "call"
-                && child.child_by_field_name("method").is_some_and(|m| {
-                    matches!(self.text(m), "require" | "require_relative")
-                        && child.child_by_field_name("receiver").is_none()
+                && self.child(child, "method").is_some_and(|m| {
+                    matches!(self.text(m), "require" | "require_relative") && self.child(child, "receiver").is_none()
                 });
             if magic || require {
                 last_comment_end = None;
@@ -1234,7 +1251,7 @@ impl<'a> Visit<'a> {
             } else if role.preamble {
                 last_comment_end = None;
             } else if role.namespace && level < 4 {
-                let Some(body) = child.child_by_field_name("body") else {
+                let Some(body) = self.child(child, "body") else {
                     return false;
                 };
                 return self.header_blocks(body, blocks, level + 1);
@@ -1357,6 +1374,32 @@ mod python_annotation_tests {
             ("None", None),
         ] {
             assert_eq!(ty(text), want, "{text}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod roles_tests {
+    use super::Roles;
+    use crate::lang::Language;
+
+    /// The walk looks fields up in its own tables; they must agree with the
+    /// grammar's for every field of every grammar.
+    #[test]
+    fn field_tables_agree_with_the_grammars() {
+        for language in Language::ALL {
+            let spec = language.spec();
+            for ext in ["", "ts", "tsx", "js", "jsx", "h", "hpp", "cc", "php", "pyi"] {
+                let grammar = (spec.grammar)(ext);
+                let roles = Roles::new(spec, &grammar);
+                for id in 1..=grammar.field_count() as u16 {
+                    let name = grammar.field_name_for_id(id).unwrap();
+                    assert_eq!(roles.field_id(name).map(|f| f.get()), grammar.field_id_for_name(name).map(|f| f.get()));
+                    assert_eq!(roles.field_name(id), Some(name));
+                }
+                assert_eq!(roles.field_id("no_such_field"), None);
+                assert_eq!(roles.field_name(0), None);
+            }
         }
     }
 }
