@@ -193,6 +193,13 @@ pub(crate) struct Visit<'a> {
     /// The access labels of the last class body asked about (its node id, then
     /// each label's start byte and word).
     labels: std::cell::RefCell<Option<BodyLabels<'a>>>,
+    /// By depth: the comments and attributes right before the next node at that
+    /// depth (its earlier siblings since the last other one), in source order.
+    runs: Vec<Vec<Node<'a>>>,
+    /// By depth: that run as it stood before the node of the path at that
+    /// depth, so a declaration's doc comment takes no walk back through its
+    /// siblings (`Node::prev_sibling` starts over from the parent's first child).
+    before: Vec<Vec<Node<'a>>>,
 }
 
 /// Number of lines of `src`: a final line without `\n` counts, an empty file has none.
@@ -227,6 +234,8 @@ impl<'a> Visit<'a> {
             graph: graph::GraphState::default(),
             property_type: None,
             labels: Default::default(),
+            runs: vec![Vec::new()],
+            before: vec![Vec::new()],
         }
     }
 
@@ -242,9 +251,21 @@ impl<'a> Visit<'a> {
             self.graph.path.push((node, cursor.field_id().map_or(0, |f| f.get())));
             self.graph.kinds.truncate(depth);
             self.graph.kinds.push(kind);
+            self.before[depth].clear();
+            self.before[depth].extend_from_slice(&self.runs[depth]);
+            if role.class == Class::Comment || role.attribute {
+                self.runs[depth].push(node);
+            } else {
+                self.runs[depth].clear();
+            }
             if self.visit(node, role, depth) {
                 if cursor.goto_first_child() {
                     depth += 1;
+                    if self.runs.len() == depth {
+                        self.runs.push(Vec::new());
+                        self.before.push(Vec::new());
+                    }
+                    self.runs[depth].clear();
                     continue;
                 }
                 self.leaf(node, role);
@@ -1044,7 +1065,7 @@ impl<'a> Visit<'a> {
         if !matches!(self.spec.language, crate::lang::Language::Cpp | crate::lang::Language::Ruby) {
             return None;
         }
-        let parent = node.parent()?;
+        let parent = self.parent_of(node)?;
         if parent.kind() == "labeled_statement" {
             // `public: void f();` in a class the grammar read as a function.
             let label = self.child(parent, "label").map_or("", |l| self.text(l));
@@ -1144,7 +1165,7 @@ impl<'a> Visit<'a> {
     fn doc_comment(&self, node: Node<'a>) -> String {
         let mut comments = self.preceding_comments(node);
         if comments.is_empty() {
-            if let Some(parent) = node.parent().filter(|p| self.roles.of(*p).wrapper) {
+            if let Some(parent) = self.parent_of(node).filter(|p| self.roles.of(*p).wrapper) {
                 comments = self.preceding_comments(parent);
             }
         }
@@ -1167,9 +1188,37 @@ impl<'a> Visit<'a> {
         statement.named_child(0).filter(|s| self.roles.of(*s).class == Class::String)
     }
 
+    /// The depth of `node` when it is the node being visited or its parent.
+    fn path_depth(&self, node: Node<'a>) -> Option<usize> {
+        let path = &self.graph.path;
+        (path.len().saturating_sub(2)..path.len()).rev().find(|&d| path[d].0 == node)
+    }
+
+    /// `node.parent()`, from the walk's path when `node` is on its end
+    /// (`Node::parent` descends from the root).
+    fn parent_of(&self, node: Node<'a>) -> Option<Node<'a>> {
+        match self.path_depth(node) {
+            Some(d) => d.checked_sub(1).map(|p| self.graph.path[p].0),
+            None => node.parent(),
+        }
+    }
+
     fn preceding_comments(&self, node: Node<'a>) -> Vec<Node<'a>> {
         let mut out = Vec::new();
         let mut next_row = node.start_position().row as u32;
+        if let Some(d) = self.path_depth(node) {
+            for &p in self.before[d].iter().rev() {
+                if self.roles.of(p).attribute {
+                    next_row = p.start_position().row as u32;
+                } else if Self::rows(p).1 + 1 >= next_row {
+                    next_row = p.start_position().row as u32;
+                    out.push(p);
+                } else {
+                    break;
+                }
+            }
+            return out;
+        }
         let mut prev = node.prev_sibling();
         while let Some(p) = prev {
             let role = self.roles.of(p);
