@@ -73,36 +73,41 @@ fn samples() -> Vec<Sample> {
 
 /// Parse-only and extraction timed file by file, alternating, so the machine's
 /// drifts (this 2-core machine's speed varies between runs) hit both alike. The
-/// printed ratio is the extraction overhead over parse-only.
+/// printed ratio is the extraction overhead over parse-only; the walk floor is
+/// what a cursor visiting every node (kind and field, nothing else) adds.
 fn interleaved(samples: &[Sample]) {
     let rounds: usize = std::env::var("CG_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     eprintln!(
-        "{:<11} {:>6} {:>9} {:>12} {:>12} {:>9}",
-        "language", "files", "MiB", "parse MiB/s", "extract MiB/s", "overhead"
+        "{:<11} {:>6} {:>9} {:>12} {:>12} {:>9} {:>11}",
+        "language", "files", "MiB", "parse MiB/s", "extract MiB/s", "overhead", "walk floor"
     );
     for s in samples {
         let mut extractor = Extractor::new();
-        let (mut parse, mut extract) = (Duration::ZERO, Duration::ZERO);
+        let (mut parse, mut extract, mut walk) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
         for _ in 0..rounds {
             for (path, src) in &s.files {
                 let t0 = Instant::now();
                 black_box(extractor.parse_only(path, s.language, src));
                 let t1 = Instant::now();
                 black_box(extractor.extract(path, s.language, src, 0));
-                extract += t1.elapsed();
+                let t2 = Instant::now();
+                black_box(extractor.parse_and_walk(path, s.language, src));
+                walk += t2.elapsed();
+                extract += t2 - t1;
                 parse += t1 - t0;
             }
         }
         let mib = s.files.iter().map(|(_, b)| b.len()).sum::<usize>() as f64 / 1048576.0;
         let total = mib * rounds as f64;
         eprintln!(
-            "{:<11} {:>6} {:>9.1} {:>12.2} {:>12.2} {:>8.1}%",
+            "{:<11} {:>6} {:>9.1} {:>12.2} {:>12.2} {:>8.1}% {:>10.1}%",
             s.language.name(),
             s.files.len(),
             mib,
             total / parse.as_secs_f64(),
             total / extract.as_secs_f64(),
-            (extract.as_secs_f64() / parse.as_secs_f64() - 1.0) * 100.0
+            (extract.as_secs_f64() / parse.as_secs_f64() - 1.0) * 100.0,
+            (walk.as_secs_f64() / parse.as_secs_f64() - 1.0) * 100.0
         );
     }
 }

@@ -97,6 +97,35 @@ impl Extractor {
         parse_bounded(&mut grammar.parser, source.as_bytes()).0.map_or(0, |t| t.root_node().end_byte())
     }
 
+    /// Parses the bytes and visits every node of the tree with a cursor, doing
+    /// nothing else: the least any extraction that looks at every node costs.
+    /// Returns the number of nodes (benches print it as the walk's floor).
+    pub fn parse_and_walk(&mut self, path: &str, language: Language, bytes: &[u8]) -> usize {
+        let language = language.refine(path, bytes);
+        let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let source = lone_cr_to_lf(String::from_utf8_lossy(body));
+        let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        let grammar = self.grammar(language, &ext);
+        let Some(tree) = parse_bounded(&mut grammar.parser, source.as_bytes()).0 else { return 0 };
+        let mut cursor = tree.walk();
+        let mut nodes = 0usize;
+        loop {
+            std::hint::black_box((cursor.node().kind_id(), cursor.field_id()));
+            nodes += 1;
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return nodes;
+                }
+            }
+        }
+    }
+
     fn grammar(&mut self, language: Language, ext: &str) -> &mut Grammar {
         let spec = language.spec();
         // Extensions that share a grammar share an entry (`.ts` / `.mts`, all of JS).
@@ -217,6 +246,21 @@ mod tests {
         assert_eq!(f.line_types[2], LineType::Method);
         let crlf = Extractor::new().extract("a.go", Language::Go, b"package p\r\n\r\nfunc A() {}\r\n", 0);
         assert_eq!(lines_of(&crlf, "A"), [3]);
+    }
+
+    /// The walk floor of the benches visits every node once.
+    #[test]
+    fn parse_and_walk_visits_every_node() {
+        fn count(node: tree_sitter::Node<'_>) -> usize {
+            1 + node.children(&mut node.walk()).map(count).sum::<usize>()
+        }
+        let src = b"package p\n\n// A doc.\nfunc A(x int) int { return x + 1 }\n";
+        let mut parser = Parser::new();
+        parser.set_language(&Language::Go.grammar(Path::new("a.go"))).unwrap();
+        let tree = parser.parse(src, None).unwrap();
+        let want = count(tree.root_node());
+        assert!(want > 20, "{want}");
+        assert_eq!(Extractor::new().parse_and_walk("a.go", Language::Go, src), want);
     }
 
     #[test]
