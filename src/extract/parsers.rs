@@ -89,24 +89,25 @@ impl Extractor {
     /// number of nodes' bytes covered by the root: the baseline that extraction's
     /// overhead is measured against (`cg extract --parse-only`, benches).
     pub fn parse_only(&mut self, path: &str, language: Language, bytes: &[u8]) -> usize {
+        self.parse(path, language, bytes).map_or(0, |t| t.root_node().end_byte())
+    }
+
+    /// The tree of the bytes as [`Extractor::extract`] parses them (none when
+    /// parsing failed or ran past its budget).
+    fn parse(&mut self, path: &str, language: Language, bytes: &[u8]) -> Option<tree_sitter::Tree> {
         let language = language.refine(path, bytes);
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let source = lone_cr_to_lf(String::from_utf8_lossy(body));
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let grammar = self.grammar(language, &ext);
-        parse_bounded(&mut grammar.parser, source.as_bytes()).0.map_or(0, |t| t.root_node().end_byte())
+        parse_bounded(&mut grammar.parser, source.as_bytes()).0
     }
 
     /// Parses the bytes and visits every node of the tree with a cursor, doing
     /// nothing else: the least any extraction that looks at every node costs.
     /// Returns the number of nodes (benches print it as the walk's floor).
     pub fn parse_and_walk(&mut self, path: &str, language: Language, bytes: &[u8]) -> usize {
-        let language = language.refine(path, bytes);
-        let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let source = lone_cr_to_lf(String::from_utf8_lossy(body));
-        let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
-        let grammar = self.grammar(language, &ext);
-        let Some(tree) = parse_bounded(&mut grammar.parser, source.as_bytes()).0 else { return 0 };
+        let Some(tree) = self.parse(path, language, bytes) else { return 0 };
         let mut cursor = tree.walk();
         let mut nodes = 0usize;
         loop {

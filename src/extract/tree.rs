@@ -119,14 +119,18 @@ impl Roles {
             role.self_param = spec.self_param_kind == Some(kind);
             role.graph = graph::graph_role(spec, grammar, kind);
         }
+        let field_names: Vec<Option<&'static str>> =
+            (0..=grammar.field_count() as u16).map(|id| grammar.field_name_for_id(id)).collect();
         Roles {
             by_kind,
             keywords: spec.keywords.iter().copied().collect(),
             graph_fields: graph::graph_fields(spec, grammar),
-            fields: (1..=grammar.field_count() as u16)
-                .filter_map(|id| Some((grammar.field_name_for_id(id)?, std::num::NonZeroU16::new(id)?)))
+            fields: field_names
+                .iter()
+                .enumerate()
+                .filter_map(|(id, name)| Some(((*name)?, std::num::NonZeroU16::new(id as u16)?)))
                 .collect(),
-            field_names: (0..=grammar.field_count() as u16).map(|id| grammar.field_name_for_id(id)).collect(),
+            field_names,
             error_role: Role { named: true, error: true, ..Role::default() },
         }
     }
@@ -193,13 +197,12 @@ pub(crate) struct Visit<'a> {
     /// The access labels of the last class body asked about (its node id, then
     /// each label's start byte and word).
     labels: std::cell::RefCell<Option<BodyLabels<'a>>>,
-    /// By depth: the comments and attributes right before the next node at that
-    /// depth (its earlier siblings since the last other one), in source order.
+    /// By depth: the comments and attributes right before the path's node at
+    /// that depth (its earlier siblings since the last other one), in source
+    /// order; a node joins its depth's run when the walk leaves it. So a
+    /// declaration's doc comment takes no walk back through its siblings
+    /// (`Node::prev_sibling` starts over from the parent's first child).
     runs: Vec<Vec<Node<'a>>>,
-    /// By depth: that run as it stood before the node of the path at that
-    /// depth, so a declaration's doc comment takes no walk back through its
-    /// siblings (`Node::prev_sibling` starts over from the parent's first child).
-    before: Vec<Vec<Node<'a>>>,
 }
 
 /// Number of lines of `src`: a final line without `\n` counts, an empty file has none.
@@ -235,7 +238,6 @@ impl<'a> Visit<'a> {
             property_type: None,
             labels: Default::default(),
             runs: vec![Vec::new()],
-            before: vec![Vec::new()],
         }
     }
 
@@ -257,19 +259,11 @@ impl<'a> Visit<'a> {
             self.graph.path.push((node, field));
             self.graph.kinds.truncate(depth);
             self.graph.kinds.push(kind);
-            self.before[depth].clear();
-            self.before[depth].extend_from_slice(&self.runs[depth]);
-            if role.class == Class::Comment || role.attribute {
-                self.runs[depth].push(node);
-            } else {
-                self.runs[depth].clear();
-            }
             if self.visit(node, role, depth) {
                 if cursor.goto_first_child() {
                     depth += 1;
                     if self.runs.len() == depth {
                         self.runs.push(Vec::new());
-                        self.before.push(Vec::new());
                     }
                     self.runs[depth].clear();
                     continue;
@@ -277,6 +271,7 @@ impl<'a> Visit<'a> {
                 self.leaf(node, role);
             }
             loop {
+                self.leave(depth);
                 if cursor.goto_next_sibling() {
                     break;
                 }
@@ -285,6 +280,18 @@ impl<'a> Visit<'a> {
                 }
                 depth -= 1;
             }
+        }
+    }
+
+    /// The walk is done with the path's node at `depth` (and its children): a
+    /// comment or attribute extends its depth's run, anything else ends it.
+    fn leave(&mut self, depth: usize) {
+        let role = self.roles.by_id(self.graph.kinds[depth]);
+        let run = &mut self.runs[depth];
+        if role.class == Class::Comment || role.attribute {
+            run.push(self.graph.path[depth].0);
+        } else {
+            run.clear();
         }
     }
 
@@ -345,7 +352,7 @@ impl<'a> Visit<'a> {
         true
     }
 
-    /// `self.child(node, field)`, with the field's id looked up in a table.
+    /// `node.child_by_field_name(field)`, with the field's id looked up in a table.
     fn child(&self, node: Node<'a>, field: &str) -> Option<Node<'a>> {
         node.child_by_field_id(self.roles.field_id(field)?.get())
     }
@@ -1213,7 +1220,7 @@ impl<'a> Visit<'a> {
         let mut out = Vec::new();
         let mut next_row = node.start_position().row as u32;
         if let Some(d) = self.path_depth(node) {
-            for &p in self.before[d].iter().rev() {
+            for &p in self.runs[d].iter().rev() {
                 if self.roles.of(p).attribute {
                     next_row = p.start_position().row as u32;
                 } else if Self::rows(p).1 + 1 >= next_row {
