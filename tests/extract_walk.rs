@@ -123,6 +123,7 @@ fn large_binary_and_unreadable_files_are_skipped_with_a_reason() {
         abs: dir.path().join("vanished.rs"),
         rel: "vanished.rs".into(),
         language: Language::Rust,
+        size: 0,
     });
     let outcomes = extract_files(&files, 4096);
     let summary: Vec<String> = outcomes

@@ -116,6 +116,49 @@ fn same_tree_gives_byte_identical_segments_with_one_thread_and_many() {
     assert_eq!(one, snapshot(4));
 }
 
+/// The build's rounds (the last ones halving), the large files extracted a round
+/// early and the threads change nothing in the bytes: every round size from one
+/// file to all of them, one thread and four, a segment boundary inside, and
+/// files over the early size at the start, in the middle and last.
+#[test]
+fn segments_do_not_depend_on_rounds_early_files_or_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = |i: usize| -> String {
+        (0..5_200).map(|j| format!("pub fn big_{i}_{j}(value: u32) -> u32 {{ value + {j} }}\n")).collect()
+    };
+    for i in 0..150 {
+        let text = match i {
+            0 | 71 | 149 => big(i),
+            _ => {
+                let words: Vec<(usize, usize)> = (0..20).map(|j| ((i * 7 + j) % 40, (i + j) % 5)).collect();
+                source(0, &words)
+            }
+        };
+        fs::write(dir.path().join(format!("f{i:03}.rs")), text).unwrap();
+    }
+    let sizes: Vec<u64> =
+        (0..150).map(|i| fs::metadata(dir.path().join(format!("f{i:03}.rs"))).unwrap().len()).collect();
+    assert!(sizes[71] >= 256 << 10 && sizes[70] < 256 << 10, "{} {}", sizes[71], sizes[70]);
+    let build = |threads: usize, batch_files: usize| -> Vec<Vec<u8>> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let options = codegraph::index::BuildOptions { max_slots_per_segment: 100, batch_files, ..Default::default() };
+        let mut segments = Vec::new();
+        let mut sink = |i: u32, bytes: Vec<u8>| {
+            assert_eq!(i as usize, segments.len());
+            segments.push(bytes);
+            Ok(())
+        };
+        let summary = pool.install(|| codegraph::index::build(dir.path(), &options, &mut sink, &|_| {})).unwrap();
+        assert_eq!(summary.files, 150);
+        segments
+    };
+    let reference = build(1, 2048);
+    assert_eq!(reference.len(), 2);
+    for (threads, batch) in [(4, 2048), (1, 1), (4, 3), (2, 40)] {
+        assert!(build(threads, batch) == reference, "{threads} threads, rounds of {batch}");
+    }
+}
+
 /// Structure archives are a zstd frame each, compressed with the segment's
 /// dictionary: files read back exactly what extraction gave, in path order, in
 /// reverse (the segment's cache of recent archives misses every time), and when

@@ -61,6 +61,9 @@ pub struct SourceFile {
     /// Relative to the root, `/`-separated.
     pub rel: String,
     pub language: Language,
+    /// Its size when the walk saw it (0: unknown). Only schedules work: the
+    /// build starts large files early; reads take the size they find.
+    pub size: u64,
 }
 
 /// A file left out, and why.
@@ -283,7 +286,8 @@ pub fn walk_within(root: &Path, options: &WalkOptions, targets: &[String]) -> Re
             {
                 return ignore::WalkState::Continue;
             }
-            let file = SourceFile { abs: entry.into_path(), rel, language };
+            let size = entry.metadata().map_or(0, |m| m.len());
+            let file = SourceFile { abs: entry.into_path(), rel, language, size };
             found.lock().unwrap_or_else(|p| p.into_inner()).files.push(file);
             ignore::WalkState::Continue
         })
@@ -425,17 +429,37 @@ pub fn extract_each<T: Send>(
 ) -> Vec<T> {
     files
         .par_iter()
-        .map_init(Extractor::new, |extractor, file| {
-            let started = Instant::now();
-            let read = read_source(&file.abs, max_file_bytes);
-            let read_done = Instant::now();
-            let outcome = read
-                .map(|(bytes, mtime_ns)| extractor.extract(&file.rel, file.language, &bytes, mtime_ns))
-                .map_err(|reason| Skip { path: file.rel.clone(), reason });
-            let timing = FileTiming { read: read_done - started, extract: read_done.elapsed() };
-            f(outcome, timing)
-        })
+        .map_init(Extractor::new, |extractor, file| extract_one(extractor, file, max_file_bytes, &f))
         .collect()
+}
+
+/// [`extract_each`] of the files at positions `which` of `files`, in that order.
+pub fn extract_at<T: Send>(
+    files: &[SourceFile],
+    which: &[usize],
+    max_file_bytes: u64,
+    f: impl Fn(Outcome, FileTiming) -> T + Sync,
+) -> Vec<T> {
+    which
+        .par_iter()
+        .map_init(Extractor::new, |extractor, &i| extract_one(extractor, &files[i], max_file_bytes, &f))
+        .collect()
+}
+
+fn extract_one<T>(
+    extractor: &mut Extractor,
+    file: &SourceFile,
+    max_file_bytes: u64,
+    f: impl Fn(Outcome, FileTiming) -> T,
+) -> T {
+    let started = Instant::now();
+    let read = read_source(&file.abs, max_file_bytes);
+    let read_done = Instant::now();
+    let outcome = read
+        .map(|(bytes, mtime_ns)| extractor.extract(&file.rel, file.language, &bytes, mtime_ns))
+        .map_err(|reason| Skip { path: file.rel.clone(), reason });
+    let timing = FileTiming { read: read_done - started, extract: read_done.elapsed() };
+    f(outcome, timing)
 }
 
 /// Where one file's time went, on the thread that handled it.

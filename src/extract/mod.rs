@@ -16,8 +16,9 @@ pub mod words;
 
 pub use excludes::{excluded_dir, ExcludedDir, KeepDirs};
 pub use files::{
-    extract_each, extract_files, is_project_file, parse_files, read_source, rel_path, walk, walk_within, walks_file,
-    FileTiming, GlobError, Outcome, Skip, SkipReason, SourceFile, Walk, WalkOptions, DEFAULT_MAX_FILE_BYTES,
+    extract_at, extract_each, extract_files, is_project_file, parse_files, read_source, rel_path, walk, walk_within,
+    walks_file, FileTiming, GlobError, Outcome, Skip, SkipReason, SourceFile, Walk, WalkOptions,
+    DEFAULT_MAX_FILE_BYTES,
 };
 pub use parsers::Extractor;
 pub use render::render;

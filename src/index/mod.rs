@@ -12,9 +12,40 @@ use std::time::{Duration, Instant};
 
 use std::collections::BTreeMap;
 
-use crate::extract::{self, Diagnostic, FileTiming, Outcome, Skip, WalkOptions};
+use crate::extract::{self, Diagnostic, FileTiming, Skip, WalkOptions};
 use crate::lang::Language;
-use crate::snapshot::{SegmentWriter, MAX_SLOTS_PER_SEGMENT};
+use crate::snapshot::{Prepared, SegmentWriter, MAX_SLOTS_PER_SEGMENT};
+
+/// Files this large are extracted during the round before their own, first, so
+/// that no round ends waiting on one long parse (kubernetes' last files are
+/// generated API clients of 1-2 MiB: seconds of one thread each).
+const EARLY_FILE_BYTES: u64 = 256 << 10;
+/// The last rounds halve down to about this many files: nothing overlaps the
+/// adding of the last round.
+const LAST_ROUND_FILES: usize = 64;
+
+/// A file's outcome as extracted for the build: its facts with their slot parts
+/// made, or why it is skipped.
+type Extracted = (Result<(Prepared, crate::extract::FileFacts), Skip>, FileTiming);
+
+/// The build's rounds over `n` files: `batch` files each, the last ones
+/// halving (a round is extracted while the one before is added; the last one is
+/// added alone).
+fn rounds(n: usize, batch: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < n {
+        let left = n - at;
+        let size = match left {
+            _ if left > 2 * batch => batch,
+            _ if left > LAST_ROUND_FILES => left / 2,
+            _ => left,
+        };
+        out.push(at..at + size);
+        at += size;
+    }
+    out
+}
 
 /// How to build.
 #[derive(Clone, Debug)]
@@ -124,26 +155,43 @@ pub fn build(
     };
     let files = walk.files;
     let max_bytes = options.walk.max_file_bytes;
-    let batch = options.batch_files.max(1);
     let new_writer = || SegmentWriter::new(options.max_slots_per_segment).with_vectors(options.model.clone());
     let mut writer = new_writer();
-    let mut done = 0usize;
     let mut segment = 0u32;
-    let mut pending: Vec<(Outcome, FileTiming)> = Vec::new();
-    let mut chunks = files.chunks(batch);
-    let mut next = chunks.next();
     let mut write_error: Option<BuildError> = None;
-    loop {
-        // Extract the next batch while the previous one is added to the writer.
+    let rounds = rounds(files.len(), options.batch_files.max(1));
+    // A round's large files, extracted during the round before.
+    let early = |r: usize| -> Vec<usize> {
+        rounds.get(r).map_or(Vec::new(), |range| range.clone().filter(|&i| files[i].size >= EARLY_FILE_BYTES).collect())
+    };
+    let extract = |which: &[usize]| {
+        extract::extract_at(&files, which, max_bytes, |outcome, timing| {
+            (outcome.map(|facts| (Prepared::of(&facts), facts)), timing)
+        })
+    };
+    // Outcomes of the next round's large files, by position.
+    let mut ahead: Vec<(usize, Extracted)> = Vec::new();
+    // The round being added, in path order.
+    let mut pending: Vec<Extracted> = Vec::new();
+    for r in 0..=rounds.len() {
+        // Extract round r (its large files were started in round r - 1, or now for
+        // the first round) and the large files of round r + 1, the large ones first,
+        // while round r - 1 is added to the writer.
         let to_add = std::mem::take(&mut pending);
-        let (extracted, ()) = rayon::join(
-            || next.map(|c| extract::extract_each(c, max_bytes, |o, t| (o, t))).unwrap_or_default(),
+        let (mut extracted, ()) = rayon::join(
+            || {
+                let Some(range) = rounds.get(r) else { return Vec::new() };
+                let mut which = if r == 0 { early(0) } else { Vec::new() };
+                which.extend(early(r + 1));
+                which.extend(range.clone().filter(|&i| files[i].size < EARLY_FILE_BYTES));
+                which.iter().copied().zip(extract(&which)).collect::<Vec<(usize, Extracted)>>()
+            },
             || {
                 for (outcome, timing) in to_add {
                     summary.timings.read += timing.read;
                     summary.timings.extract += timing.extract;
                     match outcome {
-                        Ok(facts) => {
+                        Ok((prepared, facts)) => {
                             let lang = summary.languages.entry(facts.language).or_default();
                             lang.files += 1;
                             lang.bytes += facts.size;
@@ -170,7 +218,7 @@ pub fn build(
                             for d in &facts.diagnostics {
                                 summary.diagnostics.push((facts.path.clone(), d.clone()));
                             }
-                            writer.add(&facts);
+                            writer.add_prepared(&facts, prepared);
                             summary.timings.add += t.elapsed();
                         }
                         Err(skip) => summary.skipped.push(skip),
@@ -181,13 +229,22 @@ pub fn build(
         if let Some(e) = write_error.take() {
             return Err(e);
         }
-        if next.is_none() {
-            break;
-        }
-        done += next.map_or(0, |c| c.len());
-        progress(Progress { files_done: done, files_total: files.len() });
-        pending = extracted;
-        next = chunks.next();
+        let Some(range) = rounds.get(r) else { break };
+        // Round r in path order: what was extracted now, and its large files
+        // extracted the round before.
+        let next_start = range.end;
+        let mut mine: Vec<(usize, Extracted)> = std::mem::take(&mut ahead);
+        mine.extend(extracted.drain(..).filter_map(|(i, e)| match i >= next_start {
+            true => {
+                ahead.push((i, e));
+                None
+            }
+            false => Some((i, e)),
+        }));
+        mine.sort_unstable_by_key(|(i, _)| *i);
+        debug_assert!(mine.iter().map(|(i, _)| *i).eq(range.clone()));
+        pending = mine.into_iter().map(|(_, e)| e).collect();
+        progress(Progress { files_done: range.end, files_total: files.len() });
     }
     if !writer.is_empty() || segment == 0 {
         let t = Instant::now();
@@ -202,4 +259,24 @@ pub fn build(
     summary.skipped.sort_by(|a, b| a.path.cmp(&b.path));
     summary.total_time = started.elapsed();
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_cover_every_file_once_and_the_last_ones_halve() {
+        for n in [0, 1, 63, 64, 65, 100, 2047, 2048, 4096, 4097, 14_104, 100_000] {
+            for batch in [1, 3, 64, 2048] {
+                let r = rounds(n, batch);
+                assert!(r.iter().flat_map(|r| r.clone()).eq(0..n), "{n} files, batch {batch}");
+                assert!(r.iter().all(|r| !r.is_empty() && r.len() <= batch.max(LAST_ROUND_FILES)));
+                if let Some(last) = r.last() {
+                    assert!(last.len() <= LAST_ROUND_FILES.max(1), "{n} files, batch {batch}: {last:?}");
+                }
+            }
+        }
+        assert_eq!(rounds(14_104, 2048).len(), 5 + 7);
+    }
 }

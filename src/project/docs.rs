@@ -21,18 +21,24 @@ pub struct DocSection {
 /// Finds the CLAUDE.md files: project ones first (`CLAUDE.md`, `.claude/CLAUDE.md`),
 /// then the others in path order. Ignore rules and default excludes apply.
 pub fn find(root: &Path, project_name: &str) -> Vec<DocSection> {
+    let nested: Vec<String> = crate::extract::excludes::walk_builder(root)
+        .build()
+        .flatten()
+        .filter(|e| e.depth() > 1 && e.file_name() == NAME && e.file_type().is_some_and(|t| t.is_file()))
+        .filter_map(|e| crate::extract::rel_path(root, e.path()))
+        .collect();
+    sections(root, project_name, nested)
+}
+
+/// The sections of the root's CLAUDE.md files and of `nested` (relative paths of
+/// CLAUDE.md files in folders below the root), in path order.
+fn sections(root: &Path, project_name: &str, mut nested: Vec<String>) -> Vec<DocSection> {
     let mut out = Vec::new();
     for rel in [NAME.to_string(), format!(".claude/{NAME}")] {
         if let Some(content) = read_lossy(&root.join(&rel)) {
             out.push(DocSection { title: format!("Project: {project_name}"), source: rel, content });
         }
     }
-    let mut nested: Vec<String> = crate::extract::excludes::walk_builder(root)
-        .build()
-        .flatten()
-        .filter(|e| e.depth() > 1 && e.file_name() == NAME && e.file_type().is_some_and(|t| t.is_file()))
-        .filter_map(|e| crate::extract::rel_path(root, e.path()))
-        .collect();
     nested.sort();
     for rel in nested {
         if let Some(content) = read_lossy(&root.join(&rel)) {
@@ -64,7 +70,22 @@ pub fn render(project_name: &str, sections: &[DocSection]) -> String {
 
 /// Re-imports every CLAUDE.md into `docs.md`; returns the sources imported.
 pub fn update(root: &Path, project_name: &str) -> Result<Vec<String>, ProjectError> {
-    let sections = find(root, project_name);
+    write(root, project_name, find(root, project_name))
+}
+
+/// [`update`] from the project files a walk of the tree found (`cg init`'s),
+/// instead of walking it again.
+pub fn update_from_walk(
+    root: &Path,
+    project_name: &str,
+    project_files: &[String],
+) -> Result<Vec<String>, ProjectError> {
+    let nested =
+        project_files.iter().filter(|rel| rel.contains('/') && rel.rsplit('/').next() == Some(NAME)).cloned().collect();
+    write(root, project_name, sections(root, project_name, nested))
+}
+
+fn write(root: &Path, project_name: &str, sections: Vec<DocSection>) -> Result<Vec<String>, ProjectError> {
     write_atomic(&root.join(DIR).join(DOCS), render(project_name, &sections).as_bytes())?;
     Ok(sections.into_iter().map(|s| s.source).collect())
 }

@@ -651,7 +651,7 @@ pub fn init(
     let index = Index::open(&root)?;
     let auto = summary::detect(&index, &root)?;
     summary::refresh(&root, &manifest.name, &auto)?;
-    docs::update(&root, &manifest.name)?;
+    docs::update_from_walk(&root, &manifest.name, &summary.project_files)?;
     Ok(InitReport {
         excluded_dirs: manifest.excluded_dirs.clone(),
         codegraph_path: dir,

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::Path;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{write_atomic, Index, ProjectError, DIR};
@@ -65,17 +66,36 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     let mut entry: BTreeSet<String> = BTreeSet::new();
     // A type name: its kind, where it is first defined, how many definitions.
     let mut type_names: HashMap<String, (&'static str, String, usize)> = HashMap::new();
-    for file in index.files()? {
-        let (seg, slot, path) = (file.seg, file.slot, file.path);
-        let lang = Language::from_id(slot.meta.language).map_or("?", |l| l.name());
+    let all = index.files()?;
+    // Each file's declarations, read in parallel (every archive is decompressed),
+    // then taken in path order: the first definition of a type name is the one shown.
+    let declared: Vec<Result<Declared, ProjectError>> = all
+        .par_iter()
+        .map(|file| {
+            let (seg, slot, path) = (file.seg, file.slot, file.path);
+            // Vendored code's entry points and types are not the project's.
+            if is_vendored(path) || (slot.meta.type_count == 0 && slot.meta.method_count == 0) {
+                return Ok(Declared::default());
+            }
+            let structure = seg.structure(&slot)?;
+            // C, C++, Go, Rust `main`; C#'s static `Main`; Java's static `main`.
+            let has_main = structure.methods.iter().any(|m| {
+                (m.name == "main" && (m.parent.is_none() || m.is_static)) || (m.name == "Main" && m.is_static)
+            });
+            let types = structure.types.into_iter().map(|t| (t.name, type_kind(&t.kind), t.line)).collect();
+            Ok(Declared { has_main, types })
+        })
+        .collect();
+    for (file, declared) in all.iter().zip(declared) {
+        let path = file.path;
+        let lang = Language::from_id(file.slot.meta.language).map_or("?", |l| l.name());
         files.push((path.to_string(), lang));
-        // Vendored code's entry points and types are not the project's.
         if is_vendored(path) {
             continue;
         }
-        let file = path.rsplit('/').next().unwrap_or(path);
+        let name = path.rsplit('/').next().unwrap_or(path);
         let named_entry = matches!(
-            file,
+            name,
             "Program.cs"
                 | "main.go"
                 | "main.rs"
@@ -89,37 +109,15 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
         );
         // Scripts in a top `bin/` folder (`bin/rails`, `bin/console.rb`).
         let bin_script = path.strip_prefix("bin/").is_some_and(|rest| !rest.contains('/'));
-        if named_entry || bin_script {
+        let declared = declared?;
+        if named_entry || bin_script || declared.has_main {
             entry.insert(path.to_string());
         }
-        if slot.meta.type_count == 0 && slot.meta.method_count == 0 {
-            continue;
-        }
-        let structure = seg.structure(&slot)?;
-        for m in &structure.methods {
-            // C, C++, Go, Rust `main`; C#'s static `Main`; Java's static `main`.
-            let is_main =
-                (m.name == "main" && (m.parent.is_none() || m.is_static)) || (m.name == "Main" && m.is_static);
-            if is_main {
-                entry.insert(path.to_string());
-            }
-        }
-        for t in structure.types {
-            let kind: &'static str = match t.kind.as_str() {
-                "class" => "class",
-                "struct" => "struct",
-                "interface" => "interface",
-                "enum" => "enum",
-                "record" => "record",
-                "trait" => "trait",
-                "union" => "union",
-                "delegate" => "delegate",
-                _ => "type",
-            };
-            match type_names.entry(t.name) {
+        for (type_name, kind, line) in declared.types {
+            match type_names.entry(type_name) {
                 std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().2 += 1,
                 std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert((kind, format!("{path}:{}", t.line), 1));
+                    e.insert((kind, format!("{path}:{line}"), 1));
                 }
             }
         }
@@ -152,19 +150,23 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     // Main types: capitalized type names of the project (not vendored code),
     // ranked by the code lines their exact spelling is on. A first cut by all lines
     // (stored counts, cheap) keeps the line-type pass short.
-    let mut counted: Vec<(u64, String, (&'static str, String, usize))> = Vec::with_capacity(type_names.len());
-    for (name, found) in type_names {
-        if name.chars().count() < 3 || !name.starts_with(|c: char| c.is_uppercase()) {
-            continue;
-        }
-        let n = exact_variants(index, &name)?.iter().map(|(_, v)| v.occurrences as u64).sum();
-        counted.push((n, name, found));
-    }
+    let names: Vec<(String, (&'static str, String, usize))> = type_names
+        .into_iter()
+        .filter(|(name, _)| name.chars().count() >= 3 && name.starts_with(|c: char| c.is_uppercase()))
+        .collect();
+    let mut counted = names
+        .into_par_iter()
+        .map(|(name, found)| {
+            let n = exact_variants(index, &name)?.iter().map(|(_, v)| v.occurrences as u64).sum();
+            Ok((n, name, found))
+        })
+        .collect::<Result<Vec<(u64, String, (&'static str, String, usize))>, ProjectError>>()?;
     counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     counted.truncate(MAX_MAIN_TYPES * 10);
-    for entry in counted.iter_mut() {
+    counted.par_iter_mut().try_for_each(|entry| -> Result<(), ProjectError> {
         entry.0 = code_lines(index, &entry.1)?;
-    }
+        Ok(())
+    })?;
     counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     auto.main_types = counted
         .into_iter()
@@ -187,6 +189,29 @@ pub fn detect(index: &Index, root: &Path) -> Result<AutoSummary, ProjectError> {
     structure.truncate(25);
     auto.structure = structure;
     Ok(auto)
+}
+
+/// What [`detect`] takes from one file's structure.
+#[derive(Default)]
+struct Declared {
+    has_main: bool,
+    /// Name, kind, line.
+    types: Vec<(String, &'static str, u32)>,
+}
+
+/// The kind a main type is listed with.
+fn type_kind(kind: &str) -> &'static str {
+    match kind {
+        "class" => "class",
+        "struct" => "struct",
+        "interface" => "interface",
+        "enum" => "enum",
+        "record" => "record",
+        "trait" => "trait",
+        "union" => "union",
+        "delegate" => "delegate",
+        _ => "type",
+    }
 }
 
 /// Files per top folder; when one folder holds every file (a tree unpacked into

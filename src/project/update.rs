@@ -194,7 +194,10 @@ pub fn update(
                         Some(true) => {
                             let abs = root.join(rel);
                             match crate::lang::Language::from_path(&abs) {
-                                Some(language) => decided.push(SourceFile { abs, rel: rel.clone(), language }),
+                                Some(language) => {
+                                    let size = std::fs::metadata(&abs).map_or(0, |m| m.len());
+                                    decided.push(SourceFile { abs, rel: rel.clone(), language, size })
+                                }
                                 None => targets.push(rel.clone()),
                             }
                         }

@@ -22,7 +22,7 @@ mod write;
 pub use copy::{CopiedFile, SegmentCopy};
 pub use read::{FoldRec, Segment, SlotRec, VariantRec};
 pub use structure::StructureLoc;
-pub use write::{slots_for, FileEntry, FileMeta, SegmentWriter};
+pub use write::{slots_for, FileEntry, FileMeta, Prepared, SegmentWriter};
 
 use std::path::PathBuf;
 

@@ -46,69 +46,104 @@ pub struct StructureLoc {
 /// Compresses archives into a structure section: `dict_len u32`, the
 /// dictionary (`dict_len` bytes, none when 0), then one zstd frame per archive.
 /// Archives wait until [`DICT_SAMPLE_BYTES`] of them are there to train the
-/// dictionary on; the output depends only on the archives and their order.
+/// dictionary on, then are compressed [`FLUSH_BYTES`] at a time on the rayon
+/// pool (each frame alone, so the output depends only on the archives and their
+/// order, never on the threads).
 pub struct FrameWriter {
     level: i32,
     section: Vec<u8>,
-    /// Archives waiting for the dictionary, with the caller's tag.
+    /// Archives not compressed yet, with the caller's tag.
     waiting: Vec<(usize, Vec<u8>)>,
     waiting_bytes: usize,
-    compressor: Option<zstd::bulk::Compressor<'static>>,
+    /// The trained dictionary, prepared for compression (none when training
+    /// gave none), once training is done.
+    dict: Option<Option<zstd::dict::EncoderDictionary<'static>>>,
 }
+
+/// Once the dictionary is trained, archives are compressed in batches of about
+/// this many bytes (a batch is split over the pool's threads).
+const FLUSH_BYTES: usize = 4 << 20;
 
 impl FrameWriter {
     pub fn new(level: i32) -> FrameWriter {
-        FrameWriter { level, section: Vec::new(), waiting: Vec::new(), waiting_bytes: 0, compressor: None }
+        FrameWriter { level, section: Vec::new(), waiting: Vec::new(), waiting_bytes: 0, dict: None }
     }
 
     /// Adds an archive; returns the locations of the archives compressed by
-    /// this call, with their tags (this one's, or every waiting one's once the
-    /// dictionary is trained).
-    pub fn add(&mut self, tag: usize, archive: &[u8]) -> Vec<(usize, StructureLoc)> {
-        if self.compressor.is_some() {
-            return vec![(tag, self.compress(archive))];
-        }
-        self.waiting.push((tag, archive.to_vec()));
+    /// this call, with their tags (none, or every waiting one's).
+    pub fn add(&mut self, tag: usize, archive: Vec<u8>) -> Vec<(usize, StructureLoc)> {
         self.waiting_bytes += archive.len();
-        if self.waiting_bytes < DICT_SAMPLE_BYTES {
-            return Vec::new();
+        self.waiting.push((tag, archive));
+        match self.dict {
+            None if self.waiting_bytes >= DICT_SAMPLE_BYTES => {
+                self.train();
+                self.flush()
+            }
+            Some(_) if self.waiting_bytes >= FLUSH_BYTES => self.flush(),
+            _ => Vec::new(),
         }
-        self.start()
     }
 
     /// Trains the dictionary on the waiting archives (none when they are too
-    /// few or training fails), writes it, and compresses them.
-    fn start(&mut self) -> Vec<(usize, StructureLoc)> {
-        let waiting = std::mem::take(&mut self.waiting);
+    /// few or training fails) and writes it.
+    fn train(&mut self) {
         let dict = if self.waiting_bytes >= DICT_MIN_SAMPLE_BYTES {
-            let samples: Vec<&[u8]> = waiting.iter().map(|(_, a)| a.as_slice()).collect();
+            let samples: Vec<&[u8]> = self.waiting.iter().map(|(_, a)| a.as_slice()).collect();
             zstd::dict::from_samples(&samples, DICT_BYTES).unwrap_or_default()
         } else {
             Vec::new()
         };
         self.section.extend_from_slice(&(dict.len() as u32).to_le_bytes());
         self.section.extend_from_slice(&dict);
-        let mut c = zstd::bulk::Compressor::with_dictionary(self.level, &dict)
-            .expect("a compression context with a trained dictionary");
-        // The dictionary's id in every frame would only repeat the section's.
-        let _ = c.set_parameter(zstd::stream::raw::CParameter::DictIdFlag(false));
-        self.compressor = Some(c);
-        waiting.into_iter().map(|(tag, a)| (tag, self.compress(&a))).collect()
+        self.dict = Some((!dict.is_empty()).then(|| zstd::dict::EncoderDictionary::copy(&dict, self.level)));
     }
 
-    fn compress(&mut self, archive: &[u8]) -> StructureLoc {
-        let c = self.compressor.as_mut().expect("compress after start");
-        let frame = c.compress(archive).expect("compressing into memory cannot fail");
-        let loc =
-            StructureLoc { frame: self.section.len() as u64, len: archive.len() as u32, frame_len: frame.len() as u32 };
-        self.section.extend_from_slice(&frame);
-        loc
+    /// Compresses the waiting archives (in parallel) and appends their frames in
+    /// order.
+    fn flush(&mut self) -> Vec<(usize, StructureLoc)> {
+        use rayon::prelude::*;
+        let dict = self.dict.as_ref().expect("flush after training").as_ref();
+        let level = self.level;
+        let waiting = std::mem::take(&mut self.waiting);
+        self.waiting_bytes = 0;
+        let frames: Vec<Vec<u8>> = waiting
+            .par_iter()
+            .map_init(
+                || {
+                    let mut c = match dict {
+                        Some(d) => zstd::bulk::Compressor::with_prepared_dictionary(d),
+                        None => zstd::bulk::Compressor::new(level),
+                    }
+                    .expect("a compression context");
+                    // The dictionary's id in every frame would only repeat the section's.
+                    let _ = c.set_parameter(zstd::stream::raw::CParameter::DictIdFlag(false));
+                    c
+                },
+                |c, (_, archive)| c.compress(archive).expect("compressing into memory cannot fail"),
+            )
+            .collect();
+        waiting
+            .iter()
+            .zip(frames)
+            .map(|((tag, archive), frame)| {
+                let loc = StructureLoc {
+                    frame: self.section.len() as u64,
+                    len: archive.len() as u32,
+                    frame_len: frame.len() as u32,
+                };
+                self.section.extend_from_slice(&frame);
+                (*tag, loc)
+            })
+            .collect()
     }
 
     /// The section's bytes, and the locations of the archives that were still
     /// waiting.
     pub fn finish(mut self) -> (Vec<u8>, Vec<(usize, StructureLoc)>) {
-        let rest = if self.compressor.is_none() { self.start() } else { Vec::new() };
+        if self.dict.is_none() {
+            self.train();
+        }
+        let rest = self.flush();
         (self.section, rest)
     }
 }
@@ -460,7 +495,7 @@ mod tests {
         let mut w = FrameWriter::new(level);
         let mut locs = vec![StructureLoc::default(); archives.len()];
         for (i, a) in archives.iter().enumerate() {
-            for (tag, loc) in w.add(i, a) {
+            for (tag, loc) in w.add(i, a.clone()) {
                 locs[tag] = loc;
             }
         }
@@ -485,9 +520,33 @@ mod tests {
                 assert_eq!(loc.len as usize, a.len());
                 assert_eq!(read_frame(&section, &dict, *loc).as_deref(), Some(a.as_slice()), "{n} archives");
             }
-            // The same archives make the same bytes.
+            // The same archives make the same bytes, whatever the threads that
+            // compress them.
             assert_eq!(write(&archives, ZSTD_LEVEL_FAST).0, section);
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+            assert_eq!(pool.install(|| write(&archives, ZSTD_LEVEL_FAST)), (section, locs), "{n} archives");
         }
+    }
+
+    #[test]
+    fn frames_are_flushed_in_batches_once_the_dictionary_is_trained() {
+        let archives = archives(40_000);
+        let raw: usize = archives.iter().map(Vec::len).sum();
+        assert!(raw > DICT_SAMPLE_BYTES + 2 * FLUSH_BYTES, "{raw} bytes: too few to flush twice");
+        let mut w = FrameWriter::new(ZSTD_LEVEL_FAST);
+        let mut placed = Vec::new();
+        let mut calls_placing = 0;
+        for (i, a) in archives.iter().enumerate() {
+            let got = w.add(i, a.clone());
+            calls_placing += !got.is_empty() as usize;
+            placed.extend(got);
+        }
+        let (_, rest) = w.finish();
+        placed.extend(rest);
+        // Training, at least two flushes, and every archive placed once, in order.
+        assert!(calls_placing >= 3, "{calls_placing}");
+        assert!(placed.iter().map(|(tag, _)| *tag).eq(0..archives.len()));
+        assert!(placed.windows(2).all(|w| w[0].1.frame < w[1].1.frame));
     }
 
     #[test]

@@ -2,8 +2,7 @@
 //! file out (see `format/README.md`). The output depends only on the facts and
 //! their order, never on hashing order or thread count.
 
-use std::collections::BTreeMap;
-
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -71,6 +70,23 @@ pub struct FileEntry<'a> {
     pub structure: &'a [u8],
 }
 
+/// The parts of an extracted file's slot that take time to make (its structure
+/// archive, its packed line types): made by [`Prepared::of`] on the thread
+/// that extracted the file, so the thread adding files to a segment does not.
+pub struct Prepared {
+    line_types: Vec<u8>,
+    structure: Vec<u8>,
+}
+
+impl Prepared {
+    pub fn of(facts: &FileFacts) -> Prepared {
+        let line_types = pack_line_types(facts.line_types.iter().map(|t| *t as u8));
+        let record = FileStructure::from_facts(facts);
+        let structure = if record.is_empty() { Vec::new() } else { record.to_archive() };
+        Prepared { line_types, structure }
+    }
+}
+
 /// The slots a file of `lines` lines takes.
 pub fn slots_for(lines: u32) -> u32 {
     lines.div_ceil(LINES_PER_SLOT).max(1)
@@ -126,9 +142,12 @@ impl SegmentWriter {
 
     /// Adds an extracted file. The caller checks [`SegmentWriter::fits`] first.
     pub fn add(&mut self, facts: &FileFacts) {
-        let line_types = pack_line_types(facts.line_types.iter().map(|t| *t as u8));
-        let record = FileStructure::from_facts(facts);
-        let structure = if record.is_empty() { Vec::new() } else { record.to_archive() };
+        self.add_prepared(facts, Prepared::of(facts));
+    }
+
+    /// Adds an extracted file whose slot parts were made ahead (on another
+    /// thread). The caller checks [`SegmentWriter::fits`] first.
+    pub fn add_prepared(&mut self, facts: &FileFacts, prepared: Prepared) {
         let mut diagnostics = 0u8;
         let mut error_line = 0u32;
         for d in &facts.diagnostics {
@@ -154,7 +173,13 @@ impl SegmentWriter {
             type_count: facts.types.len().min(u16::MAX as usize) as u16,
         };
         let line_count = facts.line_types.len() as u32;
-        let entry = FileEntry { path: &facts.path, meta, line_count, line_types: &line_types, structure: &structure };
+        let entry = FileEntry {
+            path: &facts.path,
+            meta,
+            line_count,
+            line_types: &prepared.line_types,
+            structure: &prepared.structure,
+        };
         self.add_entry(&entry, facts.terms.iter().map(|t| (t.term.as_str(), t.lines.as_slice())));
     }
 
@@ -186,7 +211,7 @@ impl SegmentWriter {
         let compressed = if entry.structure.is_empty() {
             Vec::new()
         } else {
-            self.structure.add(first_slot as usize, entry.structure)
+            self.structure.add(first_slot as usize, entry.structure.to_vec())
         };
         let first_record = self.slots.len();
         let mut occurrences = 0u32;
@@ -233,90 +258,69 @@ impl SegmentWriter {
         }
     }
 
-    /// Writes the segment's bytes.
+    /// Writes the segment's bytes. The sections are made on the rayon pool (the
+    /// terms' sections, the definitions, the last frames and the vectors side by
+    /// side; postings, trigrams and frames each split over the threads); the bytes
+    /// do not depend on the threads.
     pub fn finish(mut self) -> Vec<u8> {
-        let (structure, rest) = std::mem::replace(&mut self.structure, FrameWriter::new(0)).finish();
-        self.place_archives(rest);
-        let SegmentWriter { terms, slots, mut strings, line_types, defs, vectors, files, lines, .. } = self;
-        let vectors = vectors.map(super::vectors::VectorWriter::finish).unwrap_or_default();
+        let frames = std::mem::replace(&mut self.structure, FrameWriter::new(0));
+        let SegmentWriter { terms, mut slots, strings, line_types, defs, vectors, files, lines, .. } = self;
 
-        // Group exact terms by their fold, both in byte order.
-        let mut by_fold: BTreeMap<String, Vec<(Box<str>, Postings)>> = BTreeMap::new();
-        for (term, bitmaps) in terms {
-            by_fold.entry(fold(&term)).or_default().push((term, bitmaps));
-        }
-        let mut fst_builder = fst::MapBuilder::memory();
-        let mut folds = Vec::with_capacity(by_fold.len() * FOLD_LEN);
-        let mut variants = Vec::new();
-        let mut postings = Vec::new();
-        let mut grams: BTreeMap<[u8; 3], Vec<u32>> = BTreeMap::new();
-        let mut variant_count = 0u32;
-        let mut occurrences = 0u64;
-        let def_names = defs.names();
-        let mut subword_writer = super::subwords::SubwordWriter::default();
-        for (fold_id, (key, mut group)) in by_fold.into_iter().enumerate() {
-            group.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let fold_id = fold_id as u32;
-            fst_builder.insert(key.as_bytes(), fold_id as u64).expect("fold keys come sorted from a BTreeMap");
-            for g in trigrams(&key) {
-                let ids = grams.entry(g).or_default();
-                // Fold ids arrive increasing; a key repeating a trigram adds it once.
-                if ids.last() != Some(&fold_id) {
-                    ids.push(fold_id);
-                }
-            }
-            // The key itself is not stored: it is the fold of any variant.
-            let mut union: Vec<u32> = Vec::new();
-            for (j, (term, (rest, defs))) in group.iter().enumerate() {
-                subword_writer.add(variant_count + j as u32, term, &key, def_names.contains(&**term));
-                let str_off = strings.len() as u32;
-                strings.extend_from_slice(term.as_bytes());
-                let post_off = postings.len() as u64;
-                if !rest.is_empty() {
-                    super::postings::encode(rest, &mut postings);
-                }
-                let rest_len = postings.len() as u64 - post_off;
-                if !defs.is_empty() {
-                    super::postings::encode(defs, &mut postings);
-                }
-                let defs_len = postings.len() as u64 - post_off - rest_len;
-                put_variant(&mut variants, str_off, post_off, defs_len as u32, (rest.len() + defs.len()) as u32);
-                if group.len() > 1 {
-                    union.extend_from_slice(rest);
-                    union.extend_from_slice(defs);
-                }
-            }
-            let fold_occurrences = if group.len() > 1 {
-                union.sort_unstable();
-                union.dedup();
-                union.len() as u32
-            } else {
-                (group[0].1 .0.len() + group[0].1 .1.len()) as u32
-            };
-            occurrences += fold_occurrences as u64;
-            put_u32(&mut folds, variant_count);
-            put_u32(&mut folds, fold_occurrences);
-            variant_count += group.len() as u32;
-        }
-        // The end records: a record's extents end where the next one's begin.
-        put_u32(&mut folds, variant_count);
-        put_u32(&mut folds, 0);
-        put_variant(&mut variants, strings.len() as u32, postings.len() as u64, 0, 0);
-        let term_fst = fst_builder.into_inner().expect("in-memory fst");
-        drop(def_names);
-        let (subword_fst, subword_lists) = subword_writer.finish();
+        // Exact terms by their fold, then by spelling (both in byte order).
+        let mut variants: Vec<Variant> =
+            terms.into_iter().map(|(term, postings)| Variant { fold: String::new(), term, postings }).collect();
+        variants.par_iter_mut().for_each(|v| v.fold = fold(&v.term));
+        variants.par_sort_unstable_by(|a, b| a.fold.cmp(&b.fold).then_with(|| a.term.cmp(&b.term)));
+        // Where each fold's variants start (fold ids are positions here), and one more.
+        let mut starts: Vec<usize> =
+            (0..variants.len()).filter(|&i| i == 0 || variants[i].fold != variants[i - 1].fold).collect();
+        starts.push(variants.len());
+        let is_def: Vec<bool> = {
+            let names = defs.names();
+            variants.par_iter().map(|v| names.contains(&*v.term)).collect()
+        };
 
-        let mut gram_builder = fst::MapBuilder::memory();
-        let mut gram_entries = Vec::with_capacity(grams.len() * GRAM_LEN);
-        let mut gram_postings = Vec::new();
-        for (i, (gram, ids)) in grams.iter().enumerate() {
-            gram_builder.insert(gram, i as u64).expect("grams come sorted from a BTreeMap");
-            let off = gram_postings.len() as u64;
-            super::postings::encode(ids, &mut gram_postings);
-            put_u64(&mut gram_entries, off);
-            put_u32(&mut gram_entries, (gram_postings.len() as u64 - off) as u32);
+        let mut terms_out = None;
+        let mut term_fst = Vec::new();
+        let mut grams_out = None;
+        let mut subwords_out = None;
+        let mut def_sections = None;
+        let mut structure_out = None;
+        let mut vectors_out = Vec::new();
+        rayon::scope(|s| {
+            let (variants, starts, is_def) = (&variants, &starts, &is_def);
+            s.spawn(|_| terms_out = Some(write_variants(variants, starts, strings)));
+            s.spawn(|_| term_fst = write_term_fst(variants, starts));
+            s.spawn(|_| grams_out = Some(write_grams(variants, starts)));
+            s.spawn(|_| {
+                let mut w = super::subwords::SubwordWriter::default();
+                for g in starts.windows(2) {
+                    let key = &variants[g[0]].fold;
+                    for i in g[0]..g[1] {
+                        w.add(i as u32, &variants[i].term, key, is_def[i]);
+                    }
+                }
+                subwords_out = Some(w.finish());
+            });
+            s.spawn(|_| def_sections = Some(defs.finish()));
+            s.spawn(|_| structure_out = Some(frames.finish()));
+            s.spawn(|_| vectors_out = vectors.map(super::vectors::VectorWriter::finish).unwrap_or_default());
+        });
+        let TermSections { folds, variants: variant_bytes, strings, postings, occurrences } =
+            terms_out.expect("written in the scope");
+        let variant_count = variants.len() as u32;
+        drop(variants);
+        let (gram_fst, gram_entries, gram_postings) = grams_out.expect("written in the scope");
+        let (subword_fst, subword_lists) = subwords_out.expect("written in the scope");
+        let (structure, rest) = structure_out.expect("written in the scope");
+        for (first, loc) in rest {
+            let parts = slots_for(slots[first].line_count) as usize;
+            for s in &mut slots[first..first + parts] {
+                s.structure = loc;
+            }
         }
-        let gram_fst = gram_builder.into_inner().expect("in-memory fst");
+        let vectors = vectors_out;
+        let variants = variant_bytes;
 
         let mut slot_bytes = Vec::with_capacity(slots.len() * SLOT_LEN);
         for s in &slots {
@@ -347,7 +351,7 @@ impl SegmentWriter {
             strings: def_strings,
             relation_fst,
             relations,
-        } = defs.finish();
+        } = def_sections.expect("written in the scope");
         let sections: [(Section, &[u8]); 19] = [
             (Section::TermFst, &term_fst),
             (Section::Folds, &folds),
@@ -414,6 +418,159 @@ impl SegmentWriter {
         out.extend_from_slice(FOOTER_MAGIC);
         out
     }
+}
+
+/// An exact term of a segment being finished, with its fold.
+struct Variant {
+    fold: String,
+    term: Box<str>,
+    postings: Postings,
+}
+
+/// The term sections but the fsts, and the segment's occurrences.
+struct TermSections {
+    folds: Vec<u8>,
+    variants: Vec<u8>,
+    strings: Vec<u8>,
+    postings: Vec<u8>,
+    occurrences: u64,
+}
+
+/// A chunk of folds' postings: their bytes, each variant's (start in them,
+/// length of its definition list), each fold's occurrences.
+type ChunkPostings = (Vec<u8>, Vec<(u64, u32)>, Vec<u32>);
+
+/// Folds per chunk when the term sections are split over the pool's threads.
+fn fold_chunk(folds: usize) -> usize {
+    folds.div_ceil(64).max(1)
+}
+
+/// The folds, variants and postings sections of `variants` (sorted, folds
+/// starting at `starts`), and the strings section: `strings` (the paths) with
+/// every spelling appended. Postings are encoded in chunks of folds in parallel,
+/// then put together in order.
+fn write_variants(variants: &[Variant], starts: &[usize], mut strings: Vec<u8>) -> TermSections {
+    let fold_count = starts.len() - 1;
+    let chunk = fold_chunk(fold_count);
+    let parts: Vec<ChunkPostings> = (0..fold_count.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let (first, end) = (c * chunk, ((c + 1) * chunk).min(fold_count));
+            let mut bytes = Vec::new();
+            let mut records = Vec::with_capacity(starts[end] - starts[first]);
+            let mut occurrences = Vec::with_capacity(end - first);
+            let mut union: Vec<u32> = Vec::new();
+            for f in first..end {
+                let group = &variants[starts[f]..starts[f + 1]];
+                union.clear();
+                for v in group {
+                    let (rest, defs) = &v.postings;
+                    let at = bytes.len() as u64;
+                    if !rest.is_empty() {
+                        super::postings::encode(rest, &mut bytes);
+                    }
+                    let rest_len = bytes.len() as u64 - at;
+                    if !defs.is_empty() {
+                        super::postings::encode(defs, &mut bytes);
+                    }
+                    records.push((at, (bytes.len() as u64 - at - rest_len) as u32));
+                    if group.len() > 1 {
+                        union.extend_from_slice(rest);
+                        union.extend_from_slice(defs);
+                    }
+                }
+                occurrences.push(if group.len() > 1 {
+                    union.sort_unstable();
+                    union.dedup();
+                    union.len() as u32
+                } else {
+                    (group[0].postings.0.len() + group[0].postings.1.len()) as u32
+                });
+            }
+            (bytes, records, occurrences)
+        })
+        .collect();
+    let mut folds = Vec::with_capacity((fold_count + 1) * FOLD_LEN);
+    let mut records = Vec::with_capacity((variants.len() + 1) * VARIANT_LEN);
+    let mut postings = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut occurrences = 0u64;
+    let (mut f, mut v) = (0, 0);
+    for (bytes, variant_parts, fold_occurrences) in parts {
+        let base = postings.len() as u64;
+        postings.extend_from_slice(&bytes);
+        for o in fold_occurrences {
+            put_u32(&mut folds, starts[f] as u32);
+            put_u32(&mut folds, o);
+            occurrences += o as u64;
+            f += 1;
+        }
+        for (at, defs_len) in variant_parts {
+            let var = &variants[v];
+            let str_off = strings.len() as u32;
+            strings.extend_from_slice(var.term.as_bytes());
+            let count = (var.postings.0.len() + var.postings.1.len()) as u32;
+            put_variant(&mut records, str_off, base + at, defs_len, count);
+            v += 1;
+        }
+    }
+    // The end records: a record's extents end where the next one's begin.
+    put_u32(&mut folds, variants.len() as u32);
+    put_u32(&mut folds, 0);
+    put_variant(&mut records, strings.len() as u32, postings.len() as u64, 0, 0);
+    TermSections { folds, variants: records, strings, postings, occurrences }
+}
+
+/// The term fst: each fold key to its fold id.
+fn write_term_fst(variants: &[Variant], starts: &[usize]) -> Vec<u8> {
+    let mut builder = fst::MapBuilder::memory();
+    for (id, group) in starts.windows(2).enumerate() {
+        builder.insert(variants[group[0]].fold.as_bytes(), id as u64).expect("fold keys sorted and distinct");
+    }
+    builder.into_inner().expect("in-memory fst")
+}
+
+/// The gram fst, grams and gram postings sections: each trigram of a fold key to
+/// the fold ids whose keys hold it. Chunks of folds are gathered in parallel.
+fn write_grams(variants: &[Variant], starts: &[usize]) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let fold_count = starts.len() - 1;
+    let chunk = fold_chunk(fold_count);
+    let parts: Vec<FxHashMap<[u8; 3], Vec<u32>>> = (0..fold_count.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let mut grams: FxHashMap<[u8; 3], Vec<u32>> = FxHashMap::default();
+            for f in c * chunk..((c + 1) * chunk).min(fold_count) {
+                let id = f as u32;
+                for g in trigrams(&variants[starts[f]].fold) {
+                    let ids = grams.entry(g).or_default();
+                    // Fold ids arrive increasing; a key repeating a trigram adds it once.
+                    if ids.last() != Some(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            grams
+        })
+        .collect();
+    // Chunks in order: each gram's ids stay increasing.
+    let mut all: FxHashMap<[u8; 3], Vec<u32>> = FxHashMap::default();
+    for part in parts {
+        for (g, ids) in part {
+            all.entry(g).or_default().extend_from_slice(&ids);
+        }
+    }
+    let mut grams: Vec<([u8; 3], Vec<u32>)> = all.into_iter().collect();
+    grams.sort_unstable_by_key(|(g, _)| *g);
+    let mut builder = fst::MapBuilder::memory();
+    let mut entries = Vec::with_capacity(grams.len() * GRAM_LEN);
+    let mut postings = Vec::new();
+    for (i, (gram, ids)) in grams.iter().enumerate() {
+        builder.insert(gram, i as u64).expect("grams sorted and distinct");
+        let off = postings.len() as u64;
+        super::postings::encode(ids, &mut postings);
+        put_u64(&mut entries, off);
+        put_u32(&mut entries, (postings.len() as u64 - off) as u32);
+    }
+    (builder.into_inner().expect("in-memory fst"), entries, postings)
 }
 
 /// A variant record: where its spelling and its postings start (each ends where the
