@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 
 use crate::extract::{self, Diagnostic, FileTiming, Skip, WalkOptions};
 use crate::lang::Language;
-use crate::snapshot::{Prepared, SegmentWriter, MAX_SLOTS_PER_SEGMENT};
+use std::sync::Arc;
+
+use crate::snapshot::{FrameDict, Prepared, SegmentWriter, MAX_SLOTS_PER_SEGMENT};
 
 /// Files this large are extracted during the round before their own, first, so
 /// that no round ends waiting on one long parse (kubernetes' last files are
@@ -164,9 +166,12 @@ pub fn build(
     let early = |r: usize| -> Vec<usize> {
         rounds.get(r).map_or(Vec::new(), |range| range.clone().filter(|&i| files[i].size >= EARLY_FILE_BYTES).collect())
     };
-    let extract = |which: &[usize]| {
+    // Structure frames are compressed by the extracting threads with the current
+    // segment's dictionary, once it is trained (the writer takes them when the
+    // file lands in that segment, and compresses the others itself).
+    let extract = |which: &[usize], dict: Option<Arc<FrameDict>>| {
         extract::extract_at(&files, which, max_bytes, |outcome, timing| {
-            (outcome.map(|facts| (Prepared::of(&facts), facts)), timing)
+            (outcome.map(|facts| (Prepared::of(&facts, dict.as_deref()), facts)), timing)
         })
     };
     // Outcomes of the next round's large files, by position.
@@ -178,13 +183,14 @@ pub fn build(
         // the first round) and the large files of round r + 1, the large ones first,
         // while round r - 1 is added to the writer.
         let to_add = std::mem::take(&mut pending);
+        let dict = writer.frame_dict();
         let (mut extracted, ()) = rayon::join(
             || {
                 let Some(range) = rounds.get(r) else { return Vec::new() };
                 let mut which = if r == 0 { early(0) } else { Vec::new() };
                 which.extend(early(r + 1));
                 which.extend(range.clone().filter(|&i| files[i].size < EARLY_FILE_BYTES));
-                which.iter().copied().zip(extract(&which)).collect::<Vec<(usize, Extracted)>>()
+                which.iter().copied().zip(extract(&which, dict)).collect::<Vec<(usize, Extracted)>>()
             },
             || {
                 for (outcome, timing) in to_add {

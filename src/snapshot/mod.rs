@@ -21,7 +21,7 @@ mod write;
 
 pub use copy::{CopiedFile, SegmentCopy};
 pub use read::{FoldRec, Segment, SlotRec, VariantRec};
-pub use structure::StructureLoc;
+pub use structure::{FrameDict, StructureLoc};
 pub use write::{slots_for, FileEntry, FileMeta, Prepared, SegmentWriter};
 
 use std::path::PathBuf;

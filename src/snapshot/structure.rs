@@ -8,6 +8,8 @@
 //! archive alone compresses 3x, with one 3.6x). A read validates (bytecheck) the
 //! archive, so a corrupted archive is an error.
 
+use std::sync::Arc;
+
 use rkyv::rancor::Error as RkyvError;
 use zstd::zstd_safe;
 
@@ -47,17 +49,73 @@ pub struct StructureLoc {
 /// dictionary (`dict_len` bytes, none when 0), then one zstd frame per archive.
 /// Archives wait until [`DICT_SAMPLE_BYTES`] of them are there to train the
 /// dictionary on, then are compressed [`FLUSH_BYTES`] at a time on the rayon
-/// pool (each frame alone, so the output depends only on the archives and their
-/// order, never on the threads).
+/// pool, unless a frame made ahead with the same dictionary comes with them
+/// ([`FrameDict`]). Each frame is compressed alone by [`FrameDict::compress`],
+/// so the output depends only on the archives and their order, never on the
+/// threads or on which frames were made ahead.
 pub struct FrameWriter {
     level: i32,
     section: Vec<u8>,
-    /// Archives not compressed yet, with the caller's tag.
-    waiting: Vec<(usize, Vec<u8>)>,
+    /// Archives not in the section yet, with the caller's tag.
+    waiting: Vec<(usize, Waiting)>,
     waiting_bytes: usize,
-    /// The trained dictionary, prepared for compression (none when training
-    /// gave none), once training is done.
-    dict: Option<Option<zstd::dict::EncoderDictionary<'static>>>,
+    /// The trained dictionary, once training is done.
+    dict: Option<Arc<FrameDict>>,
+}
+
+enum Waiting {
+    Archive(Vec<u8>),
+    /// A frame made ahead, and its archive's length.
+    Frame(Vec<u8>, u32),
+}
+
+/// A segment's trained dictionary (possibly none), shared with the threads that
+/// compress archives before they are added ([`FrameWriter::dict`]).
+pub struct FrameDict {
+    /// Unique in the process: a frame made with another writer's dictionary is
+    /// not taken.
+    id: u64,
+    level: i32,
+    bytes: Vec<u8>,
+}
+
+/// A frame made ahead by [`FrameDict::compress`].
+pub struct AheadFrame {
+    dict_id: u64,
+    frame: Vec<u8>,
+}
+
+static NEXT_DICT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+thread_local! {
+    /// This thread's compression context, and the dictionary it holds.
+    static COMPRESSOR: std::cell::RefCell<Option<(u64, zstd::bulk::Compressor<'static>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+impl FrameDict {
+    /// `archive` as a frame of this dictionary. Each thread keeps one context
+    /// for the dictionary it used last (loading the dictionary into a context
+    /// costs about a millisecond).
+    pub fn compress(&self, archive: &[u8]) -> Vec<u8> {
+        COMPRESSOR.with(|cell| {
+            let mut cell = cell.borrow_mut();
+            if cell.as_ref().is_none_or(|(id, _)| *id != self.id) {
+                let mut c = zstd::bulk::Compressor::with_dictionary(self.level, &self.bytes)
+                    .expect("a compression context with a trained dictionary");
+                // The dictionary's id in every frame would only repeat the section's.
+                let _ = c.set_parameter(zstd::stream::raw::CParameter::DictIdFlag(false));
+                *cell = Some((self.id, c));
+            }
+            let (_, c) = cell.as_mut().expect("set above");
+            c.compress(archive).expect("compressing into memory cannot fail")
+        })
+    }
+
+    /// [`FrameDict::compress`], kept for [`FrameWriter::add`].
+    pub fn ahead(&self, archive: &[u8]) -> AheadFrame {
+        AheadFrame { dict_id: self.id, frame: self.compress(archive) }
+    }
 }
 
 /// Once the dictionary is trained, archives are compressed in batches of about
@@ -69,11 +127,26 @@ impl FrameWriter {
         FrameWriter { level, section: Vec::new(), waiting: Vec::new(), waiting_bytes: 0, dict: None }
     }
 
-    /// Adds an archive; returns the locations of the archives compressed by
-    /// this call, with their tags (none, or every waiting one's).
-    pub fn add(&mut self, tag: usize, archive: Vec<u8>) -> Vec<(usize, StructureLoc)> {
-        self.waiting_bytes += archive.len();
-        self.waiting.push((tag, archive));
+    /// The dictionary, once trained: frames made with it ahead are taken by
+    /// [`FrameWriter::add`].
+    pub fn dict(&self) -> Option<Arc<FrameDict>> {
+        self.dict.clone()
+    }
+
+    /// Adds an archive, with its frame when one was made ahead; returns the
+    /// locations of the archives placed by this call, with their tags (none, or
+    /// every waiting one's).
+    pub fn add(&mut self, tag: usize, archive: Vec<u8>, ahead: Option<AheadFrame>) -> Vec<(usize, StructureLoc)> {
+        match (&self.dict, ahead) {
+            (Some(d), Some(a)) if a.dict_id == d.id => {
+                self.waiting_bytes += a.frame.len();
+                self.waiting.push((tag, Waiting::Frame(a.frame, archive.len() as u32)));
+            }
+            _ => {
+                self.waiting_bytes += archive.len();
+                self.waiting.push((tag, Waiting::Archive(archive)));
+            }
+        }
         match self.dict {
             None if self.waiting_bytes >= DICT_SAMPLE_BYTES => {
                 self.train();
@@ -88,51 +161,44 @@ impl FrameWriter {
     /// few or training fails) and writes it.
     fn train(&mut self) {
         let dict = if self.waiting_bytes >= DICT_MIN_SAMPLE_BYTES {
-            let samples: Vec<&[u8]> = self.waiting.iter().map(|(_, a)| a.as_slice()).collect();
+            let samples: Vec<&[u8]> = self
+                .waiting
+                .iter()
+                .filter_map(|(_, w)| match w {
+                    Waiting::Archive(a) => Some(a.as_slice()),
+                    Waiting::Frame(..) => None,
+                })
+                .collect();
             zstd::dict::from_samples(&samples, DICT_BYTES).unwrap_or_default()
         } else {
             Vec::new()
         };
         self.section.extend_from_slice(&(dict.len() as u32).to_le_bytes());
         self.section.extend_from_slice(&dict);
-        self.dict = Some((!dict.is_empty()).then(|| zstd::dict::EncoderDictionary::copy(&dict, self.level)));
+        let id = NEXT_DICT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.dict = Some(Arc::new(FrameDict { id, level: self.level, bytes: dict }));
     }
 
-    /// Compresses the waiting archives (in parallel) and appends their frames in
-    /// order.
+    /// Compresses the waiting archives (in parallel) and appends their frames, and
+    /// those made ahead, in order.
     fn flush(&mut self) -> Vec<(usize, StructureLoc)> {
         use rayon::prelude::*;
-        let dict = self.dict.as_ref().expect("flush after training").as_ref();
-        let level = self.level;
+        let dict = self.dict.clone().expect("flush after training");
         let waiting = std::mem::take(&mut self.waiting);
         self.waiting_bytes = 0;
-        let frames: Vec<Vec<u8>> = waiting
-            .par_iter()
-            .map_init(
-                || {
-                    let mut c = match dict {
-                        Some(d) => zstd::bulk::Compressor::with_prepared_dictionary(d),
-                        None => zstd::bulk::Compressor::new(level),
-                    }
-                    .expect("a compression context");
-                    // The dictionary's id in every frame would only repeat the section's.
-                    let _ = c.set_parameter(zstd::stream::raw::CParameter::DictIdFlag(false));
-                    c
-                },
-                |c, (_, archive)| c.compress(archive).expect("compressing into memory cannot fail"),
-            )
+        let frames: Vec<(usize, Vec<u8>, u32)> = waiting
+            .into_par_iter()
+            .map(|(tag, w)| match w {
+                Waiting::Archive(a) => (tag, dict.compress(&a), a.len() as u32),
+                Waiting::Frame(frame, len) => (tag, frame, len),
+            })
             .collect();
-        waiting
-            .iter()
-            .zip(frames)
-            .map(|((tag, archive), frame)| {
-                let loc = StructureLoc {
-                    frame: self.section.len() as u64,
-                    len: archive.len() as u32,
-                    frame_len: frame.len() as u32,
-                };
+        frames
+            .into_iter()
+            .map(|(tag, frame, len)| {
+                let loc = StructureLoc { frame: self.section.len() as u64, len, frame_len: frame.len() as u32 };
                 self.section.extend_from_slice(&frame);
-                (*tag, loc)
+                (tag, loc)
             })
             .collect()
     }
@@ -495,7 +561,7 @@ mod tests {
         let mut w = FrameWriter::new(level);
         let mut locs = vec![StructureLoc::default(); archives.len()];
         for (i, a) in archives.iter().enumerate() {
-            for (tag, loc) in w.add(i, a.clone()) {
+            for (tag, loc) in w.add(i, a.clone(), None) {
                 locs[tag] = loc;
             }
         }
@@ -528,6 +594,51 @@ mod tests {
         }
     }
 
+    /// Frames made ahead with the writer's own dictionary are taken; those made
+    /// with another writer's (trained on other archives) are not: the section is
+    /// the one made without any ahead.
+    #[test]
+    fn frames_made_ahead_give_the_same_section() {
+        let archives = archives(40_000);
+        let (reference, locs) = write(&archives, ZSTD_LEVEL_FAST);
+        let other = {
+            let mut o = FrameWriter::new(ZSTD_LEVEL_FAST);
+            for (i, a) in archives.iter().rev().enumerate() {
+                o.add(i, a.clone(), None);
+                if o.dict().is_some() {
+                    break;
+                }
+            }
+            o.dict().unwrap()
+        };
+        let mut w = FrameWriter::new(ZSTD_LEVEL_FAST);
+        let mut got = vec![StructureLoc::default(); archives.len()];
+        let (mut taken, mut foreign) = (0, 0);
+        for (i, a) in archives.iter().enumerate() {
+            let ahead = match (w.dict(), i % 3) {
+                (Some(d), 0 | 1) => {
+                    taken += 1;
+                    Some(d.ahead(a))
+                }
+                (Some(_), _) => {
+                    let f = other.ahead(a);
+                    foreign += (f.frame != w.dict().unwrap().compress(a)) as usize;
+                    Some(f)
+                }
+                (None, _) => None,
+            };
+            for (tag, loc) in w.add(i, a.clone(), ahead) {
+                got[tag] = loc;
+            }
+        }
+        let (section, rest) = w.finish();
+        for (tag, loc) in rest {
+            got[tag] = loc;
+        }
+        assert!(taken > 10_000 && foreign > 1_000, "{taken} taken, {foreign} foreign frames that differ");
+        assert!(section == reference && got == locs);
+    }
+
     #[test]
     fn frames_are_flushed_in_batches_once_the_dictionary_is_trained() {
         let archives = archives(40_000);
@@ -537,7 +648,7 @@ mod tests {
         let mut placed = Vec::new();
         let mut calls_placing = 0;
         for (i, a) in archives.iter().enumerate() {
-            let got = w.add(i, a.clone());
+            let got = w.add(i, a.clone(), None);
             calls_placing += !got.is_empty() as usize;
             placed.extend(got);
         }

@@ -6,7 +6,9 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::structure::{self, FileStructure, FrameWriter, StructureLoc};
+use std::sync::Arc;
+
+use super::structure::{self, AheadFrame, FileStructure, FrameDict, FrameWriter, StructureLoc};
 use super::*;
 use crate::extract::words::MAX_TERM_BYTES;
 use crate::extract::FileFacts;
@@ -76,14 +78,20 @@ pub struct FileEntry<'a> {
 pub struct Prepared {
     line_types: Vec<u8>,
     structure: Vec<u8>,
+    /// The archive compressed with the dictionary of the segment being written
+    /// when the file was extracted; taken if the file lands in that segment.
+    frame: Option<AheadFrame>,
 }
 
 impl Prepared {
-    pub fn of(facts: &FileFacts) -> Prepared {
+    /// `dict`: [`SegmentWriter::frame_dict`] of the writer the file will
+    /// probably be added to.
+    pub fn of(facts: &FileFacts, dict: Option<&FrameDict>) -> Prepared {
         let line_types = pack_line_types(facts.line_types.iter().map(|t| *t as u8));
         let record = FileStructure::from_facts(facts);
         let structure = if record.is_empty() { Vec::new() } else { record.to_archive() };
-        Prepared { line_types, structure }
+        let frame = dict.filter(|_| !structure.is_empty()).map(|d| d.ahead(&structure));
+        Prepared { line_types, structure, frame }
     }
 }
 
@@ -142,7 +150,7 @@ impl SegmentWriter {
 
     /// Adds an extracted file. The caller checks [`SegmentWriter::fits`] first.
     pub fn add(&mut self, facts: &FileFacts) {
-        self.add_prepared(facts, Prepared::of(facts));
+        self.add_prepared(facts, Prepared::of(facts, None));
     }
 
     /// Adds an extracted file whose slot parts were made ahead (on another
@@ -180,7 +188,14 @@ impl SegmentWriter {
             line_types: &prepared.line_types,
             structure: &prepared.structure,
         };
-        self.add_entry(&entry, facts.terms.iter().map(|t| (t.term.as_str(), t.lines.as_slice())));
+        let terms = facts.terms.iter().map(|t| (t.term.as_str(), t.lines.as_slice()));
+        self.add_entry_with(&entry, terms, prepared.frame);
+    }
+
+    /// The dictionary of this segment's structure frames, once trained: frames
+    /// made with it before files are added ([`Prepared::of`]) are taken as they are.
+    pub fn frame_dict(&self) -> Option<Arc<FrameDict>> {
+        self.structure.dict()
     }
 
     /// Adds a file given as its parts: extracted facts ([`SegmentWriter::add`]) or a
@@ -188,6 +203,15 @@ impl SegmentWriter {
     /// distinct term once with its increasing 1-based lines. The caller checks
     /// [`SegmentWriter::fits`] first.
     pub fn add_entry<'t>(&mut self, entry: &FileEntry<'_>, terms: impl Iterator<Item = (&'t str, &'t [u32])>) {
+        self.add_entry_with(entry, terms, None);
+    }
+
+    fn add_entry_with<'t>(
+        &mut self,
+        entry: &FileEntry<'_>,
+        terms: impl Iterator<Item = (&'t str, &'t [u32])>,
+        frame: Option<AheadFrame>,
+    ) {
         // Longer words are not indexed.
         let terms: Vec<(&str, &[u32])> = terms.filter(|(t, _)| t.len() <= MAX_TERM_BYTES).collect();
         let first_slot = self.slots.len() as u32;
@@ -211,7 +235,7 @@ impl SegmentWriter {
         let compressed = if entry.structure.is_empty() {
             Vec::new()
         } else {
-            self.structure.add(first_slot as usize, entry.structure.to_vec())
+            self.structure.add(first_slot as usize, entry.structure.to_vec(), frame)
         };
         let first_record = self.slots.len();
         let mut occurrences = 0u32;
