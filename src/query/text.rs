@@ -17,7 +17,7 @@ use std::path::Path;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::{Hit, Matcher};
-use crate::extract::words::{for_each_word, lone_cr_to_lf, WordSource};
+use crate::extract::words::{for_each_word, WordSource};
 use crate::extract::DEFAULT_MAX_FILE_BYTES;
 use crate::project::Index;
 
@@ -39,7 +39,10 @@ pub struct LineText {
 
 /// One file's current content with its line starts.
 struct FileText {
-    content: String,
+    /// The bytes as extraction reads them (no byte-order mark, lone CRs as LFs);
+    /// a line is decoded (invalid UTF-8 replaced) only when it is shown: decoding
+    /// whole files was most of a default MCP query's time on large trees.
+    content: Vec<u8>,
     /// Byte offset of each line's start.
     starts: Vec<usize>,
     stale: bool,
@@ -104,7 +107,7 @@ fn relocate(file: &mut FileText, matcher: Option<&Matcher>, taken: &mut Vec<u32>
     };
     if file.matching.is_none() {
         let mut lines = Vec::new();
-        for_each_word(&file.content, 1, WordSource::Code, |word, row| {
+        for_each_word(&String::from_utf8_lossy(&file.content), 1, WordSource::Code, |word, row| {
             if lines.last() != Some(&row) && matcher.matches(word) {
                 lines.push(row);
             }
@@ -118,9 +121,9 @@ fn relocate(file: &mut FileText, matcher: Option<&Matcher>, taken: &mut Vec<u32>
 }
 
 impl FileText {
-    fn new(content: String, stale: bool) -> FileText {
+    fn new(content: Vec<u8>, stale: bool) -> FileText {
         let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', content.as_bytes()).map(|i| i + 1));
+        starts.extend(memchr::memchr_iter(b'\n', &content).map(|i| i + 1));
         FileText { content, starts, stale, matching: None }
     }
 
@@ -128,7 +131,10 @@ impl FileText {
         let i = number.checked_sub(1)? as usize;
         let start = *self.starts.get(i)?;
         let end = self.starts.get(i + 1).map_or(self.content.len(), |e| e - 1);
-        let text = self.content[start..end].trim_end_matches('\r').trim();
+        // '\n' and '\r' are never part of a multibyte sequence nor of a replaced
+        // one: a line decodes as it does within its decoded file.
+        let text = String::from_utf8_lossy(&self.content[start..end]);
+        let text = text.trim_end_matches('\r').trim();
         let mut cut = text.len().min(MAX_LINE_TEXT);
         while !text.is_char_boundary(cut) {
             cut -= 1;
@@ -154,9 +160,22 @@ fn read(index: &Index, path: &str, segment: u32, slot: u32) -> Option<FileText> 
         None => true,
     };
     // As extraction reads it: without a byte-order mark, lone CRs ending lines.
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let content = lone_cr_to_lf(String::from_utf8_lossy(body)).into_owned();
+    let mut content = bytes;
+    if content.starts_with(b"\xEF\xBB\xBF") {
+        content.drain(..3);
+    }
+    lone_cr_to_lf_bytes(&mut content);
     Some(FileText::new(content, stale))
+}
+
+/// `extract::words::lone_cr_to_lf` on bytes: every carriage return not followed by a line feed
+/// becomes one (the same on the bytes as on their lossy decoding: a CR is never
+/// part of a replaced sequence).
+fn lone_cr_to_lf_bytes(bytes: &mut [u8]) {
+    let lone: Vec<usize> = memchr::memchr_iter(b'\r', bytes).filter(|&i| bytes.get(i + 1) != Some(&b'\n')).collect();
+    for i in lone {
+        bytes[i] = b'\n';
+    }
 }
 
 /// Reads at most `cap` bytes of a regular file under `root` (no symlink at the
@@ -255,7 +274,7 @@ impl<'a> SnippetReader<'a> {
 }
 
 fn lines_of(text: &FileText, rel: &str, start: u32, end: u32) -> Result<Snippet, SnippetError> {
-    let lines = if text.content.ends_with('\n') { text.starts.len() - 1 } else { text.starts.len() } as u32;
+    let lines = if text.content.ends_with(b"\n") { text.starts.len() - 1 } else { text.starts.len() } as u32;
     let start = start.max(1);
     if start > lines {
         return Err(SnippetError::PastEnd { file: rel.to_string(), start, lines });
@@ -270,7 +289,9 @@ fn lines_of(text: &FileText, rel: &str, start: u32, end: u32) -> Result<Snippet,
         to = text.starts[last as usize];
         truncated = true;
     }
-    let mut body = text.content[from..to].to_string();
+    // Lengths above are of the bytes; the body is decoded (invalid UTF-8 replaced)
+    // and cut again if that made it longer.
+    let mut body = String::from_utf8_lossy(&text.content[from..to]).into_owned();
     if body.len() > MAX_SNIPPET_BYTES {
         // One line longer than the limit: cut it at a character boundary.
         let mut cut = MAX_SNIPPET_BYTES;
@@ -284,4 +305,55 @@ fn lines_of(text: &FileText, rel: &str, start: u32, end: u32) -> Result<Snippet,
         body.push('\n');
     }
     Ok(Snippet { file: rel.to_string(), start, end: last, text: body, truncated, stale: text.stale })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines as they were read before a line was decoded on its own: the whole
+    /// file decoded (invalid UTF-8 replaced), lone CRs as line ends.
+    fn lines_decoding_the_whole_file(bytes: &[u8]) -> Vec<String> {
+        let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let text = crate::extract::words::lone_cr_to_lf(String::from_utf8_lossy(body)).into_owned();
+        let text = FileText::new(text.into_bytes(), false);
+        (1..=text.starts.len() as u32).map(|n| text.line(n).unwrap()).collect()
+    }
+
+    fn lines_decoding_each_line(bytes: &[u8]) -> Vec<String> {
+        let mut content = bytes.to_vec();
+        if content.starts_with(b"\xEF\xBB\xBF") {
+            content.drain(..3);
+        }
+        lone_cr_to_lf_bytes(&mut content);
+        let text = FileText::new(content, false);
+        (1..=text.starts.len() as u32).map(|n| text.line(n).unwrap()).collect()
+    }
+
+    proptest! {
+        /// Bytes from a small alphabet rich in line ends, invalid UTF-8 and the
+        /// pieces of multibyte characters.
+        #[test]
+        fn a_line_decoded_alone_is_the_line_of_the_decoded_file(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    Just(b'a'), Just(b' '), Just(b'\n'), Just(b'\r'), Just(0xE9u8), Just(0xC3u8),
+                    Just(0xA9u8), Just(0xEFu8), Just(0xBBu8), Just(0xBFu8), Just(0xFFu8), Just(0xE2u8), Just(0x82u8),
+                ],
+                0..200,
+            )
+        ) {
+            prop_assert_eq!(lines_decoding_each_line(&bytes), lines_decoding_the_whole_file(&bytes));
+        }
+    }
+
+    #[test]
+    fn long_lines_are_cut_at_a_character_boundary_after_decoding() {
+        let mut bytes = vec![b'x'; MAX_LINE_TEXT - 1];
+        bytes.extend_from_slice(&[0xFF, b'y', b'\n']);
+        let lines = lines_decoding_each_line(&bytes);
+        assert_eq!(lines, lines_decoding_the_whole_file(&bytes));
+        assert_eq!(lines[0].len(), MAX_LINE_TEXT - 1, "the replacement character does not fit whole");
+    }
 }
