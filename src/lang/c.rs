@@ -47,7 +47,10 @@ pub fn uses_cpp_syntax(bytes: &[u8]) -> bool {
         let cpp = match first {
             "namespace" | "template" => true,
             "class" => !second.is_empty() && (t.contains('{') || t.contains(':') || t.ends_with(';')),
-            "public" | "private" | "protected" => t[first.len()..].trim_start().starts_with(':'),
+            // The first word need not start the line (`(public:`): what follows it.
+            "public" | "private" | "protected" => {
+                t.find(first).is_some_and(|at| t[at + first.len()..].trim_start().starts_with(':'))
+            }
             "using" => second == "namespace" || t.contains('='),
             _ => false,
         };
@@ -331,6 +334,14 @@ fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    /// Regression (found by `token_soup_gives_consistent_facts`): an access word
+    /// after a multibyte character sliced the line inside that character.
+    #[test]
+    fn an_access_word_after_a_multibyte_character_does_not_panic() {
+        assert!(super::uses_cpp_syntax("def # hash comment\n\u{feff}(\u{feff}public:".as_bytes()));
+        assert!(!super::uses_cpp_syntax("\u{e9}(public) int x;\n".as_bytes()));
+    }
+
     use super::uses_cpp_syntax;
 
     #[test]

@@ -37,18 +37,33 @@ pub struct LineText {
     pub gone: bool,
 }
 
-/// One file's current content with its line starts.
+/// One file's current content with its line starts. An unchanged file (its
+/// indexed size and mtime) is read as its lines are asked for, 64 KiB at a time:
+/// a hit near the top of a large generated file does not read the file.
 struct FileText {
-    /// The bytes as extraction reads them (no byte-order mark, lone CRs as LFs);
-    /// a line is decoded (invalid UTF-8 replaced) only when it is shown: decoding
-    /// whole files was most of a default MCP query's time on large trees.
+    /// The bytes read so far as extraction reads them (no byte-order mark, lone
+    /// CRs as LFs); a line is decoded (invalid UTF-8 replaced) only when it is
+    /// shown: decoding whole files was most of a default MCP query's time on
+    /// large trees.
     content: Vec<u8>,
-    /// Byte offset of each line's start.
+    /// Byte offset of each line's start, as far as `content` is scanned.
     starts: Vec<usize>,
+    /// Bytes of `content` whose line ends are known (a CR at the end waits for
+    /// the byte after it).
+    scanned: usize,
+    /// The unread rest of the file; `None` once it is all read.
+    rest: Option<Box<dyn Read + Send>>,
+    /// Bytes to read at a time from `rest`.
+    chunk: usize,
+    /// Whether a leading byte-order mark was looked for (and removed).
+    bom_checked: bool,
     stale: bool,
     /// Lines holding a matching word, for relocating hits (changed files only).
     matching: Option<Vec<u32>>,
 }
+
+/// How much of an unchanged file is read at a time.
+const READ_CHUNK: usize = 64 << 10;
 
 /// Reads hits' lines, hit by hit, so that a caller can write each as it comes
 /// (and stop when its reader is gone). The last few files are kept; a file seen
@@ -81,7 +96,7 @@ impl<'a> TextReader<'a> {
                 if self.recent.len() == RECENT_FILES {
                     self.recent.remove(0);
                 }
-                self.recent.push((hit.path.clone(), read(self.index, &hit.path, hit.segment, hit.slot)));
+                self.recent.push((hit.path.clone(), read(self.index, &hit.path, hit.segment, hit.slot, true)));
                 self.recent.len() - 1
             }
         };
@@ -101,6 +116,7 @@ impl<'a> TextReader<'a> {
 
 /// Where a changed file holds the hit indexed at `line` now, if anywhere.
 fn relocate(file: &mut FileText, matcher: Option<&Matcher>, taken: &mut Vec<u32>, line: u32) -> Option<u32> {
+    file.read_all();
     let Some(matcher) = matcher else {
         // Without the query, the line cannot be checked: it is shown as it is.
         return (line as usize <= file.starts.len()).then_some(line);
@@ -121,13 +137,104 @@ fn relocate(file: &mut FileText, matcher: Option<&Matcher>, taken: &mut Vec<u32>
 }
 
 impl FileText {
-    fn new(content: Vec<u8>, stale: bool) -> FileText {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', &content).map(|i| i + 1));
-        FileText { content, starts, stale, matching: None }
+    /// A file read whole.
+    fn whole(content: Vec<u8>, stale: bool) -> FileText {
+        let mut text = FileText::lazy(Box::new(std::io::empty()), READ_CHUNK, stale);
+        text.content = content;
+        text.read_all();
+        text
     }
 
-    fn line(&self, number: u32) -> Option<String> {
+    /// A file to read from `rest` as lines are asked for.
+    fn lazy(rest: Box<dyn Read + Send>, chunk: usize, stale: bool) -> FileText {
+        FileText {
+            content: Vec::new(),
+            starts: vec![0],
+            scanned: 0,
+            rest: Some(rest),
+            chunk: chunk.max(1),
+            bom_checked: false,
+            stale,
+            matching: None,
+        }
+    }
+
+    /// Reads one more chunk (all of the rest when it ends) and finds its line
+    /// ends; false once everything is read.
+    fn read_more(&mut self) -> bool {
+        let Some(rest) = &mut self.rest else { return false };
+        let ended = match rest.take(self.chunk as u64).read_to_end(&mut self.content) {
+            Ok(n) => n < self.chunk,
+            // A read error ends the file where it is (as a shorter read would).
+            Err(_) => true,
+        };
+        if ended {
+            self.rest = None;
+        }
+        // The byte-order mark, once the first three bytes are there.
+        if !self.bom_checked {
+            if self.content.len() < 3 && !ended {
+                return true;
+            }
+            if self.content.starts_with(b"\xEF\xBB\xBF") {
+                self.content.drain(..3);
+            }
+            self.bom_checked = true;
+        }
+        self.scan();
+        true
+    }
+
+    /// Finds the line ends in the bytes not scanned yet: LFs, and CRs not
+    /// followed by an LF (made LFs, as extraction counts lines).
+    fn scan(&mut self) {
+        let ended = self.rest.is_none();
+        let len = self.content.len();
+        let mut at = self.scanned;
+        // Most text has no CR (or only CRLFs, which an LF ends anyway): one pass
+        // for LFs (a search per line would pay its setup per line).
+        if memchr::memchr(b'\r', &self.content[at..]).is_none() {
+            self.starts.extend(memchr::memchr_iter(b'\n', &self.content[at..]).map(|i| at + i + 1));
+            self.scanned = len;
+            return;
+        }
+        while let Some(i) = memchr::memchr2(b'\n', b'\r', &self.content[at..]).map(|i| at + i) {
+            if self.content[i] == b'\r' {
+                match self.content.get(i + 1) {
+                    // CRLF: the LF ends the line.
+                    Some(b'\n') => {
+                        at = i + 1;
+                        continue;
+                    }
+                    Some(_) => self.content[i] = b'\n',
+                    None if ended => self.content[i] = b'\n',
+                    // The next byte decides: wait for it.
+                    None => {
+                        self.scanned = i;
+                        return;
+                    }
+                }
+            }
+            self.starts.push(i + 1);
+            at = i + 1;
+        }
+        self.scanned = len;
+    }
+
+    /// Reads until the end of line `number` is known (or the file ends).
+    fn read_through(&mut self, number: usize) {
+        while self.starts.len() <= number && self.read_more() {}
+    }
+
+    fn read_all(&mut self) {
+        while self.read_more() {}
+        if self.scanned < self.content.len() {
+            self.scan();
+        }
+    }
+
+    fn line(&mut self, number: u32) -> Option<String> {
+        self.read_through(number as usize);
         let i = number.checked_sub(1)? as usize;
         let start = *self.starts.get(i)?;
         let end = self.starts.get(i + 1).map_or(self.content.len(), |e| e - 1);
@@ -144,38 +251,31 @@ impl FileText {
 }
 
 /// The current text of the indexed file `path` (any slot of it: `segment`,
-/// `slot`), and whether it changed since it was indexed.
-fn read(index: &Index, path: &str, segment: u32, slot: u32) -> Option<FileText> {
+/// `slot`), and whether it changed since it was indexed. `lazy`: an unchanged
+/// file is read as its lines are asked for.
+fn read(index: &Index, path: &str, segment: u32, slot: u32, lazy: bool) -> Option<FileText> {
     let slot = index.segments.get(segment as usize).and_then(|s| s.slot(slot).ok());
-    let indexed_size = slot.as_ref().map(|s| s.meta.size);
-    // An unchanged file has its indexed size; a changed one is read up to the size
-    // limit (a file grown to gigabytes is not read whole).
-    let cap = indexed_size.unwrap_or(0).max(DEFAULT_MAX_FILE_BYTES);
-    let (bytes, mtime) = read_regular(&index.root.join(path), &index.root, cap)?;
+    let abs = index.root.join(path);
+    let file = crate::safe_fs::open_regular(&abs).ok()?;
+    if !crate::safe_fs::is_under(&file, &abs, &index.root) {
+        return None;
+    }
+    let meta = file.metadata().ok()?;
+    let mtime = crate::safe_fs::mtime_ns(&meta);
+    // Size and mtime as indexed: unchanged (a touched file is settled by its hash).
+    let same = slot.as_ref().is_some_and(|s| meta.len() == s.meta.size && mtime == s.meta.mtime_ns);
+    if lazy && same {
+        return Some(FileText::lazy(Box::new(file.take(meta.len())), READ_CHUNK, false));
+    }
+    // A changed file is read up to the size limit (a file grown to gigabytes is
+    // not read whole).
+    let cap = slot.as_ref().map_or(0, |s| s.meta.size).max(DEFAULT_MAX_FILE_BYTES);
+    let bytes = read_open(file, &meta, cap)?;
     let stale = match slot {
-        // Size and mtime first; the hash settles a touched-but-unchanged file.
-        Some(slot) => {
-            (bytes.len() as u64 != slot.meta.size || mtime != slot.meta.mtime_ns) && xxh3_64(&bytes) != slot.meta.hash
-        }
+        Some(slot) => !same && xxh3_64(&bytes) != slot.meta.hash,
         None => true,
     };
-    // As extraction reads it: without a byte-order mark, lone CRs ending lines.
-    let mut content = bytes;
-    if content.starts_with(b"\xEF\xBB\xBF") {
-        content.drain(..3);
-    }
-    lone_cr_to_lf_bytes(&mut content);
-    Some(FileText::new(content, stale))
-}
-
-/// `extract::words::lone_cr_to_lf` on bytes: every carriage return not followed by a line feed
-/// becomes one (the same on the bytes as on their lossy decoding: a CR is never
-/// part of a replaced sequence).
-fn lone_cr_to_lf_bytes(bytes: &mut [u8]) {
-    let lone: Vec<usize> = memchr::memchr_iter(b'\r', bytes).filter(|&i| bytes.get(i + 1) != Some(&b'\n')).collect();
-    for i in lone {
-        bytes[i] = b'\n';
-    }
+    Some(FileText::whole(bytes, stale))
 }
 
 /// Reads at most `cap` bytes of a regular file under `root` (no symlink at the
@@ -187,16 +287,19 @@ pub fn read_regular(path: &Path, root: &Path, cap: u64) -> Option<(Vec<u8>, i64)
         return None;
     }
     let meta = file.metadata().ok()?;
+    let bytes = read_open(file, &meta, cap)?;
+    Some((bytes, crate::safe_fs::mtime_ns(&meta)))
+}
+
+/// At most `cap` bytes of an open file (`meta` its metadata); `None` when it is
+/// larger.
+fn read_open(file: std::fs::File, meta: &std::fs::Metadata, cap: u64) -> Option<Vec<u8>> {
     if meta.len() > cap {
         return None;
     }
-    let mtime = crate::safe_fs::mtime_ns(&meta);
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(cap + 1).read_to_end(&mut bytes).ok()?;
-    if bytes.len() as u64 > cap {
-        return None;
-    }
-    Some((bytes, mtime))
+    (bytes.len() as u64 <= cap).then_some(bytes)
 }
 
 /// Most lines and bytes a snippet returns.
@@ -263,7 +366,7 @@ impl<'a> SnippetReader<'a> {
         }
         if !self.files.contains_key(rel) {
             let Some(file) = self.index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
-            let text = read(self.index, rel, file.segment as u32, file.slot_id);
+            let text = read(self.index, rel, file.segment as u32, file.slot_id, false);
             self.files.insert(rel.to_string(), text);
         }
         match self.files.get(rel) {
@@ -317,18 +420,34 @@ mod tests {
     fn lines_decoding_the_whole_file(bytes: &[u8]) -> Vec<String> {
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let text = crate::extract::words::lone_cr_to_lf(String::from_utf8_lossy(body)).into_owned();
-        let text = FileText::new(text.into_bytes(), false);
-        (1..=text.starts.len() as u32).map(|n| text.line(n).unwrap()).collect()
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        (0..starts.len())
+            .map(|i| {
+                let end = starts.get(i + 1).map_or(text.len(), |e| e - 1);
+                let line = text[starts[i]..end].trim_end_matches('\r').trim();
+                let mut cut = line.len().min(MAX_LINE_TEXT);
+                while !line.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                line[..cut].to_string()
+            })
+            .collect()
     }
 
     fn lines_decoding_each_line(bytes: &[u8]) -> Vec<String> {
-        let mut content = bytes.to_vec();
-        if content.starts_with(b"\xEF\xBB\xBF") {
-            content.drain(..3);
-        }
-        lone_cr_to_lf_bytes(&mut content);
-        let text = FileText::new(content, false);
+        let mut text = FileText::whole(bytes.to_vec(), false);
         (1..=text.starts.len() as u32).map(|n| text.line(n).unwrap()).collect()
+    }
+
+    /// The lines of a file read `chunk` bytes at a time, asked for in `order`
+    /// (line numbers, some past the end), then all of them.
+    fn lines_reading_lazily(bytes: &[u8], chunk: usize, order: &[u32]) -> (Vec<Option<String>>, Vec<String>) {
+        let mut text = FileText::lazy(Box::new(std::io::Cursor::new(bytes.to_vec())), chunk, false);
+        let asked = order.iter().map(|&n| text.line(n)).collect();
+        text.read_all();
+        let all = (1..=text.starts.len() as u32).map(|n| text.line(n).unwrap()).collect();
+        (asked, all)
     }
 
     proptest! {
@@ -345,6 +464,27 @@ mod tests {
             )
         ) {
             prop_assert_eq!(lines_decoding_each_line(&bytes), lines_decoding_the_whole_file(&bytes));
+        }
+
+        /// Read a few bytes at a time, lines asked for in any order, a file gives
+        /// the lines it gives read whole (CRs and BOMs split across reads).
+        #[test]
+        fn a_file_read_as_lines_are_asked_for_gives_the_lines_of_the_whole(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(b'a'), Just(b'\n'), Just(b'\r'), Just(0xEFu8), Just(0xBBu8), Just(0xBFu8), Just(0xE9u8)],
+                0..120,
+            ),
+            chunk in 1usize..9,
+            order in proptest::collection::vec(0u32..40, 0..8),
+        ) {
+            let whole = lines_decoding_each_line(&bytes);
+            let (asked, all) = lines_reading_lazily(&bytes, chunk, &order);
+            let expected: Vec<Option<String>> = order
+                .iter()
+                .map(|&n| n.checked_sub(1).and_then(|i| whole.get(i as usize)).cloned())
+                .collect();
+            prop_assert_eq!(asked, expected);
+            prop_assert_eq!(all, whole);
         }
     }
 
