@@ -250,7 +250,7 @@ fn skipped_files(out: &mut impl Write, skipped: &project::SkippedFiles) -> io::R
     if skipped.more > 0 {
         writeln!(out, "skipped, not named: {} more (`cg status --json` names the first 10,000)", skipped.more)?;
     }
-    for kind in ["unreadable", "too large"] {
+    for kind in ["extraction failed", "unreadable", "too large"] {
         for s in skipped.files.iter().filter(|s| s.kind == kind).take(5) {
             writeln!(out, "  {}: {}", super::shown(&s.file), super::shown(&s.reason))?;
         }

@@ -75,10 +75,15 @@ pub struct Skip {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SkipReason {
-    TooLarge { size: u64, limit: u64 },
+    TooLarge {
+        size: u64,
+        limit: u64,
+    },
     Binary,
     Unreadable(String),
     NotUtf8Path,
+    /// Extraction panicked on the file (a bug in cg); the panic's message.
+    ExtractionFailed(String),
 }
 
 impl SkipReason {
@@ -89,6 +94,7 @@ impl SkipReason {
             SkipReason::Binary => "binary",
             SkipReason::Unreadable(_) => "unreadable",
             SkipReason::NotUtf8Path => "path not UTF-8",
+            SkipReason::ExtractionFailed(_) => "extraction failed",
         }
     }
 }
@@ -102,6 +108,9 @@ impl std::fmt::Display for SkipReason {
             SkipReason::Binary => write!(f, "binary (NUL byte near the start)"),
             SkipReason::Unreadable(e) => write!(f, "unreadable: {e}"),
             SkipReason::NotUtf8Path => write!(f, "path is not valid UTF-8"),
+            SkipReason::ExtractionFailed(e) => {
+                write!(f, "extraction failed (a bug in cg; please report it with the file): {e}")
+            }
         }
     }
 }
@@ -456,7 +465,22 @@ fn extract_one<T>(
     let read = read_source(&file.abs, max_file_bytes);
     let read_done = Instant::now();
     let outcome = read
-        .map(|(bytes, mtime_ns)| extractor.extract(&file.rel, file.language, &bytes, mtime_ns))
+        .and_then(|(bytes, mtime_ns)| {
+            // A panic in extraction leaves this file out, named with the reason,
+            // instead of ending the whole build; the extractor starts afresh.
+            let extracted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                extractor.extract(&file.rel, file.language, &bytes, mtime_ns)
+            }));
+            extracted.map_err(|panic| {
+                *extractor = Extractor::new();
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "panic".to_string());
+                SkipReason::ExtractionFailed(message)
+            })
+        })
         .map_err(|reason| Skip { path: file.rel.clone(), reason });
     let timing = FileTiming { read: read_done - started, extract: read_done.elapsed() };
     f(outcome, timing)
@@ -508,6 +532,44 @@ pub fn read_source(path: &Path, max_file_bytes: u64) -> Result<(Vec<u8>, i64), S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A panic in extraction leaves that file out with the reason; the files
+    /// before and after it (on the same thread, with a fresh extractor) are
+    /// extracted, and so is the whole tree by the build.
+    #[test]
+    fn a_panic_in_extraction_skips_the_file_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.rs"), "fn before() {}\n").unwrap();
+        std::fs::write(dir.path().join("b.rs"), "// cg test: extraction panics\nfn bad() {}\n").unwrap();
+        std::fs::write(dir.path().join("c.rs"), "fn after() {}\n").unwrap();
+        let files = walk(dir.path(), &WalkOptions::default()).unwrap().files;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let outcomes = pool.install(|| extract_each(&files, DEFAULT_MAX_FILE_BYTES, |o, _| o));
+        let summary: Vec<String> = outcomes
+            .iter()
+            .map(|o| match o {
+                Ok(f) => format!("{}: {} methods", f.path, f.methods.len()),
+                Err(s) => format!("{}: {}", s.path, s.reason),
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                "a.rs: 1 methods",
+                "b.rs: extraction failed (a bug in cg; please report it with the file): extraction panicked (test)",
+                "c.rs: 1 methods",
+            ]
+        );
+        let options = crate::index::BuildOptions::default();
+        let mut segments = 0;
+        let mut sink = |_, _| {
+            segments += 1;
+            Ok(())
+        };
+        let built = crate::index::build(dir.path(), &options, &mut sink, &|_| {}).unwrap();
+        assert_eq!((built.files, segments), (2, 1));
+        assert_eq!(built.skipped.iter().map(|s| s.reason.label()).collect::<Vec<_>>(), ["extraction failed"]);
+    }
 
     /// Regression: an unreadable folder was reported with an empty path (its error
     /// comes wrapped in `WithDepth`).
