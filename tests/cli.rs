@@ -644,29 +644,38 @@ fn watch_applies_a_branch_switch_sized_burst_as_one_rescan() {
     fs::write(dir.path().join("src/core/engine.rs"), "\n\npub struct PlayerHealth;\n").unwrap();
     fs::create_dir_all(dir.path().join("node_modules/x")).unwrap();
     fs::write(dir.path().join("node_modules/x/i.js"), "function switched_ignored() {}\n").unwrap();
+    // The watch's reports, as it prints them (one JSON line per update, printed
+    // after the update is visible: the status poll alone would stop too early).
     let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (send, reports_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut l = String::new();
+        while out.read_line(&mut l).unwrap_or(0) > 0 {
+            let _ = send.send(serde_json::from_str::<serde_json::Value>(l.trim()).unwrap());
+            l.clear();
+        }
+    });
+    let added_in = |r: &serde_json::Value| r["added"].as_array().map_or(0, |a| a.len());
     let mut reports = Vec::new();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while std::time::Instant::now() < deadline {
-        let status = cg(dir.path(), &["status", "--json"]);
-        let v: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
-        if v["statistics"]["files"] == 2501 {
-            break;
+    while std::time::Instant::now() < deadline && reports.iter().map(added_in).sum::<usize>() < 2500 {
+        while let Ok(r) = reports_rx.recv_timeout(std::time::Duration::from_millis(200)) {
+            reports.push(r);
         }
-        std::thread::sleep(std::time::Duration::from_millis(200));
     }
+    let status = cg(dir.path(), &["status", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(v["statistics"]["files"], 2501, "{reports:?}");
     let _ = child.kill();
     let _ = child.wait();
-    let mut l = String::new();
-    while out.read_line(&mut l).unwrap_or(0) > 0 {
-        reports.push(serde_json::from_str::<serde_json::Value>(l.trim()).unwrap());
-        l.clear();
+    while let Ok(r) = reports_rx.recv_timeout(std::time::Duration::from_millis(200)) {
+        reports.push(r);
     }
     let q = stderr(&cg(dir.path(), &["query", "switched_", "--mode", "starts_with", "--limit", "1"]));
     assert!(q.contains("2500 matches"), "{q}");
     assert!(stdout(&cg(dir.path(), &["query", "PlayerHealth"])).contains("src/core/engine.rs:3"));
     assert!(stderr(&cg(dir.path(), &["query", "main"])).contains("0 matches"));
-    let added: usize = reports.iter().map(|r| r["added"].as_array().map_or(0, |a| a.len())).sum();
+    let added: usize = reports.iter().map(added_in).sum();
     assert_eq!(added, 2500, "{reports:?}");
     assert!(reports.len() <= 5, "a burst is a few updates, not one per file: {}", reports.len());
 }
