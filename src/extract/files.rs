@@ -436,10 +436,7 @@ pub fn extract_each<T: Send>(
     max_file_bytes: u64,
     f: impl Fn(Outcome, FileTiming) -> T + Sync,
 ) -> Vec<T> {
-    files
-        .par_iter()
-        .map_init(Extractor::new, |extractor, file| extract_one(extractor, file, max_file_bytes, &f))
-        .collect()
+    extract_all(files.par_iter(), max_file_bytes, f)
 }
 
 /// [`extract_each`] of the files at positions `which` of `files`, in that order.
@@ -449,10 +446,15 @@ pub fn extract_at<T: Send>(
     max_file_bytes: u64,
     f: impl Fn(Outcome, FileTiming) -> T + Sync,
 ) -> Vec<T> {
-    which
-        .par_iter()
-        .map_init(Extractor::new, |extractor, &i| extract_one(extractor, &files[i], max_file_bytes, &f))
-        .collect()
+    extract_all(which.par_iter().map(|&i| &files[i]), max_file_bytes, f)
+}
+
+fn extract_all<'a, T: Send>(
+    files: impl IndexedParallelIterator<Item = &'a SourceFile>,
+    max_file_bytes: u64,
+    f: impl Fn(Outcome, FileTiming) -> T + Sync,
+) -> Vec<T> {
+    files.map_init(Extractor::new, |extractor, file| extract_one(extractor, file, max_file_bytes, &f)).collect()
 }
 
 fn extract_one<T>(

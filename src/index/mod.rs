@@ -8,14 +8,13 @@
 //! Same tree, same bytes, whatever the thread count.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use std::collections::BTreeMap;
 
 use crate::extract::{self, Diagnostic, FileTiming, Skip, WalkOptions};
 use crate::lang::Language;
-use std::sync::Arc;
-
 use crate::snapshot::{FrameDict, Prepared, SegmentWriter, MAX_SLOTS_PER_SEGMENT};
 
 /// Files this large are extracted during the round before their own, first, so
@@ -184,7 +183,7 @@ pub fn build(
         // while round r - 1 is added to the writer.
         let to_add = std::mem::take(&mut pending);
         let dict = writer.frame_dict();
-        let (mut extracted, ()) = rayon::join(
+        let (extracted, ()) = rayon::join(
             || {
                 let Some(range) = rounds.get(r) else { return Vec::new() };
                 let mut which = if r == 0 { early(0) } else { Vec::new() };
@@ -238,15 +237,9 @@ pub fn build(
         let Some(range) = rounds.get(r) else { break };
         // Round r in path order: what was extracted now, and its large files
         // extracted the round before.
-        let next_start = range.end;
-        let mut mine: Vec<(usize, Extracted)> = std::mem::take(&mut ahead);
-        mine.extend(extracted.drain(..).filter_map(|(i, e)| match i >= next_start {
-            true => {
-                ahead.push((i, e));
-                None
-            }
-            false => Some((i, e)),
-        }));
+        let (later, now): (Vec<_>, Vec<_>) = extracted.into_iter().partition(|(i, _)| *i >= range.end);
+        let mut mine = std::mem::replace(&mut ahead, later);
+        mine.extend(now);
         mine.sort_unstable_by_key(|(i, _)| *i);
         debug_assert!(mine.iter().map(|(i, _)| *i).eq(range.clone()));
         pending = mine.into_iter().map(|(_, e)| e).collect();

@@ -228,9 +228,6 @@ impl FileText {
 
     fn read_all(&mut self) {
         while self.read_more() {}
-        if self.scanned < self.content.len() {
-            self.scan();
-        }
     }
 
     fn line(&mut self, number: u32) -> Option<String> {

@@ -136,7 +136,7 @@ impl FrameWriter {
     /// Adds an archive, with its frame when one was made ahead; returns the
     /// locations of the archives placed by this call, with their tags (none, or
     /// every waiting one's).
-    pub fn add(&mut self, tag: usize, archive: Vec<u8>, ahead: Option<AheadFrame>) -> Vec<(usize, StructureLoc)> {
+    pub fn add(&mut self, tag: usize, archive: &[u8], ahead: Option<AheadFrame>) -> Vec<(usize, StructureLoc)> {
         match (&self.dict, ahead) {
             (Some(d), Some(a)) if a.dict_id == d.id => {
                 self.waiting_bytes += a.frame.len();
@@ -144,7 +144,7 @@ impl FrameWriter {
             }
             _ => {
                 self.waiting_bytes += archive.len();
-                self.waiting.push((tag, Waiting::Archive(archive)));
+                self.waiting.push((tag, Waiting::Archive(archive.to_vec())));
             }
         }
         match self.dict {
@@ -561,7 +561,7 @@ mod tests {
         let mut w = FrameWriter::new(level);
         let mut locs = vec![StructureLoc::default(); archives.len()];
         for (i, a) in archives.iter().enumerate() {
-            for (tag, loc) in w.add(i, a.clone(), None) {
+            for (tag, loc) in w.add(i, a, None) {
                 locs[tag] = loc;
             }
         }
@@ -604,7 +604,7 @@ mod tests {
         let other = {
             let mut o = FrameWriter::new(ZSTD_LEVEL_FAST);
             for (i, a) in archives.iter().rev().enumerate() {
-                o.add(i, a.clone(), None);
+                o.add(i, a, None);
                 if o.dict().is_some() {
                     break;
                 }
@@ -627,7 +627,7 @@ mod tests {
                 }
                 (None, _) => None,
             };
-            for (tag, loc) in w.add(i, a.clone(), ahead) {
+            for (tag, loc) in w.add(i, a, ahead) {
                 got[tag] = loc;
             }
         }
@@ -648,7 +648,7 @@ mod tests {
         let mut placed = Vec::new();
         let mut calls_placing = 0;
         for (i, a) in archives.iter().enumerate() {
-            let got = w.add(i, a.clone(), None);
+            let got = w.add(i, a, None);
             calls_placing += !got.is_empty() as usize;
             placed.extend(got);
         }

@@ -2,11 +2,11 @@
 //! file out (see `format/README.md`). The output depends only on the facts and
 //! their order, never on hashing order or thread count.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::xxh3_64;
-
-use std::sync::Arc;
 
 use super::structure::{self, AheadFrame, FileStructure, FrameDict, FrameWriter, StructureLoc};
 use super::*;
@@ -235,7 +235,7 @@ impl SegmentWriter {
         let compressed = if entry.structure.is_empty() {
             Vec::new()
         } else {
-            self.structure.add(first_slot as usize, entry.structure.to_vec(), frame)
+            self.structure.add(first_slot as usize, entry.structure, frame)
         };
         let first_record = self.slots.len();
         let mut occurrences = 0u32;
@@ -274,21 +274,17 @@ impl SegmentWriter {
     /// Records where compressed archives are on the slots of their files (each
     /// tagged with its file's first slot).
     fn place_archives(&mut self, placed: Vec<(usize, StructureLoc)>) {
-        for (first, loc) in placed {
-            let parts = slots_for(self.slots[first].line_count) as usize;
-            for s in &mut self.slots[first..first + parts] {
-                s.structure = loc;
-            }
-        }
+        place_archives(&mut self.slots, placed);
     }
 
     /// Writes the segment's bytes. The sections are made on the rayon pool (the
     /// terms' sections, the definitions, the last frames and the vectors side by
     /// side; postings, trigrams and frames each split over the threads); the bytes
     /// do not depend on the threads.
-    pub fn finish(mut self) -> Vec<u8> {
-        let frames = std::mem::replace(&mut self.structure, FrameWriter::new(0));
-        let SegmentWriter { terms, mut slots, strings, line_types, defs, vectors, files, lines, .. } = self;
+    pub fn finish(self) -> Vec<u8> {
+        let SegmentWriter {
+            terms, mut slots, strings, line_types, structure: frames, defs, vectors, files, lines, ..
+        } = self;
 
         // Exact terms by their fold, then by spelling (both in byte order).
         let mut variants: Vec<Variant> =
@@ -337,12 +333,7 @@ impl SegmentWriter {
         let (gram_fst, gram_entries, gram_postings) = grams_out.expect("written in the scope");
         let (subword_fst, subword_lists) = subwords_out.expect("written in the scope");
         let (structure, rest) = structure_out.expect("written in the scope");
-        for (first, loc) in rest {
-            let parts = slots_for(slots[first].line_count) as usize;
-            for s in &mut slots[first..first + parts] {
-                s.structure = loc;
-            }
-        }
+        place_archives(&mut slots, rest);
         let vectors = vectors_out;
         let variants = variant_bytes;
 
@@ -441,6 +432,17 @@ impl SegmentWriter {
         put_u64(&mut out, checksum);
         out.extend_from_slice(FOOTER_MAGIC);
         out
+    }
+}
+
+/// Records where compressed archives are on the slots of their files (each
+/// tagged with its file's first slot).
+fn place_archives(slots: &mut [SlotRecord], placed: Vec<(usize, StructureLoc)>) {
+    for (first, loc) in placed {
+        let parts = slots_for(slots[first].line_count) as usize;
+        for s in &mut slots[first..first + parts] {
+            s.structure = loc;
+        }
     }
 }
 
