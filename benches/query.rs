@@ -10,6 +10,8 @@
 //!
 //!     cargo bench --bench query
 //!     CG_BENCH_INDEX=~/corpus CG_BENCH_MODES=starts_with cargo bench --bench query -- none
+//!     CG_BENCH_MODES=contains CG_BENCH_EACH=1 cargo bench --bench query -- none  (each query's time and total)
+//!     CG_BENCH_MODES=contains CG_BENCH_TERMS=ddin,lway cargo bench --bench query -- none  (these terms only)
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -119,7 +121,11 @@ fn bench(c: &mut Criterion) {
     let only = std::env::var("CG_BENCH_MODES").unwrap_or_default();
     let modes = [Mode::Exact, Mode::StartsWith, Mode::Contains, Mode::Regex];
     for mode in modes.into_iter().filter(|m| only.is_empty() || only.split(',').any(|o| o == m.name())) {
-        let qs = queries(&terms, mode);
+        let mut qs = queries(&terms, mode);
+        // `CG_BENCH_TERMS=a,b` times these terms alone, in the mode (to profile them).
+        if let Ok(list) = std::env::var("CG_BENCH_TERMS") {
+            qs = list.split(',').map(|t| Query { limit: 50, ..Query::new(t, mode) }).collect();
+        }
         for q in &qs {
             let _ = search(&index, q); // warm the pages
         }
@@ -129,7 +135,10 @@ fn bench(c: &mut Criterion) {
                 let t = Instant::now();
                 let r = search(&index, q);
                 let e = t.elapsed();
-                std::hint::black_box(r.map(|m| m.total).unwrap_or(0));
+                let total = std::hint::black_box(r.map(|m| m.total).unwrap_or(0));
+                if std::env::var_os("CG_BENCH_EACH").is_some() {
+                    eprintln!("  {} {:?}: {e:.1?}, total {total}", mode.name(), q.term);
+                }
                 e
             })
             .collect();

@@ -6,7 +6,6 @@ use fst::{IntoStreamer, Streamer};
 use memchr::memmem;
 use regex::bytes::{Regex, RegexBuilder};
 use regex_syntax::hir::{Hir, HirKind, Look};
-use roaring::RoaringBitmap;
 
 use super::{Mode, QueryError};
 use crate::extract::words::{subwords, MAX_TERM_BYTES};
@@ -162,34 +161,8 @@ impl Matcher {
                     self.push_variants(seg, seg.fold(id)?, None, &mut out)?;
                 }
             }
-            Mode::Contains | Mode::Regex => match self.candidates(seg)? {
-                Some(mut candidates) => {
-                    if let Some(prefix) = &self.prefix {
-                        let ids = prefix_ids(&fst, prefix, seg.fold_count);
-                        candidates.remove_range(..ids.start);
-                        candidates.remove_range(ids.end..);
-                    }
-                    let mut buf = [0u8; MAX_TERM_BYTES];
-                    for id in candidates {
-                        // The key is the fold of the first variant; ASCII folds in
-                        // a stack buffer, without allocating.
-                        let f = seg.fold(id)?;
-                        let first = seg.variant(f.first_variant)?;
-                        let spelling = seg.bytes_at(first.term)?;
-                        let hit = match spelling.len() <= buf.len() && spelling.is_ascii() {
-                            true => {
-                                let key = &mut buf[..spelling.len()];
-                                key.copy_from_slice(spelling);
-                                key.make_ascii_lowercase();
-                                self.key_matches(key)
-                            }
-                            false => self.key_matches(fold(seg.str_at(first.term)?).as_bytes()),
-                        };
-                        if hit {
-                            self.push_variants(seg, f, Some(first), &mut out)?;
-                        }
-                    }
-                }
+            Mode::Contains | Mode::Regex => match self.candidate_ids(seg)? {
+                Some(ids) => self.verify(seg, &ids, &mut out)?,
                 // No trigram: the keys with the regex's prefix, or every key.
                 None => match &self.prefix {
                     Some(prefix) => {
@@ -205,6 +178,46 @@ impl Matcher {
             },
         }
         Ok(out)
+    }
+
+    /// Contains and regex: the ids of the folds the trigram index (and a
+    /// regex's required prefix) leave, in increasing order, whose keys
+    /// [`Matcher::verify`] still checks; `None` when the needle has no trigram.
+    pub fn candidate_ids(&self, seg: &Segment) -> Result<Option<Vec<u32>>, SnapshotError> {
+        if !matches!(self.mode, Mode::Contains | Mode::Regex) {
+            return Ok(None);
+        }
+        let Some(mut candidates) = self.candidates(seg)? else { return Ok(None) };
+        if let Some(prefix) = &self.prefix {
+            let ids = prefix_ids(&seg.term_fst()?, prefix, seg.fold_count);
+            candidates.retain(|id| ids.contains(id));
+        }
+        Ok(Some(candidates))
+    }
+
+    /// Adds the variants of the candidate folds `ids` whose keys match.
+    pub fn verify(&self, seg: &Segment, ids: &[u32], out: &mut Vec<VariantRec>) -> Result<(), SnapshotError> {
+        let mut buf = [0u8; MAX_TERM_BYTES];
+        for &id in ids {
+            // The key is the fold of the first variant; ASCII folds in a stack
+            // buffer, without allocating.
+            let f = seg.fold(id)?;
+            let first = seg.variant(f.first_variant)?;
+            let spelling = seg.bytes_at(first.term)?;
+            let hit = match spelling.len() <= buf.len() && spelling.is_ascii() {
+                true => {
+                    let key = &mut buf[..spelling.len()];
+                    key.copy_from_slice(spelling);
+                    key.make_ascii_lowercase();
+                    self.key_matches(key)
+                }
+                false => self.key_matches(fold(seg.str_at(first.term)?).as_bytes()),
+            };
+            if hit {
+                self.push_variants(seg, f, Some(first), out)?;
+            }
+        }
+        Ok(())
     }
 
     /// Subword mode: one subword is its fold's variants (terms that are the
@@ -263,9 +276,9 @@ impl Matcher {
         Ok(())
     }
 
-    /// Fold ids that may match, from the trigram index; `None` when the needle has
-    /// no trigram (then the dictionary is scanned).
-    fn candidates(&self, seg: &Segment) -> Result<Option<RoaringBitmap>, SnapshotError> {
+    /// Fold ids that may match, in increasing order, from the trigram index;
+    /// `None` when the needle has no trigram (then the dictionary is scanned).
+    fn candidates(&self, seg: &Segment) -> Result<Option<Vec<u32>>, SnapshotError> {
         let mut grams: Vec<[u8; 3]> = trigrams(&self.folded).collect();
         if grams.is_empty() {
             return Ok(None);
@@ -276,20 +289,57 @@ impl Matcher {
         for g in grams {
             match seg.gram(g)? {
                 Some(ids) => lists.push(ids),
-                None => return Ok(Some(RoaringBitmap::new())),
+                None => return Ok(Some(Vec::new())),
             }
         }
         lists.sort_by_key(|l| l.len());
         let mut iter = lists.into_iter();
         let mut acc = iter.next().unwrap_or_default();
         for l in iter {
-            acc &= l;
             if acc.is_empty() {
                 break;
             }
+            acc = intersect_sorted(&acc, &l);
         }
         Ok(Some(acc))
     }
+}
+
+/// The values in both increasing lists; `small` is searched for in `large`,
+/// galloping when it is far shorter.
+pub(crate) fn intersect_sorted(small: &[u32], large: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(small.len().min(large.len()));
+    if small.len() * 16 < large.len() {
+        let mut rest = large;
+        for &x in small {
+            // The first place at or past `x`: double the step, then halve.
+            let mut step = 1;
+            while step < rest.len() && rest[step] < x {
+                step *= 2;
+            }
+            let at = rest[..(step + 1).min(rest.len())].partition_point(|&y| y < x);
+            rest = &rest[at..];
+            match rest.first() {
+                Some(&y) if y == x => out.push(x),
+                Some(_) => {}
+                None => break,
+            }
+        }
+        return out;
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < small.len() && j < large.len() {
+        match small[i].cmp(&large[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(small[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
 }
 
 /// The ids of the fold keys that start with `prefix`: fold ids follow key order, so
@@ -366,6 +416,20 @@ pub(crate) fn required_literal(hir: &Hir) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn intersect_sorted_is_the_common_values(
+            a in prop::collection::btree_set(0u32..5000, 0..300),
+            b in prop::collection::btree_set(0u32..5000, 0..3000),
+        ) {
+            let (a, b): (Vec<u32>, Vec<u32>) = (a.into_iter().collect(), b.into_iter().collect());
+            let want: Vec<u32> = a.iter().copied().filter(|x| b.contains(x)).collect();
+            prop_assert_eq!(intersect_sorted(&a, &b), want.clone());
+            prop_assert_eq!(intersect_sorted(&b, &a), want);
+        }
+    }
 
     fn lit(p: &str) -> Option<String> {
         required_literal(&regex_syntax::Parser::new().parse(p).unwrap())

@@ -27,6 +27,7 @@ pub use paths::PathFilter;
 use crate::extract::words::{for_each_word, WordSource};
 use crate::extract::LineType;
 use crate::project::Index;
+use crate::snapshot::postings::{add_to_bits, extend_into, LineBits};
 use crate::snapshot::{unpack, Segment, SlotRec, SlotSet, SnapshotError, VariantRec};
 
 /// How a query term matches index terms.
@@ -136,6 +137,31 @@ pub enum QueryError {
 
 /// Runs a query over every segment of an index.
 pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
+    search_tuned(index, query, Tuning::default())
+}
+
+/// When a query splits its work into parts and gathers postings as line bits;
+/// tests set these low so that small trees take every path.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    /// Candidate keys per part of their check, at least.
+    pub part_candidates: usize,
+    /// Variants per part of a union, at least.
+    pub part_variants: usize,
+    /// Postings from which a union is gathered as line bits rather than sorted.
+    pub bits_postings: u64,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning { part_candidates: PART_CANDIDATES, part_variants: PART_VARIANTS, bits_postings: BITS_POSTINGS }
+    }
+}
+
+/// [`search`] with its parts and line bits set by `tuning`.
+#[doc(hidden)]
+pub fn search_tuned(index: &Index, query: &Query, tuning: Tuning) -> Result<Matches, QueryError> {
     let filter = Filter::new(query)?;
     let limit = if query.limit == 0 { usize::MAX } else { query.limit };
     let words = words_of(query);
@@ -157,7 +183,7 @@ pub fn search(index: &Index, query: &Query) -> Result<Matches, QueryError> {
     let run = |i: usize| {
         let (seg, skip) = (&index.segments[i], &index.superseded[i]);
         guarded(seg, || match matchers.as_slice() {
-            [one] => search_segment(seg, i as u32, skip, one, &filter, limit),
+            [one] => search_segment(seg, i as u32, skip, one, &filter, limit, tuning),
             several => search_segment_words(seg, i as u32, skip, several, &filter, limit),
         })
     };
@@ -389,8 +415,30 @@ fn search_segment(
     matcher: &Matcher,
     filter: &Filter,
     limit: usize,
+    tuning: Tuning,
 ) -> Result<SegmentMatches, QueryError> {
-    let variants = matcher.variants(seg)?;
+    let Tuning { part_candidates, part_variants, bits_postings } = tuning;
+    let variants = match matcher.candidate_ids(seg)? {
+        // Many candidate keys (a substring, a regex's literal): checked in parts
+        // on the pool.
+        Some(ids) if ids.len() >= 2 * part_candidates => {
+            let parts = (2 * rayon::current_num_threads()).min(ids.len() / part_candidates);
+            let found: Vec<Vec<VariantRec>> = ids
+                .par_chunks(ids.len().div_ceil(parts))
+                .map(|part| {
+                    let mut variants = Vec::new();
+                    matcher.verify(seg, part, &mut variants).map(|_| variants)
+                })
+                .collect::<Result<_, _>>()?;
+            found.concat()
+        }
+        Some(ids) => {
+            let mut variants = Vec::new();
+            matcher.verify(seg, &ids, &mut variants)?;
+            variants
+        }
+        None => matcher.variants(seg)?,
+    };
     let mut out = SegmentMatches { defs: Vec::new(), rest: Vec::new(), total: 0 };
     if variants.is_empty() {
         return Ok(out);
@@ -425,9 +473,28 @@ fn search_segment(
             return Ok(out);
         }
     }
-    // Many variants: stream every list into one buffer, sort, dedup. Cheaper than
-    // decoding a bitmap per variant and merging them.
-    let (rest, defs) = union_postings(seg, &variants, skip)?;
+    // Many variants (a substring, a regex): their lists in parts on the pool
+    // (segments differ in size — the four budget corpora: 379, 175 and 4 MiB —
+    // so splitting only by segment leaves a thread idle while the largest is
+    // read), gathered as line bits when they hold many postings, else each
+    // part's streamed into one buffer, sorted, deduplicated, and the parts merged.
+    let postings: u64 = variants.iter().map(|v| v.occurrences as u64).sum();
+    let parts = (2 * rayon::current_num_threads()).min(variants.len() / part_variants).max(1);
+    let chunk = variants.len().div_ceil(parts);
+    if postings >= bits_postings {
+        if let Some(starts) = seg.line_starts()? {
+            let (rest, defs) = union_bits(seg, &variants, chunk, starts, skip)?;
+            let total = rest.count() + defs.count();
+            let out = collect_from(seg, seg_index, filter, limit, defs.postings(starts), rest.postings(starts), total);
+            seg.give_line_bits(rest);
+            seg.give_line_bits(defs);
+            return out;
+        }
+    }
+    let (rest, defs) = variants
+        .par_chunks(chunk)
+        .map(|part| union_postings(seg, part, skip))
+        .try_reduce(|| (Vec::new(), Vec::new()), |a, b| Ok((merge_distinct(&a.0, &b.0), merge_distinct(&a.1, &b.1))))?;
     collect(seg, seg_index, filter, limit, &defs, &rest)
 }
 
@@ -441,15 +508,29 @@ fn collect(
     defs: &[u32],
     rest: &[u32],
 ) -> Result<SegmentMatches, QueryError> {
+    let total = (rest.len() + defs.len()) as u64;
+    collect_from(seg, seg_index, filter, limit, defs.iter().copied(), rest.iter().copied(), total)
+}
+
+/// [`collect`] from increasing streams of distinct postings, `total` of them.
+fn collect_from(
+    seg: &Segment,
+    seg_index: u32,
+    filter: &Filter,
+    limit: usize,
+    defs: impl Iterator<Item = u32>,
+    rest: impl Iterator<Item = u32>,
+    total: u64,
+) -> Result<SegmentMatches, QueryError> {
     let mut out = SegmentMatches { defs: Vec::new(), rest: Vec::new(), total: 0 };
     let mut slots = SlotCache::default();
     if filter.is_empty() {
-        out.total = (rest.len() + defs.len()) as u64;
-        first_hits(&mut out, &mut slots, seg, seg_index, limit, defs.iter().copied(), rest.iter().copied())?;
+        out.total = total;
+        first_hits(&mut out, &mut slots, seg, seg_index, limit, defs, rest)?;
         return Ok(out);
     }
     // Each output list takes postings of one input list, in order.
-    for &p in defs.iter().chain(rest.iter()) {
+    for p in defs.chain(rest) {
         let (slot_id, line_id) = unpack(p);
         let (slot, path_ok) = slots.get(seg, slot_id, filter)?;
         if !path_ok {
@@ -521,19 +602,81 @@ fn union_postings(seg: &Segment, variants: &[VariantRec], skip: &SlotSet) -> Res
     let mut rest = Vec::with_capacity(hint.min(1 << 20));
     let mut defs = Vec::new();
     for v in variants {
-        let mut it = seg.rest_posting_iter(v)?.skipping(skip);
-        rest.extend(it.by_ref());
-        let mut d = seg.def_posting_iter(v)?.skipping(skip);
-        defs.extend(d.by_ref());
-        if it.error.is_some() || d.error.is_some() {
-            return Err(seg.corrupt("postings malformed").into());
-        }
+        let (r, d) = seg.posting_lists(v)?;
+        let read = extend_into(r, skip, &mut rest).and_then(|_| extend_into(d, skip, &mut defs));
+        read.map_err(|_| seg.corrupt("postings malformed"))?;
     }
     if variants.len() > 1 {
         sort_dedup(&mut rest);
         sort_dedup(&mut defs);
     }
     Ok((rest, defs))
+}
+
+/// Postings from which a union is gathered as line bits ([`union_bits`])
+/// rather than sorted.
+const BITS_POSTINGS: u64 = 100_000;
+/// Variants per part of a union, at least.
+const PART_VARIANTS: usize = 128;
+/// Candidate keys per part of their check, at least.
+const PART_CANDIDATES: usize = 128;
+
+/// The postings (on other lines, on definition lines) of `variants` as line
+/// bits, gathered in parts of `chunk` variants on the pool.
+fn union_bits(
+    seg: &Segment,
+    variants: &[VariantRec],
+    chunk: usize,
+    starts: &[u32],
+    skip: &SlotSet,
+) -> Result<(LineBits, LineBits), QueryError> {
+    let gather = |part: &[VariantRec]| -> Result<(LineBits, LineBits), QueryError> {
+        let (Some(mut rest), Some(mut defs)) = (seg.take_line_bits()?, seg.take_line_bits()?) else {
+            return Err(seg.corrupt("line starts").into());
+        };
+        for v in part {
+            let (r, d) = seg.posting_lists(v)?;
+            let read = add_to_bits(r, skip, starts, &mut rest).and_then(|_| add_to_bits(d, skip, starts, &mut defs));
+            read.map_err(|_| seg.corrupt("postings malformed"))?;
+        }
+        Ok((rest, defs))
+    };
+    let merged = variants.par_chunks(chunk).map(gather).try_reduce_with(|(mut rest, mut defs), (mut r, mut d)| {
+        rest.take_from(&mut r);
+        defs.take_from(&mut d);
+        seg.give_line_bits(r);
+        seg.give_line_bits(d);
+        Ok((rest, defs))
+    });
+    merged.unwrap_or_else(|| Err(seg.corrupt("line starts").into()))
+}
+
+/// The distinct values of two sorted, distinct lists, sorted.
+fn merge_distinct(a: &[u32], b: &[u32]) -> Vec<u32> {
+    if a.is_empty() || b.is_empty() {
+        return if a.is_empty() { b.to_vec() } else { a.to_vec() };
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::with_capacity(a.len() + b.len()));
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// Sorts and deduplicates postings; large buffers take an LSD radix sort (three

@@ -312,6 +312,204 @@ impl Iterator for Merged<'_> {
     }
 }
 
+/// Appends the values of an encoded list to `out`, in increasing order,
+/// leaving out the containers (slots) in `skip`: what [`PostingIter`] yields,
+/// in one tight loop (a contains query gathers the lists of thousands of
+/// terms, most of them containers of one or two values). Malformed bytes are an
+/// error where the iterator would stop with one; `out` then holds a prefix.
+pub fn extend_into(bytes: &[u8], skip: &SlotSet, out: &mut Vec<u32>) -> Result<(), Malformed> {
+    decode_with(bytes, skip, |v| out.push(v))
+}
+
+/// Adds the values of an encoded list to `bits`, whose slots' lines start at
+/// `starts` (see [`LineBits`]); a value past its slot's lines is malformed.
+pub fn add_to_bits(bytes: &[u8], skip: &SlotSet, starts: &[u32], bits: &mut LineBits) -> Result<(), Malformed> {
+    let mut outside = false;
+    decode_with(bytes, skip, |v| {
+        let slot = (v >> 16) as usize;
+        match (starts.get(slot), starts.get(slot + 1)) {
+            (Some(&start), Some(&end)) if start + (v & 0xFFFF) < end => bits.set((start + (v & 0xFFFF)) as usize),
+            _ => outside = true,
+        }
+    })?;
+    if outside {
+        return Err(Malformed);
+    }
+    Ok(())
+}
+
+/// [`extend_into`], each value given to `emit`.
+#[inline]
+fn decode_with(bytes: &[u8], skip: &SlotSet, mut emit: impl FnMut(u32)) -> Result<(), Malformed> {
+    let mut pos = 0;
+    let containers = get_varint(bytes, &mut pos).ok_or(Malformed)?;
+    let mut key = 0u64;
+    for i in 0..containers {
+        let head = get_varint(bytes, &mut pos).ok_or(Malformed)?;
+        let (delta, single) = (head >> 1, head & 1 == 1);
+        if i > 0 && delta == 0 {
+            return Err(Malformed);
+        }
+        key = if i > 0 { key + delta } else { delta };
+        if key > 0xFFFF {
+            return Err(Malformed);
+        }
+        let high = (key as u32) << 16;
+        let skipped = skip.contains(key as u32);
+        if single {
+            let low = get_varint(bytes, &mut pos).ok_or(Malformed)?;
+            if low > 0xFFFF {
+                return Err(Malformed);
+            }
+            if !skipped {
+                emit(high | low as u32);
+            }
+            continue;
+        }
+        let head = get_varint(bytes, &mut pos).ok_or(Malformed)?;
+        let count = (head >> 1).checked_add(2).filter(|&c| c <= 65_536).ok_or(Malformed)?;
+        if head & 1 == 1 {
+            let body = bytes.get(pos..pos.checked_add(DENSE_BYTES).ok_or(Malformed)?).ok_or(Malformed)?;
+            pos += DENSE_BYTES;
+            if skipped {
+                continue;
+            }
+            // The first `count` set bits; fewer is malformed.
+            let mut left = count;
+            for (w, chunk) in body.chunks_exact(8).enumerate() {
+                let mut word = u64::from_le_bytes(chunk.try_into().map_err(|_| Malformed)?);
+                while word != 0 && left > 0 {
+                    emit(high | (w as u32 * 64 + word.trailing_zeros()));
+                    word &= word - 1;
+                    left -= 1;
+                }
+                if left == 0 {
+                    break;
+                }
+            }
+            if left > 0 {
+                return Err(Malformed);
+            }
+        } else if skipped {
+            // As many varints as values: count their last bytes.
+            let mut left = count;
+            while left > 0 {
+                let b = *bytes.get(pos).ok_or(Malformed)?;
+                pos += 1;
+                left -= (b & 0x80 == 0) as u64;
+            }
+        } else {
+            let mut low = get_varint(bytes, &mut pos).ok_or(Malformed)?;
+            if low > 0xFFFF {
+                return Err(Malformed);
+            }
+            emit(high | low as u32);
+            for _ in 1..count {
+                low += get_varint(bytes, &mut pos).ok_or(Malformed)? + 1;
+                if low > 0xFFFF {
+                    return Err(Malformed);
+                }
+                emit(high | low as u32);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A set of one segment's postings as bits: every line of the segment has one,
+/// each slot's lines in a run starting at `starts[slot]` (line id `i` of the
+/// slot is bit `starts[slot] + i`; `starts` from `Segment::line_starts`), with
+/// a summary bit per 64-bit word. Adding a posting sets two bits; counting,
+/// reading in order and clearing follow the summary to the words set, so a set
+/// is cleared and used again for the next query instead of being allocated.
+/// A union of thousands of lists then costs no sorting or merging.
+#[derive(Debug)]
+pub struct LineBits {
+    words: Vec<u64>,
+    summary: Vec<u64>,
+}
+
+impl LineBits {
+    /// An empty set for `bits` lines.
+    pub fn new(bits: usize) -> LineBits {
+        let words = bits.div_ceil(64);
+        LineBits { words: vec![0; words], summary: vec![0; words.div_ceil(64)] }
+    }
+
+    /// How many lines the set has room for.
+    pub fn capacity(&self) -> usize {
+        self.words.len() * 64
+    }
+
+    #[inline]
+    fn set(&mut self, bit: usize) {
+        let w = bit / 64;
+        self.words[w] |= 1 << (bit % 64);
+        self.summary[w / 64] |= 1 << (w % 64);
+    }
+
+    /// The indices of the words set, in order.
+    fn set_words(&self) -> impl Iterator<Item = usize> + '_ {
+        self.summary.iter().enumerate().flat_map(|(i, &s)| {
+            std::iter::successors((s != 0).then_some(s), |&r| {
+                let r = r & (r - 1);
+                (r != 0).then_some(r)
+            })
+            .map(move |r| i * 64 + r.trailing_zeros() as usize)
+        })
+    }
+
+    /// Adds every line of `other` and clears it.
+    pub fn take_from(&mut self, other: &mut LineBits) {
+        for i in 0..other.summary.len().min(self.summary.len()) {
+            let mut s = std::mem::take(&mut other.summary[i]);
+            self.summary[i] |= s;
+            while s != 0 {
+                let w = i * 64 + s.trailing_zeros() as usize;
+                self.words[w] |= std::mem::take(&mut other.words[w]);
+                s &= s - 1;
+            }
+        }
+    }
+
+    /// How many lines are set.
+    pub fn count(&self) -> u64 {
+        self.set_words().map(|w| self.words[w].count_ones() as u64).sum()
+    }
+
+    /// The postings set, in increasing order (the order of the lines).
+    pub fn postings<'a>(&'a self, starts: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
+        let mut slot = 0usize;
+        self.set_words()
+            .flat_map(move |w| {
+                let word = self.words[w];
+                std::iter::successors((word != 0).then_some(word), |&r| {
+                    let r = r & (r - 1);
+                    (r != 0).then_some(r)
+                })
+                .map(move |r| (w * 64 + r.trailing_zeros() as usize) as u32)
+            })
+            .map(move |bit| {
+                // Lines come in order: the slot only moves forward.
+                while starts.get(slot + 1).is_some_and(|&next| next <= bit) {
+                    slot += 1;
+                }
+                ((slot as u32) << 16) | (bit - starts[slot])
+            })
+    }
+
+    /// Clears the set (only the words set are written).
+    pub fn clear(&mut self) {
+        for i in 0..self.summary.len() {
+            let mut s = std::mem::take(&mut self.summary[i]);
+            while s != 0 {
+                self.words[i * 64 + s.trailing_zeros() as usize] = 0;
+                s &= s - 1;
+            }
+        }
+    }
+}
+
 /// Decodes a whole list into a bitmap.
 pub fn decode(bytes: &[u8]) -> Result<RoaringBitmap, Malformed> {
     let mut iter = PostingIter::new(bytes);
@@ -366,6 +564,104 @@ mod tests {
             let taken = it.by_ref().take(5).count();
             prop_assert_eq!(it.count_left(), Ok((want.len() - taken) as u64));
         }
+    }
+
+    proptest! {
+        #[test]
+        fn extend_into_yields_what_the_iterator_yields(values in prop::collection::btree_set(0u32..(8 << 16), 0..400), dense_len in 0u32..6000, skip in prop::collection::vec(0u32..9, 0..5)) {
+            let mut bitmap: RoaringBitmap = values.into_iter().collect();
+            bitmap.extend((0..dense_len).map(|i| (3 << 16) | (i * 7 % 65536)));
+            let mut bytes = Vec::new();
+            encode(&bitmap.iter().collect::<Vec<_>>(), &mut bytes);
+            let mut set = SlotSet::default();
+            for &s in &skip {
+                set.insert(s);
+            }
+            let want: Vec<u32> = PostingIter::new(&bytes).skipping(&set).collect();
+            let mut got = vec![7];
+            prop_assert_eq!(extend_into(&bytes, &set, &mut got), Ok(()));
+            prop_assert_eq!(&got[1..], &want[..]);
+        }
+
+        #[test]
+        fn extend_into_fails_where_the_iterator_fails(bytes in prop::collection::vec(any::<u8>(), 0..200), skip in prop::collection::vec(0u32..9, 0..3)) {
+            let mut set = SlotSet::default();
+            for &s in &skip {
+                set.insert(s);
+            }
+            let mut it = PostingIter::new(&bytes).skipping(&set);
+            let want: Vec<u32> = it.by_ref().take(100_000).collect();
+            let mut got = Vec::new();
+            let result = extend_into(&bytes, &set, &mut got);
+            prop_assert_eq!(result, it.error.map_or(Ok(()), Err));
+            if result.is_ok() {
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    proptest! {
+        /// Line bits against a sorted, deduplicated union: lists added in two
+        /// sets joined by `take_from`, counted and read in order; a cleared set
+        /// used again answers for its new lists alone.
+        #[test]
+        fn line_bits_are_the_union_of_their_lists(
+            lines in prop::collection::vec(0u32..300, 1..12),
+            lists in prop::collection::vec(prop::collection::vec((0usize..12, 0u32..300), 0..60), 1..6),
+            skip in prop::collection::vec(0u32..12, 0..3),
+        ) {
+            let mut starts = vec![0u32];
+            for &n in &lines {
+                starts.push(starts.last().unwrap() + n + 1);
+            }
+            let mut set = SlotSet::default();
+            for &s in &skip {
+                set.insert(s);
+            }
+            // Values of existing slots, line ids within each slot's lines.
+            let encoded: Vec<(Vec<u32>, Vec<u8>)> = lists.iter().map(|l| {
+                let mut values: Vec<u32> = l.iter()
+                    .map(|&(slot, line)| (slot % lines.len(), line))
+                    .map(|(slot, line)| ((slot as u32) << 16) | (line % (lines[slot] + 1)))
+                    .collect();
+                values.sort_unstable();
+                values.dedup();
+                let mut bytes = Vec::new();
+                encode(&values, &mut bytes);
+                (values, bytes)
+            }).collect();
+            let mut want: Vec<u32> = encoded.iter().flat_map(|(v, _)| v.iter().copied()).filter(|v| !set.contains(v >> 16)).collect();
+            want.sort_unstable();
+            want.dedup();
+            let total = *starts.last().unwrap() as usize;
+            let (mut a, mut b) = (LineBits::new(total), LineBits::new(total));
+            for (i, (_, bytes)) in encoded.iter().enumerate() {
+                let into = if i % 2 == 0 { &mut a } else { &mut b };
+                prop_assert_eq!(add_to_bits(bytes, &set, &starts, into), Ok(()));
+            }
+            a.take_from(&mut b);
+            prop_assert_eq!(b.count(), 0);
+            prop_assert_eq!(a.count(), want.len() as u64);
+            prop_assert_eq!(a.postings(&starts).collect::<Vec<_>>(), want);
+            a.clear();
+            prop_assert_eq!(a.count(), 0);
+            let (first, bytes) = &encoded[0];
+            prop_assert_eq!(add_to_bits(bytes, &SlotSet::default(), &starts, &mut a), Ok(()));
+            prop_assert_eq!(a.postings(&starts).collect::<Vec<_>>(), first.clone());
+        }
+    }
+
+    #[test]
+    fn a_line_id_past_its_slots_lines_is_malformed() {
+        let mut bytes = Vec::new();
+        encode(&[(1 << 16) | 5], &mut bytes);
+        // Slot 1 has room for line ids 0..=4.
+        let starts = [0, 3, 8];
+        let mut bits = LineBits::new(8);
+        assert_eq!(add_to_bits(&bytes, &SlotSet::default(), &starts, &mut bits), Err(Malformed));
+        let mut bytes = Vec::new();
+        encode(&[(2 << 16) | 1], &mut bytes);
+        assert_eq!(add_to_bits(&bytes, &SlotSet::default(), &starts, &mut bits), Err(Malformed));
     }
 
     #[test]

@@ -50,7 +50,18 @@ pub struct Segment {
     last_archives: Mutex<Vec<(u64, Arc<Vec<u8>>)>>,
     /// The structure section's dictionary, prepared on first use.
     structure_dict: OnceLock<Result<structure::Dict, ()>>,
+    /// Where each slot's lines start among the segment's lines, for
+    /// [`postings::LineBits`]: made on first use (`None`: too many lines).
+    line_starts: OnceLock<Result<Option<Box<[u32]>>, String>>,
+    /// Cleared line sets left by earlier queries, for the next.
+    line_bits: Mutex<Vec<postings::LineBits>>,
 }
+
+/// At most this many lines in a segment for [`postings::LineBits`] (32 MiB a
+/// set); a segment holds about a line per 40 bytes of source.
+const MAX_LINE_BITS: u32 = 1 << 28;
+/// Cleared line sets kept per segment.
+const KEPT_LINE_BITS: usize = 8;
 
 /// A fold: the case-insensitive key shared by one or more exact terms (variants).
 /// The key is not stored; it is the fold of any of its variants.
@@ -195,6 +206,8 @@ impl Segment {
             checked_blocks: OnceLock::new(),
             last_archives: Mutex::new(Vec::new()),
             structure_dict: OnceLock::new(),
+            line_starts: OnceLock::new(),
+            line_bits: Mutex::new(Vec::new()),
             bytes,
         };
         // The header and section table (the first block) are checked now: the
@@ -492,6 +505,66 @@ impl Segment {
         Ok((off, v.def_postings_len as usize))
     }
 
+    /// The encoded lists of a variant (on other lines, on definition lines), for
+    /// [`postings::extend_into`]; a stored length of 0 is an empty list.
+    pub fn posting_lists(&self, v: &VariantRec) -> Result<(&[u8], &[u8]), SnapshotError> {
+        let (off, len) = self.def_list(v)?;
+        let list = |off: usize, len: usize| match len {
+            0 => Ok(&[0u8][..]),
+            _ => self.posting_bytes(off, len),
+        };
+        Ok((list(v.postings.0 as usize, v.postings.1 as usize)?, list(off, len)?))
+    }
+
+    /// Where each slot's lines start among the segment's lines, as
+    /// [`postings::LineBits`] numbers them (`slot_count + 1` values: the last is
+    /// the number of lines): a part of a file has room for line ids up to its
+    /// lines (at most 65,535). Read from the slot records on first use; `None`
+    /// when the segment claims more than [`MAX_LINE_BITS`] lines.
+    pub fn line_starts(&self) -> Result<Option<&[u32]>, SnapshotError> {
+        let made = self.line_starts.get_or_init(|| {
+            let mut starts = Vec::with_capacity(self.slot_count as usize + 1);
+            let mut at = 0u32;
+            for i in 0..self.slot_count {
+                starts.push(at);
+                let slot = match self.slot(i) {
+                    Ok(slot) => slot,
+                    Err(SnapshotError::Corrupt { what, .. }) => return Err(what),
+                    Err(e) => return Err(e.to_string()),
+                };
+                let ids = slot.line_count.saturating_sub(slot.part as u32 * LINES_PER_SLOT).min(LINES_PER_SLOT);
+                match at.checked_add(ids + 1).filter(|&n| n <= MAX_LINE_BITS) {
+                    Some(next) => at = next,
+                    None => return Ok(None),
+                }
+            }
+            starts.push(at);
+            Ok(Some(starts.into_boxed_slice()))
+        });
+        match made {
+            Ok(starts) => Ok(starts.as_deref()),
+            Err(what) => Err(self.corrupt(what)),
+        }
+    }
+
+    /// An empty line set for this segment's postings (one left by an earlier
+    /// query when there is one), or `None` when the segment has too many lines.
+    pub fn take_line_bits(&self) -> Result<Option<postings::LineBits>, SnapshotError> {
+        let Some(starts) = self.line_starts()? else { return Ok(None) };
+        let lines = *starts.last().unwrap_or(&0) as usize;
+        let kept = self.line_bits.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        Ok(Some(kept.filter(|b| b.capacity() >= lines).unwrap_or_else(|| postings::LineBits::new(lines))))
+    }
+
+    /// Clears a line set and keeps it for the next query.
+    pub fn give_line_bits(&self, mut bits: postings::LineBits) {
+        bits.clear();
+        let mut kept = self.line_bits.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() < KEPT_LINE_BITS {
+            kept.push(bits);
+        }
+    }
+
     /// A stored list; length 0 is an empty list.
     fn list_iter(&self, off: usize, len: usize) -> Result<PostingIter<'_>, SnapshotError> {
         match len {
@@ -626,8 +699,9 @@ impl Segment {
             .ok_or_else(|| self.corrupt("structure archive invalid"))
     }
 
-    /// The fold ids whose keys contain a trigram, or `None` when no key does.
-    pub fn gram(&self, gram: [u8; 3]) -> Result<Option<RoaringBitmap>, SnapshotError> {
+    /// The fold ids whose keys contain a trigram, in increasing order, or `None`
+    /// when no key does.
+    pub fn gram(&self, gram: [u8; 3]) -> Result<Option<Vec<u32>>, SnapshotError> {
         let Some(i) = self.gram_fst()?.get(gram) else {
             return Ok(None);
         };
@@ -642,7 +716,10 @@ impl Segment {
             .checked_add(len)
             .and_then(|end| p.get(off..end))
             .ok_or_else(|| self.corrupt("gram postings out of bounds"))?;
-        postings::decode(bytes).map(Some).map_err(|_| self.corrupt("gram postings malformed"))
+        let mut ids = Vec::new();
+        postings::extend_into(bytes, &SlotSet::default(), &mut ids)
+            .map_err(|_| self.corrupt("gram postings malformed"))?;
+        Ok(Some(ids))
     }
 
     /// Checks every checksum and every record: what `cg verify` runs. Costs a full

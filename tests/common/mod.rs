@@ -89,6 +89,12 @@ pub fn check(index: &Index, facts: &[FileFacts], q: &Query) {
     let (want, total) = brute_force(facts, q);
     assert_eq!(got.total, total, "total for {q:?}");
     assert_eq!(flat(&got.hits), want, "hits for {q:?}");
+    // Every key checked and every union gathered in parts on the pool, as line
+    // bits: the same answer (on real trees only large queries take these paths).
+    let tuning = codegraph::query::Tuning { part_candidates: 1, part_variants: 1, bits_postings: 0 };
+    let parts = codegraph::query::search_tuned(index, q, tuning).unwrap_or_else(|e| panic!("{q:?} in parts: {e}"));
+    assert_eq!(parts.total, total, "total for {q:?} in parts");
+    assert_eq!(flat(&parts.hits), want, "hits for {q:?} in parts");
 }
 
 /// A spread of queries over the terms that exist: whole terms, prefixes,
