@@ -13,6 +13,7 @@
 //! when indexed; otherwise it says so and exits.
 //!
 //!     cargo bench --bench mcp
+//!     CG_BENCH_BIN=/tmp/cg-old cargo bench --bench mcp   (another build of cg)
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -66,7 +67,9 @@ fn main() {
         return;
     }
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cg"))
+    // `CG_BENCH_BIN=path` runs another build of cg (to compare two).
+    let bin = std::env::var_os("CG_BENCH_BIN").map_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_cg")), PathBuf::from);
+    let mut child = Command::new(bin)
         .args(["mcp", "--project"])
         .arg(&root)
         .stdin(Stdio::piped())

@@ -53,8 +53,13 @@ struct FileText {
     scanned: usize,
     /// The unread rest of the file; `None` once it is all read.
     rest: Option<Box<dyn Read + Send>>,
-    /// Bytes to read at a time from `rest`.
+    /// Bytes to read next from `rest`: doubling after each read up to
+    /// `max_chunk`.
     chunk: usize,
+    max_chunk: usize,
+    /// Bytes `rest` has left, when known (reads stop there without asking
+    /// again; the space for them is taken once).
+    left: u64,
     /// Whether a leading byte-order mark was looked for (and removed).
     bom_checked: bool,
     stale: bool,
@@ -62,8 +67,46 @@ struct FileText {
     matching: Option<Vec<u32>>,
 }
 
-/// How much of an unchanged file is read at a time.
-const READ_CHUNK: usize = 64 << 10;
+thread_local! {
+    /// Buffers of files read by earlier questions on this thread, cleared, for
+    /// the next: taking fresh memory for every file (and the kernel zeroing the
+    /// pages it faults in) was a fifth of `cg mcp`'s time in the MCP bench.
+    static SPARE: std::cell::RefCell<Vec<(Vec<u8>, Vec<usize>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Buffers kept per thread, and the largest kept.
+const SPARE_BUFFERS: usize = 8;
+const SPARE_MAX_BYTES: usize = 1 << 20;
+
+/// Empty buffers for a file's bytes and its line starts.
+fn spare_buffers() -> (Vec<u8>, Vec<usize>) {
+    SPARE.try_with(|s| s.borrow_mut().pop()).ok().flatten().unwrap_or_default()
+}
+
+impl Drop for FileText {
+    fn drop(&mut self) {
+        let (mut content, mut starts) = (std::mem::take(&mut self.content), std::mem::take(&mut self.starts));
+        if content.capacity() > SPARE_MAX_BYTES || starts.capacity() * 8 > SPARE_MAX_BYTES {
+            return;
+        }
+        content.clear();
+        starts.clear();
+        // A thread being torn down has no pool left: the buffers are just freed.
+        let _ = SPARE.try_with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < SPARE_BUFFERS {
+                s.push((content, starts));
+            }
+        });
+    }
+}
+
+/// How much of an unchanged file is read first, and at most at a time: a
+/// first read of 64 KiB (and finding its line ends, and the fresh memory it
+/// needs) was most of the server's time in the MCP bench, where most hits are
+/// in the first few KiB of a file.
+const FIRST_READ: usize = 16 << 10;
+const READ_CHUNK: usize = 256 << 10;
 
 /// Reads hits' lines, hit by hit, so that a caller can write each as it comes
 /// (and stop when its reader is gone). The last few files are kept; a file seen
@@ -139,36 +182,66 @@ fn relocate(file: &mut FileText, matcher: Option<&Matcher>, taken: &mut Vec<u32>
 impl FileText {
     /// A file read whole.
     fn whole(content: Vec<u8>, stale: bool) -> FileText {
-        let mut text = FileText::lazy(Box::new(std::io::empty()), READ_CHUNK, stale);
-        text.content = content;
+        let mut text = FileText::reading(Box::new(std::io::empty()), READ_CHUNK, stale, content, Vec::new());
         text.read_all();
         text
     }
 
     /// A file to read from `rest` as lines are asked for.
     fn lazy(rest: Box<dyn Read + Send>, chunk: usize, stale: bool) -> FileText {
+        let (content, starts) = spare_buffers();
+        FileText::reading(rest, chunk, stale, content, starts)
+    }
+
+    /// `content` read already, the rest to read from `rest`; `starts` an empty
+    /// buffer for the line starts.
+    fn reading(
+        rest: Box<dyn Read + Send>,
+        chunk: usize,
+        stale: bool,
+        content: Vec<u8>,
+        mut starts: Vec<usize>,
+    ) -> FileText {
+        starts.push(0);
         FileText {
-            content: Vec::new(),
-            starts: vec![0],
+            content,
+            starts,
             scanned: 0,
             rest: Some(rest),
             chunk: chunk.max(1),
+            max_chunk: chunk.max(1),
+            left: u64::MAX,
             bom_checked: false,
             stale,
             matching: None,
         }
     }
 
+    /// Reads from `rest`, `size` bytes known to be left, the first chunk being
+    /// `first` bytes and the next ones doubling up to `max`.
+    fn growing(rest: Box<dyn Read + Send>, size: u64, first: usize, max: usize) -> FileText {
+        let mut text = FileText::lazy(rest, first, false);
+        text.max_chunk = max.max(text.chunk);
+        text.left = size;
+        text
+    }
+
     /// Reads one more chunk (all of the rest when it ends) and finds its line
     /// ends; false once everything is read.
     fn read_more(&mut self) -> bool {
         let Some(rest) = &mut self.rest else { return false };
-        let ended = match rest.take(self.chunk as u64).read_to_end(&mut self.content) {
-            Ok(n) => n < self.chunk,
+        let want = (self.chunk as u64).min(self.left) as usize;
+        // Read into room taken once (no zeroing, no regrowing while reading).
+        self.content.reserve_exact(want);
+        let (ended, filled) = match rest.take(want as u64).read_to_end(&mut self.content) {
+            // A shorter read than asked ends the file.
+            Ok(n) => (n < want, n),
             // A read error ends the file where it is (as a shorter read would).
-            Err(_) => true,
+            Err(_) => (true, 0),
         };
-        if ended {
+        self.left = self.left.saturating_sub(filled as u64);
+        self.chunk = (self.chunk * 2).min(self.max_chunk);
+        if ended || self.left == 0 {
             self.rest = None;
         }
         // The byte-order mark, once the first three bytes are there.
@@ -262,7 +335,7 @@ fn read(index: &Index, path: &str, segment: u32, slot: u32, lazy: bool) -> Optio
     // Size and mtime as indexed: unchanged (a touched file is settled by its hash).
     let same = slot.as_ref().is_some_and(|s| meta.len() == s.meta.size && mtime == s.meta.mtime_ns);
     if lazy && same {
-        return Some(FileText::lazy(Box::new(file.take(meta.len())), READ_CHUNK, false));
+        return Some(FileText::growing(Box::new(file.take(meta.len())), meta.len(), FIRST_READ, READ_CHUNK));
     }
     // A changed file is read up to the size limit (a file grown to gigabytes is
     // not read whole).
@@ -439,8 +512,15 @@ mod tests {
 
     /// The lines of a file read `chunk` bytes at a time, asked for in `order`
     /// (line numbers, some past the end), then all of them.
-    fn lines_reading_lazily(bytes: &[u8], chunk: usize, order: &[u32]) -> (Vec<Option<String>>, Vec<String>) {
-        let mut text = FileText::lazy(Box::new(std::io::Cursor::new(bytes.to_vec())), chunk, false);
+    /// `grow`: 0 the same chunk each time; 1 doubling up to four chunks with the
+    /// size known; 2 the same with a size larger than the file (it shrank).
+    fn lines_reading_lazily(bytes: &[u8], chunk: usize, grow: u8, order: &[u32]) -> (Vec<Option<String>>, Vec<String>) {
+        let rest = Box::new(std::io::Cursor::new(bytes.to_vec()));
+        let mut text = match grow {
+            0 => FileText::lazy(rest, chunk, false),
+            1 => FileText::growing(rest, bytes.len() as u64, chunk, chunk * 4),
+            _ => FileText::growing(rest, bytes.len() as u64 + 5, chunk, chunk * 4),
+        };
         let asked = order.iter().map(|&n| text.line(n)).collect();
         text.read_all();
         let all = (1..=text.starts.len() as u32).map(|n| text.line(n).unwrap()).collect();
@@ -472,10 +552,11 @@ mod tests {
                 0..120,
             ),
             chunk in 1usize..9,
+            grow in 0u8..3,
             order in proptest::collection::vec(0u32..40, 0..8),
         ) {
             let whole = lines_decoding_each_line(&bytes);
-            let (asked, all) = lines_reading_lazily(&bytes, chunk, &order);
+            let (asked, all) = lines_reading_lazily(&bytes, chunk, grow, &order);
             let expected: Vec<Option<String>> = order
                 .iter()
                 .map(|&n| n.checked_sub(1).and_then(|i| whole.get(i as usize)).cloned())
