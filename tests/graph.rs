@@ -328,6 +328,30 @@ fn definitions_table_holds_exactly_the_archives_definitions() {
     }
 }
 
+/// A definition's view made from the definitions tables (a callee whose file
+/// was not read) is the one made from its file, in every fixture language.
+#[test]
+fn a_view_from_the_tables_is_the_view_from_the_file() {
+    for lang in ["go", "ts", "rust", "csharp", "python", "java", "c", "cpp", "php", "ruby"] {
+        let (_dir, index) = indexed(lang);
+        let g = Graph::new(&index);
+        let mut checked = 0;
+        for x in index.files().unwrap() {
+            let f = g.file((x.segment, x.slot_id)).unwrap();
+            for (i, d) in f.defs.iter().enumerate() {
+                let id = (f.key, i as u32);
+                // A fresh question that looked the name up and read no file.
+                let fresh = Graph::new(&index);
+                fresh.name_defs(&d.name).unwrap();
+                assert_eq!(fresh.view(id).unwrap(), g.view_read(id).unwrap(), "{lang}: {}", d.name);
+                assert_eq!(fresh.files_read(), 0, "{lang}: {}", d.name);
+                checked += 1;
+            }
+        }
+        assert!(checked >= 5, "{lang}: {checked} definitions");
+    }
+}
+
 /// The relation sections hold each `inherit` reference whose receiver is its
 /// subtype, both ways, with the supertype dealiased by the file's imports, and
 /// each file under its package or namespace: what scanning every file's archive

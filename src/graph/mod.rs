@@ -830,6 +830,22 @@ impl<'i> Graph<'i> {
         Ok((f, d))
     }
 
+    /// A definition as the definitions tables list it, when its file was not
+    /// read and a name this question looked up lists it (what resolution binds
+    /// to comes from these lists): a callee's view needs no archive then. A
+    /// card's callees read every candidate's file before: one C# test method's
+    /// card read 24 files of mono in 115 ms.
+    pub(crate) fn listed(&self, id: DefId) -> Option<Candidate> {
+        if self.files.borrow().contains_key(&id.0) {
+            return None;
+        }
+        let names = self.name_defs.borrow();
+        names.values().find_map(|nd| {
+            let at = nd.by_file.get(&id.0)?;
+            at.iter().map(|&i| &nd.items[i as usize]).find(|c| c.id == id).cloned()
+        })
+    }
+
     /// The members among `nd` of type `t`, else of its nearest supertypes that
     /// have some (empty when none has).
     fn members_through_supertypes(&self, nd: &NameDefs, class: usize, t: &str) -> Result<Vec<DefId>, SnapshotError> {

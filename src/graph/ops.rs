@@ -43,6 +43,22 @@ pub struct DefView {
 
 impl Graph<'_> {
     pub fn view(&self, id: DefId) -> Result<DefView, SnapshotError> {
+        if let Some(c) = self.listed(id) {
+            return Ok(DefView {
+                qualified_name: c.qualified_name(),
+                file: c.path,
+                line: c.def.line,
+                end_line: c.def.end_line,
+                kind: c.def.kind.to_string(),
+                name: c.def.name,
+            });
+        }
+        self.view_read(id)
+    }
+
+    /// [`Graph::view`] from the definition's file, read.
+    #[doc(hidden)]
+    pub fn view_read(&self, id: DefId) -> Result<DefView, SnapshotError> {
         let (f, d) = self.def(id)?;
         Ok(DefView {
             file: f.path.clone(),
@@ -549,7 +565,11 @@ impl Graph<'_> {
                 }
                 for (callee, _, edge) in edges {
                     if let Some(id) = callee {
-                        let is_fn = self.file(id.0)?.defs[id.1 as usize].cat == DefCat::Method;
+                        let cat = match self.listed(id) {
+                            Some(c) => c.def.cat,
+                            None => self.file(id.0)?.defs[id.1 as usize].cat,
+                        };
+                        let is_fn = cat == DefCat::Method;
                         if is_fn && !edge.ambiguous && seen.insert(id) {
                             next.push(id);
                         }
