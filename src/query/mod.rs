@@ -29,6 +29,7 @@ use crate::extract::LineType;
 use crate::project::Index;
 use crate::snapshot::postings::{add_to_bits, extend_into, LineBits};
 use crate::snapshot::{unpack, Segment, SlotRec, SlotSet, SnapshotError, VariantRec};
+use matcher::intersect_sorted;
 
 /// How a query term matches index terms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -347,7 +348,7 @@ fn search_segment_words(
         let (rest, defs) = union_postings(seg, &variants, skip)?;
         lists = Some(match lists {
             None => (rest, defs),
-            Some((r, d)) => (intersect(&r, &rest), intersect(&d, &defs)),
+            Some((r, d)) => (intersect_sorted(&r, &rest), intersect_sorted(&d, &defs)),
         });
         if lists.as_ref().is_some_and(|(r, d)| r.is_empty() && d.is_empty()) {
             break;
@@ -355,23 +356,6 @@ fn search_segment_words(
     }
     let (rest, defs) = lists.unwrap_or_default();
     collect(seg, seg_index, filter, limit, &defs, &rest)
-}
-
-/// The values in both sorted, distinct lists.
-fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let (mut i, mut j, mut out) = (0, 0, Vec::new());
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out
 }
 
 struct Filter {
