@@ -86,7 +86,7 @@ fn spare_buffers() -> (Vec<u8>, Vec<usize>) {
 impl Drop for FileText {
     fn drop(&mut self) {
         let (mut content, mut starts) = (std::mem::take(&mut self.content), std::mem::take(&mut self.starts));
-        if content.capacity() > SPARE_MAX_BYTES || starts.capacity() * 8 > SPARE_MAX_BYTES {
+        if content.capacity() > SPARE_MAX_BYTES || starts.capacity() * std::mem::size_of::<usize>() > SPARE_MAX_BYTES {
             return;
         }
         content.clear();

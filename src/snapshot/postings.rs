@@ -525,6 +525,14 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    fn slot_set(slots: &[u32]) -> SlotSet {
+        let mut set = SlotSet::default();
+        for &s in slots {
+            set.insert(s);
+        }
+        set
+    }
+
     proptest! {
         #[test]
         fn encoding_round_trips(values in prop::collection::btree_set(any::<u32>(), 0..300), dense_key in 0u32..4, dense_len in 0u32..6000) {
@@ -546,15 +554,12 @@ mod tests {
 
     proptest! {
         #[test]
-        fn skipping_and_counting_equal_filtering(values in prop::collection::btree_set(0u32..(8 << 16), 0..400), dense_len in 0u32..6000, skip in prop::collection::vec(0u32..9, 0..5)) {
+        fn skipping_counting_and_extending_equal_filtering(values in prop::collection::btree_set(0u32..(8 << 16), 0..400), dense_len in 0u32..6000, skip in prop::collection::vec(0u32..9, 0..5)) {
             let mut bitmap: RoaringBitmap = values.into_iter().collect();
             bitmap.extend((0..dense_len).map(|i| (3 << 16) | (i * 7 % 65536)));
             let mut bytes = Vec::new();
             encode(&bitmap.iter().collect::<Vec<_>>(), &mut bytes);
-            let mut set = SlotSet::default();
-            for &s in &skip {
-                set.insert(s);
-            }
+            let set = slot_set(&skip);
             let want: Vec<u32> = bitmap.iter().filter(|v| !skip.contains(&(v >> 16))).collect();
             let got: Vec<u32> = PostingIter::new(&bytes).skipping(&set).collect();
             prop_assert_eq!(&got, &want);
@@ -563,32 +568,17 @@ mod tests {
             let mut it = PostingIter::new(&bytes).skipping(&set);
             let taken = it.by_ref().take(5).count();
             prop_assert_eq!(it.count_left(), Ok((want.len() - taken) as u64));
+            // Decoded in one loop, appended to what a buffer holds.
+            let mut got = vec![7];
+            prop_assert_eq!(extend_into(&bytes, &set, &mut got), Ok(()));
+            prop_assert_eq!(&got[1..], &want[..]);
         }
     }
 
     proptest! {
         #[test]
-        fn extend_into_yields_what_the_iterator_yields(values in prop::collection::btree_set(0u32..(8 << 16), 0..400), dense_len in 0u32..6000, skip in prop::collection::vec(0u32..9, 0..5)) {
-            let mut bitmap: RoaringBitmap = values.into_iter().collect();
-            bitmap.extend((0..dense_len).map(|i| (3 << 16) | (i * 7 % 65536)));
-            let mut bytes = Vec::new();
-            encode(&bitmap.iter().collect::<Vec<_>>(), &mut bytes);
-            let mut set = SlotSet::default();
-            for &s in &skip {
-                set.insert(s);
-            }
-            let want: Vec<u32> = PostingIter::new(&bytes).skipping(&set).collect();
-            let mut got = vec![7];
-            prop_assert_eq!(extend_into(&bytes, &set, &mut got), Ok(()));
-            prop_assert_eq!(&got[1..], &want[..]);
-        }
-
-        #[test]
         fn extend_into_fails_where_the_iterator_fails(bytes in prop::collection::vec(any::<u8>(), 0..200), skip in prop::collection::vec(0u32..9, 0..3)) {
-            let mut set = SlotSet::default();
-            for &s in &skip {
-                set.insert(s);
-            }
+            let set = slot_set(&skip);
             let mut it = PostingIter::new(&bytes).skipping(&set);
             let want: Vec<u32> = it.by_ref().take(100_000).collect();
             let mut got = Vec::new();
@@ -614,10 +604,7 @@ mod tests {
             for &n in &lines {
                 starts.push(starts.last().unwrap() + n + 1);
             }
-            let mut set = SlotSet::default();
-            for &s in &skip {
-                set.insert(s);
-            }
+            let set = slot_set(&skip);
             // Values of existing slots, line ids within each slot's lines.
             let encoded: Vec<(Vec<u32>, Vec<u8>)> = lists.iter().map(|l| {
                 let mut values: Vec<u32> = l.iter()
