@@ -241,7 +241,9 @@ impl FileText {
         };
         self.left = self.left.saturating_sub(filled as u64);
         self.chunk = (self.chunk * 2).min(self.max_chunk);
-        if ended || self.left == 0 {
+        // The file's known size reached ends it too (no read to find that out).
+        let ended = ended || self.left == 0;
+        if ended {
             self.rest = None;
         }
         // The byte-order mark, once the first three bytes are there.
@@ -563,6 +565,19 @@ mod tests {
                 .collect();
             prop_assert_eq!(asked, expected);
             prop_assert_eq!(all, whole);
+        }
+    }
+
+    /// Regression: a file of fewer than three bytes whose known size was read
+    /// in full ended without its line ends found (the wait for a byte-order
+    /// mark's third byte took only a short read as the end): "\n" gave one line.
+    #[test]
+    fn a_file_shorter_than_a_byte_order_mark_read_to_its_known_size_keeps_its_lines() {
+        for bytes in [&b"\n"[..], b"a", b"\r\n", b"ab"] {
+            let whole = lines_decoding_each_line(bytes);
+            for chunk in 1..4 {
+                assert_eq!(lines_reading_lazily(bytes, chunk, 1, &[1, 2]).1, whole, "{bytes:?}, chunk {chunk}");
+            }
         }
     }
 
