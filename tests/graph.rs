@@ -988,3 +988,55 @@ fn go_imports_follow_go_mod_replacements_into_the_project() {
     assert_eq!(callees(&index, "main.main"), ["store.New", "store.Use"]);
     assert_eq!(callees(&index, "store.Use"), ["util.Helper"]);
 }
+
+/// TS/JS object keys are properties of the object's type where the file tells
+/// it: a declared variable, field or parameter type (arrays of it too), `as T`,
+/// a function's declared result for what it returns, the value a pattern
+/// destructures, the field a nested literal is the value of. A type alias's
+/// constituents are its supertypes (`x.name` with `x: Option`, a union of
+/// types extending `Base`, is `Base.name`), and `type` is a property name like
+/// any other. A key whose object's type is not told (a call's argument) is no
+/// reference; the same key of another type binds there.
+#[test]
+fn typescript_object_keys_are_properties_of_the_contextual_type() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/types.ts",
+            "export interface Base {\n  name: string;\n  type: string;\n}\n\
+             export interface Str extends Base {\n  size: number;\n}\n\
+             export interface Num extends Base {\n  max: number;\n  inner: Inner;\n}\n\
+             export interface Inner {\n  depth: number;\n}\n\
+             export type Option = Str | Num;\n\
+             export type Table = Partial<Num>;\n\
+             export interface Host {\n  read(): string;\n}\n\
+             export interface Other {\n  name: string;\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Option, Str, Num, Host, Other, Table } from \"./types\";\n\
+             \n\
+             export const all: Option[] = [\n  { name: \"a\", type: \"string\", size: 1 },\n];\n\
+             export function make(): Num {\n  return { name: \"b\", type: \"n\", max: 2, inner: { depth: 3 } };\n}\n\
+             export function show({ size }: Str, o: Option): string {\n  const { name } = o;\n  return name + size + o.type;\n}\n\
+             const host: Host = {\n  read() { return \"r\"; },\n};\n\
+             const cast = { max: 4 } as Num;\n\
+             const t: Table = { max: 5 };\n\
+             const other: Other = { name: \"o\" };\n\
+             log({ name: \"untyped\" });\n\
+             function log(x: unknown) {}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Base.name"), ["src/use.ts:4 other", "src/use.ts:7 other", "src/use.ts:10 other"]);
+    assert_eq!(refs(&index, "Base.type"), ["src/use.ts:4 other", "src/use.ts:7 other", "src/use.ts:11 other"]);
+    assert_eq!(refs(&index, "Str.size"), ["src/use.ts:4 other", "src/use.ts:9 other"]);
+    assert_eq!(refs(&index, "Num.max"), ["src/use.ts:7 other", "src/use.ts:16 other", "src/use.ts:17 other"]);
+    assert_eq!(refs(&index, "Num.inner"), ["src/use.ts:7 other"]);
+    assert_eq!(refs(&index, "Inner.depth"), ["src/use.ts:7 other"]);
+    assert_eq!(refs(&index, "Host.read"), ["src/use.ts:14 other"]);
+    assert_eq!(refs(&index, "Other.name"), ["src/use.ts:18 other"]);
+    // The alias is made of its constituents.
+    let g = Graph::new(&index);
+    let h = g.hierarchy(g.find("Option").unwrap()[0]).unwrap();
+    let supers: Vec<String> = h.supertypes.iter().map(|s| format!("{} {}", s.depth, s.name)).collect();
+    assert_eq!(supers, ["1 Str", "1 Num", "2 Base"]);
+}

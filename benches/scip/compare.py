@@ -28,6 +28,18 @@ tp = fp = fn_ = amb_tp = amb_fp = 0
 checked = 0
 per = []
 bykind = {}
+# CG_SCIP_MISSES=FILE writes each missed (m) and extra (x) reference with its line text.
+misses = open(os.environ['CG_SCIP_MISSES'], 'w') if os.environ.get('CG_SCIP_MISSES') else None
+texts = {}
+def line_text(path, ln):
+    if path not in texts:
+        try:
+            texts[path] = open(os.path.join(project, path), errors='replace').read().split('\n')
+        except OSError:
+            texts[path] = []
+    lines = texts[path]
+    return lines[ln - 1].strip() if 0 < ln <= len(lines) else ''
+
 for sym in cands:
     if checked >= n:
         break
@@ -49,6 +61,11 @@ for sym in cands:
     tp += t; fp += f; fn_ += m
     amb_tp += sum(1 for k in truth & got.keys() if got[k]); amb_fp += sum(1 for k in got.keys() - truth if got[k])
     per.append((sym, len(truth), t, f, m, ans.get('other_lines', 0)))
+    if misses:
+        for tag, keys in (('m', truth - got.keys()), ('x', got.keys() - truth)):
+            for (p, l) in sorted(keys):
+                amb = 'a' if got.get((p, l)) else '-'
+                misses.write(f'{tag}\t{amb}\t{name_of(sym)}\t{p}:{l}\t{line_text(p, l)}\t{sym}\n')
     kind = 'function/method' if sym.endswith(').') else 'type' if sym.endswith('#') else 'property/variable'
     k = bykind.setdefault(kind, [0, 0, 0, 0, 0])
     k[0] += 1; k[1] += t; k[2] += f; k[3] += m

@@ -58,6 +58,12 @@ pub(super) struct GraphRole {
     scoped: bool,
     /// Rust's `mod x;` (an import of a module file).
     pub(super) mod_item: bool,
+    /// TS/JS `{ .. }`: an object literal or an object destructuring pattern.
+    object_literal: bool,
+    /// TS/JS `key: value` in one (`pair`, `pair_pattern`), or `{ a = 1 }`.
+    object_entry: bool,
+    /// TS's `type X = ..`: its value's constituents are X's supertypes.
+    type_alias: bool,
 }
 
 impl GraphRole {
@@ -122,7 +128,14 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         variable_name: kind == "variable_name",
         scoped: kind.starts_with("scoped"),
         mod_item: spec.language == crate::lang::Language::Rust && kind == "mod_item",
+        object_literal: js_like(spec) && matches!(kind, "object" | "object_pattern"),
+        object_entry: js_like(spec) && matches!(kind, "pair" | "pair_pattern" | "object_assignment_pattern"),
+        type_alias: js_like(spec) && kind == "type_alias_declaration",
     }
+}
+
+fn js_like(spec: &LanguageSpec) -> bool {
+    matches!(spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript)
 }
 
 pub(super) fn graph_fields(spec: &LanguageSpec, grammar: &tree_sitter::Language) -> GraphFields {
@@ -738,15 +751,37 @@ impl<'a> Visit<'a> {
     /// A name leaf in code: decides its role and receiver, or leaves it out when it
     /// is a definition's own name, a keyword or a local name.
     pub(super) fn reference(&mut self, node: Node<'a>, text: &'a str) {
-        if text.bytes().all(|b| b == b'_')
-            || self.graph.def_names.contains(&node.start_byte())
-            || self.roles.is_keyword(text)
-            || self.graph.type_params.contains(text)
-        {
+        if text.bytes().all(|b| b == b'_') || self.roles.is_keyword(text) || self.graph.type_params.contains(text) {
             return;
         }
+        let Some(k) = self.graph.path.len().checked_sub(1) else { return };
+        // TS/JS: the key of an object literal or destructuring pattern is a
+        // property of the object's type, as far as its context tells
+        // (`const o: T = { name: 1 }`, `const { name } = t`, `return { .. }`
+        // with a declared result); `{ a }` also reads the variable `a`.
+        let key = self.ts_object_key(k);
+        if self.graph.def_names.contains(&node.start_byte()) {
+            // `const host: Host = { read() { .. } }`: the method is defined
+            // here, and implements the context type's `read`.
+            if let Some((Some(receiver @ Pending::Done(Receiver::Type(_))), _)) = key {
+                let line = node.start_position().row as u32 + 1;
+                self.graph.refs.push(PendingRef { line, name: text, role: RefRole::Other, receiver });
+            }
+            return;
+        }
+        if let Some((receiver, shorthand)) = key {
+            // A key whose object's type the file does not tell is left out (as
+            // a member of an unknown receiver, it was listed with every
+            // same-named member: mostly wrong, compared with the compiler).
+            if let Some(receiver) = receiver {
+                let line = node.start_position().row as u32 + 1;
+                self.graph.refs.push(PendingRef { line, name: text, role: RefRole::Other, receiver });
+            }
+            if !shorthand {
+                return;
+            }
+        }
         let path = &self.graph.path;
-        let Some(k) = path.len().checked_sub(1) else { return };
         let role_at = |i: usize| self.path_role(i);
         if k >= 1 && role_at(k - 1).keyword_argument && path[k].1 == self.roles.graph_fields.name {
             // Python's `f(key=value)`: `key` names a parameter, not a definition.
@@ -893,6 +928,125 @@ impl<'a> Visit<'a> {
         }
     }
 
+    /// TS/JS: when the name at `k` is an object's key (`{ a: 1 }`, `{ a }`,
+    /// `{ a = 1 }`, the patterns `const { a: b } = ..` and `{ a }`), the
+    /// receiver it is a property of (None: the file does not tell), and
+    /// whether it is a shorthand (also a variable's name).
+    fn ts_object_key(&self, k: usize) -> Option<(Option<Pending<'a>>, bool)> {
+        if k < 2 {
+            return None;
+        }
+        let path = &self.graph.path;
+        let (object, shorthand) = if self.path_role(k - 1).object_literal {
+            (k - 1, true)
+        } else if self.path_role(k - 1).object_entry && self.path_role(k - 2).object_literal {
+            let entry = path[k - 1].0;
+            let me = Some(path[k].0.id());
+            if self.child(entry, "key").map(|n| n.id()) == me {
+                (k - 2, false)
+            } else if self.child(entry, "left").map(|n| n.id()) == me {
+                (k - 2, true)
+            } else {
+                return None;
+            }
+        } else if self.path_role(k - 2).object_literal && self.path_role(k - 1).function {
+            // `{ read() { .. } }`: a method's name.
+            (k - 2, false)
+        } else {
+            return None;
+        };
+        Some((self.ts_context(object, 0), shorthand))
+    }
+
+    /// The type an object literal or pattern at `o` in the path has from its
+    /// context: a declared type (variable, field, parameter, `as T`, a
+    /// function's declared result for what it returns), the value a pattern
+    /// destructures, what a key's value is a property of. None when the file
+    /// does not tell.
+    fn ts_context(&self, o: usize, depth: usize) -> Option<Pending<'a>> {
+        if o == 0 || depth > 6 {
+            return None;
+        }
+        let path = &self.graph.path;
+        let (parent, field) = (path[o - 1].0, self.roles.field_name(path[o].1));
+        let typed = |t: Option<Node<'a>>| Some(Pending::Done(Receiver::Type(self.ts_type(t?, 0)?)));
+        match parent.kind() {
+            "variable_declarator" | "public_field_definition" | "required_parameter" | "optional_parameter" => {
+                if let Some(t) = self.child(parent, "type") {
+                    return typed(Some(t));
+                }
+                match (parent.kind(), field) {
+                    // `const { a } = value`: `value.a`.
+                    ("variable_declarator", Some("name")) => Some(self.receiver(self.child(parent, "value")?, 0)),
+                    _ => None,
+                }
+            }
+            // An element of an array in context `T[]` is a `T`.
+            "array" | "parenthesized_expression" => self.ts_context(o - 1, depth + 1),
+            "as_expression" | "satisfies_expression" => {
+                typed(parent.named_child(parent.named_child_count().checked_sub(1)?))
+            }
+            "type_assertion" => typed(parent.named_child(0)?.named_child(0)),
+            "pair" | "pair_pattern" if field == Some("value") && o >= 2 => {
+                let key = self.child(parent, "key").filter(|key| self.roles.of(*key).graph.name)?;
+                Some(match self.ts_context(o - 2, depth + 1) {
+                    Some(Pending::Done(Receiver::Type(t))) => Pending::Field(t, self.text(key)),
+                    _ => Pending::Done(Receiver::Unknown),
+                })
+            }
+            "return_statement" => {
+                let f = (0..o - 1).rev().find(|&i| self.path_role(i).function)?;
+                typed(self.child(path[f].0, "return_type"))
+            }
+            "arrow_function" if field == Some("body") => typed(self.child(parent, "return_type")),
+            // `x.opts = { .. }`: what the target is declared as (an unknown
+            // target says nothing: `module.exports = { start }`).
+            "assignment_expression" if field == Some("right") => match self.receiver(self.child(parent, "left")?, 0) {
+                Pending::Done(Receiver::Unknown) => None,
+                known => Some(known),
+            },
+            _ => None,
+        }
+    }
+
+    /// The one named type a TS type annotation stands for: `T`, `ns.T`,
+    /// `T<U>`, `T[]` and `readonly T[]` (for their elements), `T | undefined`,
+    /// `Partial<T>`. None for other shapes (object types, functions, unions
+    /// of several types).
+    fn ts_type(&self, t: Node<'a>, depth: usize) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        match t.kind() {
+            "type_annotation" | "readonly_type" | "parenthesized_type" | "array_type" => {
+                self.ts_type(t.named_child(0)?, depth + 1)
+            }
+            "type_identifier" => Some(self.text(t).to_string()).filter(|n| !self.roles.is_keyword(n)),
+            "nested_type_identifier" => self.child(t, "name").map(|n| self.text(n).to_string()),
+            "generic_type" => {
+                let name = self.ts_type(self.child(t, "name")?, depth + 1)?;
+                if matches!(name.as_str(), "Partial" | "Readonly" | "Required" | "ReadonlyArray" | "Array") {
+                    return self.ts_type(self.child(t, "type_arguments")?.named_child(0)?, depth + 1);
+                }
+                Some(name)
+            }
+            "union_type" => {
+                let mut found = None;
+                for c in t.named_children(&mut t.walk()) {
+                    if matches!(c.kind(), "predefined_type" | "literal_type") {
+                        continue;
+                    }
+                    if found.is_some() {
+                        return None;
+                    }
+                    found = Some(c);
+                }
+                self.ts_type(found?, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the name at `k`, inside the import statement at `at`, is a name the
     /// statement imports: not a segment of the module's path (`a` of `crate::a::B`,
     /// `Foo` of `using Foo.Bar`) and not the alias it is bound to.
@@ -987,8 +1141,25 @@ impl<'a> Visit<'a> {
         let path = &self.graph.path;
         for i in (k.saturating_sub(6)..k).rev() {
             let g = self.path_role(i);
-            if g.type_list || g.function {
+            if (g.type_list && !self.ts_transparent_generic(i)) || g.function {
                 return false;
+            }
+            if g.type_alias {
+                // `type X = A | (B & C<T>)`, `type X = ns.A`: X is made of its
+                // constituents (for member lookups, X's supertypes).
+                let value = self.child(path[i].0, "value").map(|v| v.id());
+                return value == Some(path[i + 1].0.id())
+                    && (i + 1..k).all(|j| {
+                        matches!(
+                            path[j].0.kind(),
+                            "union_type"
+                                | "intersection_type"
+                                | "parenthesized_type"
+                                | "generic_type"
+                                | "type_arguments"
+                                | "nested_type_identifier"
+                        )
+                    });
             }
             if g.inherit || (g.inherit_field != 0 && path[i + 1].1 == g.inherit_field) {
                 // Not when the list itself is a generic argument (Go's `Pair[K, V]`
@@ -1000,6 +1171,15 @@ impl<'a> Visit<'a> {
             }
         }
         false
+    }
+
+    /// Whether the type arguments at `i` in the path are those of TS's
+    /// `Partial<T>`, `Readonly<T>` or `Required<T>` (T's members, changed).
+    fn ts_transparent_generic(&self, i: usize) -> bool {
+        let Some(generic) = i.checked_sub(1).map(|p| self.graph.path[p].0) else { return false };
+        js_like(self.spec)
+            && generic.kind() == "generic_type"
+            && self.child(generic, "name").is_some_and(|n| matches!(self.text(n), "Partial" | "Readonly" | "Required"))
     }
 
     /// A name bound to a whole imported module or package (`fmt`, `* as path`):

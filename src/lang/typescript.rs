@@ -6,7 +6,8 @@ use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityI
 
 /// Reserved words, TypeScript's type keywords and the contextual keywords that are
 /// rarely names. Left out on purpose, because they are common property names:
-/// `get`, `set`, `from`, `of`, `module`, `is`. Sorted.
+/// `get`, `set`, `from`, `of`, `module`, `is`, `type`, `symbol` (`node.type`,
+/// `{ type: "string" }`). Sorted.
 const KEYWORDS: &[&str] = &[
     "abstract",
     "any",
@@ -61,12 +62,10 @@ const KEYWORDS: &[&str] = &[
     "string",
     "super",
     "switch",
-    "symbol",
     "this",
     "throw",
     "true",
     "try",
-    "type",
     "typeof",
     "undefined",
     "unknown",
@@ -158,6 +157,7 @@ const JS_LIKE: LanguageSpec = LanguageSpec {
             "property_identifier",
             "type_identifier",
             "shorthand_property_identifier",
+            "shorthand_property_identifier_pattern",
             "private_property_identifier",
         ],
         type_name_kinds: &["type_identifier"],
