@@ -1040,3 +1040,37 @@ fn typescript_object_keys_are_properties_of_the_contextual_type() {
     let supers: Vec<String> = h.supertypes.iter().map(|s| format!("{} {}", s.depth, s.name)).collect();
     assert_eq!(supers, ["1 Str", "1 Num", "2 Base"]);
 }
+
+/// TS: a member its receiver's type does not declare, nor its supertypes, is a
+/// subtype's (the compiler narrowed the receiver: `if (isBinary(node))
+/// node.operator` with `node: Node`), ambiguous when several declare it; an
+/// enum member as a type (`kind: Kind.Binary`) is the member; a name bound
+/// outside functions with a told type types its uses in the file's functions.
+#[test]
+fn typescript_narrowed_receivers_enum_member_types_and_module_level_bindings() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/nodes.ts",
+            "export enum Kind { Binary, Call }\n\
+             export interface Node {\n  kind: Kind;\n}\n\
+             export interface Binary extends Node {\n  kind: Kind.Binary;\n  operator: string;\n  left: Node;\n}\n\
+             export interface Call extends Node {\n  kind: Kind.Call;\n  left: Node;\n}\n\
+             export class Cache {\n  get(k: string): Node { return null as any; }\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Node, Kind, Cache } from \"./nodes\";\n\
+             \n\
+             const cache = new Cache();\n\
+             export function visit(node: Node): string {\n  const n = cache.get(\"k\");\n  return node.operator + node.left + n.kind;\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Binary.operator"), ["src/use.ts:6 other"]);
+    assert_eq!(refs(&index, "Binary.left"), ["src/use.ts:6 other ambiguous"]);
+    assert_eq!(refs(&index, "Call.left"), ["src/use.ts:6 other ambiguous"]);
+    assert_eq!(refs(&index, "Kind.Binary"), ["src/nodes.ts:6 type"]);
+    assert_eq!(refs(&index, "Cache.get"), ["src/use.ts:5 call"]);
+    // `n.kind`: Node's own member, not its subtypes'.
+    assert_eq!(refs(&index, "Node.kind"), ["src/use.ts:6 other"]);
+    assert!(refs(&index, "Binary.kind").is_empty());
+}

@@ -205,6 +205,9 @@ pub(super) struct GraphState<'a> {
     type_params: rustc_hash::FxHashSet<&'a str>,
     /// (type, field) → the field's declared type.
     pub fields: FxHashMap<(String, String), String>,
+    /// Names bound outside functions and types, with their type when every
+    /// binding of the name tells the same.
+    globals: FxHashMap<&'a str, Option<String>>,
 }
 
 impl<'a> Visit<'a> {
@@ -218,7 +221,12 @@ impl<'a> Visit<'a> {
             self.graph.frames.push(Frame { depth, locals: FxHashMap::default() });
         }
         if g.binding != 0 && !self.graph.frames.is_empty() {
-            self.bind(node, g.binding as usize - 1);
+            let (idents, ty) = self.binding(node, g.binding as usize - 1);
+            if let Some(frame) = self.graph.frames.last_mut() {
+                for name in idents {
+                    frame.locals.insert(name, ty.clone());
+                }
+            }
         } else if g.binding != 0 {
             // A module-level binding (`const a = ..`, `var x T`): its name is
             // declared here, not referenced.
@@ -228,6 +236,18 @@ impl<'a> Visit<'a> {
                 for n in names {
                     if self.roles.of(n).graph.name {
                         self.graph.def_names.insert(n.start_byte());
+                    }
+                }
+            }
+            // Its type, when told, types it as a receiver in the file's
+            // functions (`const cache = new Map()`, then `cache.get(k)`);
+            // not a type's own bindings (class-level names are fields).
+            if self.current_type().is_none() {
+                let (idents, ty) = self.binding(node, g.binding as usize - 1);
+                for name in idents {
+                    let seen = self.graph.globals.entry(name).or_insert_with(|| ty.clone());
+                    if *seen != ty {
+                        *seen = None;
                     }
                 }
             }
@@ -258,7 +278,7 @@ impl<'a> Visit<'a> {
     }
 
     /// The names a binding node declares, with their type when the file tells.
-    fn bind(&mut self, node: Node<'a>, index: usize) {
+    fn binding(&self, node: Node<'a>, index: usize) -> (Vec<&'a str>, Option<String>) {
         let b = &self.spec.graph.bindings[index];
         let mut names: Vec<Node<'a>> = Vec::new();
         if b.names.is_empty() {
@@ -286,7 +306,7 @@ impl<'a> Visit<'a> {
             self.pattern_names(n, &mut idents);
         }
         if idents.is_empty() {
-            return;
+            return (idents, None);
         }
         let parent = self.graph.path.len().checked_sub(2).map(|i| self.graph.path[i].0);
         let mut ty = match b.ty.strip_prefix('^') {
@@ -320,10 +340,9 @@ impl<'a> Visit<'a> {
                     .or_else(|| self.called_function(v))
             });
         }
-        let Some(frame) = self.graph.frames.last_mut() else { return };
-        for name in idents {
-            frame.locals.insert(name, ty.clone());
-        }
+        // CommonJS's `const fs = require("fs")`: a module, not a result.
+        let ty = ty.filter(|t| t != "()require");
+        (idents, ty)
     }
 
     /// Names in a pattern: the node itself when it is a name, else the names below it.
@@ -1307,7 +1326,14 @@ impl<'a> Visit<'a> {
                     },
                     Pending::Name(name, in_type) => match in_type.and_then(|t| fields.get(&(t, name.to_string()))) {
                         Some(t) => Receiver::Type(t.clone()),
-                        None => Receiver::Name(name.to_string()),
+                        None => match graph.globals.get(name) {
+                            // A name the file binds outside functions, typed.
+                            Some(Some(t)) => match t.strip_prefix("()") {
+                                Some(f) => Receiver::Returns(f.to_string()),
+                                None => Receiver::Type(t.clone()),
+                            },
+                            _ => Receiver::Name(name.to_string()),
+                        },
                     },
                 };
                 // A receiver typed by a generic parameter (`x: T`, `impl<T>

@@ -524,7 +524,8 @@ pub struct Graph<'i> {
     /// when the name has candidates in several.
     family_defs: RefCell<FxHashMap<(String, Language), Arc<NameDefs>>>,
     named_in: RefCell<FxHashMap<(String, bool), NamedIn>>,
-    supers: RefCell<FxHashMap<String, Rc<Vec<Vec<String>>>>>,
+    /// [`Graph::supertypes`] (`true`) and [`Graph::subtypes`] of a type name.
+    supers: RefCell<FxHashMap<(String, bool), Rc<Vec<Vec<String>>>>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<std::sync::Arc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
@@ -865,7 +866,37 @@ impl<'i> Graph<'i> {
     /// The supertypes of the types named `name`, level by level (direct ones
     /// first), up to four levels, each name once.
     pub fn supertypes(&self, name: &str) -> Result<Rc<Vec<Vec<String>>>, SnapshotError> {
-        if let Some(s) = self.supers.borrow().get(name) {
+        self.type_levels(name, true)
+    }
+
+    /// The subtypes of the types named `name`, level by level like
+    /// [`Graph::supertypes`].
+    pub fn subtypes(&self, name: &str) -> Result<Rc<Vec<Vec<String>>>, SnapshotError> {
+        self.type_levels(name, false)
+    }
+
+    /// The members among `nd` declared by the subtypes of `t` (to four levels):
+    /// what a TS receiver typed `t` reaches when `t` and its supertypes
+    /// declare no such member, the compiler having narrowed it to a subtype
+    /// (`if (isBinaryExpression(node)) node.operatorToken` with `node: Node`).
+    /// Stops past [`MAX_AMBIGUOUS`] + 1 found.
+    fn members_through_subtypes(&self, nd: &NameDefs, class: usize, t: &str) -> Result<Vec<DefId>, SnapshotError> {
+        let mut found: Vec<DefId> = Vec::new();
+        for level in self.subtypes(t)?.iter() {
+            for d in nd.select(class, &nd.of_parents(level), |_| true) {
+                if !found.contains(&d) {
+                    found.push(d);
+                }
+            }
+            if found.len() > MAX_AMBIGUOUS {
+                break;
+            }
+        }
+        Ok(found)
+    }
+
+    fn type_levels(&self, name: &str, up: bool) -> Result<Rc<Vec<Vec<String>>>, SnapshotError> {
+        if let Some(s) = self.supers.borrow().get(&(name.to_string(), up)) {
             return Ok(s.clone());
         }
         let mut levels: Vec<Vec<String>> = Vec::new();
@@ -875,7 +906,7 @@ impl<'i> Graph<'i> {
         for _ in 0..4 {
             let mut next = Vec::new();
             for t in &frontier {
-                for s in self.direct_supertypes(t)? {
+                for s in self.inherit_edges(t, up)? {
                     if seen.insert(s.clone()) {
                         next.push(s);
                     }
@@ -888,20 +919,15 @@ impl<'i> Graph<'i> {
             frontier = next;
         }
         let levels = Rc::new(levels);
-        self.supers.borrow_mut().insert(name.to_string(), levels.clone());
+        self.supers.borrow_mut().insert((name.to_string(), up), levels.clone());
         Ok(levels)
     }
 
-    /// The names the types named `name` inherit from: every `inherit`
-    /// reference whose receiver is such a type (`class T extends B`, `impl
-    /// Display for T` in any file), from the segments' relation sections (no
-    /// structure block read), in segment, file and line order.
-    fn direct_supertypes(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
-        self.inherit_edges(name, true)
-    }
-
     /// The other ends of the live edges up from (`up`) or down to the types
-    /// named `name`, each name once.
+    /// named `name`, each name once: up, the names they inherit from (every
+    /// `inherit` reference whose receiver is such a type: `class T extends B`,
+    /// `impl Display for T` in any file), from the segments' relation sections
+    /// (no structure block read), in segment, file and line order.
     pub fn inherit_edges(&self, name: &str, up: bool) -> Result<Vec<String>, SnapshotError> {
         use crate::snapshot::defs::Relation;
         let relation = if up { Relation::Up } else { Relation::Down };
@@ -1014,7 +1040,14 @@ impl<'i> Graph<'i> {
             }
         }
         let nd = self.name_defs_for(name, f.language)?;
-        let class = role_class(r.role);
+        let mut class = role_class(r.role);
+        if let (RefRole::Type, PackedReceiver::Name(x), Language::TypeScript) = (r.role, r.receiver, f.language) {
+            // TS: an enum member as a type (`kind: SyntaxKind.Identifier`).
+            let x = self.dealias(f, f.name(x));
+            if nd.select(2, &nd.of_parents(std::slice::from_ref(&x)), |d| d.cat == DefCat::Property).len() == 1 {
+                class = 2;
+            }
+        }
         if !nd.any[class] {
             return Ok(Resolution::default());
         }
@@ -1065,6 +1098,13 @@ impl<'i> Graph<'i> {
                 }
             }
             let found = self.members_through_supertypes(&nd, class, &t)?;
+            if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
+                let below = self.members_through_subtypes(&nd, class, &t)?;
+                if below.len() > MAX_AMBIGUOUS {
+                    return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: below.len() });
+                }
+                return Ok(done(below));
+            }
             if found.is_empty() && f.language == Language::Go && class != 0 {
                 // Go's embedded field is named after its type, promoted fields
                 // too: `x.Base`, `T{Base: ..}` with `type T struct{ Base }`.

@@ -244,11 +244,13 @@ impl Graph<'_> {
         let classes: Vec<usize> =
             if roles.is_empty() { vec![0, 1, 2] } else { roles.iter().map(|&r| super::role_class(r)).collect() };
         let mut types: Vec<String> = Vec::new();
+        let mut downward = false;
         for &t in targets {
-            let (_, d) = self.def(t)?;
+            let (f, d) = self.def(t)?;
             if d.name != name {
                 continue;
             }
+            downward |= matches!(f.language, Language::TypeScript | Language::JavaScript);
             let Some(parent) = d.parent.clone() else { return Ok(None) };
             if classes.iter().any(|&c| super::fits_class(c, &d) && nd.members[c].len() <= super::MAX_AMBIGUOUS) {
                 return Ok(None);
@@ -259,7 +261,25 @@ impl Graph<'_> {
         }
         // Reading no more than half the files the name is in.
         let mut budget = named / 2;
-        let Some(types) = self.family(&types, &mut budget)? else { return Ok(None) };
+        let roots = types.clone();
+        let Some(mut types) = self.family(&types, &mut budget)? else { return Ok(None) };
+        if downward {
+            // A TS receiver typed as a supertype reaches a member only a
+            // subtype declares (`Graph::members_through_subtypes`).
+            for root in &roots {
+                for s in self.supertypes(root)?.iter().flatten() {
+                    if types.contains(s) {
+                        continue;
+                    }
+                    let files = self.files_with(s, false)?.len();
+                    if files > budget {
+                        return Ok(None);
+                    }
+                    budget -= files;
+                    types.push(s.clone());
+                }
+            }
+        }
         let mut keep: FxHashSet<FileKey> = FxHashSet::default();
         // The functions declared to return one of the types, and the fields
         // declared as one (with the type holding them).
