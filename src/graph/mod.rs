@@ -65,6 +65,9 @@ const MAX_CANDIDATES: usize = 2_000;
 /// real ones; answers count such lines as `other_lines`).
 pub const MAX_AMBIGUOUS: usize = 8;
 
+/// Type names level by level (direct ones first): [`Graph::supertypes`], [`Graph::subtypes`].
+pub type TypeLevels = Rc<Vec<Vec<String>>>;
+
 /// A file by where its first slot is: (segment, slot).
 pub type FileKey = (usize, u32);
 /// A definition: its file and its index among the file's definitions.
@@ -525,7 +528,7 @@ pub struct Graph<'i> {
     family_defs: RefCell<FxHashMap<(String, Language), Arc<NameDefs>>>,
     named_in: RefCell<FxHashMap<(String, bool), NamedIn>>,
     /// [`Graph::supertypes`] (`true`) and [`Graph::subtypes`] of a type name.
-    supers: RefCell<FxHashMap<(String, bool), Rc<Vec<Vec<String>>>>>,
+    supers: RefCell<FxHashMap<(String, bool), TypeLevels>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<std::sync::Arc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
@@ -865,13 +868,13 @@ impl<'i> Graph<'i> {
 
     /// The supertypes of the types named `name`, level by level (direct ones
     /// first), up to four levels, each name once.
-    pub fn supertypes(&self, name: &str) -> Result<Rc<Vec<Vec<String>>>, SnapshotError> {
+    pub fn supertypes(&self, name: &str) -> Result<TypeLevels, SnapshotError> {
         self.type_levels(name, true)
     }
 
     /// The subtypes of the types named `name`, level by level like
     /// [`Graph::supertypes`].
-    pub fn subtypes(&self, name: &str) -> Result<Rc<Vec<Vec<String>>>, SnapshotError> {
+    pub fn subtypes(&self, name: &str) -> Result<TypeLevels, SnapshotError> {
         self.type_levels(name, false)
     }
 
@@ -895,7 +898,7 @@ impl<'i> Graph<'i> {
         Ok(found)
     }
 
-    fn type_levels(&self, name: &str, up: bool) -> Result<Rc<Vec<Vec<String>>>, SnapshotError> {
+    fn type_levels(&self, name: &str, up: bool) -> Result<TypeLevels, SnapshotError> {
         if let Some(s) = self.supers.borrow().get(&(name.to_string(), up)) {
             return Ok(s.clone());
         }
