@@ -1074,3 +1074,49 @@ fn typescript_narrowed_receivers_enum_member_types_and_module_level_bindings() {
     assert_eq!(refs(&index, "Node.kind"), ["src/use.ts:6 other"]);
     assert!(refs(&index, "Binary.kind").is_empty());
 }
+
+/// `refs` of a TS member that many types share reads only the files naming a
+/// type it can be reached through, and a receiver typed as a supertype of the
+/// member's type reaches it (narrowed): those files are read too, and the
+/// answer is the one reading every file gives.
+#[test]
+fn typescript_narrowed_receivers_are_found_when_refs_reads_fewer_files() {
+    let mut files: Vec<(String, String)> = vec![
+        ("src/base.ts".into(), "export interface Base {\n  id: number;\n}\n".into()),
+        (
+            "src/sub.ts".into(),
+            "import { Base } from \"./base\";\nexport interface Sub extends Base {\n  get(): number;\n}\n".into(),
+        ),
+        (
+            "src/narrow.ts".into(),
+            "import { Base } from \"./base\";\nexport function run(b: Base): number {\n  return b.get();\n}\n".into(),
+        ),
+    ];
+    for i in 0..10 {
+        files.push((format!("src/t{i}.ts"), format!("export class T{i} {{\n  get(): number {{ return {i}; }}\n}}\n")));
+    }
+    for i in 0..70 {
+        let t = i % 10;
+        files.push((
+            format!("src/use{i:02}.ts"),
+            format!("import {{ T{t} }} from \"./t{t}\";\nexport function use{i}(x: T{t}): number {{\n  return x.get();\n}}\n"),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    let answer = |g: &Graph<'_>, symbol: &str| {
+        let defs = g.find(symbol).unwrap();
+        let (refs, other) = g.refs_counted(&defs, &[]).unwrap();
+        let refs: Vec<String> = refs.into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect();
+        (refs, other)
+    };
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = answer(&narrowed, "Sub.get");
+    assert_eq!(got, answer(&wide, "Sub.get"));
+    assert_eq!(got.0, ["src/narrow.ts:3 call"]);
+    assert!(narrowed.files_read() * 4 < wide.files_read(), "{} vs {}", narrowed.files_read(), wide.files_read());
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = answer(&narrowed, "T3.get");
+    assert_eq!(got, answer(&wide, "T3.get"));
+    assert_eq!(got.0.len(), 7);
+}

@@ -228,8 +228,10 @@ impl Graph<'_> {
     /// implicit `this`). The file then names, as written: `P` or `D` (a declared
     /// type, a cast, a static `P.m`, the enclosing type, an import of an alias
     /// of either), a function declared to return one of them (`s := NewP()`), or
-    /// a field declared as one (`this.p.m()`). So the files kept are those naming
-    /// any of these; the answer is the one reading every file would give.
+    /// a field declared as one (`this.p.m()`). In TS/JS a receiver typed as a
+    /// supertype of `P` reaches it too (`Graph::members_through_subtypes`), so
+    /// `P`'s supertypes count as well. So the files kept are those naming any
+    /// of these; the answer is the one reading every file would give.
     fn receiver_files(
         &self,
         name: &str,
