@@ -1120,3 +1120,38 @@ fn typescript_narrowed_receivers_are_found_when_refs_reads_fewer_files() {
     assert_eq!(got, answer(&wide, "T3.get"));
     assert_eq!(got.0.len(), 7);
 }
+
+/// Rust's struct literals and patterns (`Store { name: 1 }`, `Store { name }`,
+/// `let Store { name } = s`, `Self { .. }`) and C#'s object initializers (`new
+/// Store { Name = 1 }`, `Inner = { Depth = 2 }` inside one) name fields of the
+/// literal's type, not a same-named field of another type nor a local.
+#[test]
+fn rust_struct_literals_and_csharp_initializers_name_the_literals_fields() {
+    let (_dir, index) = project_of(&[
+        ("Cargo.toml", "[package]\nname = \"lit\"\n"),
+        (
+            "src/lib.rs",
+            "pub struct Store { pub name: u32 }\npub struct Other { pub name: u32 }\n\
+             impl Store {\n    pub fn new(name: u32) -> Self { Self { name } }\n}\n\
+             pub fn make() -> Store {\n    let s = Store { name: 1 };\n    let Store { name } = s;\n    Store { name }\n}\n",
+        ),
+        (
+            "Shop.cs",
+            "namespace Shop {\n  public class Inner { public int Depth { get; set; } }\n\
+             public class Store { public int Name { get; set; } public Inner Inner { get; set; } }\n\
+             public class Other { public int Name { get; set; } }\n\
+             public class App {\n    public int Name;\n\
+             public Store Make() { return new Store { Name = 1, Inner = { Depth = 2 } }; }\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        refs(&index, "Store.name"),
+        ["src/lib.rs:4 other", "src/lib.rs:7 other", "src/lib.rs:8 other", "src/lib.rs:9 other"]
+    );
+    assert!(refs(&index, "Other.name").is_empty());
+    assert_eq!(refs(&index, "Store.Name"), ["Shop.cs:7 other"]);
+    assert_eq!(refs(&index, "Store.Inner"), ["Shop.cs:7 other"]);
+    assert_eq!(refs(&index, "Inner.Depth"), ["Shop.cs:7 other"]);
+    assert!(refs(&index, "Other.Name").is_empty());
+    assert!(refs(&index, "App.Name").is_empty());
+}

@@ -64,6 +64,10 @@ pub(super) struct GraphRole {
     object_entry: bool,
     /// TS's `type X = ..`: its value's constituents are X's supertypes.
     type_alias: bool,
+    /// Rust's `field_initializer`, `shorthand_field_initializer` and
+    /// `field_pattern`; C#'s `initializer_expression`: where a name is a field
+    /// of the literal's type.
+    field_entry: bool,
 }
 
 impl GraphRole {
@@ -131,6 +135,13 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         object_literal: js_like(spec) && matches!(kind, "object" | "object_pattern"),
         object_entry: js_like(spec) && matches!(kind, "pair" | "pair_pattern" | "object_assignment_pattern"),
         type_alias: js_like(spec) && kind == "type_alias_declaration",
+        field_entry: match spec.language {
+            crate::lang::Language::Rust => {
+                matches!(kind, "field_initializer" | "shorthand_field_initializer" | "field_pattern")
+            }
+            crate::lang::Language::CSharp => kind == "initializer_expression",
+            _ => false,
+        },
     }
 }
 
@@ -778,7 +789,11 @@ impl<'a> Visit<'a> {
         // property of the object's type, as far as its context tells
         // (`const o: T = { name: 1 }`, `const { name } = t`, `return { .. }`
         // with a declared result); `{ a }` also reads the variable `a`.
-        let key = self.ts_object_key(k);
+        let key = match self.spec.language {
+            crate::lang::Language::TypeScript | crate::lang::Language::JavaScript => self.ts_object_key(k),
+            crate::lang::Language::Rust | crate::lang::Language::CSharp => self.literal_field(k),
+            _ => None,
+        };
         if self.graph.def_names.contains(&node.start_byte()) {
             // `const host: Host = { read() { .. } }`: the method is defined
             // here, and implements the context type's `read`.
@@ -975,6 +990,74 @@ impl<'a> Visit<'a> {
             return None;
         };
         Some((self.ts_context(object, 0), shorthand))
+    }
+
+    /// Rust's `T { name: v }`, `T { name }` and the pattern `T { name, .. }`;
+    /// C#'s `new T { Name = v }` (and `Inner = { X = v }` inside it): when the
+    /// name at `k` is such a field, the literal's type as its receiver, and
+    /// whether it is a shorthand (also a variable's name).
+    fn literal_field(&self, k: usize) -> Option<(Option<Pending<'a>>, bool)> {
+        if k < 3 {
+            return None;
+        }
+        let path = &self.graph.path;
+        let me = Some(path[k].0.id());
+        if self.spec.language == crate::lang::Language::CSharp {
+            // identifier ← assignment_expression (left) ← initializer_expression ← creation
+            if !self.path_role(k - 2).field_entry {
+                return None;
+            }
+            let assignment = path[k - 1].0;
+            if assignment.kind() != "assignment_expression" || self.child(assignment, "left").map(|l| l.id()) != me {
+                return None;
+            }
+            return Some((self.csharp_initialized(k - 2, 0), false));
+        }
+        if !self.path_role(k - 1).field_entry {
+            return None;
+        }
+        let entry = path[k - 1].0;
+        let (ty, shorthand) = match entry.kind() {
+            "field_initializer" if self.child(entry, "field").map(|f| f.id()) == me => {
+                (self.child(path[k - 3].0, "name"), false)
+            }
+            "shorthand_field_initializer" => (self.child(path[k - 3].0, "name"), true),
+            "field_pattern" if self.child(entry, "name").map(|f| f.id()) == me => {
+                (self.child(path[k - 2].0, "type"), path[k].0.kind() == "shorthand_field_identifier")
+            }
+            _ => return None,
+        };
+        let ty = match self.type_name(ty?) {
+            "Self" => self.current_type()?,
+            t => t,
+        };
+        let plain = !ty.is_empty() && ty.chars().all(|c| c.is_alphanumeric() || c == '_');
+        Some((plain.then(|| Pending::Done(Receiver::Type(ty.to_string()))), shorthand))
+    }
+
+    /// The type a C# initializer at `i` in the path fills: `new T { .. }`'s
+    /// `T`, or for `Inner = { .. }` inside one, the field `Inner` of it.
+    fn csharp_initialized(&self, i: usize, depth: usize) -> Option<Pending<'a>> {
+        if i == 0 || depth > 4 {
+            return None;
+        }
+        let path = &self.graph.path;
+        let parent = path[i - 1].0;
+        match parent.kind() {
+            "object_creation_expression" => {
+                let t = self.type_name(self.child(parent, "type")?);
+                let plain = !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+                plain.then(|| Pending::Done(Receiver::Type(t.to_string())))
+            }
+            "assignment_expression" if i >= 2 && self.path_role(i - 2).field_entry => {
+                let field = self.child(parent, "left").filter(|l| self.roles.of(*l).graph.name)?;
+                match self.csharp_initialized(i - 2, depth + 1)? {
+                    Pending::Done(Receiver::Type(t)) => Some(Pending::Field(t, self.text(field))),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The type an object literal or pattern at `o` in the path has from its
