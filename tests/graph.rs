@@ -1155,3 +1155,24 @@ fn rust_struct_literals_and_csharp_initializers_name_the_literals_fields() {
     assert!(refs(&index, "Other.Name").is_empty());
     assert!(refs(&index, "App.Name").is_empty());
 }
+
+/// Regression: a TS/JS property or method named by a keyword (`map.delete(k)`,
+/// `promise.catch(f)`, a method `default()`) was no term and no reference, so
+/// `cg query delete` missed those lines and `cg refs Cache.delete` found no
+/// definition.
+#[test]
+fn typescript_members_named_by_keywords_are_terms_and_references() {
+    let (_dir, index) = project_of(&[(
+        "src/cache.ts",
+        "export class Cache {\n  delete(k: string): void {}\n  default(): number { return 1; }\n}\n\
+         export function drop(c: Cache, p: Promise<void>) {\n  c.delete(\"a\");\n  p.catch(() => c.default());\n}\n",
+    )]);
+    assert_eq!(refs(&index, "Cache.delete"), ["src/cache.ts:6 call"]);
+    assert_eq!(refs(&index, "Cache.default"), ["src/cache.ts:7 call"]);
+    let hits = |term: &str| -> Vec<u32> {
+        let q = codegraph::query::Query::new(term, codegraph::query::Mode::Exact);
+        codegraph::query::search(&index, &q).unwrap().hits.iter().map(|h| h.line).collect()
+    };
+    assert_eq!(hits("delete"), [2, 6]);
+    assert_eq!(hits("catch"), [7]);
+}

@@ -781,7 +781,8 @@ impl<'a> Visit<'a> {
     /// A name leaf in code: decides its role and receiver, or leaves it out when it
     /// is a definition's own name, a keyword or a local name.
     pub(super) fn reference(&mut self, node: Node<'a>, text: &'a str) {
-        if text.bytes().all(|b| b == b'_') || self.roles.is_keyword(text) || self.graph.type_params.contains(text) {
+        let keyword = self.roles.is_keyword(text) && !self.roles.of(node).never_keyword;
+        if text.bytes().all(|b| b == b'_') || keyword || self.graph.type_params.contains(text) {
             return;
         }
         let Some(k) = self.graph.path.len().checked_sub(1) else { return };

@@ -67,6 +67,9 @@ struct Role {
     namespace: bool,
     function_value: bool,
     self_param: bool,
+    /// A name that is never a keyword, whatever its text: a TS/JS property
+    /// name (`map.delete(k)`, `promise.catch(f)`, a method `default()`).
+    never_keyword: bool,
     graph: graph::GraphRole,
 }
 
@@ -117,6 +120,7 @@ impl Roles {
             role.namespace = has(spec.namespace_kinds);
             role.function_value = has(spec.function_value_kinds);
             role.self_param = spec.self_param_kind == Some(kind);
+            role.never_keyword = has(spec.property_name_kinds);
             role.graph = graph::graph_role(spec, grammar, kind);
         }
         let field_names: Vec<Option<&'static str>> =
@@ -409,7 +413,7 @@ impl<'a> Visit<'a> {
         }
         let (text, raw) = match text.strip_prefix("r#") {
             Some(rest) => (rest, true),
-            None => (text, false),
+            None => (text, role.never_keyword),
         };
         let roles = self.roles;
         let words = &mut self.words;
@@ -864,7 +868,7 @@ impl<'a> Visit<'a> {
             return;
         };
         let text = self.text(name);
-        if self.roles.is_keyword(text) {
+        if self.roles.is_keyword(text) && !self.roles.of(name).never_keyword {
             return;
         }
         let start = self.signature_start(node);

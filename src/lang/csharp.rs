@@ -180,6 +180,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     namespace_kinds: &["namespace_declaration"],
     function_value_kinds: &[],
     self_param_kind: None,
+    property_name_kinds: &[],
     receiver_field: None,
     type_kind_by_value: &[],
     visibility,

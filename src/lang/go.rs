@@ -85,6 +85,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     namespace_kinds: &[],
     function_value_kinds: &[],
     self_param_kind: None,
+    property_name_kinds: &[],
     receiver_field: Some("receiver"),
     type_kind_by_value: &[("struct_type", "struct"), ("interface_type", "interface")],
     visibility,

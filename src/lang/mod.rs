@@ -234,6 +234,10 @@ pub struct LanguageSpec {
     /// When set, a method inside a type scope without a parameter of this kind is
     /// static (Rust's associated functions: no `self`).
     pub self_param_kind: Option<&'static str>,
+    /// Kinds that name a property or member and are never keywords whatever
+    /// their text (TS/JS: `map.delete(k)`, `promise.catch(f)`, a method
+    /// named `default`): their words are terms and they are references.
+    pub property_name_kinds: &'static [&'static str],
     /// When set, a method's parent type is read from this field (Go's receiver).
     pub receiver_field: Option<&'static str>,
     /// Refines a `Decl::Type` kind by the kind of the node's `type` field
@@ -374,6 +378,7 @@ mod tests {
                     .chain(spec.namespace_kinds)
                     .chain(spec.function_value_kinds)
                     .chain(spec.self_param_kind.iter())
+                    .chain(spec.property_name_kinds)
                     .chain(spec.type_kind_by_value.iter().map(|(k, _)| k))
                     .chain(spec.graph.name_kinds)
                     .chain(spec.graph.type_name_kinds)

@@ -82,6 +82,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     namespace_kinds: &[],
     function_value_kinds: &[],
     self_param_kind: None,
+    property_name_kinds: &[],
     receiver_field: None,
     type_kind_by_value: &[],
     visibility: super::stated_or_public,

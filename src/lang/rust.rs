@@ -46,6 +46,7 @@ pub static SPEC: LanguageSpec = LanguageSpec {
     namespace_kinds: &[],
     function_value_kinds: &[],
     self_param_kind: Some("self_parameter"),
+    property_name_kinds: &[],
     receiver_field: None,
     type_kind_by_value: &[],
     visibility,

@@ -148,6 +148,12 @@ const JS_LIKE: LanguageSpec = LanguageSpec {
     namespace_kinds: &[],
     function_value_kinds: &["arrow_function", "function_expression", "generator_function"],
     self_param_kind: None,
+    property_name_kinds: &[
+        "property_identifier",
+        "private_property_identifier",
+        "shorthand_property_identifier",
+        "shorthand_property_identifier_pattern",
+    ],
     receiver_field: None,
     type_kind_by_value: &[],
     visibility,
