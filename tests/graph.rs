@@ -1176,3 +1176,22 @@ fn typescript_members_named_by_keywords_are_terms_and_references() {
     assert_eq!(hits("delete"), [2, 6]);
     assert_eq!(hits("catch"), [7]);
 }
+
+/// TS: a name destructured from a value of a known type (`const { sheet } =
+/// ctx` with `ctx: Ctx`, a parameter `{ sheet }: Ctx`) is that type's field,
+/// so its members bind through the field's declared type. Regression: a
+/// destructured parameter's names were typed as the parameter's type itself
+/// (`sheet.cells` bound to `Ctx.cells`).
+#[test]
+fn typescript_destructured_names_are_fields_of_the_destructured_type() {
+    let (_dir, index) = project_of(&[(
+        "src/ctx.ts",
+        "export interface Sheet {\n  cells: number;\n}\n\
+         export interface Ctx {\n  sheet: Sheet;\n  cells: string;\n}\n\
+         export function a(ctx: Ctx) {\n  const { sheet } = ctx;\n  return sheet.cells;\n}\n\
+         export function b({ sheet }: Ctx) {\n  return sheet.cells;\n}\n",
+    )]);
+    assert_eq!(refs(&index, "Sheet.cells"), ["src/ctx.ts:10 other", "src/ctx.ts:13 other"]);
+    assert!(refs(&index, "Ctx.cells").is_empty());
+    assert_eq!(refs(&index, "Ctx.sheet"), ["src/ctx.ts:9 other", "src/ctx.ts:12 other"]);
+}

@@ -14,6 +14,10 @@ use super::{trim_quotes, Role, Visit};
 use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole};
 use crate::lang::LanguageSpec;
 
+/// In a local's type, `T{FIELD_OF}a`: the local is field `a` of a `T`
+/// (destructured: `const { a } = t` with `t: T`).
+const FIELD_OF: char = '\u{1}';
+
 /// How far up a name looks for the statement or clause it stands in.
 const CONTEXT_DEPTH: usize = 10;
 /// Names collected from one binding pattern, at most.
@@ -233,9 +237,17 @@ impl<'a> Visit<'a> {
         }
         if g.binding != 0 && !self.graph.frames.is_empty() {
             let (idents, ty) = self.binding(node, g.binding as usize - 1);
+            // `const { a } = t` with `t: T`, `({ a }: T) => ..`: `a` is `T`'s
+            // field `a` (not a `T`); other names of the pattern are untyped.
+            let owner = self.ts_destructured(node);
             if let Some(frame) = self.graph.frames.last_mut() {
                 for name in idents {
-                    frame.locals.insert(name, ty.clone());
+                    let ty = match &owner {
+                        Some((Some(owner), keys)) if keys.contains(&name) => Some(format!("{owner}{FIELD_OF}{name}")),
+                        Some(_) => None,
+                        None => ty.clone(),
+                    };
+                    frame.locals.insert(name, ty);
                 }
             }
         } else if g.binding != 0 {
@@ -963,6 +975,34 @@ impl<'a> Visit<'a> {
         }
     }
 
+    /// TS/JS: a binding that destructures an object (`const { a, b } = t`, a
+    /// parameter `{ a }: T`): the object's type when known (`t: T`) and the
+    /// names its shorthand keys bind.
+    fn ts_destructured(&self, node: Node<'a>) -> Option<(Option<String>, Vec<&'a str>)> {
+        if !js_like(self.spec) {
+            return None;
+        }
+        let pattern = self.child(node, "name").or_else(|| self.child(node, "pattern"))?;
+        if !self.roles.of(pattern).graph.object_literal {
+            return None;
+        }
+        let owner = match (self.child(node, "type"), self.child(node, "value")) {
+            (Some(t), _) => self.ts_type(t, 0),
+            (None, Some(v)) => match self.receiver(v, 0) {
+                Pending::Done(Receiver::Type(t)) => Some(t),
+                _ => None,
+            },
+            (None, None) => None,
+        };
+        let mut keys = Vec::new();
+        for c in pattern.named_children(&mut pattern.walk()) {
+            if c.kind() == "shorthand_property_identifier_pattern" {
+                keys.push(self.text(c));
+            }
+        }
+        Some((owner, keys))
+    }
+
     /// TS/JS: when the name at `k` is an object's key (`{ a: 1 }`, `{ a }`,
     /// `{ a = 1 }`, the patterns `const { a: b } = ..` and `{ a }`), the
     /// receiver it is a property of (None: the file does not tell), and
@@ -1333,9 +1373,10 @@ impl<'a> Visit<'a> {
         }
         if role.graph.name {
             return match self.lookup_local(text) {
-                Some(Some(t)) => match t.strip_prefix("()") {
-                    Some(f) => Pending::Done(Receiver::Returns(f.to_string())),
-                    None => Pending::Done(Receiver::Type(t.clone())),
+                Some(Some(t)) => match (t.strip_prefix("()"), t.split_once(FIELD_OF)) {
+                    (Some(f), _) => Pending::Done(Receiver::Returns(f.to_string())),
+                    (None, Some((owner, _))) => Pending::Field(owner.to_string(), text),
+                    (None, None) => Pending::Done(Receiver::Type(t.clone())),
                 },
                 Some(None) => Pending::Done(Receiver::Unknown),
                 None => Pending::Name(text, self.current_type().map(str::to_string)),
