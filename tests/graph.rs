@@ -1044,7 +1044,8 @@ fn typescript_object_keys_are_properties_of_the_contextual_type() {
 /// TS: a member its receiver's type does not declare, nor its supertypes, is a
 /// subtype's (the compiler narrowed the receiver: `if (isBinary(node))
 /// node.operator` with `node: Node`), ambiguous when several declare it; an
-/// enum member as a type (`kind: Kind.Binary`) is the member; a name bound
+/// enum member as a type (`kind: Kind.Binary`, `type Op = Kind.Binary | ..`)
+/// is the member; a name bound
 /// outside functions with a told type types its uses in the file's functions.
 #[test]
 fn typescript_narrowed_receivers_enum_member_types_and_module_level_bindings() {
@@ -1055,7 +1056,8 @@ fn typescript_narrowed_receivers_enum_member_types_and_module_level_bindings() {
              export interface Node {\n  kind: Kind;\n}\n\
              export interface Binary extends Node {\n  kind: Kind.Binary;\n  operator: string;\n  left: Node;\n}\n\
              export interface Call extends Node {\n  kind: Kind.Call;\n  left: Node;\n}\n\
-             export class Cache {\n  get(k: string): Node { return null as any; }\n}\n",
+             export class Cache {\n  get(k: string): Node { return null as any; }\n}\n\
+             export type Op = Kind.Binary | Kind.Call;\n",
         ),
         (
             "src/use.ts",
@@ -1068,7 +1070,8 @@ fn typescript_narrowed_receivers_enum_member_types_and_module_level_bindings() {
     assert_eq!(refs(&index, "Binary.operator"), ["src/use.ts:6 other"]);
     assert_eq!(refs(&index, "Binary.left"), ["src/use.ts:6 other ambiguous"]);
     assert_eq!(refs(&index, "Call.left"), ["src/use.ts:6 other ambiguous"]);
-    assert_eq!(refs(&index, "Kind.Binary"), ["src/nodes.ts:6 type"]);
+    // Also in a type alias (not a constituent: `ns.A` may be an enum member).
+    assert_eq!(refs(&index, "Kind.Binary"), ["src/nodes.ts:6 type", "src/nodes.ts:17 type"]);
     assert_eq!(refs(&index, "Cache.get"), ["src/use.ts:5 call"]);
     // `n.kind`: Node's own member, not its subtypes'.
     assert_eq!(refs(&index, "Node.kind"), ["src/use.ts:6 other"]);

@@ -1288,8 +1288,10 @@ impl<'a> Visit<'a> {
                 return false;
             }
             if g.type_alias {
-                // `type X = A | (B & C<T>)`, `type X = ns.A`: X is made of its
-                // constituents (for member lookups, X's supertypes).
+                // `type X = A | (B & C<T>)`: X is made of its constituents
+                // (for member lookups, X's supertypes). Not `ns.A`: that may be
+                // an enum member as a type (`SyntaxKind.PlusToken`), which the
+                // supertype's role would bind as a plain name.
                 let value = self.child(path[i].0, "value").map(|v| v.id());
                 return value == Some(path[i + 1].0.id())
                     && (i + 1..k).all(|j| {
@@ -1300,7 +1302,6 @@ impl<'a> Visit<'a> {
                                 | "parenthesized_type"
                                 | "generic_type"
                                 | "type_arguments"
-                                | "nested_type_identifier"
                         )
                     });
             }
