@@ -1198,3 +1198,31 @@ fn typescript_destructured_names_are_fields_of_the_destructured_type() {
     assert!(refs(&index, "Ctx.cells").is_empty());
     assert_eq!(refs(&index, "Ctx.sheet"), ["src/ctx.ts:9 other", "src/ctx.ts:12 other"]);
 }
+
+/// TS declaration merging in script files (no imports): a namespace's exported
+/// interfaces of one name, over several files, are one interface (the
+/// TypeScript compiler's `Identifier`, augmented by its services), so a
+/// reference to it binds to all its declarations, not ambiguously; an
+/// interface a namespace body does not export is that body's alone (each
+/// codefix file's `interface Info`), and is seen by no other file.
+#[test]
+fn typescript_script_files_merge_exported_interfaces_and_keep_unexported_ones() {
+    let (_dir, index) = project_of(&[
+        ("src/types.ts", "namespace ts {\n    export interface Ident {\n        text: string;\n    }\n    export function use(i: Ident) {}\n}\n"),
+        ("src/more.ts", "namespace ts {\n    export interface Ident {\n        extra(): number;\n    }\n}\n"),
+        ("src/fixA.ts", "namespace ts.fix {\n    interface Info {\n        a: number;\n    }\n    function f(i: Info, d: Ident) {}\n}\n"),
+        ("src/fixB.ts", "namespace ts.fix {\n    interface Info {\n        b: number;\n    }\n    function g(i: Info) {}\n}\n"),
+    ]);
+    let g = Graph::new(&index);
+    let ident = g.find("Ident").unwrap();
+    assert_eq!(ident.len(), 2);
+    let shown: Vec<String> = g
+        .refs(&ident[..1], &[])
+        .unwrap()
+        .into_iter()
+        .map(|r| format!("{}:{} {}{}", r.file, r.line, r.role, if r.ambiguous { " ambiguous" } else { "" }))
+        .collect();
+    assert_eq!(shown, ["src/fixA.ts:5 type", "src/types.ts:5 type"]);
+    assert_eq!(refs(&index, "src/fixA.ts:2"), ["src/fixA.ts:5 type"]);
+    assert_eq!(refs(&index, "src/fixB.ts:2"), ["src/fixB.ts:5 type"]);
+}

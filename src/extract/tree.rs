@@ -533,6 +533,25 @@ impl<'a> Visit<'a> {
         }
     }
 
+    /// TS/JS: whether the declaration being visited stands in a namespace's
+    /// body without `export` (`namespace ts.codefix { interface Info {} }`):
+    /// local to that body. An ambient namespace's (`declare namespace`)
+    /// declarations are all exported.
+    fn ts_namespace_local(&self) -> bool {
+        if !matches!(self.spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript) {
+            return false;
+        }
+        let path = &self.graph.path;
+        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| n.kind());
+        let mut k = up.next();
+        while matches!(k, Some("lexical_declaration" | "variable_declaration")) {
+            k = up.next();
+        }
+        k == Some("statement_block")
+            && matches!(up.next(), Some("internal_module" | "module"))
+            && !up.any(|k| k == "ambient_declaration")
+    }
+
     fn current_scope(&self) -> Option<&Scope> {
         self.scopes.last()
     }
@@ -581,6 +600,7 @@ impl<'a> Visit<'a> {
             name: &name,
             parent_kind: parent.map(|s| s.kind),
             is_type: true,
+            namespace_local: self.ts_namespace_local(),
         });
         let def = TypeDef {
             name: name.clone(),
@@ -695,6 +715,7 @@ impl<'a> Visit<'a> {
             name: &name,
             parent_kind,
             is_type: false,
+            namespace_local: self.ts_namespace_local(),
         });
         let returns = ["result", "return_type", "returns", "type"]
             .iter()
@@ -1039,6 +1060,7 @@ impl<'a> Visit<'a> {
             name,
             parent_kind: scope.map(|s| s.kind),
             is_type: false,
+            namespace_local: self.ts_namespace_local(),
         });
         let parent = scope.map(|s| s.name.clone());
         self.mark_row(row, F_PROPERTY);

@@ -781,10 +781,12 @@ impl<'i> Graph<'i> {
                     }
                 };
                 let (id, nested) = (((si, e.slot), e.index), e.nested);
+                // A C / C++ `static` of a source file; a TS declaration a
+                // namespace's body does not export.
                 let file_local = e.private
                     && e.parent.is_none()
-                    && matches!(language, Language::C | Language::Cpp)
-                    && is_c_source(&path);
+                    && ((matches!(language, Language::C | Language::Cpp) && is_c_source(&path))
+                        || matches!(language, Language::TypeScript | Language::JavaScript));
                 let (def, scope) = Def::from_entry(name, e);
                 items.push(Candidate { id, def, path, language, scope, nested, file_local });
                 if items.len() > MAX_CANDIDATES {
@@ -1010,7 +1012,53 @@ impl<'i> Graph<'i> {
             names.dedup();
             res.ambiguous = names.len() > 1;
         }
+        if f.language == Language::TypeScript && !res.defs.is_empty() && !is_ts_module(f) {
+            self.merge_ts_interfaces(&mut res)?;
+        }
         Ok(res)
+    }
+
+    /// TS declaration merging: the interfaces of one name a script file (one
+    /// without imports) declares at its top or exports from a namespace (the
+    /// global scope, or one `namespace ts { .. }` spread over many files, as
+    /// the TypeScript compiler's own `Identifier`, `Node`) are one interface.
+    /// A reference from a script file binding to one of them binds to all, and
+    /// is not ambiguous between them. A namespace's interface it does not
+    /// export is its own (`interface Info` of each codefix file). (Script
+    /// files' namespaces are not told apart: two namespaces' same-named
+    /// exported interfaces merge too.)
+    fn merge_ts_interfaces(&self, res: &mut Resolution) -> Result<(), SnapshotError> {
+        let first = {
+            let file = self.file(res.defs[0].0)?;
+            let d = &file.defs[res.defs[0].1 as usize];
+            if d.kind != "interface" || d.parent.is_some() {
+                return Ok(());
+            }
+            d.name.clone()
+        };
+        let nd = self.name_defs_for(&first, Language::TypeScript)?;
+        let mergeable = |c: &Candidate| -> Result<bool, SnapshotError> {
+            let d = &c.def;
+            Ok(c.language == Language::TypeScript
+                && d.kind == "interface"
+                && d.parent.is_none()
+                && !c.file_local
+                && !c.nested
+                && !is_ts_module(&*self.file(c.id.0)?))
+        };
+        for id in &res.defs {
+            match nd.items.iter().find(|c| c.id == *id) {
+                Some(c) if mergeable(c)? => {}
+                _ => return Ok(()),
+            }
+        }
+        for c in nd.items.iter() {
+            if !res.defs.contains(&c.id) && mergeable(c)? {
+                res.defs.push(c.id);
+            }
+        }
+        res.ambiguous = false;
+        Ok(())
     }
 
     fn resolve_candidates(&self, f: &FileGraph, r: &PackedRef) -> Result<Resolution, SnapshotError> {
@@ -1476,8 +1524,7 @@ impl<'i> Graph<'i> {
         // (step 2): never another package's function (`new` was bound to a
         // vendored `hcn.new`; with a dot import, `New` was bound to every
         // package's `New`).
-        let module = (matches!(f.language, Language::TypeScript | Language::JavaScript)
-            && f.imports.iter().any(|i| i.kind == 0))
+        let module = (matches!(f.language, Language::TypeScript | Language::JavaScript) && is_ts_module(f))
             || f.language == Language::Python
             || f.language == Language::Go;
         if module {
@@ -1489,6 +1536,12 @@ impl<'i> Graph<'i> {
         //    not seen from other files.
         Ok(done(nd.global[class].iter().map(|&i| nd.items[i as usize].id).collect()))
     }
+}
+
+/// A TS/JS file with imports: a module, which sees other files' names only
+/// through them (without, a script: its top-level names are global).
+fn is_ts_module(f: &FileGraph) -> bool {
+    f.imports.iter().any(|i| i.kind == 0)
 }
 
 /// Whether an import that resolves to no project file is the standard

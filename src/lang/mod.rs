@@ -341,6 +341,9 @@ pub struct VisibilityInput<'a> {
     pub parent_kind: Option<&'a str>,
     /// Whether the declaration is a type (as opposed to a member).
     pub is_type: bool,
+    /// TS: a declaration in a namespace's body that is not exported (seen only
+    /// inside that body, not by other files' blocks of the namespace).
+    pub namespace_local: bool,
 }
 
 #[cfg(test)]

@@ -219,6 +219,10 @@ fn visibility(v: &VisibilityInput<'_>) -> Option<&'static str> {
             _ => {}
         }
     }
+    if v.parent_kind.is_none() && v.namespace_local {
+        // Not exported from its namespace: that body's alone.
+        return Some("private");
+    }
     if v.name.starts_with('#') {
         Some("private")
     } else if v.parent_kind.is_some() {
