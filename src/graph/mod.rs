@@ -1013,7 +1013,7 @@ impl<'i> Graph<'i> {
             res.ambiguous = names.len() > 1;
         }
         if f.language == Language::TypeScript && !res.defs.is_empty() && !is_ts_module(f) {
-            self.merge_ts_interfaces(&mut res)?;
+            self.merge_ts_interfaces(f.name(r.name), &mut res)?;
         }
         Ok(res)
     }
@@ -1027,33 +1027,33 @@ impl<'i> Graph<'i> {
     /// export is its own (`interface Info` of each codefix file). (Script
     /// files' namespaces are not told apart: two namespaces' same-named
     /// exported interfaces merge too.)
-    fn merge_ts_interfaces(&self, res: &mut Resolution) -> Result<(), SnapshotError> {
-        let first = {
-            let file = self.file(res.defs[0].0)?;
-            let d = &file.defs[res.defs[0].1 as usize];
-            if d.kind != "interface" || d.parent.is_some() {
+    fn merge_ts_interfaces(&self, name: &str, res: &mut Resolution) -> Result<(), SnapshotError> {
+        // From the definitions tables first: most interface names are declared
+        // once, and a file is read only when several declarations could merge
+        // (callees and cards name their targets without reading their files).
+        let nd = self.name_defs_for(name, Language::TypeScript)?;
+        let merging: Vec<&Candidate> = nd
+            .items
+            .iter()
+            .filter(|c| {
+                let d = &c.def;
+                c.language == Language::TypeScript
+                    && d.kind == "interface"
+                    && d.parent.is_none()
+                    && !c.file_local
+                    && !c.nested
+            })
+            .collect();
+        if merging.len() < 2 || !res.defs.iter().all(|id| merging.iter().any(|c| c.id == *id)) {
+            return Ok(());
+        }
+        for &(key, _) in &res.defs {
+            if is_ts_module(&*self.file(key)?) {
                 return Ok(());
             }
-            d.name.clone()
-        };
-        let nd = self.name_defs_for(&first, Language::TypeScript)?;
-        let mergeable = |c: &Candidate| -> Result<bool, SnapshotError> {
-            let d = &c.def;
-            Ok(c.language == Language::TypeScript
-                && d.kind == "interface"
-                && d.parent.is_none()
-                && !c.file_local
-                && !c.nested
-                && !is_ts_module(&*self.file(c.id.0)?))
-        };
-        for id in &res.defs {
-            match nd.items.iter().find(|c| c.id == *id) {
-                Some(c) if mergeable(c)? => {}
-                _ => return Ok(()),
-            }
         }
-        for c in nd.items.iter() {
-            if !res.defs.contains(&c.id) && mergeable(c)? {
+        for c in merging {
+            if !res.defs.contains(&c.id) && !is_ts_module(&*self.file(c.id.0)?) {
                 res.defs.push(c.id);
             }
         }
