@@ -231,18 +231,21 @@ fn many_gets() -> (tempfile::TempDir, Index) {
     (dir, index)
 }
 
+/// `file:line role` of every reference to SYMBOL, and the count of other lines
+/// naming it.
+fn refs_and_other_lines(g: &Graph<'_>, symbol: &str) -> (Vec<String>, usize) {
+    let defs = g.find(symbol).unwrap();
+    let (refs, other) = g.refs_counted(&defs, &[]).unwrap();
+    let refs: Vec<String> = refs.into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect();
+    (refs, other)
+}
+
 #[test]
 fn narrowing_to_receiver_files_reads_fewer_files_and_answers_the_same() {
     let (_dir, index) = many_gets();
-    let answer = |g: &Graph<'_>, symbol: &str| {
-        let defs = g.find(symbol).unwrap();
-        let (refs, other) = g.refs_counted(&defs, &[]).unwrap();
-        let refs: Vec<String> = refs.into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect();
-        (refs, other)
-    };
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
-    let got = answer(&narrowed, "Base.Get");
-    assert_eq!(got, answer(&wide, "Base.Get"));
+    let got = refs_and_other_lines(&narrowed, "Base.Get");
+    assert_eq!(got, refs_and_other_lines(&wide, "Base.Get"));
     assert_eq!(
         got.0,
         [
@@ -267,8 +270,8 @@ fn narrowing_to_receiver_files_reads_fewer_files_and_answers_the_same() {
     for i in [0, 3, 9] {
         let symbol = format!("T{i}.Get");
         let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
-        let got = answer(&narrowed, &symbol);
-        assert_eq!(got, answer(&wide, &symbol));
+        let got = refs_and_other_lines(&narrowed, &symbol);
+        assert_eq!(got, refs_and_other_lines(&wide, &symbol));
         let expected: Vec<String> = (0..70).filter(|u| u % 10 == i).map(|u| format!("p/use{u:02}.go:4 call")).collect();
         assert_eq!(got.0, expected);
     }
@@ -1107,20 +1110,14 @@ fn typescript_narrowed_receivers_are_found_when_refs_reads_fewer_files() {
     }
     let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let (_dir, index) = project_of(&files);
-    let answer = |g: &Graph<'_>, symbol: &str| {
-        let defs = g.find(symbol).unwrap();
-        let (refs, other) = g.refs_counted(&defs, &[]).unwrap();
-        let refs: Vec<String> = refs.into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect();
-        (refs, other)
-    };
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
-    let got = answer(&narrowed, "Sub.get");
-    assert_eq!(got, answer(&wide, "Sub.get"));
+    let got = refs_and_other_lines(&narrowed, "Sub.get");
+    assert_eq!(got, refs_and_other_lines(&wide, "Sub.get"));
     assert_eq!(got.0, ["src/narrow.ts:3 call"]);
     assert!(narrowed.files_read() * 4 < wide.files_read(), "{} vs {}", narrowed.files_read(), wide.files_read());
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
-    let got = answer(&narrowed, "T3.get");
-    assert_eq!(got, answer(&wide, "T3.get"));
+    let got = refs_and_other_lines(&narrowed, "T3.get");
+    assert_eq!(got, refs_and_other_lines(&wide, "T3.get"));
     assert_eq!(got.0.len(), 7);
 }
 

@@ -149,8 +149,13 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
     }
 }
 
-fn js_like(spec: &LanguageSpec) -> bool {
+pub(super) fn js_like(spec: &LanguageSpec) -> bool {
     matches!(spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript)
+}
+
+/// A plain name, as a type or function is kept: letters, digits and `_`.
+pub(super) fn plain_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 pub(super) fn graph_fields(spec: &LanguageSpec, grammar: &tree_sitter::Language) -> GraphFields {
@@ -425,7 +430,7 @@ impl<'a> Visit<'a> {
                     crate::lang::CastType::Last => value.named_child(count.checked_sub(1)?),
                 })?;
                 let name = self.type_name(t);
-                let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                let plain = plain_name(name);
                 return (plain && !self.roles.is_keyword(name)).then(|| name.to_string());
             }
             if role.graph.construction_field != 0 {
@@ -446,7 +451,7 @@ impl<'a> Visit<'a> {
                         "selector_expression" => self.text(self.child(t, "field")?),
                         _ => self.type_name(t),
                     };
-                    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+                    let plain = plain_name(name);
                     return (plain && !self.roles.is_keyword(name)).then(|| name.to_string());
                 }
                 let (obj, member) = self.roles.of(callee).graph.member;
@@ -807,11 +812,11 @@ impl<'a> Visit<'a> {
             crate::lang::Language::Rust | crate::lang::Language::CSharp => self.literal_field(k),
             _ => None,
         };
+        let line = node.start_position().row as u32 + 1;
         if self.graph.def_names.contains(&node.start_byte()) {
             // `const host: Host = { read() { .. } }`: the method is defined
             // here, and implements the context type's `read`.
             if let Some((Some(receiver @ Pending::Done(Receiver::Type(_))), _)) = key {
-                let line = node.start_position().row as u32 + 1;
                 self.graph.refs.push(PendingRef { line, name: text, role: RefRole::Other, receiver });
             }
             return;
@@ -821,7 +826,6 @@ impl<'a> Visit<'a> {
             // a member of an unknown receiver, it was listed with every
             // same-named member: mostly wrong, compared with the compiler).
             if let Some(receiver) = receiver {
-                let line = node.start_position().row as u32 + 1;
                 self.graph.refs.push(PendingRef { line, name: text, role: RefRole::Other, receiver });
             }
             if !shorthand {
@@ -903,7 +907,6 @@ impl<'a> Visit<'a> {
                 }
             },
         };
-        let line = node.start_position().row as u32 + 1;
         self.graph.refs.push(PendingRef { line, name: text, role, receiver });
     }
 
@@ -1072,7 +1075,7 @@ impl<'a> Visit<'a> {
             "Self" => self.current_type()?,
             t => t,
         };
-        let plain = !ty.is_empty() && ty.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let plain = plain_name(ty);
         Some((plain.then(|| Pending::Done(Receiver::Type(ty.to_string()))), shorthand))
     }
 
@@ -1087,7 +1090,7 @@ impl<'a> Visit<'a> {
         match parent.kind() {
             "object_creation_expression" => {
                 let t = self.type_name(self.child(parent, "type")?);
-                let plain = !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+                let plain = plain_name(t);
                 plain.then(|| Pending::Done(Receiver::Type(t.to_string())))
             }
             "assignment_expression" if i >= 2 && self.path_role(i - 2).field_entry => {
@@ -1424,9 +1427,8 @@ impl<'a> Visit<'a> {
             let decl = node.named_children(&mut c).find(|c| c.kind() == "variable_declaration");
             decl.and_then(|d| self.child(d, "type"))
         });
-        let ty = ty.map(|t| self.declared_name(t).to_string()).filter(|t| {
-            !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') && !self.roles.is_keyword(t)
-        })?;
+        let ty =
+            ty.map(|t| self.declared_name(t).to_string()).filter(|t| plain_name(t) && !self.roles.is_keyword(t))?;
         let Some(owner) = self.current_type().map(str::to_string) else { return Some(ty) };
         for n in names {
             let name = self.text(*n).to_string();

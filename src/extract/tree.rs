@@ -538,7 +538,7 @@ impl<'a> Visit<'a> {
     /// local to that body. An ambient namespace's (`declare namespace`)
     /// declarations are all exported.
     fn ts_namespace_local(&self) -> bool {
-        if !matches!(self.spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript) {
+        if !graph::js_like(self.spec) {
             return false;
         }
         let path = &self.graph.path;
@@ -899,9 +899,7 @@ impl<'a> Visit<'a> {
             .child(node, "type")
             .map(|t| self.type_name(t))
             .or_else(|| self.child(node, "right").and_then(|r| self.instantiated_class(r)))
-            .filter(|t| {
-                !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_') && !self.roles.is_keyword(t)
-            })
+            .filter(|t| graph::plain_name(t) && !self.roles.is_keyword(t))
             .map(str::to_string);
         if let (Some(t), Some(owner)) = (&self.property_type, self.current_scope()) {
             self.graph.fields.insert((owner.name.clone(), text.to_string()), t.clone());
@@ -1169,7 +1167,7 @@ impl<'a> Visit<'a> {
             t
         };
         let name = self.type_name(t);
-        let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        let plain = graph::plain_name(name);
         (plain && !self.roles.is_keyword(name)).then(|| name.to_string())
     }
 
@@ -1437,7 +1435,7 @@ fn python_annotation_type(text: &str) -> Option<&str> {
         }
     }
     let name = t.rsplit('.').next()?;
-    let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let plain = graph::plain_name(name);
     (plain && !name.starts_with(|c: char| c.is_ascii_digit()) && name != "None").then_some(name)
 }
 

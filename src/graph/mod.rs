@@ -884,7 +884,7 @@ impl<'i> Graph<'i> {
     /// what a TS receiver typed `t` reaches when `t` and its supertypes
     /// declare no such member, the compiler having narrowed it to a subtype
     /// (`if (isBinaryExpression(node)) node.operatorToken` with `node: Node`).
-    /// Stops past [`MAX_AMBIGUOUS`] + 1 found.
+    /// Stops at the first level that brings the count past [`MAX_AMBIGUOUS`].
     fn members_through_subtypes(&self, nd: &NameDefs, class: usize, t: &str) -> Result<Vec<DefId>, SnapshotError> {
         let mut found: Vec<DefId> = Vec::new();
         for level in self.subtypes(t)?.iter() {
