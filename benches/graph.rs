@@ -1,5 +1,6 @@
 //! Graph query latency on an indexed tree, without building one: `refs`,
-//! `callers`, `callees` and the symbol card of the methods `cg bench` samples
+//! `callers`, `callees`, the symbol card, symbol search and the context bundle
+//! for the methods `cg bench` samples
 //! (the same seed and generator), each with a fresh `Graph` as one MCP call
 //! has, after one warm-up pass (whose p50 is printed too); with the archives
 //! each query read.
@@ -9,11 +10,13 @@
 //!
 //!     CG_BENCH_INDEX=~/union cargo bench --bench graph
 //!     CG_BENCH_ROWS=refs CG_BENCH_QUERIES=300 cargo bench --bench graph
+//!     CG_BENCH_ROWS=search,context cargo bench --bench graph
 //!     CG_BENCH_ROWS=refs CG_BENCH_SYMBOL=transport.tlsListener.Close CG_BENCH_EACH=1 cargo bench --bench graph
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use codegraph::extract::words::subwords;
 use codegraph::graph::{DefCat, Graph};
 use codegraph::project::Index;
 
@@ -74,6 +77,20 @@ fn main() {
     for row in rows.split(',') {
         let run = |symbol: &str| -> (u64, usize) {
             let g = Graph::new(&index);
+            // `search` and `context` take the method's name as words, as
+            // `cg bench` does ("get user by id"; the task "fix get user by id").
+            if row == "search" || row == "context" {
+                let name = symbol.rsplit(['.', ':']).next().unwrap_or(symbol);
+                let words = subwords(name).collect::<Vec<_>>().join(" ").to_lowercase();
+                let found = if row == "search" {
+                    g.search(&words, 10).map_or(0, |r| r.hits.iter().any(|h| h.name == name) as u64)
+                } else {
+                    g.context(&format!("fix {words}"), codegraph::graph::DEFAULT_BUDGET, &[]).map_or(0, |b| {
+                        b.focus.iter().any(|f| f.qualified_name.as_deref().is_some_and(|q| q.ends_with(name))) as u64
+                    })
+                };
+                return (found, g.files_read());
+            }
             let Ok(defs) = g.find(symbol) else { return (0, 0) };
             let found = match row {
                 "refs" => g.refs(&defs, &[]).map_or(0, |r| r.len() as u64),

@@ -31,19 +31,23 @@ fn is_word_char(c: char) -> bool {
 /// one. Digits stay with the letters before them. Indexing and querying split
 /// the same way (`format/README.md`, subword index).
 pub fn subwords(term: &str) -> Subwords<'_> {
-    Subwords { term, at: 0 }
+    Subwords { term, at: 0, ascii: term.is_ascii() }
 }
 
 /// The iterator [`subwords`] returns.
 pub struct Subwords<'t> {
     term: &'t str,
     at: usize,
+    ascii: bool,
 }
 
 impl<'t> Iterator for Subwords<'t> {
     type Item = &'t str;
 
     fn next(&mut self) -> Option<&'t str> {
+        if self.ascii {
+            return self.next_ascii();
+        }
         let rest = &self.term[self.at..];
         // Skip separators.
         let skip = rest.char_indices().find(|(_, c)| c.is_alphanumeric()).map(|(i, _)| i)?;
@@ -64,6 +68,33 @@ impl<'t> Iterator for Subwords<'t> {
                 }
             }
             prev = Some(c);
+        }
+        self.at = end;
+        Some(&self.term[start..end])
+    }
+}
+
+impl<'t> Subwords<'t> {
+    /// [`Iterator::next`] on an ASCII term, by bytes: the same rules, without
+    /// decoding characters (names are split on every search and card).
+    fn next_ascii(&mut self) -> Option<&'t str> {
+        let b = self.term.as_bytes();
+        let start = self.at + b[self.at..].iter().position(|c| c.is_ascii_alphanumeric())?;
+        let mut end = b.len();
+        for i in start..b.len() {
+            let c = b[i];
+            if !c.is_ascii_alphanumeric() {
+                end = i;
+                break;
+            }
+            if i > start && c.is_ascii_uppercase() {
+                let p = b[i - 1];
+                let next_lower = b.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+                if p.is_ascii_lowercase() || p.is_ascii_digit() || (p.is_ascii_uppercase() && next_lower) {
+                    end = i;
+                    break;
+                }
+            }
         }
         self.at = end;
         Some(&self.term[start..end])
@@ -253,6 +284,15 @@ mod tests {
 
     fn split(term: &str) -> Vec<&str> {
         subwords(term).collect()
+    }
+
+    proptest::proptest! {
+        /// The bytewise split of ASCII terms is the character split's.
+        #[test]
+        fn ascii_terms_split_as_by_characters(term in "[a-zA-Z0-9_$.-]{0,24}") {
+            let by_chars: Vec<&str> = Subwords { term: &term, at: 0, ascii: false }.collect();
+            proptest::prop_assert_eq!(split(&term), by_chars);
+        }
     }
 
     #[test]

@@ -1056,13 +1056,29 @@ impl Graph<'_> {
 /// (TS/JS); a `test`, `tests`, `__tests__` or `Tests` folder; C# `*Tests.cs` /
 /// `*Test.cs`; Rust `tests/`.
 pub fn is_test_file(path: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    file.ends_with("_test.go")
-        || file.contains(".test.")
-        || file.contains(".spec.")
-        || file.ends_with("Tests.cs")
-        || file.ends_with("Test.cs")
-        || path.split('/').any(|p| matches!(p, "test" | "tests" | "__tests__" | "Tests" | "testing"))
+    let b = path.as_bytes();
+    let file = memchr::memrchr(b'/', b).map_or(b, |i| &b[i + 1..]);
+    file.ends_with(b"_test.go")
+        || file.ends_with(b"Tests.cs")
+        || file.ends_with(b"Test.cs")
+        || file.windows(6).any(|w| w == b".test." || w == b".spec.")
+        // A folder (or the file) named so; the names are 4 to 9 letters, all
+        // starting `t`, `T` or `_`: most components are passed at one byte.
+        || path_components(b).any(|p| {
+            (4..=9).contains(&p.len())
+                && matches!(p[0], b't' | b'T' | b'_')
+                && matches!(p, b"test" | b"tests" | b"__tests__" | b"Tests" | b"testing")
+        })
+}
+
+/// The `/`-separated components of a path (found with `memchr`).
+pub(crate) fn path_components(path: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'/', path).chain(std::iter::once(path.len())).map(move |end| {
+        let c = &path[start..end];
+        start = end + 1;
+        c
+    })
 }
 
 /// A function name that reads as a test (`TestX`, `test_x`, `testX`, `it`, ...).
@@ -1114,5 +1130,64 @@ impl Graph<'_> {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_test_file;
+    use crate::project::summary::is_vendored;
+
+    /// The string-splitting definitions the bytewise ones replaced (oracle).
+    fn test_file_by_strings(path: &str) -> bool {
+        let file = path.rsplit('/').next().unwrap_or(path);
+        file.ends_with("_test.go")
+            || file.contains(".test.")
+            || file.contains(".spec.")
+            || file.ends_with("Tests.cs")
+            || file.ends_with("Test.cs")
+            || path.split('/').any(|p| matches!(p, "test" | "tests" | "__tests__" | "Tests" | "testing"))
+    }
+
+    fn vendored_by_strings(path: &str) -> bool {
+        path.split('/').any(|c| {
+            matches!(
+                c,
+                "vendor" | "vendored" | "third_party" | "third-party" | "thirdparty" | "external" | "node_modules"
+            )
+        })
+    }
+
+    #[test]
+    fn test_and_vendored_paths() {
+        for (path, test, vendored) in [
+            ("pkg/api/types_test.go", true, false),
+            ("src/a.spec.ts", true, false),
+            ("tests/ui/x.rs", true, false),
+            ("lib/__tests__/a.js", true, false),
+            ("Mono.Tests/FooTests.cs", true, false),
+            ("src/testing.rs", false, false),
+            ("src/testing/mod.rs", true, false),
+            ("vendor/github.com/x/y.go", false, true),
+            ("web/node_modules/a/index.js", false, true),
+            ("src/vendors/a.c", false, false),
+            ("test", true, false),
+        ] {
+            assert_eq!((is_test_file(path), is_vendored(path)), (test, vendored), "{path}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn bytewise_test_and_vendored_checks_match_the_string_ones(
+            parts in proptest::collection::vec(
+                "(test|tests|Tests|__tests__|testing|vendor|vendored|third_party|third-party|thirdparty|external|node_modules|a_test\\.go|b\\.test\\.ts|c\\.spec\\.js|DTests\\.cs|ETest\\.cs|[a-zT_.]{0,6})",
+                0..5,
+            )
+        ) {
+            let path = parts.join("/");
+            proptest::prop_assert_eq!(is_test_file(&path), test_file_by_strings(&path), "{}", path);
+            proptest::prop_assert_eq!(is_vendored(&path), vendored_by_strings(&path), "{}", path);
+        }
     }
 }

@@ -101,7 +101,7 @@ pub struct SymbolSearch {
     /// segment (a name in two segments counts twice).
     pub names_matched: usize,
     /// Names whose exact score was computed (the others could not reach the
-    /// best: a measure of the pruning).
+    /// best: a measure of the pruning); a name in two segments counts twice.
     #[serde(skip)]
     pub names_scored: usize,
     pub mode: super::SearchMode,
@@ -109,6 +109,13 @@ pub struct SymbolSearch {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub semantic: Option<super::SemanticCounts>,
 }
+
+/// Candidate names holding the same query subwords: the most one could
+/// score, the subwords (bits), and the names (segment, variant id).
+type Group = (f64, u32, Vec<(u32, u32)>);
+
+/// A definition's file as ranked: its path, language and what it adds.
+type FileRank<'a> = (&'a str, Language, f64);
 
 /// A query subword: its inverse document frequency over definition names.
 struct Word {
@@ -157,95 +164,100 @@ impl Graph<'_> {
         let with_names = words.iter().filter(|w| w.df > 0).count() as u32;
 
         // 1. Candidates: per segment, the definition names holding any subword,
-        //    each with the set of subwords it holds, from merging the lists (no
-        //    name is read or split here).
-        let mut cands: Vec<Cand> = Vec::new();
+        //    each with the set of subwords it holds (a mask), from merging the
+        //    lists (no name is read or split here); the names holding the same
+        //    ones form one group, since what a name could score depends only on
+        //    them.
+        let mut bucket_of: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut groups: Vec<Group> = Vec::new();
+        let mut names_matched = 0usize;
+        let mut lists: Vec<(u32, Vec<u32>)> = Vec::new(); // (mask bit, ids)
         for (si, seg) in segments.iter().enumerate() {
-            let mut lists: Vec<(u32, Vec<u32>)> = Vec::new(); // (mask bit, ids)
+            lists.clear();
             for (wi, w) in words.iter().enumerate() {
                 if w.df == 0 {
                     continue;
                 }
                 let mut ids: Vec<u32> = Vec::new();
                 if let Some(list) = seg.subword_list(&w.text)? {
-                    ids.extend(seg.subword_entries(&list)?.into_iter().filter(|e| e.1).map(|e| e.0));
+                    seg.subword_def_ids(&list, &mut ids)?;
                 }
-                let mut whole = Vec::new();
+                // A whole word is not listed (its fold is the subword): merged in.
                 for (id, v) in whole_word_variants(seg, &w.text)? {
                     if seg.definition_count(seg.str_at(v.term)?)? > 0 {
-                        whole.push(id);
+                        let at = ids.partition_point(|&x| x < id);
+                        ids.insert(at, id);
                     }
-                }
-                if !whole.is_empty() {
-                    // Not in the list (a whole word is not listed): merged in.
-                    ids.extend(whole);
-                    ids.sort_unstable();
                 }
                 lists.push((1 << wi, ids));
             }
-            merge_masks(&lists, |id, mask| cands.push(Cand { seg: si as u32, id, mask }));
+            let mut add = |mask: u32, id: u32| {
+                let g = *bucket_of.entry(mask).or_insert_with(|| {
+                    groups.push((0.0, mask, Vec::new()));
+                    groups.len() - 1
+                });
+                groups[g].2.push((si as u32, id));
+                names_matched += 1;
+            };
+            merge_masks(&lists, |id, mask| add(mask, id));
             // A name spelled as the whole query in one word (`hexstringtocolor`)
             // holds none of its subwords as such, yet earns its bonus.
             if texts.len() > 1 {
                 let all = lists.iter().fold(0, |m, (bit, _)| m | bit);
                 for (id, v) in whole_word_variants(seg, &whole)? {
                     if seg.definition_count(seg.str_at(v.term)?)? > 0 {
-                        cands.push(Cand { seg: si as u32, id, mask: all });
+                        add(all, id);
                     }
                 }
             }
         }
-        let names_matched = cands.len();
-        // What each could score at most: BM25 with one subword per query
-        // subword held (a name has at least that many), and the whole-query
-        // bonus when it holds them all.
-        // Candidates by bound: the bound depends only on the subwords held, so
-        // the candidates holding the same ones form one group.
-        let mut groups: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
-        for (i, c) in cands.iter().enumerate() {
-            groups.entry(c.mask).or_default().push(i);
+        // What a group's names could score at most: BM25 with one subword per
+        // query subword held (a name has at least that many), and the
+        // whole-query bonus when it holds them all.
+        for (bound, mask, _) in &mut groups {
+            let held = mask.count_ones();
+            let idf: f64 = words.iter().enumerate().filter(|(i, _)| *mask & (1 << i) != 0).map(|(_, w)| w.idf).sum();
+            let bonus = if held == with_names { WHOLE_NAME_BONUS * total_idf } else { 0.0 };
+            *bound = idf * bm25(held as f64) + bonus;
         }
-        let mut groups: Vec<(f64, u32, Vec<usize>)> = groups
-            .into_iter()
-            .map(|(mask, members)| {
-                let held = mask.count_ones();
-                let idf: f64 = words.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, w)| w.idf).sum();
-                let bonus = if held == with_names { WHOLE_NAME_BONUS * total_idf } else { 0.0 };
-                (idf * bm25(held as f64) + bonus, mask, members)
-            })
-            .collect();
         groups.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
 
         // 2. Exact scores, best bound first, until no bound left can reach the
-        //    `keep` best scores (MaxScore over names).
+        //    `keep` best scores (MaxScore over names). Only a name that enters
+        //    the `keep` best is kept (a name below them cannot be shown).
         let keep = (limit * 4).max(40);
         let mut scored: FxHashMap<&str, f64> = FxHashMap::default();
+        let mut names_scored = 0usize;
         let mut best = TopScores::new(keep);
         'groups: for (bound, _, members) in &groups {
-            for &i in members {
+            for &(si, id) in members {
                 if !self.exhaustive && best.full() && *bound < best.last() {
                     break 'groups;
                 }
-                let c = &cands[i];
-                let seg = &segments[c.seg as usize];
-                let name = seg.str_at(seg.variant(c.id)?.term)?;
-                if scored.contains_key(name) {
+                let seg = &segments[si as usize];
+                let name = seg.str_at(seg.variant(id)?.term)?;
+                names_scored += 1;
+                let s = name_score(name, &words, &whole, total_idf);
+                if best.full() && s < best.last() {
                     continue;
                 }
-                let s = name_score(name, &words, &whole, total_idf);
-                scored.insert(name, s);
-                best.add(s);
+                // Names repeat across segments: each enters once.
+                if scored.insert(name, s).is_none() {
+                    best.add(s);
+                }
             }
         }
-        let names_scored = scored.len();
         let mut names: Vec<(&str, f64)> = scored.into_iter().collect();
         names.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         names.truncate(keep);
 
         // 3. The names' definitions, ranked with their paths and kinds: a
         //    name's definitions can gain at most `lift` on its score.
-        let lift = 0.3 + words.iter().map(|w| w.idf * PATH_WEIGHT).sum::<f64>();
-        let mut files: FxHashMap<(usize, u32), (&str, Language, f64)> = FxHashMap::default();
+        let path_lift: f64 = words.iter().map(|w| w.idf * PATH_WEIGHT).sum();
+        let lift = 0.3 + path_lift;
+        // The file of the definition before (a name's definitions come in
+        // file order; several in one file are common).
+        let mut last_file: Option<((usize, u32), FileRank<'_>)> = None;
         let mut found: Vec<(f64, &str, usize, &str, Language, DefEntry)> = Vec::new();
         let mut top = TopScores::new(limit);
         for &(name, score) in &names {
@@ -254,17 +266,27 @@ impl Graph<'_> {
             }
             for (si, seg) in segments.iter().enumerate() {
                 for e in seg.definitions(name)? {
+                    let kind = match e.cat {
+                        0 => 0.3,
+                        1 => 0.2,
+                        _ => 0.0,
+                    } - if e.nested { 1.0 } else { 0.0 };
+                    // Its file can add at most `path_lift`: below the `limit`
+                    // best even so (with room for rounding), its file is not read.
+                    if top.full() && score + kind + path_lift + 0.001 < top.last() {
+                        continue;
+                    }
                     if !self.index.is_live(si, e.slot) {
                         continue;
                     }
-                    let (path, language, file_score) = match files.get(&(si, e.slot)) {
-                        Some(f) => *f,
-                        None => {
+                    let (path, language, file_score) = match last_file {
+                        Some((at, f)) if at == (si, e.slot) => f,
+                        _ => {
                             let slot = seg.slot(e.slot)?;
                             let path = seg.slot_path(&slot)?;
                             let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
                             let f = (path, language, file_score(path, &words));
-                            files.insert((si, e.slot), f);
+                            last_file = Some(((si, e.slot), f));
                             f
                         }
                     };
@@ -278,6 +300,11 @@ impl Graph<'_> {
                         s -= 1.0;
                     }
                     let s = (s * 1000.0).round() / 1000.0;
+                    // Below the `limit` best it cannot be shown (a tie can:
+                    // ties are ordered by path).
+                    if top.full() && s < top.last() {
+                        continue;
+                    }
                     top.add(s);
                     found.push((s, path, si, name, language, e));
                 }
@@ -334,12 +361,16 @@ impl TopScores {
 /// holds (a share of their idf), less for test and vendored files.
 fn file_score(path: &str, words: &[Word]) -> f64 {
     let mut held = 0u32;
-    let mut buf = [0u8; 64];
-    for part in subwords(path) {
-        let part = folded(part, &mut buf);
-        for (i, w) in words.iter().enumerate() {
-            if *part == *w.text {
-                held |= 1 << i;
+    // A path holds a subword only when it holds its letters (case aside): most
+    // paths hold none of the query's, and are not split.
+    if words.iter().any(|w| !w.text.is_ascii() || contains_folded(path, &w.text)) {
+        let mut buf = [0u8; 64];
+        for part in subwords(path) {
+            let part = folded(part, &mut buf);
+            for (i, w) in words.iter().enumerate() {
+                if *part == *w.text {
+                    held |= 1 << i;
+                }
             }
         }
     }
@@ -352,6 +383,14 @@ fn file_score(path: &str, words: &[Word]) -> f64 {
         s -= 0.5;
     }
     s
+}
+
+/// Whether `text` holds `lower` (ASCII lower case) in any case.
+fn contains_folded(text: &str, lower: &str) -> bool {
+    let (t, w) = (text.as_bytes(), lower.as_bytes());
+    let Some(&first) = w.first() else { return true };
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), t)
+        .any(|i| t.get(i..i + w.len()).is_some_and(|s| s.eq_ignore_ascii_case(w)))
 }
 
 /// `part` case-folded: in `buf` when it is short ASCII, else allocated.
@@ -401,33 +440,25 @@ fn name_score(name: &str, words: &[Word], whole: &str, total_idf: f64) -> f64 {
     s + if rest == Some("") { WHOLE_NAME_BONUS * total_idf } else { 0.0 }
 }
 
-/// A candidate name: its variant in a segment, and the query subwords it
-/// holds (bits).
-struct Cand {
-    seg: u32,
-    id: u32,
-    mask: u32,
-}
-
 /// Merges sorted id lists, calling `f(id, mask)` once per id with the bits of
 /// the lists holding it.
 fn merge_masks(lists: &[(u32, Vec<u32>)], mut f: impl FnMut(u32, u32)) {
+    // Each list's next id (`u32::MAX` past its end; ids are below the
+    // segment's variant count, so never that).
     let mut at = vec![0usize; lists.len()];
+    let mut heads: Vec<u32> = lists.iter().map(|(_, ids)| ids.first().copied().unwrap_or(u32::MAX)).collect();
     loop {
-        let mut min = u32::MAX;
-        for (i, (_, ids)) in lists.iter().enumerate() {
-            if let Some(&id) = ids.get(at[i]) {
-                min = min.min(id);
-            }
-        }
+        let min = heads.iter().copied().min().unwrap_or(u32::MAX);
         if min == u32::MAX {
             return;
         }
         let mut mask = 0;
-        for (i, (bit, ids)) in lists.iter().enumerate() {
-            if ids.get(at[i]) == Some(&min) {
+        for (i, head) in heads.iter_mut().enumerate() {
+            if *head == min {
+                let (bit, ids) = &lists[i];
                 mask |= bit;
                 at[i] += 1;
+                *head = ids.get(at[i]).copied().unwrap_or(u32::MAX);
             }
         }
         f(min, mask);

@@ -241,8 +241,19 @@ fn top_folders(files: &[(String, &'static str)]) -> BTreeMap<String, (u64, BTree
 /// Whether a path lies in vendored or third-party code (copied in, not written
 /// by the project).
 pub fn is_vendored(path: &str) -> bool {
-    path.split('/').any(|c| {
-        matches!(c, "vendor" | "vendored" | "third_party" | "third-party" | "thirdparty" | "external" | "node_modules")
+    // The names start `v`, `t`, `e` or `n`: most components are passed at one byte.
+    crate::graph::path_components(path.as_bytes()).any(|c| {
+        matches!(c.first(), Some(b'v' | b't' | b'e' | b'n'))
+            && matches!(
+                c,
+                b"vendor"
+                    | b"vendored"
+                    | b"third_party"
+                    | b"third-party"
+                    | b"thirdparty"
+                    | b"external"
+                    | b"node_modules"
+            )
     })
 }
 

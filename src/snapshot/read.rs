@@ -336,6 +336,15 @@ impl Segment {
             .ok_or_else(|| self.corrupt("subword list malformed"))
     }
 
+    /// Appends the ids of a subword list's entries that name definitions.
+    pub fn subword_def_ids(
+        &self,
+        list: &super::subwords::SubwordList<'_>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), SnapshotError> {
+        list.def_ids(self.variant_count, out).ok_or_else(|| self.corrupt("subword list malformed"))
+    }
+
     /// `(variant id, names a definition)` of each entry of a subword list.
     pub fn subword_entries(&self, list: &super::subwords::SubwordList<'_>) -> Result<Vec<(u32, bool)>, SnapshotError> {
         list.entries(self.variant_count).ok_or_else(|| self.corrupt("subword list malformed"))

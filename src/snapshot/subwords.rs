@@ -83,6 +83,30 @@ impl<'a> SubwordList<'a> {
         (defs <= count).then_some(SubwordList { count, defs, bytes: section, at })
     }
 
+    /// Appends to `out` the ids of the entries that name definitions, in id
+    /// order; `None` when the bytes are malformed (as [`Self::entries`]).
+    pub fn def_ids(&self, limit: u32, out: &mut Vec<u32>) -> Option<()> {
+        let mut at = self.at;
+        out.reserve(self.defs.min(1 << 20) as usize);
+        let mut prev = 0u64;
+        for i in 0..self.count {
+            let delta = get_varint(self.bytes, &mut at)?;
+            if i > 0 && delta == 0 {
+                return None;
+            }
+            let v = prev.checked_add(delta)?;
+            if v & 1 == 1 {
+                let id = u32::try_from(v >> 1).ok()?;
+                if id >= limit {
+                    return None;
+                }
+                out.push(id);
+            }
+            prev = v;
+        }
+        Some(())
+    }
+
     /// `(variant id, names a definition)` of every entry, in id order; `None`
     /// when the bytes are malformed (ids must increase and fit `limit`).
     pub fn entries(&self, limit: u32) -> Option<Vec<(u32, bool)>> {
@@ -126,6 +150,9 @@ mod tests {
         assert_eq!(list("user"), (2, vec![(0, true), (2, false), (3, true)]));
         assert_eq!(list("id"), (1, vec![(0, true), (2, false)]));
         assert_eq!(list("get"), (1, vec![(0, true)]));
+        let mut defs = Vec::new();
+        SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().def_ids(4, &mut defs).unwrap();
+        assert_eq!(defs, [0, 3]);
         assert!(map.get("getuserbyid").is_none());
         // Ids past the segment's variants are malformed.
         assert!(SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().entries(3).is_none());
