@@ -359,35 +359,56 @@ pub struct NameDefs {
 /// never changes): a name of [`SHARE_MIN_CANDIDATES`] definitions or more
 /// (`String`, `Get`, `New`: thousands in kubernetes) costs a question hundreds
 /// of microseconds to read and index, and almost every question resolves one.
-/// Holds [`SHARE_MAX_CANDIDATES`] definitions at most (bounded by count; its
-/// memory was not measured).
+/// Holds [`SHARE_MAX_CANDIDATES`] definitions at most; past that, the names
+/// used longest ago make room (so a long-lived server keeps what its questions
+/// use now, not what its first questions used).
 #[derive(Default)]
 pub(crate) struct SharedDefs(std::sync::Mutex<SharedDefsInner>);
 
 #[derive(Default)]
 struct SharedDefsInner {
-    /// By name and language family (none: every family).
-    sets: FxHashMap<(String, Option<Language>), Arc<NameDefs>>,
+    /// By name and language family (none: every family), with when each was
+    /// last used (a count of uses).
+    sets: FxHashMap<(String, Option<Language>), (Arc<NameDefs>, u64)>,
     candidates: usize,
+    uses: u64,
 }
 
 const SHARE_MIN_CANDIDATES: usize = 64;
-const SHARE_MAX_CANDIDATES: usize = 100_000;
+/// Measured on the four budget corpora (`cargo bench --bench graph`, 200
+/// symbol cards): peak memory 620 MB with 100,000, 667 MB with this many.
+const SHARE_MAX_CANDIDATES: usize = 300_000;
 
 impl SharedDefs {
     fn get(&self, name: &str, family: Option<Language>) -> Option<Arc<NameDefs>> {
-        self.0.lock().ok()?.sets.get(&(name.to_string(), family)).cloned()
+        let mut shared = self.0.lock().ok()?;
+        shared.uses += 1;
+        let now = shared.uses;
+        let (d, used) = shared.sets.get_mut(&(name.to_string(), family))?;
+        *used = now;
+        Some(d.clone())
     }
 
     fn offer(&self, name: &str, family: Option<Language>, d: &Arc<NameDefs>) {
-        if d.items.len() < SHARE_MIN_CANDIDATES {
+        if d.items.len() < SHARE_MIN_CANDIDATES || d.items.len() > SHARE_MAX_CANDIDATES {
             return;
         }
         let Ok(mut shared) = self.0.lock() else { return };
-        if shared.candidates + d.items.len() <= SHARE_MAX_CANDIDATES {
-            shared.candidates += d.items.len();
-            shared.sets.insert((name.to_string(), family), d.clone());
+        // The names used longest ago make room.
+        while shared.candidates + d.items.len() > SHARE_MAX_CANDIDATES {
+            let Some(oldest) = shared.sets.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone()) else {
+                break;
+            };
+            if let Some((gone, _)) = shared.sets.remove(&oldest) {
+                shared.candidates -= gone.items.len();
+            }
         }
+        shared.uses += 1;
+        let now = shared.uses;
+        if let Some((old, _)) = shared.sets.insert((name.to_string(), family), (d.clone(), now)) {
+            shared.candidates -= old.items.len();
+        }
+        shared.candidates += d.items.len();
     }
 }
 
@@ -1581,5 +1602,54 @@ fn unknown_receiver(nd: &NameDefs, class: usize, language: Language) -> Resoluti
         ambiguous: members.len() > 1,
         defs: members.iter().map(|&i| nd.items[i as usize].id).collect(),
         by_name_only: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defs(n: usize) -> Arc<NameDefs> {
+        let def = Def {
+            name: "Get".into(),
+            kind: Cow::Borrowed("method"),
+            cat: DefCat::Method,
+            line: 1,
+            end_line: 1,
+            parent: None,
+            returns: String::new(),
+        };
+        let items = (0..n)
+            .map(|i| Candidate {
+                id: ((0, i as u32), 0),
+                def: def.clone(),
+                path: format!("f{i}.go"),
+                language: Language::Go,
+                scope: "p".into(),
+                nested: false,
+                file_local: false,
+            })
+            .collect();
+        Arc::new(NameDefs::new(items))
+    }
+
+    #[test]
+    fn shared_definitions_make_room_by_dropping_the_names_used_longest_ago() {
+        let shared = SharedDefs::default();
+        let big = SHARE_MAX_CANDIDATES / 3;
+        shared.offer("a", None, &defs(big));
+        shared.offer("b", None, &defs(big));
+        shared.offer("c", None, &defs(big));
+        // Too few to share.
+        shared.offer("few", None, &defs(SHARE_MIN_CANDIDATES - 1));
+        assert!(shared.get("few", None).is_none());
+        // `a` used again: `b` is the one used longest ago, and makes room.
+        assert!(shared.get("a", None).is_some());
+        shared.offer("d", None, &defs(big));
+        assert!(shared.get("b", None).is_none());
+        for kept in ["a", "c", "d"] {
+            assert!(shared.get(kept, None).is_some(), "{kept}");
+        }
+        assert!(shared.0.lock().unwrap().candidates <= SHARE_MAX_CANDIDATES);
     }
 }

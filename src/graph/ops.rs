@@ -98,11 +98,20 @@ impl Graph<'_> {
             return Err(GraphError::NoSuchSymbol(symbol.to_string()));
         }
         let qualified = normalized.contains('.');
+        // The part before the name: a member's qualified name has its type's
+        // there, so most candidates of a common member name (`Contains`) are
+        // passed without spelling their qualified names.
+        let before = normalized.rsplit('.').nth(1).unwrap_or("");
         let mut out = Vec::new();
         for c in self.name_defs(&name)?.items.iter() {
             if !qualified {
                 out.push(c.id);
                 continue;
+            }
+            if let Some(p) = &c.def.parent {
+                if p.rsplit(['.', ':', '\\']).next() != Some(before) {
+                    continue;
+                }
             }
             let q = c.qualified_name().replace("::", ".").replace('\\', ".");
             if q == normalized || q.ends_with(&format!(".{normalized}")) {
