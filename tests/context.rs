@@ -70,3 +70,38 @@ fn hints_and_paths_lead_and_tests_come_with_a_test_task() {
     let none = g.context("quokka zebra", 8000, &[]).unwrap();
     assert!(none.snippets.is_empty() && none.notes[0].contains("nothing in the index matches"), "{:?}", none.notes);
 }
+
+/// Files whose paths hold the task's words lead when no definition name does:
+/// a word in the file's name counts twice a word in a folder's, any case; a
+/// word shorter than four letters only as a whole part of the path (`api`, not
+/// inside `capital`); a file needs two points.
+#[test]
+fn files_whose_paths_hold_the_task_words_are_found_by_their_paths() {
+    let files = [
+        ("pkg/endpoints/endpoints_controller.go", "package endpoints\n\nfunc RunA() {}\n"),
+        ("pkg/Controller/endpoints.go", "package controller\n\nfunc RunB() {}\n"),
+        ("pkg/Controller/run.go", "package controller\n\nfunc RunC() {}\n"),
+        ("api/api_client.go", "package api\n\nfunc RunD() {}\n"),
+        ("pkg/api/capital.go", "package api\n\nfunc RunE() {}\n"),
+        ("lib/capitals.go", "package lib\n\nfunc RunF() {}\n"),
+    ];
+    let (_dir, index) = common::indexed_project(&files);
+    let b = Graph::new(&index).context("endpoints controller api", 8000, &[]).unwrap();
+    let by_path: Vec<String> = b
+        .focus
+        .iter()
+        .filter(|f| f.reason.contains("whose path matches the task"))
+        .map(|f| format!("{} {}", f.path, f.qualified_name.as_deref().unwrap_or("")))
+        .collect();
+    // Best first: 2 + 2 points, 2 + 1, then 2 (`api` whole in the file name).
+    assert_eq!(
+        by_path,
+        [
+            "pkg/endpoints/endpoints_controller.go endpoints.RunA",
+            "pkg/Controller/endpoints.go controller.RunB",
+            "api/api_client.go api.RunD",
+        ],
+        "{:#?}",
+        b.focus
+    );
+}

@@ -161,6 +161,11 @@ fn pruning_skips_names_that_cannot_reach_the_best() {
         }
         files.push((format!("d/f{i:02}.go"), text));
     }
+    // Other names, so that `user` and `id` are rare enough to weigh.
+    for i in 0..20 {
+        let text: String = (0..100).map(|j| format!("func otherName{i}x{j}() {{}}\n")).collect();
+        files.push((format!("e/g{i:02}.go"), format!("package q\n\n{text}")));
+    }
     let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let (_dir, index) = project(&refs);
     let pruned = Graph::new(&index).search("user id", 3).unwrap();
@@ -169,7 +174,7 @@ fn pruning_skips_names_that_cannot_reach_the_best() {
     assert_eq!(pruned.hits[0].name, "userIdQ0");
     assert_eq!(all.names_scored, 200);
     // The 120 names holding both; the 40 holding only `user` and the 40 only
-    // `id` score less than the 40 best of those.
+    // `id` score less than the 3 best definitions can lose to.
     assert_eq!(pruned.names_scored, 120);
 }
 

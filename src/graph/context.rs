@@ -557,33 +557,44 @@ impl Graph<'_> {
         if words.is_empty() {
             return Ok(Vec::new());
         }
-        let finders: Vec<memchr::memmem::Finder<'_>> =
-            words.iter().map(|w| memchr::memmem::Finder::new(w.as_bytes())).collect();
-        let mut found: Vec<(f64, String)> = Vec::new();
-        let mut lower = Vec::new();
-        for f in self.index.files()? {
-            lower.clear();
-            lower.extend(f.path.bytes().map(|b| b.to_ascii_lowercase()));
-            let stem_at = lower.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
-            let mut score = 0.0;
-            for (w, finder) in words.iter().zip(&finders) {
-                let hit = |hay: &[u8]| match w.len() >= 4 {
-                    true => finder.find(hay).is_some(),
-                    false => hay.split(|b| !b.is_ascii_alphanumeric()).any(|part| part == w.as_bytes()),
-                };
-                if hit(&lower[stem_at..]) {
-                    score += 2.0;
-                } else if hit(&lower[..stem_at]) {
-                    score += 1.0;
+        // One scan of all paths (lower-cased) per word; per file, the best
+        // place of each word: its file name (2) or a folder (1).
+        let table = self.index.path_table()?;
+        let mut scores: FxHashMap<usize, f64> = FxHashMap::default();
+        for w in &words {
+            let w = w.as_bytes();
+            let mut best: FxHashMap<usize, f64> = FxHashMap::default();
+            for at in memchr::memmem::find_iter(&table.text, w) {
+                let i = table.path_at(at);
+                let start = table.starts[i] as usize;
+                let path = table.path(i);
+                let (from, to) = (at - start, at - start + w.len());
+                // A word shorter than 4 letters counts only as a whole part
+                // (`api`, not inside `capital`).
+                let alnum = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric());
+                if w.len() < 4 && (alnum(from.checked_sub(1).and_then(|j| path.get(j))) || alnum(path.get(to))) {
+                    continue;
                 }
+                let stem_at = path.iter().rposition(|&b| b == b'/').map_or(0, |j| j + 1);
+                let place = if from >= stem_at { 2.0 } else { 1.0 };
+                let b = best.entry(i).or_insert(0.0);
+                *b = f64::max(*b, place);
             }
-            if score >= 2.0 {
-                found.push((score, f.path.to_string()));
+            for (i, place) in best {
+                *scores.entry(i).or_insert(0.0) += place;
             }
         }
-        found.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        // Paths in path order, so a tie goes to the first path.
+        let mut found: Vec<(f64, usize)> = scores.into_iter().filter(|&(_, s)| s >= 2.0).map(|(i, s)| (s, i)).collect();
+        found.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let most = 2.0 * words.len() as f64;
-        Ok(found.into_iter().take(PATH_FILES).map(|(s, p)| (p, s / most)).collect())
+        let mut out = Vec::new();
+        for (s, i) in found.into_iter().take(PATH_FILES) {
+            let (seg, slot) = table.keys[i];
+            let seg = &self.index.segments[seg];
+            out.push((seg.slot_path(&seg.slot(slot)?)?.to_string(), s / most));
+        }
+        Ok(out)
     }
 
     /// The top-level definitions of a file, in source order.

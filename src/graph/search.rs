@@ -8,13 +8,17 @@
 //! whole query (`hexStringToColor` for "hex string to color") earns a bonus.
 //! Candidates come from the subword index (`snapshot/subwords.rs`) and the
 //! term dictionary (a name that is one subword whole), merged by variant id;
-//! names are scored best bound first, and those whose bound cannot reach the
-//! best kept are never split and scored (MaxScore). The best names then expand
-//! into their definitions, ranked with what else the index knows: subwords of
-//! the file's path, the kind (types and functions before properties), and
-//! nested, test and vendored definitions after the others.
+//! names come out best first as the answer asks for them, a group of names
+//! holding the same subwords scored only when no name scored so far beats its
+//! bound (MaxScore: a common word's names are never split when rarer words
+//! fill the answer). Each name expands into its definitions, ranked with what
+//! else the index knows: subwords of the file's path, the kind (types and
+//! functions before properties), and nested, test and vendored definitions
+//! after the others.
 
-use rustc_hash::FxHashMap;
+use std::collections::BinaryHeap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use super::{Def, Graph, GraphError};
@@ -222,34 +226,24 @@ impl Graph<'_> {
         }
         groups.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
 
-        // 2. Exact scores, best bound first, until no bound left can reach the
-        //    `keep` best scores (MaxScore over names). Only a name that enters
-        //    the `keep` best is kept (a name below them cannot be shown).
+        // 2. Names best first, as step 3 asks for them: a group's names are
+        //    scored exactly (split) only when no name scored so far is better
+        //    than the group's bound (MaxScore over names). Exhaustive: every
+        //    group scored first.
         let keep = (limit * 4).max(40);
-        let mut scored: FxHashMap<&str, f64> = FxHashMap::default();
-        let mut names_scored = 0usize;
-        let mut best = TopScores::new(keep);
-        'groups: for (bound, _, members) in &groups {
-            for &(si, id) in members {
-                if !self.exhaustive && best.full() && *bound < best.last() {
-                    break 'groups;
-                }
-                let seg = &segments[si as usize];
-                let name = seg.str_at(seg.variant(id)?.term)?;
-                names_scored += 1;
-                let s = name_score(name, &words, &whole, total_idf);
-                if best.full() && s < best.last() {
-                    continue;
-                }
-                // Names repeat across segments: each enters once.
-                if scored.insert(name, s).is_none() {
-                    best.add(s);
-                }
+        let mut queue = NameQueue {
+            groups: &groups,
+            next: 0,
+            heap: BinaryHeap::new(),
+            seen: FxHashSet::default(),
+            best: TopScores::new(keep),
+            scored: 0,
+        };
+        if self.exhaustive {
+            while queue.next < groups.len() {
+                queue.score_group(segments, &words, &whole, total_idf)?;
             }
         }
-        let mut names: Vec<(&str, f64)> = scored.into_iter().collect();
-        names.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-        names.truncate(keep);
 
         // 3. The names' definitions, ranked with their paths and kinds: a
         //    name's definitions can gain at most `lift` on its score.
@@ -260,7 +254,12 @@ impl Graph<'_> {
         let mut last_file: Option<((usize, u32), FileRank<'_>)> = None;
         let mut found: Vec<(f64, &str, usize, &str, Language, DefEntry)> = Vec::new();
         let mut top = TopScores::new(limit);
-        for &(name, score) in &names {
+        // The definitions of the `keep` best names at most (a name's
+        // definitions lift it by `lift` at most: the answer is rarely past them).
+        for _ in 0..keep {
+            // A name scoring below this cannot enter the answer.
+            let floor = if top.full() && !self.exhaustive { top.last() - lift } else { f64::NEG_INFINITY };
+            let Some((name, score)) = queue.pop(segments, &words, &whole, total_idf, floor)? else { break };
             if !self.exhaustive && top.full() && score + lift < top.last() {
                 break;
             }
@@ -320,12 +319,114 @@ impl Graph<'_> {
             subwords: texts,
             hits,
             names_matched,
-            names_scored,
+            names_scored: queue.scored,
             semantic: None,
             mode: super::SearchMode::Lexical,
         })
     }
 }
+
+/// Names in the order of their exact scores (best first, then by name),
+/// scoring the groups of candidates, best bound first, only as far as that
+/// order needs.
+struct NameQueue<'g, 's> {
+    groups: &'g [Group],
+    /// The first group not scored.
+    next: usize,
+    heap: BinaryHeap<Ranked<'s>>,
+    /// Names queued (a name is in several segments).
+    seen: FxHashSet<&'s str>,
+    /// The best scores queued: at most this many names are asked for, so a
+    /// name below them is not queued.
+    best: TopScores,
+    /// Names whose exact score was computed (a name not queued and in two
+    /// segments counts twice).
+    scored: usize,
+}
+
+impl<'s> NameQueue<'_, 's> {
+    /// The next best name, `None` after the last or when no name left can
+    /// score `floor` (then nothing more is scored).
+    fn pop(
+        &mut self,
+        segments: &'s [Segment],
+        words: &[Word],
+        whole: &str,
+        total_idf: f64,
+        floor: f64,
+    ) -> Result<Option<(&'s str, f64)>, SnapshotError> {
+        loop {
+            // Unscored names score at most their group's bound: a name scored
+            // above the next bound is the best left (an equal one waits, as an
+            // unscored name of the same score may come first by name).
+            let bound = self.groups.get(self.next).map(|g| g.0);
+            match (self.heap.peek(), bound) {
+                (Some(r), b) if b.is_none_or(|b| r.score > b) => {
+                    return Ok(self.heap.pop().map(|r| (r.name, r.score)));
+                }
+                (None, None) => return Ok(None),
+                // Then nothing scored nor unscored reaches the floor.
+                (_, Some(b)) if b < floor => return Ok(None),
+                _ => self.score_group(segments, words, whole, total_idf)?,
+            }
+        }
+    }
+
+    /// Scores the names of the next group.
+    fn score_group(
+        &mut self,
+        segments: &'s [Segment],
+        words: &[Word],
+        whole: &str,
+        total_idf: f64,
+    ) -> Result<(), SnapshotError> {
+        let Some((_, _, members)) = self.groups.get(self.next) else { return Ok(()) };
+        self.next += 1;
+        for &(si, id) in members {
+            let seg = &segments[si as usize];
+            let name = seg.str_at(seg.variant(id)?.term)?;
+            if self.seen.contains(name) {
+                continue;
+            }
+            self.scored += 1;
+            let score = name_score(name, words, whole, total_idf);
+            if self.best.full() && score < self.best.last() {
+                continue;
+            }
+            self.seen.insert(name);
+            self.best.add(score);
+            self.heap.push(Ranked { score, name });
+        }
+        Ok(())
+    }
+}
+
+/// A name scored: greater is better (a higher score, then the name first in
+/// byte order).
+struct Ranked<'s> {
+    score: f64,
+    name: &'s str,
+}
+
+impl Ord for Ranked<'_> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.score.total_cmp(&other.score).then_with(|| other.name.cmp(self.name))
+    }
+}
+
+impl PartialOrd for Ranked<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Ranked<'_> {}
 
 /// The `n` best scores so far.
 struct TopScores {

@@ -25,6 +25,33 @@ pub struct Index {
     pub(crate) go_mods: crate::graph::imports::GoMods,
     /// The definitions of common names the graph read.
     pub(crate) shared_defs: crate::graph::SharedDefs,
+    /// Every current file's path lower-cased, made on first use.
+    paths: std::sync::OnceLock<PathTable>,
+}
+
+/// Every current file's path, ASCII lower-cased, each followed by `\n`, in
+/// path order: what scanning all paths for words reads (one pass of `memmem`
+/// over the text instead of a lower-cased copy per path per question).
+pub struct PathTable {
+    pub text: Vec<u8>,
+    /// Where each path starts in `text`.
+    pub starts: Vec<u32>,
+    /// Each path's file: (segment, first slot).
+    pub keys: Vec<(usize, u32)>,
+}
+
+impl PathTable {
+    /// The number of the path holding byte `at` of the text.
+    pub fn path_at(&self, at: usize) -> usize {
+        self.starts.partition_point(|&s| s as usize <= at).saturating_sub(1)
+    }
+
+    /// Path `i`, lower-cased, without its `\n`.
+    pub fn path(&self, i: usize) -> &[u8] {
+        let start = self.starts[i] as usize;
+        let end = self.starts.get(i + 1).map_or(self.text.len(), |&e| e as usize);
+        &self.text[start..end - 1]
+    }
 }
 
 /// A current file of the index: where its first slot is.
@@ -129,6 +156,7 @@ impl Index {
             superseded,
             go_mods: Default::default(),
             shared_defs: Default::default(),
+            paths: Default::default(),
         }
     }
 
@@ -179,6 +207,26 @@ impl Index {
             }
         };
         Ok(stats)
+    }
+
+    /// [`PathTable`] of the current files (made once per opened index).
+    pub fn path_table(&self) -> Result<&PathTable, SnapshotError> {
+        if let Some(t) = self.paths.get() {
+            return Ok(t);
+        }
+        let files = self.files()?;
+        let mut t = PathTable {
+            text: Vec::with_capacity(files.iter().map(|f| f.path.len() + 1).sum()),
+            starts: Vec::with_capacity(files.len()),
+            keys: Vec::with_capacity(files.len()),
+        };
+        for f in &files {
+            t.starts.push(t.text.len() as u32);
+            t.text.extend(f.path.bytes().map(|b| b.to_ascii_lowercase()));
+            t.text.push(b'\n');
+            t.keys.push((f.segment, f.slot_id));
+        }
+        Ok(self.paths.get_or_init(|| t))
     }
 
     /// Every current file once (its first slot), in path order.

@@ -438,11 +438,16 @@ impl<'a> SnippetReader<'a> {
         }
         if !self.files.contains_key(rel) {
             let Some(file) = self.index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
-            let text = read(self.index, rel, file.segment as u32, file.slot_id, false);
+            // Read as far as lines are asked for (a definition near the top
+            // of a large file reads the top), all of it when it changed.
+            let text = read(self.index, rel, file.segment as u32, file.slot_id, true);
             self.files.insert(rel.to_string(), text);
         }
-        match self.files.get(rel) {
-            Some(Some(text)) => lines_of(text, rel, start, end),
+        match self.files.get_mut(rel) {
+            Some(Some(text)) => {
+                text.read_through(end.max(start) as usize);
+                lines_of(text, rel, start, end)
+            }
             _ => Err(SnippetError::Unreadable(rel.to_string())),
         }
     }
