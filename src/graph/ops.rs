@@ -893,7 +893,9 @@ impl Graph<'_> {
         let targets = self.import_targets(f, i as u32)?;
         let mut resolved = Vec::new();
         for &t in targets.iter() {
-            resolved.push(self.file(t)?.path.clone());
+            // The path from the slot table: no archive read (a C# `using`
+            // resolves to every file declaring the namespace).
+            resolved.push(self.path_of(t)?);
         }
         let names = imp
             .names
