@@ -590,9 +590,7 @@ impl Graph<'_> {
         let most = 2.0 * words.len() as f64;
         let mut out = Vec::new();
         for (s, i) in found.into_iter().take(PATH_FILES) {
-            let (seg, slot) = table.keys[i];
-            let seg = &self.index.segments[seg];
-            out.push((seg.slot_path(&seg.slot(slot)?)?.to_string(), s / most));
+            out.push((self.path_of(table.keys[i])?, s / most));
         }
         Ok(out)
     }

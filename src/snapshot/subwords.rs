@@ -86,32 +86,26 @@ impl<'a> SubwordList<'a> {
     /// Appends to `out` the ids of the entries that name definitions, in id
     /// order; `None` when the bytes are malformed (as [`Self::entries`]).
     pub fn def_ids(&self, limit: u32, out: &mut Vec<u32>) -> Option<()> {
-        let mut at = self.at;
         out.reserve(self.defs.min(1 << 20) as usize);
-        let mut prev = 0u64;
-        for i in 0..self.count {
-            let delta = get_varint(self.bytes, &mut at)?;
-            if i > 0 && delta == 0 {
-                return None;
-            }
-            let v = prev.checked_add(delta)?;
-            if v & 1 == 1 {
-                let id = u32::try_from(v >> 1).ok()?;
-                if id >= limit {
-                    return None;
-                }
+        self.for_each(limit, |id, is_def| {
+            if is_def {
                 out.push(id);
             }
-            prev = v;
-        }
-        Some(())
+        })
     }
 
     /// `(variant id, names a definition)` of every entry, in id order; `None`
     /// when the bytes are malformed (ids must increase and fit `limit`).
     pub fn entries(&self, limit: u32) -> Option<Vec<(u32, bool)>> {
-        let mut at = self.at;
         let mut out = Vec::with_capacity(self.count.min(1 << 20) as usize);
+        self.for_each(limit, |id, is_def| out.push((id, is_def)))?;
+        Some(out)
+    }
+
+    /// Calls `f(variant id, names a definition)` for every entry, in id order;
+    /// `None` when the bytes are malformed.
+    fn for_each(&self, limit: u32, mut f: impl FnMut(u32, bool)) -> Option<()> {
+        let mut at = self.at;
         let mut prev = 0u64;
         for i in 0..self.count {
             let delta = get_varint(self.bytes, &mut at)?;
@@ -123,10 +117,10 @@ impl<'a> SubwordList<'a> {
             if id >= limit {
                 return None;
             }
-            out.push((id, v & 1 == 1));
+            f(id, v & 1 == 1);
             prev = v;
         }
-        Some(out)
+        Some(())
     }
 }
 
