@@ -1223,3 +1223,31 @@ fn typescript_script_files_merge_exported_interfaces_and_keep_unexported_ones() 
     assert_eq!(refs(&index, "src/fixA.ts:2"), ["src/fixA.ts:5 type"]);
     assert_eq!(refs(&index, "src/fixB.ts:2"), ["src/fixB.ts:5 type"]);
 }
+
+/// Regression: a symbol spelled by its qualified name was not found when its
+/// name has more definitions than resolution follows (2,000): `find` looked
+/// only among the first ones in path order, so `cg symbol m2099.foo` (or
+/// `Test.GetEnumerator` in mono) said "no definition matches".
+#[test]
+fn qualified_names_are_found_past_the_candidates_resolution_follows() {
+    let n = 2_100;
+    let mut files: Vec<(String, String)> =
+        (0..n).map(|i| (format!("src/m{i:04}.ts"), "export function foo() {}\n".to_string())).collect();
+    let mut classes = String::new();
+    for i in 0..n {
+        classes.push_str(&format!("class C{i:04} {{ public void Run() {{ }} }}\n"));
+    }
+    files.push(("Many.cs".to_string(), classes));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&files);
+    let g = Graph::new(&index);
+    for symbol in ["m2099.foo", "m0000.foo", "C2099.Run", "C0007.Run"] {
+        let found: Vec<String> =
+            g.find(symbol).unwrap().into_iter().map(|d| g.view(d).unwrap().qualified_name).collect();
+        assert_eq!(found, vec![symbol.to_string()], "{symbol}");
+    }
+    assert!(g.find("C2100.Run").is_err());
+    // Unqualified, it is not answered with an arbitrary first 2,000: it says so.
+    let err = g.find("foo").unwrap_err().to_string();
+    assert!(err.contains("\"foo\" names 2100 definitions") && err.contains("qualified name"), "{err}");
+}

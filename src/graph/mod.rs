@@ -59,7 +59,7 @@ use crate::snapshot::{unpack, SnapshotError};
 pub const MAX_DEPTH: usize = 3;
 /// Candidate definitions considered for one name, at most (a name defined more
 /// often than this is not followed further; the answer says so).
-const MAX_CANDIDATES: usize = 2_000;
+pub(crate) const MAX_CANDIDATES: usize = 2_000;
 /// A member of an unknown receiver with more candidate definitions than this is
 /// matched by name only: not listed as a reference of each (it would bury the
 /// real ones; answers count such lines as `other_lines`).
@@ -784,11 +784,26 @@ impl<'i> Graph<'i> {
             self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
             return Ok(d);
         }
+        let items = self.scan_defs(name, MAX_CANDIDATES + 1, |_| true)?;
+        let d = Arc::new(NameDefs::new(items));
+        self.index.shared_defs.offer(name, None, &d);
+        self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
+        Ok(d)
+    }
+
+    /// The first `cap` definitions named `name` that `keep` passes, read from
+    /// the segments' definitions tables, in path order.
+    pub(crate) fn scan_defs(
+        &self,
+        name: &str,
+        cap: usize,
+        mut keep: impl FnMut(&crate::snapshot::defs::DefEntry) -> bool,
+    ) -> Result<Vec<Candidate>, SnapshotError> {
         let mut items: Vec<Candidate> = Vec::new();
         'segments: for (si, seg) in self.index.segments.iter().enumerate() {
             let mut last: Option<(u32, String, Language)> = None;
             for e in seg.definitions(name)? {
-                if !self.index.is_live(si, e.slot) {
+                if !self.index.is_live(si, e.slot) || !keep(&e) {
                     continue;
                 }
                 let (path, language) = match &last {
@@ -810,7 +825,7 @@ impl<'i> Graph<'i> {
                         || matches!(language, Language::TypeScript | Language::JavaScript));
                 let (def, scope) = Def::from_entry(name, e);
                 items.push(Candidate { id, def, path, language, scope, nested, file_local });
-                if items.len() > MAX_CANDIDATES {
+                if items.len() >= cap {
                     break 'segments;
                 }
             }
@@ -819,10 +834,7 @@ impl<'i> Graph<'i> {
             // Segments from updates come after the base: path order across them.
             items.sort_by(|a, b| a.path.cmp(&b.path).then(a.id.1.cmp(&b.id.1)));
         }
-        let d = Arc::new(NameDefs::new(items));
-        self.index.shared_defs.offer(name, None, &d);
-        self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
-        Ok(d)
+        Ok(items)
     }
 
     /// The candidates of `name` a file of `language` can bind to: those of its

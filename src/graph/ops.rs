@@ -6,7 +6,7 @@ use std::rc::Rc;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
-use super::{DefCat, DefId, FileGraph, FileKey, Graph, MAX_DEPTH};
+use super::{DefCat, DefId, FileGraph, FileKey, Graph, MAX_CANDIDATES, MAX_DEPTH};
 use crate::extract::RefRole;
 use crate::lang::Language;
 use crate::snapshot::structure::{PackedReceiver, PackedRef};
@@ -20,6 +20,8 @@ const FILTER_MIN_FILES: usize = 64;
 pub enum GraphError {
     #[error("no definition matches {0:?}: give a name, Type.member, a qualified name or path:line of a definition (`cg query {0}` finds where the word occurs)")]
     NoSuchSymbol(String),
+    #[error("{0:?} names {1} definitions, more than the {max} an answer follows: give Type.member, a qualified name or path:line of the one you mean (`cg query {0}` lists definitions first)", max = MAX_CANDIDATES)]
+    TooManyDefinitions(String, usize),
     #[error("no indexed file {0:?}: give a path relative to the project root, as `cg tree` lists them")]
     NoSuchFile(String),
     #[error("{0:?} is not a type: `cg hierarchy` takes a type (or a method of one)")]
@@ -102,16 +104,36 @@ impl Graph<'_> {
         // there, so most candidates of a common member name (`Contains`) are
         // passed without spelling their qualified names.
         let before = normalized.rsplit('.').nth(1).unwrap_or("");
+        let parent_fits = |parent: &Option<String>| match parent {
+            Some(p) => p.rsplit(['.', ':', '\\']).next() == Some(before),
+            None => true,
+        };
+        let defs = self.name_defs(&name)?;
+        // A name defined more often than resolution follows (`main`, `foo`):
+        // the definition asked for by its qualified name may be past the
+        // first ones, so every definition of the name is read.
+        let all;
+        let candidates = if qualified && defs.items.len() > MAX_CANDIDATES {
+            all = self.scan_defs(&name, usize::MAX, |e| parent_fits(&e.parent))?;
+            &all[..]
+        } else {
+            &defs.items[..]
+        };
+        if !qualified && defs.items.len() > MAX_CANDIDATES {
+            let mut count = 0;
+            for seg in self.index.segments.iter() {
+                count += seg.definition_count(&name)?;
+            }
+            return Err(GraphError::TooManyDefinitions(name, count));
+        }
         let mut out = Vec::new();
-        for c in self.name_defs(&name)?.items.iter() {
+        for c in candidates {
             if !qualified {
                 out.push(c.id);
                 continue;
             }
-            if let Some(p) = &c.def.parent {
-                if p.rsplit(['.', ':', '\\']).next() != Some(before) {
-                    continue;
-                }
+            if !parent_fits(&c.def.parent) {
+                continue;
             }
             let q = c.qualified_name().replace("::", ".").replace('\\', ".");
             if q == normalized || q.ends_with(&format!(".{normalized}")) {
