@@ -1225,17 +1225,23 @@ fn typescript_script_files_merge_exported_interfaces_and_keep_unexported_ones() 
 }
 
 /// Regression: a symbol spelled by its qualified name was not found when its
-/// name has more definitions than resolution follows (2,000): `find` looked
+/// name has more definitions than resolution followed (2,000): `find` looked
 /// only among the first ones in path order, so `cg symbol m2099.foo` (or
-/// `Test.GetEnumerator` in mono) said "no definition matches".
+/// `Test.GetEnumerator` in mono) said "no definition matches". And a call of a
+/// file's own `foo` or of its type's own `Run` past those was not bound to it
+/// (its callers were empty).
 #[test]
 fn qualified_names_are_found_past_the_candidates_resolution_follows() {
     let n = 2_100;
     let mut files: Vec<(String, String)> =
-        (0..n).map(|i| (format!("src/m{i:04}.ts"), "export function foo() {}\n".to_string())).collect();
+        (0..n - 1).map(|i| (format!("src/m{i:04}.ts"), "export function foo() {}\n".to_string())).collect();
+    files.push((
+        format!("src/m{:04}.ts", n - 1),
+        "import { x } from './m0000';\nexport function foo() {}\nfoo();\n".into(),
+    ));
     let mut classes = String::new();
     for i in 0..n {
-        classes.push_str(&format!("class C{i:04} {{ public void Run() {{ }} }}\n"));
+        classes.push_str(&format!("class C{i:04} {{ public void Run() {{ }} public void Go() {{ Run(); }} }}\n"));
     }
     files.push(("Many.cs".to_string(), classes));
     let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
@@ -1250,4 +1256,10 @@ fn qualified_names_are_found_past_the_candidates_resolution_follows() {
     // Unqualified, it is not answered with an arbitrary first 2,000: it says so.
     let err = g.find("foo").unwrap_err().to_string();
     assert!(err.contains("\"foo\" names 2100 definitions") && err.contains("qualified name"), "{err}");
+    let callers = |symbol: &str| -> Vec<(String, Vec<u32>, bool)> {
+        g.callers(&g.find(symbol).unwrap(), 1).unwrap().into_iter().map(|e| (e.file, e.lines, e.ambiguous)).collect()
+    };
+    assert_eq!(callers("m2099.foo"), vec![("src/m2099.ts".to_string(), vec![3], false)]);
+    assert_eq!(callers("C2099.Run"), vec![("Many.cs".to_string(), vec![2100], false)]);
+    assert_eq!(callers("C0003.Run"), vec![("Many.cs".to_string(), vec![4], false)]);
 }

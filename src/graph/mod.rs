@@ -57,8 +57,11 @@ use crate::snapshot::{unpack, SnapshotError};
 
 /// The deepest `--depth` of callers, callees, imports and impact.
 pub const MAX_DEPTH: usize = 3;
-/// Candidate definitions considered for one name, at most (a name defined more
-/// often than this is not followed further; the answer says so).
+/// A plain name bound to no definition by its file's scopes, imports or
+/// package binds to every definition of the name in the project (resolution's
+/// last step) only up to this many; past it (`main`, `foo` in thousands of
+/// test files) such a reference is counted as naming it, not listed as one of
+/// each. `find` asks for a qualified name past it.
 pub(crate) const MAX_CANDIDATES: usize = 2_000;
 /// A member of an unknown receiver with more candidate definitions than this is
 /// matched by name only: not listed as a reference of each (it would bury the
@@ -375,9 +378,11 @@ struct SharedDefsInner {
 }
 
 const SHARE_MIN_CANDIDATES: usize = 64;
-/// Measured on the four budget corpora (`cargo bench --bench graph`, 200
-/// symbol cards): peak memory 620 MB with 100,000, 667 MB with this many.
-const SHARE_MAX_CANDIDATES: usize = 300_000;
+/// Measured on the four budget corpora (`cargo bench --bench graph`, rows
+/// callees and symbol, every definition of a name a candidate): peak resident
+/// memory 1.15 GB and callees p50 0.35 ms with this many; with 300,000 the
+/// common names' lists made each other room every question (callees p50 1.1 ms).
+const SHARE_MAX_CANDIDATES: usize = 1_000_000;
 
 impl SharedDefs {
     fn get(&self, name: &str, family: Option<Language>) -> Option<Arc<NameDefs>> {
@@ -774,8 +779,8 @@ impl<'i> Graph<'i> {
         Ok(out)
     }
 
-    /// The definitions named `name` (at most [`MAX_CANDIDATES`] and one), from
-    /// the segments' definitions tables, in path order, indexed for resolution.
+    /// Every definition named `name`, from the segments' definitions tables, in
+    /// path order, indexed for resolution.
     pub fn name_defs(&self, name: &str) -> Result<Arc<NameDefs>, SnapshotError> {
         if let Some(d) = self.name_defs.borrow().get(name) {
             return Ok(d.clone());
@@ -784,26 +789,21 @@ impl<'i> Graph<'i> {
             self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
             return Ok(d);
         }
-        let items = self.scan_defs(name, MAX_CANDIDATES + 1, |_| true)?;
+        let items = self.scan_defs(name)?;
         let d = Arc::new(NameDefs::new(items));
         self.index.shared_defs.offer(name, None, &d);
         self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
         Ok(d)
     }
 
-    /// The first `cap` definitions named `name` that `keep` passes, read from
-    /// the segments' definitions tables, in path order.
-    pub(crate) fn scan_defs(
-        &self,
-        name: &str,
-        cap: usize,
-        mut keep: impl FnMut(&crate::snapshot::defs::DefEntry) -> bool,
-    ) -> Result<Vec<Candidate>, SnapshotError> {
+    /// The definitions named `name`, read from the segments' definitions
+    /// tables, in path order.
+    fn scan_defs(&self, name: &str) -> Result<Vec<Candidate>, SnapshotError> {
         let mut items: Vec<Candidate> = Vec::new();
-        'segments: for (si, seg) in self.index.segments.iter().enumerate() {
+        for (si, seg) in self.index.segments.iter().enumerate() {
             let mut last: Option<(u32, String, Language)> = None;
             for e in seg.definitions(name)? {
-                if !self.index.is_live(si, e.slot) || !keep(&e) {
+                if !self.index.is_live(si, e.slot) {
                     continue;
                 }
                 let (path, language) = match &last {
@@ -825,9 +825,6 @@ impl<'i> Graph<'i> {
                         || matches!(language, Language::TypeScript | Language::JavaScript));
                 let (def, scope) = Def::from_entry(name, e);
                 items.push(Candidate { id, def, path, language, scope, nested, file_local });
-                if items.len() >= cap {
-                    break 'segments;
-                }
             }
         }
         if self.index.has_updates() {
@@ -1567,7 +1564,11 @@ impl<'i> Graph<'i> {
         //    name is not a member here (C#'s implicit `this` was step 1); a
         //    function nested in another, or a C `static` of a source file, is
         //    not seen from other files.
-        Ok(done(nd.global[class].iter().map(|&i| nd.items[i as usize].id).collect()))
+        let global = &nd.global[class];
+        if global.len() > MAX_CANDIDATES {
+            return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: global.len() });
+        }
+        Ok(done(global.iter().map(|&i| nd.items[i as usize].id).collect()))
     }
 }
 

@@ -109,25 +109,11 @@ impl Graph<'_> {
             None => true,
         };
         let defs = self.name_defs(&name)?;
-        // A name defined more often than resolution follows (`main`, `foo`):
-        // the definition asked for by its qualified name may be past the
-        // first ones, so every definition of the name is read.
-        let all;
-        let candidates = if qualified && defs.items.len() > MAX_CANDIDATES {
-            all = self.scan_defs(&name, usize::MAX, |e| parent_fits(&e.parent))?;
-            &all[..]
-        } else {
-            &defs.items[..]
-        };
         if !qualified && defs.items.len() > MAX_CANDIDATES {
-            let mut count = 0;
-            for seg in self.index.segments.iter() {
-                count += seg.definition_count(&name)?;
-            }
-            return Err(GraphError::TooManyDefinitions(name, count));
+            return Err(GraphError::TooManyDefinitions(name, defs.items.len()));
         }
         let mut out = Vec::new();
-        for c in candidates {
+        for c in defs.items.iter() {
             if !qualified {
                 out.push(c.id);
                 continue;
