@@ -600,16 +600,15 @@ fn python(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKe
 /// the file at `from` first (the longest shared folder prefix, then path order).
 fn by_suffix(g: &Graph<'_>, from: &str, suffix: &str) -> Result<Vec<FileKey>, SnapshotError> {
     let name = suffix.rsplit('/').next().unwrap_or(suffix);
-    let paths = g.paths_by_file_name()?;
-    let Some(candidates) = paths.get(name) else { return Ok(Vec::new()) };
-    let mut found: Vec<(usize, &str, FileKey)> = candidates
-        .iter()
-        .filter(|(p, _)| p == suffix || p.ends_with(&format!("/{suffix}")))
-        .map(|(p, k)| {
+    let Some(candidates) = g.index.files_by_name()?.get(name) else { return Ok(Vec::new()) };
+    let mut found: Vec<(usize, String, FileKey)> = Vec::new();
+    for &k in candidates {
+        let p = g.path_of(k)?;
+        if p == suffix || p.ends_with(&format!("/{suffix}")) {
             let shared = p.bytes().zip(from.bytes()).take_while(|(a, b)| a == b).count();
-            (usize::MAX - shared, p.as_str(), *k)
-        })
-        .collect();
+            found.push((usize::MAX - shared, p, k));
+        }
+    }
     found.sort();
     Ok(found.into_iter().map(|(.., k)| k).collect())
 }

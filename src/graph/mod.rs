@@ -541,9 +541,6 @@ fn union<'a>(lists: impl Iterator<Item = Option<&'a Vec<u32>>>) -> Vec<u32> {
 
 /// Answers graph questions over one index. Caches what it reads for the life of
 /// one question (it is cheap to make).
-/// Live files' paths and keys by file name (`store.h` → every `…/store.h`).
-pub(crate) type FilesByName = FxHashMap<String, Vec<(String, FileKey)>>;
-
 pub struct Graph<'i> {
     pub index: &'i Index,
     files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
@@ -560,7 +557,6 @@ pub struct Graph<'i> {
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
     /// Every live file's path and key by file name (for `#include` and
     /// `require`), listed once when first needed.
-    file_names: RefCell<Option<Rc<FilesByName>>>,
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
@@ -586,7 +582,6 @@ impl<'i> Graph<'i> {
             import_files: RefCell::default(),
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
-            file_names: RefCell::default(),
             exhaustive: false,
             scanned: Default::default(),
             model: None,
@@ -998,21 +993,6 @@ impl<'i> Graph<'i> {
         let mut names = f.imports.iter().flat_map(|i| i.names.iter());
         let real = names.find_map(|n| crate::snapshot::structure::aliased(&n.name, &n.alias, name));
         real.unwrap_or(name).to_string()
-    }
-
-    /// Every live file by its file name (`store.h` → its paths and keys).
-    pub(crate) fn paths_by_file_name(&self) -> Result<Rc<FilesByName>, SnapshotError> {
-        if let Some(m) = self.file_names.borrow().as_ref() {
-            return Ok(m.clone());
-        }
-        let mut map: FxHashMap<String, Vec<(String, FileKey)>> = FxHashMap::default();
-        for file in self.index.files_under("")? {
-            let name = file.path.rsplit('/').next().unwrap_or(file.path).to_string();
-            map.entry(name).or_default().push((file.path.to_string(), (file.segment, file.slot_id)));
-        }
-        let map = Rc::new(map);
-        *self.file_names.borrow_mut() = Some(map.clone());
-        Ok(map)
     }
 
     /// The files an import of `f` resolves to (empty: external or not found).
