@@ -172,6 +172,28 @@ pub struct FileGraph {
 }
 
 impl FileGraph {
+    /// About how much memory its facts take.
+    fn heap_bytes(&self) -> usize {
+        let strings = |d: &Def| d.name.len() + d.parent.as_ref().map_or(0, String::len) + d.returns.len();
+        let imports: usize = self
+            .imports
+            .iter()
+            .map(|i| {
+                std::mem::size_of::<ImportRecord>()
+                    + i.spec.len()
+                    + i.names.iter().map(|n| 48 + n.name.len() + n.alias.len()).sum::<usize>()
+            })
+            .sum();
+        std::mem::size_of::<Self>()
+            + self.path.len()
+            + self.scope.len()
+            + self.defs.iter().map(|d| std::mem::size_of::<Def>() + strings(d)).sum::<usize>()
+            + self.names.len()
+            + self.name_ends.len() * 4
+            + self.refs.len() * std::mem::size_of::<PackedRef>()
+            + imports
+    }
+
     pub fn name(&self, i: u32) -> &str {
         let i = i as usize;
         let Some(&end) = self.name_ends.get(i) else { return "" };
@@ -417,6 +439,59 @@ impl SharedDefs {
     }
 }
 
+/// The facts of large files, kept for the life of an opened index: a file of
+/// [`CACHE_MIN_ARCHIVE`] bytes of structure archive or more (mono's API
+/// snapshots, a compiler's checker) costs milliseconds to decompress, check
+/// and decode, and the same few are named by most questions about common
+/// names. Holds about [`CACHE_MAX_BYTES`] of facts; past that, the files
+/// used longest ago make room.
+#[derive(Default)]
+pub(crate) struct FileCache(std::sync::Mutex<FileCacheInner>);
+
+#[derive(Default)]
+struct FileCacheInner {
+    /// Each file's facts, their size, and when they were last used.
+    files: FxHashMap<FileKey, (Arc<FileGraph>, usize, u64)>,
+    bytes: usize,
+    uses: u64,
+}
+
+const CACHE_MIN_ARCHIVE: u32 = 32 * 1024;
+const CACHE_MAX_BYTES: usize = 256 << 20;
+
+impl FileCache {
+    fn get(&self, key: FileKey) -> Option<Arc<FileGraph>> {
+        let mut cache = self.0.lock().ok()?;
+        cache.uses += 1;
+        let now = cache.uses;
+        let (f, _, used) = cache.files.get_mut(&key)?;
+        *used = now;
+        Some(f.clone())
+    }
+
+    fn offer(&self, key: FileKey, archive: u32, f: &Arc<FileGraph>) {
+        let bytes = f.heap_bytes();
+        if archive < CACHE_MIN_ARCHIVE || bytes > CACHE_MAX_BYTES / 8 {
+            return;
+        }
+        let Ok(mut cache) = self.0.lock() else { return };
+        while cache.bytes + bytes > CACHE_MAX_BYTES {
+            let Some(oldest) = cache.files.iter().min_by_key(|(_, (.., used))| *used).map(|(k, _)| *k) else {
+                break;
+            };
+            if let Some((_, gone, _)) = cache.files.remove(&oldest) {
+                cache.bytes -= gone;
+            }
+        }
+        cache.uses += 1;
+        let now = cache.uses;
+        if let Some((_, old, _)) = cache.files.insert(key, (f.clone(), bytes, now)) {
+            cache.bytes -= old;
+        }
+        cache.bytes += bytes;
+    }
+}
+
 /// What Ruby's `Type.new` calls.
 pub(crate) const RUBY_CONSTRUCTOR: &str = "initialize";
 
@@ -543,7 +618,7 @@ fn union<'a>(lists: impl Iterator<Item = Option<&'a Vec<u32>>>) -> Vec<u32> {
 /// one question (it is cheap to make).
 pub struct Graph<'i> {
     pub index: &'i Index,
-    files: RefCell<FxHashMap<FileKey, Rc<FileGraph>>>,
+    files: RefCell<FxHashMap<FileKey, Arc<FileGraph>>>,
     defs: RefCell<FxHashMap<String, Rc<Vec<DefId>>>>,
     name_defs: RefCell<FxHashMap<String, Arc<NameDefs>>>,
     /// [`Graph::name_defs_for`]: a name's candidates of one language family,
@@ -610,17 +685,18 @@ impl<'i> Graph<'i> {
         self
     }
 
-    /// How many files' facts this graph has read so far.
+    /// How many files' archives this graph has read so far (not counting
+    /// those the opened index kept from questions before).
     pub fn files_read(&self) -> usize {
-        self.files.borrow().len() + self.scanned.get()
+        self.scanned.get()
     }
 
     /// The graph facts of the file whose slot is `(segment, slot)` (any part).
-    pub fn file(&self, key: FileKey) -> Result<Rc<FileGraph>, SnapshotError> {
+    pub fn file(&self, key: FileKey) -> Result<Arc<FileGraph>, SnapshotError> {
         if let Some(f) = self.files.borrow().get(&key) {
             return Ok(f.clone());
         }
-        let f = Rc::new(self.read_file(key)?);
+        let f = self.read_kept(key)?;
         self.files.borrow_mut().insert(key, f.clone());
         Ok(f)
     }
@@ -628,12 +704,25 @@ impl<'i> Graph<'i> {
     /// [`Graph::file`] without keeping it: for scans over many files, most of
     /// which are not needed after (keeping them all costs hundreds of MB and
     /// the time to fault that memory in).
-    pub fn scan_file(&self, key: FileKey) -> Result<Rc<FileGraph>, SnapshotError> {
+    pub fn scan_file(&self, key: FileKey) -> Result<Arc<FileGraph>, SnapshotError> {
         if let Some(f) = self.files.borrow().get(&key) {
             return Ok(f.clone());
         }
+        self.read_kept(key)
+    }
+
+    /// A file's facts from the opened index's [`FileCache`] when a question
+    /// before read them, else from its archive (offered to the cache).
+    fn read_kept(&self, key: FileKey) -> Result<Arc<FileGraph>, SnapshotError> {
+        if let Some(f) = self.index.file_cache.get(key) {
+            return Ok(f);
+        }
         self.scanned.set(self.scanned.get() + 1);
-        Ok(Rc::new(self.read_file(key)?))
+        let seg = &self.index.segments[key.0];
+        let archive = seg.slot(key.1)?.structure.len;
+        let f = Arc::new(self.read_file(key)?);
+        self.index.file_cache.offer(key, archive, &f);
+        Ok(f)
     }
 
     fn read_file(&self, key: FileKey) -> Result<FileGraph, SnapshotError> {
@@ -855,7 +944,7 @@ impl<'i> Graph<'i> {
         Ok(d)
     }
 
-    pub fn def(&self, id: DefId) -> Result<(Rc<FileGraph>, Def), SnapshotError> {
+    pub fn def(&self, id: DefId) -> Result<(Arc<FileGraph>, Def), SnapshotError> {
         let f = self.file(id.0)?;
         let d = f.defs[id.1 as usize].clone();
         Ok((f, d))
@@ -1624,6 +1713,46 @@ mod tests {
             })
             .collect();
         Arc::new(NameDefs::new(items))
+    }
+
+    fn file_of(key: FileKey, refs: usize) -> Arc<FileGraph> {
+        let r = PackedRef { line: 1, name: 0, role: RefRole::Call, receiver: PackedReceiver::None };
+        Arc::new(FileGraph {
+            key,
+            path: format!("f{}.cs", key.1),
+            language: Language::CSharp,
+            scope: String::new(),
+            defs: Vec::new(),
+            names: String::new(),
+            name_ends: Vec::new(),
+            refs: vec![r; refs],
+            imports: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn large_files_are_kept_until_the_ones_used_longest_ago_make_room() {
+        let cache = FileCache::default();
+        // A quarter of the cache each (under the eighth a file may take: no).
+        let refs = CACHE_MAX_BYTES / 9 / std::mem::size_of::<PackedRef>();
+        let big = |i: u32| file_of((0, i), refs);
+        // A small archive is cheap to read again: not kept.
+        cache.offer((0, 99), CACHE_MIN_ARCHIVE - 1, &big(99));
+        assert!(cache.get((0, 99)).is_none());
+        for i in 0..8 {
+            cache.offer((0, i), CACHE_MIN_ARCHIVE, &big(i));
+        }
+        assert!(cache.get((0, 0)).is_some());
+        // Full: the ninth makes room by dropping 1, the one used longest ago.
+        cache.offer((0, 8), CACHE_MIN_ARCHIVE, &big(8));
+        assert!(cache.get((0, 1)).is_none());
+        for i in [0, 2, 3, 4, 5, 6, 7, 8] {
+            assert_eq!(cache.get((0, i)).map(|f| f.refs.len()), Some(refs), "{i}");
+        }
+        assert!(cache.0.lock().unwrap().bytes <= CACHE_MAX_BYTES);
+        // Too large to keep without dropping most of the others.
+        cache.offer((0, 50), CACHE_MIN_ARCHIVE, &file_of((0, 50), refs * 2));
+        assert!(cache.get((0, 50)).is_none());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The questions: find a symbol, its references, callers, callees, the hierarchy
 //! of a type, a file's imports and importers, and what a change can reach.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -150,7 +150,7 @@ pub struct RefView {
 /// A reference with where it is, for the operations below.
 #[derive(Clone)]
 struct Found {
-    file: Rc<FileGraph>,
+    file: Arc<FileGraph>,
     r: PackedRef,
     ambiguous: bool,
     /// The target it resolved to (the first, when several).
@@ -888,7 +888,7 @@ pub struct ImportView {
 }
 
 impl Graph<'_> {
-    fn file_at(&self, path: &str) -> Result<Rc<FileGraph>, GraphError> {
+    fn file_at(&self, path: &str) -> Result<Arc<FileGraph>, GraphError> {
         let path = path.trim_start_matches("./");
         match self.index.locate(path)? {
             Some(x) => Ok(self.file((x.segment, x.slot_id))?),
