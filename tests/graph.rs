@@ -288,8 +288,9 @@ fn definitions_table_holds_exactly_the_archives_definitions() {
         let mut from_files = Vec::new();
         for x in index.files().unwrap() {
             let f = g.file((x.segment, x.slot_id)).unwrap();
+            let flags = f.nested();
             for (i, d) in f.defs.iter().enumerate() {
-                let nested = f.is_nested(d);
+                let nested = flags[i];
                 from_files.push((
                     d.name.clone(),
                     (f.key, i as u32),

@@ -75,21 +75,29 @@ impl Graph<'_> {
         }
         // Siblings: the file's top-level definitions, and the members of its type.
         let owner = d.parent.clone().or_else(|| (d.cat == DefCat::Type).then(|| d.name.clone()));
-        let mut same_file = Vec::new();
+        let mut near: Vec<(u32, usize)> = Vec::new();
+        let nested = f.nested();
         for (i, o) in f.defs.iter().enumerate() {
-            if i as u32 == target.1 || f.is_nested(o) {
+            if i as u32 == target.1 || nested[i] {
                 continue;
             }
             if o.parent.is_none() || o.parent == owner {
-                let (qualified_name, kind) = (f.qualified_name(o), o.kind.clone());
-                same_file.push(Brief { qualified_name, kind: kind.to_string(), file: f.path.clone(), line: o.line });
+                near.push((o.line, i));
             }
         }
-        // In source order, the nearest to it kept when there are many.
-        same_file.sort_by_key(|b| b.line);
-        let at = same_file.partition_point(|b| b.line < d.line);
-        let from = at.saturating_sub(CARD_LIST / 2).min(same_file.len().saturating_sub(CARD_LIST));
-        let same_file: Vec<Brief> = same_file.into_iter().skip(from).take(CARD_LIST).collect();
+        // In source order, the nearest to it kept when there are many (only
+        // those named: a large file's type has thousands of members).
+        near.sort_unstable();
+        let at = near.partition_point(|&(line, _)| line < d.line);
+        let from = at.saturating_sub(CARD_LIST / 2).min(near.len().saturating_sub(CARD_LIST));
+        let same_file: Vec<Brief> = near[from..]
+            .iter()
+            .take(CARD_LIST)
+            .map(|&(line, i)| {
+                let o = &f.defs[i];
+                Brief { qualified_name: f.qualified_name(o), kind: o.kind.to_string(), file: f.path.clone(), line }
+            })
+            .collect();
         let nd = self.name_defs(&d.name)?;
         let others: Vec<_> = nd.items.iter().filter(|c| c.id != target).collect();
         let same_name = others

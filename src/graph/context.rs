@@ -297,8 +297,9 @@ impl Graph<'_> {
                 None => continue,
             };
             let mut any = false;
+            let nested = g.nested();
             for (i, d) in g.defs.iter().enumerate() {
-                if g.is_nested(d) {
+                if nested[i] {
                     continue;
                 }
                 let held = subwords(&d.name).map(crate::snapshot::fold).filter(|p| words.contains(p)).count();
@@ -310,7 +311,7 @@ impl Graph<'_> {
                 }
             }
             if !any {
-                for (i, d) in g.defs.iter().enumerate().filter(|(_, d)| !g.is_nested(d)).take(3) {
+                for (i, d) in g.defs.iter().enumerate().filter(|&(i, _)| !nested[i]).take(3) {
                     let why = format!("in {path}, whose path matches the task");
                     add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), 8.0 * share, why);
                 }
@@ -599,10 +600,11 @@ impl Graph<'_> {
     fn file_defs(&self, path: &str) -> Result<Vec<(DefId, DefView)>, GraphError> {
         let Some(f) = self.index.locate(path)? else { return Ok(Vec::new()) };
         let g = self.file((f.segment, f.slot_id))?;
+        let nested = g.nested();
         Ok(g.defs
             .iter()
             .enumerate()
-            .filter(|(_, d)| !g.is_nested(d))
+            .filter(|&(i, _)| !nested[i])
             .map(|(i, d)| ((g.key, i as u32), file_view(&g, d)))
             .collect())
     }
