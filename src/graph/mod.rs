@@ -637,7 +637,6 @@ fn union<'a>(lists: impl Iterator<Item = Option<&'a Vec<u32>>>) -> Vec<u32> {
 pub struct Graph<'i> {
     pub index: &'i Index,
     files: RefCell<FxHashMap<FileKey, Arc<FileGraph>>>,
-    defs: RefCell<FxHashMap<String, Rc<Vec<DefId>>>>,
     name_defs: RefCell<FxHashMap<String, Arc<NameDefs>>>,
     /// [`Graph::name_defs_for`]: a name's candidates of one language family,
     /// when the name has candidates in several.
@@ -648,8 +647,6 @@ pub struct Graph<'i> {
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<std::sync::Arc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
-    /// Every live file's path and key by file name (for `#include` and
-    /// `require`), listed once when first needed.
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
@@ -667,7 +664,6 @@ impl<'i> Graph<'i> {
         Graph {
             index,
             files: RefCell::default(),
-            defs: RefCell::default(),
             name_defs: RefCell::default(),
             family_defs: RefCell::default(),
             named_in: RefCell::default(),
@@ -869,16 +865,6 @@ impl<'i> Graph<'i> {
             out = keyed.into_iter().map(|(_, k)| k).collect();
         }
         Ok((out, lines))
-    }
-
-    /// Every definition named `name` (case-sensitive), in path and line order.
-    pub fn defs_named(&self, name: &str) -> Result<Rc<Vec<DefId>>, SnapshotError> {
-        if let Some(d) = self.defs.borrow().get(name) {
-            return Ok(d.clone());
-        }
-        let out = Rc::new(self.name_defs(name)?.items.iter().map(|c| c.id).collect::<Vec<_>>());
-        self.defs.borrow_mut().insert(name.to_string(), out.clone());
-        Ok(out)
     }
 
     /// Every definition named `name`, from the segments' definitions tables, in
@@ -1328,11 +1314,10 @@ impl<'i> Graph<'i> {
                     }
                 }
                 // A project type without that member, or an unknown name.
-                let types = self.defs_named(&x)?;
-                let is_type = types
-                    .iter()
-                    .any(|&id| self.file(id.0).is_ok_and(|file| file.defs[id.1 as usize].cat == DefCat::Type));
-                if is_type {
+                // From the definitions table (reading each definition's file
+                // to ask read thousands of archives for a receiver named like
+                // thousands of functions or variables).
+                if self.name_defs(&x)?.items.iter().any(|c| c.def.cat == DefCat::Type) {
                     return Ok(Resolution::default());
                 }
                 // A module, package or namespace by its last name (`store::make`).

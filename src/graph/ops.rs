@@ -801,7 +801,7 @@ impl Graph<'_> {
         }
         let mut sized = Vec::new();
         for m in methods.drain(..) {
-            sized.push((self.defs_named(&m)?.len(), m));
+            sized.push((self.name_defs(&m)?.items.len(), m));
         }
         sized.sort();
         let first = self.name_defs(&sized[0].1)?;
