@@ -1264,3 +1264,47 @@ fn qualified_names_are_found_past_the_candidates_resolution_follows() {
     assert_eq!(callers("C2099.Run"), vec![("Many.cs".to_string(), vec![2100], false)]);
     assert_eq!(callers("C0003.Run"), vec![("Many.cs".to_string(), vec![4], false)]);
 }
+
+/// `find` by qualified name against a brute-force oracle, in every fixture
+/// language: the definitions whose qualified names are the one asked, or end
+/// with it after a `.` (`::` and `\` read as `.`). `find` passes most
+/// candidates without spelling their qualified names (by parent, or by the
+/// path and scope a top-level one's module is taken from).
+#[test]
+fn find_by_qualified_name_matches_every_definition_so_named() {
+    let norm = |s: &str| s.replace("::", ".").replace('\\', ".");
+    for lang in ["go", "ts", "rust", "csharp", "python", "java", "c", "cpp", "php", "ruby"] {
+        let (_dir, index) = indexed(lang);
+        let g = Graph::new(&index);
+        let mut all: Vec<((usize, u32), u32, String)> = Vec::new();
+        for x in index.files().unwrap() {
+            let f = g.file((x.segment, x.slot_id)).unwrap();
+            for (i, d) in f.defs.iter().enumerate() {
+                all.push((f.key, i as u32, f.qualified_name(d)));
+            }
+        }
+        for (_, _, q) in &all {
+            let asked = norm(q);
+            // Also by its last two parts (`Type.member`, `module.f`).
+            let parts: Vec<&str> = asked.split('.').collect();
+            let short = parts[parts.len().saturating_sub(2)..].join(".");
+            for symbol in [asked.clone(), short] {
+                if !symbol.contains('.') {
+                    continue;
+                }
+                let mut expected: Vec<((usize, u32), u32)> = all
+                    .iter()
+                    .filter(|(.., o)| {
+                        let o = norm(o);
+                        o == symbol || o.strip_suffix(symbol.as_str()).is_some_and(|h| h.ends_with('.'))
+                    })
+                    .map(|(k, i, _)| (*k, *i))
+                    .collect();
+                let mut found = g.find(&symbol).unwrap();
+                expected.sort();
+                found.sort();
+                assert_eq!(found, expected, "{lang}: {symbol}");
+            }
+        }
+    }
+}

@@ -104,9 +104,13 @@ impl Graph<'_> {
         // there, so most candidates of a common member name (`Contains`) are
         // passed without spelling their qualified names.
         let before = normalized.rsplit('.').nth(1).unwrap_or("");
-        let parent_fits = |parent: &Option<String>| match parent {
+        // A top-level definition's qualified name has its module, package or
+        // namespace there, taken from its path or its file's scope: most
+        // candidates of a common function name (`main`) are passed without
+        // spelling theirs.
+        let fits = |c: &super::Candidate| match &c.def.parent {
             Some(p) => p.rsplit(['.', ':', '\\']).next() == Some(before),
-            None => true,
+            None => c.path.contains(before) || c.scope.contains(before),
         };
         let defs = self.name_defs(&name)?;
         if !qualified && defs.items.len() > MAX_CANDIDATES {
@@ -118,11 +122,11 @@ impl Graph<'_> {
                 out.push(c.id);
                 continue;
             }
-            if !parent_fits(&c.def.parent) {
+            if !fits(c) {
                 continue;
             }
             let q = c.qualified_name().replace("::", ".").replace('\\', ".");
-            if q == normalized || q.ends_with(&format!(".{normalized}")) {
+            if q == normalized || q.strip_suffix(normalized.as_str()).is_some_and(|head| head.ends_with('.')) {
                 out.push(c.id);
             }
         }
