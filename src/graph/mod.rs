@@ -398,24 +398,62 @@ pub struct NameDefs {
     global: [Vec<u32>; 3],
 }
 
-/// The definitions of common names, kept for the life of an opened index (it
-/// never changes): a name of [`SHARE_MIN_CANDIDATES`] definitions or more
-/// (`String`, `Get`, `New`: thousands in kubernetes) costs a question hundreds
-/// of microseconds to read and index, and almost every question resolves one.
-/// Holds [`SHARE_MAX_CANDIDATES`] definitions at most; past that, the names
-/// used longest ago make room (so a long-lived server keeps what its questions
-/// use now, not what its first questions used).
-#[derive(Default)]
-pub(crate) struct SharedDefs(std::sync::Mutex<SharedDefsInner>);
-
-#[derive(Default)]
-struct SharedDefsInner {
-    /// By name and language family (none: every family), with when each was
-    /// last used (a count of uses).
-    sets: FxHashMap<(String, Option<Language>), (Arc<NameDefs>, u64)>,
-    candidates: usize,
+/// Values kept for the life of an opened index (it never changes), bounded by
+/// the sum of their weights: past `max`, the entries used longest ago make
+/// room (so a long-lived server keeps what its questions use now, not what its
+/// first questions used). A value weighing more than `max` is not kept.
+struct UsedLately<K, V> {
+    /// Each value, its weight, and when it was last used (a count of uses).
+    entries: FxHashMap<K, (V, usize, u64)>,
+    weight: usize,
     uses: u64,
 }
+
+impl<K, V> Default for UsedLately<K, V> {
+    fn default() -> Self {
+        UsedLately { entries: FxHashMap::default(), weight: 0, uses: 0 }
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone, V: Clone> UsedLately<K, V> {
+    fn get(&mut self, key: &K) -> Option<V> {
+        self.uses += 1;
+        let now = self.uses;
+        let (v, _, used) = self.entries.get_mut(key)?;
+        *used = now;
+        Some(v.clone())
+    }
+
+    fn insert(&mut self, key: K, value: V, weight: usize, max: usize) {
+        if weight > max {
+            return;
+        }
+        while self.weight + weight > max {
+            let Some(oldest) = self.entries.iter().min_by_key(|(_, (.., used))| *used).map(|(k, _)| k.clone()) else {
+                break;
+            };
+            if let Some((_, gone, _)) = self.entries.remove(&oldest) {
+                self.weight -= gone;
+            }
+        }
+        self.uses += 1;
+        if let Some((_, old, _)) = self.entries.insert(key, (value, weight, self.uses)) {
+            self.weight -= old;
+        }
+        self.weight += weight;
+    }
+}
+
+/// The definitions of common names, kept by the opened index: a name of
+/// [`SHARE_MIN_CANDIDATES`] definitions or more (`String`, `Get`, `New`:
+/// thousands in kubernetes) costs a question hundreds of microseconds to read
+/// and index, and almost every question resolves one. Holds
+/// [`SHARE_MAX_CANDIDATES`] definitions at most, by name and language family
+/// (none: every family).
+#[derive(Default)]
+pub(crate) struct SharedDefs(std::sync::Mutex<UsedLately<NameAndFamily, Arc<NameDefs>>>);
+
+type NameAndFamily = (String, Option<Language>);
 
 const SHARE_MIN_CANDIDATES: usize = 64;
 /// Measured on the four budget corpora (`cargo bench --bench graph`, rows
@@ -426,87 +464,47 @@ const SHARE_MAX_CANDIDATES: usize = 1_000_000;
 
 impl SharedDefs {
     fn get(&self, name: &str, family: Option<Language>) -> Option<Arc<NameDefs>> {
-        let mut shared = self.0.lock().ok()?;
-        shared.uses += 1;
-        let now = shared.uses;
-        let (d, used) = shared.sets.get_mut(&(name.to_string(), family))?;
-        *used = now;
-        Some(d.clone())
+        self.0.lock().ok()?.get(&(name.to_string(), family))
     }
 
     fn offer(&self, name: &str, family: Option<Language>, d: &Arc<NameDefs>) {
-        if d.items.len() < SHARE_MIN_CANDIDATES || d.items.len() > SHARE_MAX_CANDIDATES {
+        if d.items.len() < SHARE_MIN_CANDIDATES {
             return;
         }
         let Ok(mut shared) = self.0.lock() else { return };
-        // The names used longest ago make room.
-        while shared.candidates + d.items.len() > SHARE_MAX_CANDIDATES {
-            let Some(oldest) = shared.sets.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone()) else {
-                break;
-            };
-            if let Some((gone, _)) = shared.sets.remove(&oldest) {
-                shared.candidates -= gone.items.len();
-            }
-        }
-        shared.uses += 1;
-        let now = shared.uses;
-        if let Some((old, _)) = shared.sets.insert((name.to_string(), family), (d.clone(), now)) {
-            shared.candidates -= old.items.len();
-        }
-        shared.candidates += d.items.len();
+        shared.insert((name.to_string(), family), d.clone(), d.items.len(), SHARE_MAX_CANDIDATES);
     }
 }
 
-/// The facts of large files, kept for the life of an opened index: a file of
+/// The facts of large files, kept by the opened index: a file of
 /// [`CACHE_MIN_ARCHIVE`] bytes of structure archive or more (mono's API
 /// snapshots, a compiler's checker) costs milliseconds to decompress, check
 /// and decode, and the same few are named by most questions about common
-/// names. Holds about [`CACHE_MAX_BYTES`] of facts; past that, the files
-/// used longest ago make room.
+/// names. Holds about [`CACHE_MAX_BYTES`] of facts (a file taking more than
+/// an eighth of that is not kept).
 #[derive(Default)]
-pub(crate) struct FileCache(std::sync::Mutex<FileCacheInner>);
-
-#[derive(Default)]
-struct FileCacheInner {
-    /// Each file's facts, their size, and when they were last used.
-    files: FxHashMap<FileKey, (Arc<FileGraph>, usize, u64)>,
-    bytes: usize,
-    uses: u64,
-}
+pub(crate) struct FileCache(std::sync::Mutex<UsedLately<FileKey, Arc<FileGraph>>>);
 
 const CACHE_MIN_ARCHIVE: u32 = 32 * 1024;
 const CACHE_MAX_BYTES: usize = 256 << 20;
 
 impl FileCache {
-    fn get(&self, key: FileKey) -> Option<Arc<FileGraph>> {
-        let mut cache = self.0.lock().ok()?;
-        cache.uses += 1;
-        let now = cache.uses;
-        let (f, _, used) = cache.files.get_mut(&key)?;
-        *used = now;
-        Some(f.clone())
+    /// Whether a file with `archive` bytes of structure archive is one kept.
+    fn keeps(archive: u32) -> bool {
+        archive >= CACHE_MIN_ARCHIVE
     }
 
-    fn offer(&self, key: FileKey, archive: u32, f: &Arc<FileGraph>) {
+    fn get(&self, key: FileKey) -> Option<Arc<FileGraph>> {
+        self.0.lock().ok()?.get(&key)
+    }
+
+    fn offer(&self, key: FileKey, f: &Arc<FileGraph>) {
         let bytes = f.heap_bytes();
-        if archive < CACHE_MIN_ARCHIVE || bytes > CACHE_MAX_BYTES / 8 {
+        if bytes > CACHE_MAX_BYTES / 8 {
             return;
         }
         let Ok(mut cache) = self.0.lock() else { return };
-        while cache.bytes + bytes > CACHE_MAX_BYTES {
-            let Some(oldest) = cache.files.iter().min_by_key(|(_, (.., used))| *used).map(|(k, _)| *k) else {
-                break;
-            };
-            if let Some((_, gone, _)) = cache.files.remove(&oldest) {
-                cache.bytes -= gone;
-            }
-        }
-        cache.uses += 1;
-        let now = cache.uses;
-        if let Some((_, old, _)) = cache.files.insert(key, (f.clone(), bytes, now)) {
-            cache.bytes -= old;
-        }
-        cache.bytes += bytes;
+        cache.insert(key, f.clone(), bytes, CACHE_MAX_BYTES);
     }
 }
 
@@ -728,14 +726,18 @@ impl<'i> Graph<'i> {
     /// A file's facts from the opened index's [`FileCache`] when a question
     /// before read them, else from its archive (offered to the cache).
     fn read_kept(&self, key: FileKey) -> Result<Arc<FileGraph>, SnapshotError> {
-        if let Some(f) = self.index.file_cache.get(key) {
-            return Ok(f);
+        // Most files are small and never kept: no lock for them.
+        let kept = FileCache::keeps(self.index.segments[key.0].slot(key.1)?.structure.len);
+        if kept {
+            if let Some(f) = self.index.file_cache.get(key) {
+                return Ok(f);
+            }
         }
         self.scanned.set(self.scanned.get() + 1);
-        let seg = &self.index.segments[key.0];
-        let archive = seg.slot(key.1)?.structure.len;
         let f = Arc::new(self.read_file(key)?);
-        self.index.file_cache.offer(key, archive, &f);
+        if kept {
+            self.index.file_cache.offer(key, &f);
+        }
         Ok(f)
     }
 
@@ -1785,21 +1787,20 @@ mod tests {
         let refs = CACHE_MAX_BYTES / 9 / std::mem::size_of::<PackedRef>();
         let big = |i: u32| file_of((0, i), refs);
         // A small archive is cheap to read again: not kept.
-        cache.offer((0, 99), CACHE_MIN_ARCHIVE - 1, &big(99));
-        assert!(cache.get((0, 99)).is_none());
+        assert!(!FileCache::keeps(CACHE_MIN_ARCHIVE - 1) && FileCache::keeps(CACHE_MIN_ARCHIVE));
         for i in 0..8 {
-            cache.offer((0, i), CACHE_MIN_ARCHIVE, &big(i));
+            cache.offer((0, i), &big(i));
         }
         assert!(cache.get((0, 0)).is_some());
         // Full: the ninth makes room by dropping 1, the one used longest ago.
-        cache.offer((0, 8), CACHE_MIN_ARCHIVE, &big(8));
+        cache.offer((0, 8), &big(8));
         assert!(cache.get((0, 1)).is_none());
         for i in [0, 2, 3, 4, 5, 6, 7, 8] {
             assert_eq!(cache.get((0, i)).map(|f| f.refs.len()), Some(refs), "{i}");
         }
-        assert!(cache.0.lock().unwrap().bytes <= CACHE_MAX_BYTES);
+        assert!(cache.0.lock().unwrap().weight <= CACHE_MAX_BYTES);
         // Too large to keep without dropping most of the others.
-        cache.offer((0, 50), CACHE_MIN_ARCHIVE, &file_of((0, 50), refs * 2));
+        cache.offer((0, 50), &file_of((0, 50), refs * 2));
         assert!(cache.get((0, 50)).is_none());
     }
 
@@ -1820,6 +1821,6 @@ mod tests {
         for kept in ["a", "c", "d"] {
             assert!(shared.get(kept, None).is_some(), "{kept}");
         }
-        assert!(shared.0.lock().unwrap().candidates <= SHARE_MAX_CANDIDATES);
+        assert!(shared.0.lock().unwrap().weight <= SHARE_MAX_CANDIDATES);
     }
 }
