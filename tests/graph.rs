@@ -1122,6 +1122,95 @@ fn typescript_narrowed_receivers_are_found_when_refs_reads_fewer_files() {
     assert_eq!(got.0.len(), 7);
 }
 
+/// Regression: a member of a field of a value that is not a typed name lost
+/// its receiver's type, so `s.exports!.get()` and `look(n).exports.get()` were
+/// listed under every `get` (ambiguous) or, past eight of them, not at all:
+/// TS's `x!` and `(x)` hide nothing; a field of a call's result is a field of
+/// what the function is declared to return (`mk().direct`, `const h = mk();
+/// h.direct`), through fields of fields (`mkOuter().inner.direct`); a local
+/// assigned or destructured from a field (`const e = h.direct`, `const { inner }
+/// = mkOuter()`) is that field.
+/// With many `get`s `refs` reads only the files a receiver can reach the type
+/// through, which must include those naming a function returning the field's
+/// owner (the file naming neither the map type nor `Holder`).
+#[test]
+fn typescript_fields_of_call_results_and_non_null_values_keep_their_type() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "src/map.ts".into(),
+            "export interface ReadonlyMap2<K, V> {\n  get(key: K): V | undefined;\n}\nexport interface Map2<K, V> extends ReadonlyMap2<K, V> {\n  set(key: K, v: V): void;\n}\n".into(),
+        ),
+        (
+            "src/holder.ts".into(),
+            "import { Map2 } from \"./map\";\nexport interface Holder {\n  direct: Map2<string, number>;\n  opt?: Map2<string, number>;\n}\n".into(),
+        ),
+        (
+            "src/make.ts".into(),
+            "import { Holder } from \"./holder\";\nexport function mk(): Holder | undefined {\n  return undefined;\n}\n".into(),
+        ),
+        (
+            "src/outer.ts".into(),
+            "import { Holder } from \"./holder\";\nexport interface Outer {\n  inner: Holder;\n}\nexport function mkOuter(): Outer {\n  return { inner: { direct: new Map() } } as any;\n}\n".into(),
+        ),
+        (
+            "src/use.ts".into(),
+            [
+                "import { mk } from \"./make\";",
+                "export function a() {",
+                "  return mk()!.direct.get(\"a\");",
+                "}",
+                "export function b() {",
+                "  const h = mk();",
+                "  return h && h.opt!.get(\"b\");",
+                "}",
+                "export function c() {",
+                "  const h = mk()!;",
+                "  const e = h.direct;",
+                "  return (e).get(\"c\");",
+                "}",
+                "",
+            ]
+            .join("\n"),
+        ),
+        (
+            // Naming neither `Holder` nor a function returning one.
+            "src/use2.ts".into(),
+            [
+                "import { mkOuter } from \"./outer\";",
+                "export function d() {",
+                "  return mkOuter().inner.direct.get(\"d\");",
+                "}",
+                "export function e() {",
+                "  const { inner } = mkOuter();",
+                "  return inner.opt!.get(\"e\");",
+                "}",
+                "",
+            ]
+            .join("\n"),
+        ),
+    ];
+    for i in 0..10 {
+        files.push((format!("src/t{i}.ts"), format!("export class T{i} {{\n  get(): number {{ return {i}; }}\n}}\n")));
+    }
+    for i in 0..70 {
+        let t = i % 10;
+        files.push((
+            format!("src/use{i:02}.ts"),
+            format!("import {{ T{t} }} from \"./t{t}\";\nexport function use{i}(x: T{t}): number {{\n  return x.get();\n}}\n"),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = refs_and_other_lines(&narrowed, "ReadonlyMap2.get");
+    assert_eq!(got, refs_and_other_lines(&wide, "ReadonlyMap2.get"));
+    assert_eq!(
+        got.0,
+        ["src/use.ts:3 call", "src/use.ts:7 call", "src/use.ts:12 call", "src/use2.ts:3 call", "src/use2.ts:7 call"]
+    );
+    assert!(narrowed.files_read() * 4 < wide.files_read(), "{} vs {}", narrowed.files_read(), wide.files_read());
+}
+
 /// Rust's struct literals and patterns (`Store { name: 1 }`, `Store { name }`,
 /// `let Store { name } = s`, `Self { .. }`) and C#'s object initializers (`new
 /// Store { Name = 1 }`, `Inner = { Depth = 2 }` inside one) name fields of the

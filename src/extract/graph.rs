@@ -7,16 +7,14 @@
 //! packages across files is the query's job (`crate::graph`), so an update of one
 //! file never changes another file's facts.
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
 use super::{trim_quotes, Role, Visit};
-use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole};
+use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, FIELD_OF, MAX_CHAIN};
 use crate::lang::LanguageSpec;
-
-/// In a local's type, `T{FIELD_OF}a`: the local is field `a` of a `T`
-/// (destructured: `const { a } = t` with `t: T`).
-const FIELD_OF: char = '\u{1}';
 
 /// How far up a name looks for the statement or clause it stands in.
 const CONTEXT_DEPTH: usize = 10;
@@ -68,6 +66,11 @@ pub(super) struct GraphRole {
     object_entry: bool,
     /// TS's `type X = ..`: its value's constituents are X's supertypes.
     type_alias: bool,
+    /// TS's `x!` and any grammar's `(x)`: as a receiver, the value inside.
+    transparent: bool,
+    /// TS/JS `a && b`: as a receiver, `b` (what a member of it is taken of;
+    /// tree-sitter also reads `x && x.y!.z` as `(x && x.y)!.z`).
+    binary: bool,
     /// Rust's `field_initializer`, `shorthand_field_initializer` and
     /// `field_pattern`; C#'s `initializer_expression`: where a name is a field
     /// of the literal's type.
@@ -134,6 +137,8 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         literal_value: kind == "literal_value",
         composite_literal: kind == "composite_literal",
         variable_name: kind == "variable_name",
+        transparent: matches!(kind, "non_null_expression" | "parenthesized_expression"),
+        binary: js_like(spec) && kind == "binary_expression",
         scoped: kind.starts_with("scoped"),
         mod_item: spec.language == crate::lang::Language::Rust && kind == "mod_item",
         object_literal: js_like(spec) && matches!(kind, "object" | "object_pattern"),
@@ -196,7 +201,7 @@ pub(super) struct Frame<'a> {
 pub(super) enum Pending<'a> {
     Done(Receiver),
     /// A field of a value of the given type (`this.store`, `s.inv` with `s: *Store`).
-    Field(String, &'a str),
+    Field(String, Cow<'a, str>),
     /// A name not bound in the function, inside the given type (C#'s implicit
     /// `this.name`).
     Name(&'a str, Option<String>),
@@ -366,11 +371,25 @@ impl<'a> Visit<'a> {
                 (self.instantiated_class(v).map(str::to_string))
                     .or_else(|| self.constructed_type(v))
                     .or_else(|| self.called_function(v))
+                    .or_else(|| self.field_value(v))
             });
         }
         // CommonJS's `const fs = require("fs")`: a module, not a result.
         let ty = ty.filter(|t| t != "()require");
         (idents, ty)
+    }
+
+    /// A value that is a field of a value of known type (`t.a`, `make().a`,
+    /// `t!.a`), as a local's type `T{FIELD_OF}a`.
+    fn field_value(&self, v: Node<'a>) -> Option<String> {
+        let (obj, member) = self.roles.of(v).graph.member;
+        if member == 0 || obj == 0 || self.roles.of(v).graph.scoped {
+            return None;
+        }
+        match self.receiver(v, 0) {
+            Pending::Field(owner, field) => Some(format!("{owner}{FIELD_OF}{field}")),
+            _ => None,
+        }
     }
 
     /// Names in a pattern: the node itself when it is a name, else the names below it.
@@ -993,6 +1012,11 @@ impl<'a> Visit<'a> {
             (Some(t), _) => self.ts_type(t, 0),
             (None, Some(v)) => match self.receiver(v, 0) {
                 Pending::Done(Receiver::Type(t)) => Some(t),
+                // `const { a } = make()`, `= t.b`: fields of a result or a field.
+                Pending::Done(Receiver::Returns(f)) => Some(format!("(){f}")),
+                Pending::Field(o, f) if o.matches(FIELD_OF).count() + 2 <= MAX_CHAIN => {
+                    Some(format!("{o}{FIELD_OF}{f}"))
+                }
                 _ => None,
             },
             (None, None) => None,
@@ -1096,7 +1120,7 @@ impl<'a> Visit<'a> {
             "assignment_expression" if i >= 2 && self.path_role(i - 2).field_entry => {
                 let field = self.child(parent, "left").filter(|l| self.roles.of(*l).graph.name)?;
                 match self.csharp_initialized(i - 2, depth + 1)? {
-                    Pending::Done(Receiver::Type(t)) => Some(Pending::Field(t, self.text(field))),
+                    Pending::Done(Receiver::Type(t)) => Some(Pending::Field(t, Cow::Borrowed(self.text(field)))),
                     _ => None,
                 }
             }
@@ -1136,7 +1160,7 @@ impl<'a> Visit<'a> {
             "pair" | "pair_pattern" if field == Some("value") && o >= 2 => {
                 let key = self.child(parent, "key").filter(|key| self.roles.of(*key).graph.name)?;
                 Some(match self.ts_context(o - 2, depth + 1) {
-                    Some(Pending::Done(Receiver::Type(t))) => Pending::Field(t, self.text(key)),
+                    Some(Pending::Done(Receiver::Type(t))) => Pending::Field(t, Cow::Borrowed(self.text(key))),
                     _ => Pending::Done(Receiver::Unknown),
                 })
             }
@@ -1358,6 +1382,23 @@ impl<'a> Visit<'a> {
 
     /// What an object expression is, as far as the file tells.
     fn receiver(&self, o: Node<'a>, level: usize) -> Pending<'a> {
+        // TS's `x!` and `(x)` (every grammar's parentheses): the value inside;
+        // TS/JS `a && b`: `b`.
+        let mut o = o;
+        for _ in 0..8 {
+            let g = self.roles.of(o).graph;
+            let inner = if g.transparent && o.named_child_count() == 1 {
+                o.named_child(0)
+            } else if g.binary && self.child(o, "operator").is_some_and(|op| self.text(op) == "&&") {
+                self.child(o, "right")
+            } else {
+                None
+            };
+            match inner {
+                Some(inner) => o = inner,
+                None => break,
+            }
+        }
         // PHP's `$x`: the name inside.
         let o = match self.roles.of(o).graph.variable_name && self.text(o) != "$this" {
             true => o.named_child(0).unwrap_or(o),
@@ -1377,9 +1418,9 @@ impl<'a> Visit<'a> {
         }
         if role.graph.name {
             return match self.lookup_local(text) {
-                Some(Some(t)) => match (t.strip_prefix("()"), t.split_once(FIELD_OF)) {
-                    (Some(f), _) => Pending::Done(Receiver::Returns(f.to_string())),
-                    (None, Some((owner, _))) => Pending::Field(owner.to_string(), text),
+                Some(Some(t)) => match (t.rsplit_once(FIELD_OF), t.strip_prefix("()")) {
+                    (Some((owner, field)), _) => Pending::Field(owner.to_string(), Cow::Owned(field.to_string())),
+                    (None, Some(f)) => Pending::Done(Receiver::Returns(f.to_string())),
                     (None, None) => Pending::Done(Receiver::Type(t.clone())),
                 },
                 Some(None) => Pending::Done(Receiver::Unknown),
@@ -1387,7 +1428,7 @@ impl<'a> Visit<'a> {
             };
         }
         let (obj_f, mem_f) = role.graph.member;
-        if mem_f != 0 && level < 2 {
+        if mem_f != 0 && level < MAX_CHAIN {
             let (Some(inner), Some(member)) = (o.child_by_field_id(obj_f), o.child_by_field_id(mem_f)) else {
                 return Pending::Done(Receiver::Unknown);
             };
@@ -1396,10 +1437,19 @@ impl<'a> Visit<'a> {
                 return Pending::Name(self.text(member), None);
             }
             return match self.receiver(inner, level + 1) {
-                Pending::Done(Receiver::Type(t)) => Pending::Field(t, self.text(member)),
+                Pending::Done(Receiver::Type(t)) => Pending::Field(t, Cow::Borrowed(self.text(member))),
+                // `a.b.c`: field `c` of field `b` of `a`'s type (`T{FIELD_OF}b`).
+                Pending::Field(owner, field) if owner.matches(FIELD_OF).count() + 2 <= MAX_CHAIN => {
+                    Pending::Field(format!("{owner}{FIELD_OF}{field}"), Cow::Borrowed(self.text(member)))
+                }
+                // `make().store.add()`, `s.store.add()` with `s = make()`: a
+                // field of what `make` is declared to return (`()make`).
+                Pending::Done(Receiver::Returns(f)) => {
+                    Pending::Field(format!("(){f}"), Cow::Borrowed(self.text(member)))
+                }
                 Pending::Name(n, Some(t)) if self.graph_field_type(&t, n).is_some() => {
                     let ty = self.graph_field_type(&t, n).unwrap_or_default();
-                    Pending::Field(ty, self.text(member))
+                    Pending::Field(ty, Cow::Borrowed(self.text(member)))
                 }
                 _ => Pending::Done(Receiver::Unknown),
             };
@@ -1447,11 +1497,30 @@ impl<'a> Visit<'a> {
             .map(|r| {
                 let receiver = match r.receiver {
                     Pending::Done(recv) => recv,
-                    Pending::Field(ty, field) => match fields.get(&(ty.clone(), field.to_string())) {
-                        Some(t) => Receiver::Type(t.clone()),
-                        // Declared in another file: looked up when queried.
-                        None => Receiver::Member(ty, field.to_string()),
-                    },
+                    Pending::Field(owner, field) => {
+                        // The fields of a chain the file declares are typed here;
+                        // from the first declared in another file on, the rest
+                        // stays a chain for the query (`T{FIELD_OF}b`).
+                        let mut links = owner.split(FIELD_OF);
+                        let mut ty = links.next().unwrap_or_default().to_string();
+                        let mut rest: Vec<&str> = Vec::new();
+                        for link in links.chain(std::iter::once(field.as_ref())) {
+                            match fields.get(&(ty.clone(), link.to_string())).filter(|_| rest.is_empty()) {
+                                Some(t) => ty = t.clone(),
+                                None => rest.push(link),
+                            }
+                        }
+                        match rest.pop() {
+                            None => Receiver::Type(ty),
+                            Some(last) => {
+                                for link in rest {
+                                    ty.push(FIELD_OF);
+                                    ty.push_str(link);
+                                }
+                                Receiver::Member(ty, last.to_string())
+                            }
+                        }
+                    }
                     Pending::Name(name, in_type) => match in_type.and_then(|t| fields.get(&(t, name.to_string()))) {
                         Some(t) => Receiver::Type(t.clone()),
                         None => match graph.globals.get(name) {
@@ -1468,7 +1537,9 @@ impl<'a> Visit<'a> {
                 // Trait for T`) is not a type of that name: its type is unknown
                 // here (by name, `T`'s supertypes are every blanket impl's).
                 let receiver = match receiver {
-                    Receiver::Type(t) | Receiver::Member(t, _) if graph.type_params.contains(t.as_str()) => {
+                    Receiver::Type(t) | Receiver::Member(t, _)
+                        if graph.type_params.contains(t.split(FIELD_OF).next().unwrap_or_default()) =>
+                    {
                         Receiver::Unknown
                     }
                     other => other,

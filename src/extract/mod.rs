@@ -225,9 +225,21 @@ pub enum Receiver {
     Returns(String),
     /// A field (or property) of a value of a known type, declared in another
     /// file (`node.parent.kind` with `node: Node`): `(type, field)`, its
-    /// declared type looked up when queried.
+    /// declared type looked up when queried. The type may be `()f`, what a call
+    /// of `f` returns (`make().store.add()`), and may go on through fields
+    /// joined by [`FIELD_OF`] (`a.b.c.m()`: `(A{FIELD_OF}b, c)`).
     Member(String, String),
 }
+
+/// Joins the fields of a chain in [`Receiver::Member`]'s type (and, during
+/// extraction, in a local's type: `T{FIELD_OF}a` is a local holding field `a`
+/// of a `T`, as `const { a } = t` and `const a = t.a` with `t: T` bind).
+pub const FIELD_OF: char = '\u{1}';
+
+/// Fields a [`Receiver::Member`] chain holds at most (`a.b.c.d.m()`: `b`, `c`,
+/// `d`); a longer chain is an unknown receiver. `refs` follows declared fields
+/// this many levels up to find the files a type's value can be in.
+pub const MAX_CHAIN: usize = 3;
 
 /// One name occurrence in code.
 #[derive(Clone, Debug, PartialEq, Eq)]

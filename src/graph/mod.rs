@@ -1211,25 +1211,13 @@ impl<'i> Graph<'i> {
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // A supertype reference's receiver is its subtype, not a qualifier.
         let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
-        let returned = match receiver {
-            PackedReceiver::Returns(func) => {
-                let func = f.name(func);
-                match self.returns_of(func)? {
-                    Some(t) => Some(t),
-                    // Calling a type makes one (`Store()` in Python, a Go
-                    // conversion, a Rust tuple struct).
-                    None if self.name_defs(func)?.items.iter().any(|c| c.def.cat == DefCat::Type) => {
-                        Some(func.to_string())
-                    }
-                    None => None,
-                }
-            }
-            _ => None,
-        };
         let receiver_type = match receiver {
             PackedReceiver::Type(t) => Some(self.dealias(f, f.name(t))),
-            PackedReceiver::Returns(_) => returned,
-            PackedReceiver::Member(t, m) => self.field_type(&self.dealias(f, f.name(t)), f.name(m))?,
+            PackedReceiver::Returns(func) => self.returned_type(f.name(func))?,
+            PackedReceiver::Member(t, m) => match self.owner_type(f, f.name(t))? {
+                Some(owner) => self.field_type(&owner, f.name(m))?,
+                None => None,
+            },
             // C++'s and Java's implicit `this`: a field of the enclosing type
             // declared in another file (`invoice_.add()` in `Store::add`).
             PackedReceiver::Name(x) if matches!(f.language, Language::Cpp | Language::Java | Language::CSharp) => {
@@ -1244,9 +1232,10 @@ impl<'i> Graph<'i> {
             if f.language == Language::Go {
                 let visible = match receiver {
                     PackedReceiver::Type(_) => self.go_visible_members(f, &nd, class, &t)?,
-                    PackedReceiver::Member(ft, m) => {
-                        self.go_field_type_members(f, &nd, class, &self.dealias(f, f.name(ft)), f.name(m), &t)?
-                    }
+                    PackedReceiver::Member(ft, m) => match self.owner_type(f, f.name(ft))? {
+                        Some(owner) => self.go_field_type_members(f, &nd, class, &owner, f.name(m), &t)?,
+                        None => Vec::new(),
+                    },
                     _ => Vec::new(),
                 };
                 if !visible.is_empty() {
@@ -1448,6 +1437,34 @@ impl<'i> Graph<'i> {
             }
         }
         Ok(None)
+    }
+
+    /// The type a call of `func` makes: the declared result of the functions so
+    /// named when they agree, or, when `func` names a type, that type (calling a
+    /// type makes one: `Store()` in Python, a Go conversion, a Rust tuple struct).
+    fn returned_type(&self, func: &str) -> Result<Option<String>, SnapshotError> {
+        Ok(match self.returns_of(func)? {
+            Some(t) => Some(t),
+            None if self.name_defs(func)?.items.iter().any(|c| c.def.cat == DefCat::Type) => Some(func.to_string()),
+            None => None,
+        })
+    }
+
+    /// The type holding the field of a [`PackedReceiver::Member`]: its owner
+    /// as the file writes it (an alias stands for the name it imports), for
+    /// `()f` (`make().store.add()`) what a call of `f` makes, and for a chain
+    /// (`T{FIELD_OF}b`) the declared type of its last field.
+    fn owner_type(&self, f: &FileGraph, owner: &str) -> Result<Option<String>, SnapshotError> {
+        if let Some((head, field)) = owner.rsplit_once(crate::extract::FIELD_OF) {
+            return match self.owner_type(f, head)? {
+                Some(t) => self.field_type(&t, field),
+                None => Ok(None),
+            };
+        }
+        match owner.strip_prefix("()") {
+            Some(func) => self.returned_type(func),
+            None => Ok(Some(self.dealias(f, owner))),
+        }
     }
 
     /// The declared result type of the functions named `func`, when they agree.

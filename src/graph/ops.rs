@@ -303,12 +303,31 @@ impl Graph<'_> {
                 }
             }
         }
+        let Some(keep) = self.holding_files(&types, crate::extract::MAX_CHAIN, &mut budget)? else { return Ok(None) };
+        if keep.len() >= named / 2 {
+            return Ok(None);
+        }
+        Ok(Some(keep))
+    }
+
+    /// The files that can hold a value of one of `types` (a family: the types
+    /// and their subtypes): those naming one, naming a function declared to
+    /// return one (`s := NewP()`, `make().m()`), or naming a field declared as
+    /// one together with what holds that field, to `depth` fields up
+    /// (`x.p.m()`, `make().a.p.m()`). `None` when that would read more than
+    /// `budget` files (taken off it).
+    fn holding_files(
+        &self,
+        types: &[String],
+        depth: usize,
+        budget: &mut usize,
+    ) -> Result<Option<FxHashSet<FileKey>>, SnapshotError> {
         let mut keep: FxHashSet<FileKey> = FxHashSet::default();
         // The functions declared to return one of the types, and the fields
         // declared as one (with the type holding them).
         let mut funcs: Vec<String> = Vec::new();
         let mut fields: Vec<(String, String)> = Vec::new();
-        for t in &types {
+        for t in types {
             let files = self.files_with(t, false)?;
             keep.extend(files.iter().copied());
             for &key in files.iter() {
@@ -329,25 +348,22 @@ impl Graph<'_> {
         for func in &funcs {
             // `s := f()` types `s` only when every `f` declares the same result.
             let defining = self.files_with(func, true)?.len();
-            if defining > budget {
+            if defining > *budget {
                 return Ok(None);
             }
-            budget -= defining;
+            *budget -= defining;
             if self.returns_of(func)?.is_some_and(|r| types.contains(&r)) {
                 keep.extend(self.files_with(func, false)?.iter().copied());
             }
         }
-        for (field, owner) in &fields {
-            // `x.field.m()` names the field and `x`'s type: the owner or a subtype.
-            let Some(owners) = self.family(std::slice::from_ref(owner), &mut budget)? else { return Ok(None) };
-            let mut with_owner: FxHashSet<FileKey> = FxHashSet::default();
-            for o in &owners {
-                with_owner.extend(self.files_with(o, false)?.iter().copied());
-            }
-            keep.extend(self.files_with(field, false)?.iter().filter(|k| with_owner.contains(k)));
+        if depth == 0 {
+            return Ok(Some(keep));
         }
-        if keep.len() >= named / 2 {
-            return Ok(None);
+        for (field, owner) in &fields {
+            // `x.field.m()` names the field and whatever holds `x`'s type.
+            let Some(owners) = self.family(std::slice::from_ref(owner), budget)? else { return Ok(None) };
+            let Some(with_owner) = self.holding_files(&owners, depth - 1, budget)? else { return Ok(None) };
+            keep.extend(self.files_with(field, false)?.iter().filter(|k| with_owner.contains(k)));
         }
         Ok(Some(keep))
     }
