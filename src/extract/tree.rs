@@ -1182,11 +1182,26 @@ impl<'a> Visit<'a> {
         }
     }
 
-    /// The plain name of a type expression: `Foo` for `&mut Foo<T>`, `pkg::Foo`, `*Foo`.
+    /// The plain name of a type expression: `Foo` for `&mut Foo<T>`, `pkg::Foo`,
+    /// `*Foo`; TS's `Readonly<Foo>`, `Partial<Foo>`, `Required<Foo>`,
+    /// `NonNullable<Foo>` (Foo's members, changed) and `ReadonlyArray<Foo>`.
     fn type_name(&self, mut node: Node<'a>) -> &'a str {
+        let ts = graph::js_like(self.spec);
         for _ in 0..8 {
             if node.named_child_count() == 0 {
                 break;
+            }
+            if ts && node.kind() == "generic_type" {
+                let wrapper = self.child(node, "name").is_some_and(|n| {
+                    matches!(
+                        self.text(n),
+                        "Readonly" | "Partial" | "Required" | "NonNullable" | "ReadonlyArray" | "Array"
+                    )
+                });
+                if let Some(inner) = wrapper.then(|| self.child(node, "type_arguments")?.named_child(0)).flatten() {
+                    node = inner;
+                    continue;
+                }
             }
             let next = self.child(node, "name").or_else(|| self.child(node, "type")).or_else(|| node.named_child(0));
             match next {
