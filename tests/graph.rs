@@ -1211,6 +1211,75 @@ fn typescript_fields_of_call_results_and_non_null_values_keep_their_type() {
     assert!(narrowed.files_read() * 4 < wide.files_read(), "{} vs {}", narrowed.files_read(), wide.files_read());
 }
 
+/// A TS type guard (`isDecl(n: Node): n is Decl`) narrows what it guards in
+/// the branch it holds in (`if (isDecl(x)) x.name`, `isDecl(x) && x.name`,
+/// `isDecl(x) ? x.name : ..`); a function returning a boolean narrows nothing
+/// (the local keeps its declared type); a declared `Readonly<T>` is a `T`.
+/// With many `name`s, `refs` reads the files naming a guard of the type too.
+#[test]
+fn typescript_type_guards_narrow_the_branch_they_hold_in() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "src/a.ts".into(),
+            [
+                "export interface Node {\n  kind: number;\n}",
+                "export interface Decl extends Node {\n  name: string;\n}",
+                "export function isDecl(n: Node): n is Decl {\n  return n.kind === 1;\n}",
+                "export function hasKind(n: Node): boolean {\n  return n.kind === 2;\n}\n",
+            ]
+            .join("\n"),
+        ),
+        (
+            // Naming neither `Decl` nor `Node`.
+            "src/b.ts".into(),
+            [
+                "import { isDecl, hasKind } from \"./a\";",
+                "export function f1(x) {",
+                "  if (isDecl(x)) {",
+                "    return x.name;",
+                "  }",
+                "  return isDecl(x) && x.name;",
+                "}",
+                "export function f2(x) {",
+                "  return isDecl(x) ? x.name : x.name;",
+                "}",
+                "",
+            ]
+            .join("\n"),
+        ),
+        (
+            "src/c.ts".into(),
+            [
+                "import { Decl, hasKind } from \"./a\";",
+                "export function f3(d: Readonly<Decl>) {",
+                "  if (hasKind(d)) {",
+                "    return d.name;",
+                "  }",
+                "}",
+                "",
+            ]
+            .join("\n"),
+        ),
+    ];
+    for i in 0..10 {
+        files.push((format!("src/t{i}.ts"), format!("export class T{i} {{\n  name = {i};\n}}\n")));
+    }
+    for i in 0..70 {
+        let t = i % 10;
+        files.push((
+            format!("src/use{i:02}.ts"),
+            format!("import {{ T{t} }} from \"./t{t}\";\nexport function use{i}(x: T{t}): number {{\n  return x.name;\n}}\n"),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = refs_and_other_lines(&narrowed, "Decl.name");
+    assert_eq!(got, refs_and_other_lines(&wide, "Decl.name"));
+    assert_eq!(got.0, ["src/b.ts:4 other", "src/b.ts:6 other", "src/b.ts:9 other", "src/c.ts:4 other"]);
+    assert!(narrowed.files_read() * 4 < wide.files_read(), "{} vs {}", narrowed.files_read(), wide.files_read());
+}
+
 /// Rust's struct literals and patterns (`Store { name: 1 }`, `Store { name }`,
 /// `let Store { name } = s`, `Self { .. }`) and C#'s object initializers (`new
 /// Store { Name = 1 }`, `Inner = { Depth = 2 }` inside one) name fields of the

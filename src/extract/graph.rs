@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
 use super::{trim_quotes, Role, Visit};
-use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, FIELD_OF, MAX_CHAIN};
+use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, FIELD_OF, GUARD_OR, MAX_CHAIN};
 use crate::lang::LanguageSpec;
 
 /// How far up a name looks for the statement or clause it stands in.
@@ -71,6 +71,8 @@ pub(super) struct GraphRole {
     /// TS/JS `a && b`: as a receiver, `b` (what a member of it is taken of;
     /// tree-sitter also reads `x && x.y!.z` as `(x && x.y)!.z`).
     binary: bool,
+    /// TS/JS `if` and `?:`: a type guard in the condition narrows the branch.
+    guarded: bool,
     /// Rust's `field_initializer`, `shorthand_field_initializer` and
     /// `field_pattern`; C#'s `initializer_expression`: where a name is a field
     /// of the literal's type.
@@ -139,6 +141,7 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         variable_name: kind == "variable_name",
         transparent: matches!(kind, "non_null_expression" | "parenthesized_expression"),
         binary: js_like(spec) && kind == "binary_expression",
+        guarded: js_like(spec) && matches!(kind, "if_statement" | "ternary_expression"),
         scoped: kind.starts_with("scoped"),
         mod_item: spec.language == crate::lang::Language::Rust && kind == "mod_item",
         object_literal: js_like(spec) && matches!(kind, "object" | "object_pattern"),
@@ -221,6 +224,10 @@ pub(super) struct GraphState<'a> {
     /// The kind id of each node of `path`.
     pub kinds: Vec<u16>,
     frames: Vec<Frame<'a>>,
+    /// TS/JS branches a type guard holds in (`if (isX(v)) ..`, `isX(v) && ..`,
+    /// `isX(v) ? .. : ..`), by node id: the locals it narrows, pushed as a
+    /// frame when the walk enters the branch.
+    narrowed: Vec<(usize, FxHashMap<&'a str, Option<String>>)>,
     /// Start bytes of definitions' names (they are definitions, not references).
     pub def_names: rustc_hash::FxHashSet<usize>,
     refs: Vec<PendingRef<'a>>,
@@ -242,8 +249,17 @@ impl<'a> Visit<'a> {
             self.graph.frames.pop();
         }
         let g = &role.graph;
+        if !self.graph.narrowed.is_empty() {
+            if let Some(i) = self.graph.narrowed.iter().position(|(id, _)| *id == node.id()) {
+                let (_, locals) = self.graph.narrowed.swap_remove(i);
+                self.graph.frames.push(Frame { depth, locals });
+            }
+        }
         if g.function {
             self.graph.frames.push(Frame { depth, locals: FxHashMap::default() });
+        }
+        if (g.guarded || g.binary) && !self.graph.frames.is_empty() {
+            self.type_guards(node, g.binary);
         }
         if g.binding != 0 && !self.graph.frames.is_empty() {
             let (idents, ty) = self.binding(node, g.binding as usize - 1);
@@ -299,6 +315,78 @@ impl<'a> Visit<'a> {
                 self.graph.scope = self.text(n).to_string();
             }
         }
+    }
+
+    /// TS/JS: the locals a type guard in `node`'s condition narrows in its
+    /// branch (`if (isX(v)) ..`, `isX(v) && ..`, `isX(v) ? .. : ..`), kept for
+    /// when the walk enters it. A local `v` there is what `isX` returns
+    /// (`()isX`: a guard's declared result is its predicate's type, `v is X`),
+    /// or, when `isX` is no guard, the type it had ([`GUARD_OR`]).
+    fn type_guards(&mut self, node: Node<'a>, binary: bool) {
+        let (cond, branch) = if binary {
+            if !self.child(node, "operator").is_some_and(|op| self.text(op) == "&&") {
+                return;
+            }
+            (self.child(node, "left"), self.child(node, "right"))
+        } else {
+            (self.child(node, "condition"), self.child(node, "consequence"))
+        };
+        let (Some(cond), Some(branch)) = (cond, branch) else { return };
+        let mut locals: FxHashMap<&'a str, Option<String>> = FxHashMap::default();
+        self.guards_in(cond, &mut locals, 0);
+        if !locals.is_empty() {
+            self.graph.narrowed.push((branch.id(), locals));
+        }
+    }
+
+    fn guards_in(&self, cond: Node<'a>, out: &mut FxHashMap<&'a str, Option<String>>, level: usize) {
+        if level > 4 {
+            return;
+        }
+        let g = self.roles.of(cond).graph;
+        if g.transparent && cond.named_child_count() == 1 {
+            if let Some(inner) = cond.named_child(0) {
+                self.guards_in(inner, out, level + 1);
+            }
+            return;
+        }
+        if g.binary {
+            if self.child(cond, "operator").is_some_and(|op| self.text(op) == "&&") {
+                for side in ["left", "right"] {
+                    if let Some(c) = self.child(cond, side) {
+                        self.guards_in(c, out, level + 1);
+                    }
+                }
+            }
+            return;
+        }
+        if g.call_field == 0 {
+            return;
+        }
+        let Some(callee) = cond.child_by_field_id(g.call_field) else { return };
+        let croles = self.roles.of(callee).graph;
+        let name = match (croles.name, croles.member.1) {
+            (true, _) => callee,
+            (false, m) if m != 0 => match callee.child_by_field_id(m) {
+                Some(n) => n,
+                None => return,
+            },
+            _ => return,
+        };
+        let func = self.text(name);
+        let Some(args) = self.child(cond, "arguments") else { return };
+        let Some(arg) = args.named_child(0) else { return };
+        if !self.roles.of(arg).graph.name {
+            return;
+        }
+        let v = self.text(arg);
+        let Some(had) = self.lookup_local(v) else { return };
+        let narrowed = match had {
+            None => format!("(){func}{GUARD_OR}"),
+            Some(t) if t.contains(FIELD_OF) || t.contains(GUARD_OR) => return,
+            Some(t) => format!("(){func}{GUARD_OR}{t}"),
+        };
+        out.insert(v, Some(narrowed));
     }
 
     /// The graph role of the node at `i` of the path.

@@ -236,6 +236,12 @@ pub enum Receiver {
 /// of a `T`, as `const { a } = t` and `const a = t.a` with `t: T` bind).
 pub const FIELD_OF: char = '\u{1}';
 
+/// In a [`Receiver::Returns`] name, `f{GUARD_OR}T`: a TS/JS value a call of
+/// `f` guards (`if (isX(v)) v.m()`): what `f` is declared to return when it is
+/// a type guard (`v is X`), else `T`, the type it had (`()g`: what `g`
+/// returns; empty: none told).
+pub const GUARD_OR: char = '\u{2}';
+
 /// Fields a [`Receiver::Member`] chain holds at most (`a.b.c.d.m()`: `b`, `c`,
 /// `d`); a longer chain is an unknown receiver. `refs` follows declared fields
 /// this many levels up to find the files a type's value can be in.

@@ -33,7 +33,11 @@ pub fn render(facts: &FileFacts, source: &str) -> String {
         let flags = [(m.is_static, " static"), (m.is_async, " async")];
         let flags: String = flags.iter().filter(|(on, _)| *on).map(|(_, s)| *s).collect();
         let l = span(m.line, m.end_line);
-        let returns = m.returns.as_ref().map(|r| format!(" -> {r}")).unwrap_or_default();
+        let returns = m.returns.as_ref().map(|r| match r.strip_prefix(super::GUARD_OR) {
+            Some(t) => format!(" -> is {t}"),
+            None => format!(" -> {r}"),
+        });
+        let returns = returns.unwrap_or_default();
         let _ = writeln!(out, "  {l} {}{}{}{}{returns}", m.name, parent(&m.parent), vis(m.visibility), flags);
         let _ = writeln!(out, "      {}", m.prototype);
     }

@@ -1160,6 +1160,13 @@ impl<'a> Visit<'a> {
         if self.spec.language == crate::lang::Language::Python {
             return Some(self.declared_name(t).to_string()).filter(|n| !n.is_empty());
         }
+        if graph::js_like(self.spec) && t.kind() == "type_predicate_annotation" {
+            // `(v: Node): v is Store`: a type guard, marked as one.
+            let ty = self.child(t.named_child(0)?, "type")?;
+            let name = self.type_name(ty);
+            let plain = graph::plain_name(name) && !self.roles.is_keyword(name);
+            return plain.then(|| format!("{}{name}", crate::extract::GUARD_OR));
+        }
         let t = if t.kind() == "parameter_list" {
             let first = t.named_child(0)?;
             self.child(first, "type").unwrap_or(first)

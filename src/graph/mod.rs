@@ -1213,7 +1213,17 @@ impl<'i> Graph<'i> {
         let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
         let receiver_type = match receiver {
             PackedReceiver::Type(t) => Some(self.dealias(f, f.name(t))),
-            PackedReceiver::Returns(func) => self.returned_type(f.name(func))?,
+            PackedReceiver::Returns(func) => match f.name(func).split_once(crate::extract::GUARD_OR) {
+                None => self.returned_type(f.name(func))?,
+                // `if (isX(v)) v.m()`: `X` when `isX` is a type guard.
+                Some((guard, had)) => match self.returns_of(guard)? {
+                    Some(t) if t.starts_with(crate::extract::GUARD_OR) => {
+                        Some(t[crate::extract::GUARD_OR.len_utf8()..].to_string())
+                    }
+                    _ if had.is_empty() => None,
+                    _ => self.owner_type(f, had)?,
+                },
+            },
             PackedReceiver::Member(t, m) => match self.owner_type(f, f.name(t))? {
                 Some(owner) => self.field_type(&owner, f.name(m))?,
                 None => None,

@@ -331,7 +331,11 @@ impl Graph<'_> {
             let files = self.files_with(t, false)?;
             keep.extend(files.iter().copied());
             for &key in files.iter() {
-                for d in self.file(key)?.defs.iter().filter(|d| d.returns == *t) {
+                // A type guard (`v is T`) types what it guards.
+                let returns = |d: &&super::Def| {
+                    d.returns == *t || d.returns.strip_prefix(crate::extract::GUARD_OR) == Some(t.as_str())
+                };
+                for d in self.file(key)?.defs.iter().filter(returns) {
                     match (&d.cat, &d.parent) {
                         (DefCat::Property, Some(owner)) => {
                             let field = (d.name.clone(), owner.clone());
@@ -352,7 +356,9 @@ impl Graph<'_> {
                 return Ok(None);
             }
             *budget -= defining;
-            if self.returns_of(func)?.is_some_and(|r| types.contains(&r)) {
+            let returned = self.returns_of(func)?;
+            let returned = returned.as_deref().map(|r| r.strip_prefix(crate::extract::GUARD_OR).unwrap_or(r));
+            if returned.is_some_and(|r| types.iter().any(|t| t == r)) {
                 keep.extend(self.files_with(func, false)?.iter().copied());
             }
         }
