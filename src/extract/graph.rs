@@ -324,7 +324,7 @@ impl<'a> Visit<'a> {
     /// or, when `isX` is no guard, the type it had ([`GUARD_OR`]).
     fn type_guards(&mut self, node: Node<'a>, binary: bool) {
         let (cond, branch) = if binary {
-            if !self.child(node, "operator").is_some_and(|op| self.text(op) == "&&") {
+            if self.child(node, "operator").is_none_or(|op| self.text(op) != "&&") {
                 return;
             }
             (self.child(node, "left"), self.child(node, "right"))
