@@ -1180,6 +1180,14 @@ fn typescript_fields_of_call_results_and_non_null_values_keep_their_type() {
                 "export function d() {",
                 "  return mkOuter().inner.direct.get(\"d\");",
                 "}",
+                "",
+            ]
+            .join("\n"),
+        ),
+        (
+            "src/use3.ts".into(),
+            [
+                "import { mkOuter } from \"./outer\";",
                 "export function e() {",
                 "  const { inner } = mkOuter();",
                 "  return inner.opt!.get(\"e\");",
@@ -1191,6 +1199,11 @@ fn typescript_fields_of_call_results_and_non_null_values_keep_their_type() {
     ];
     for i in 0..10 {
         files.push((format!("src/t{i}.ts"), format!("export class T{i} {{\n  get(): number {{ return {i}; }}\n}}\n")));
+    }
+    // Files naming the fields more than those naming their owners: `refs`
+    // follows the owners (three fields up) rather than read them all.
+    for i in 0..30 {
+        files.push((format!("src/n{i:02}.ts"), format!("export const n{i} = {{ direct: {i}, inner: {i} }};\n")));
     }
     for i in 0..70 {
         let t = i % 10;
@@ -1206,7 +1219,7 @@ fn typescript_fields_of_call_results_and_non_null_values_keep_their_type() {
     assert_eq!(got, refs_and_other_lines(&wide, "ReadonlyMap2.get"));
     assert_eq!(
         got.0,
-        ["src/use.ts:3 call", "src/use.ts:7 call", "src/use.ts:12 call", "src/use2.ts:3 call", "src/use2.ts:7 call"]
+        ["src/use.ts:3 call", "src/use.ts:7 call", "src/use.ts:12 call", "src/use2.ts:3 call", "src/use3.ts:4 call"]
     );
     assert!(narrowed.files_read() * 4 < wide.files_read(), "{} vs {}", narrowed.files_read(), wide.files_read());
 }

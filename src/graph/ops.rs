@@ -366,10 +366,28 @@ impl Graph<'_> {
             return Ok(Some(keep));
         }
         for (field, owner) in &fields {
-            // `x.field.m()` names the field and whatever holds `x`'s type.
-            let Some(owners) = self.family(std::slice::from_ref(owner), budget)? else { return Ok(None) };
+            // `x.field.m()` names the field and whatever holds `x`'s type. The
+            // files naming the field not kept yet are all kept when they are
+            // fewer than those naming the owner's family, whose archives
+            // finding what holds the owner would read.
+            let named: Vec<FileKey> =
+                self.files_with(field, false)?.iter().filter(|k| !keep.contains(k)).copied().collect();
+            if named.is_empty() {
+                continue;
+            }
+            let mut probe = *budget;
+            let owners = self.family(std::slice::from_ref(owner), &mut probe)?;
+            let Some(owners) = owners.filter(|_| *budget - probe < named.len()) else {
+                if named.len() > *budget {
+                    return Ok(None);
+                }
+                *budget -= named.len();
+                keep.extend(named);
+                continue;
+            };
+            *budget = probe;
             let Some(with_owner) = self.holding_files(&owners, depth - 1, budget)? else { return Ok(None) };
-            keep.extend(self.files_with(field, false)?.iter().filter(|k| with_owner.contains(k)));
+            keep.extend(named.into_iter().filter(|k| with_owner.contains(k)));
         }
         Ok(Some(keep))
     }
