@@ -1227,7 +1227,9 @@ fn typescript_fields_of_call_results_and_non_null_values_keep_their_type() {
 /// A TS type guard (`isDecl(n: Node): n is Decl`) narrows what it guards in
 /// the branch it holds in (`if (isDecl(x)) x.name`, `isDecl(x) && x.name`,
 /// `isDecl(x) ? x.name : ..`); a function returning a boolean narrows nothing
-/// (the local keeps its declared type); a declared `Readonly<T>` is a `T`.
+/// (the local keeps its declared type); after `if (!isDecl(x)) return;` the
+/// rest of the block is narrowed; a field of a guarded value is typed too; a
+/// declared `Readonly<T>` is a `T`.
 /// With many `name`s, `refs` reads the files naming a guard of the type too.
 #[test]
 fn typescript_type_guards_narrow_the_branch_they_hold_in() {
@@ -1236,7 +1238,7 @@ fn typescript_type_guards_narrow_the_branch_they_hold_in() {
             "src/a.ts".into(),
             [
                 "export interface Node {\n  kind: number;\n}",
-                "export interface Decl extends Node {\n  name: string;\n}",
+                "export interface Decl extends Node {\n  name: string;\n  next: Decl;\n}",
                 "export function isDecl(n: Node): n is Decl {\n  return n.kind === 1;\n}",
                 "export function hasKind(n: Node): boolean {\n  return n.kind === 2;\n}\n",
             ]
@@ -1255,6 +1257,28 @@ fn typescript_type_guards_narrow_the_branch_they_hold_in() {
                 "}",
                 "export function f2(x) {",
                 "  return isDecl(x) ? x.name : x.name;",
+                "}",
+                "",
+            ]
+            .join("\n"),
+        ),
+        (
+            // After `if (!isDecl(x)) return;` the rest of the block.
+            "src/d.ts".into(),
+            [
+                "import { isDecl } from \"./a\";",
+                "export function g1(x) {",
+                "  if (!x || !isDecl(x)) return;",
+                "  // a comment",
+                "  return x.name;",
+                "}",
+                "export function g2(x) {",
+                "  if (!isDecl(x)) {",
+                "    x.name;",
+                "  }",
+                "}",
+                "export function g3(x) {",
+                "  if (isDecl(x)) return x.next.name;",
                 "}",
                 "",
             ]
@@ -1289,7 +1313,17 @@ fn typescript_type_guards_narrow_the_branch_they_hold_in() {
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
     let got = refs_and_other_lines(&narrowed, "Decl.name");
     assert_eq!(got, refs_and_other_lines(&wide, "Decl.name"));
-    assert_eq!(got.0, ["src/b.ts:4 other", "src/b.ts:6 other", "src/b.ts:9 other", "src/c.ts:4 other"]);
+    assert_eq!(
+        got.0,
+        [
+            "src/b.ts:4 other",
+            "src/b.ts:6 other",
+            "src/b.ts:9 other",
+            "src/c.ts:4 other",
+            "src/d.ts:5 other",
+            "src/d.ts:13 other"
+        ]
+    );
     assert!(narrowed.files_read() * 4 < wide.files_read(), "{} vs {}", narrowed.files_read(), wide.files_read());
 }
 

@@ -73,6 +73,8 @@ pub(super) struct GraphRole {
     binary: bool,
     /// TS/JS `if` and `?:`: a type guard in the condition narrows the branch.
     guarded: bool,
+    /// TS/JS `!x` (and other unary operators).
+    negation: bool,
     /// Rust's `field_initializer`, `shorthand_field_initializer` and
     /// `field_pattern`; C#'s `initializer_expression`: where a name is a field
     /// of the literal's type.
@@ -142,6 +144,7 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         transparent: matches!(kind, "non_null_expression" | "parenthesized_expression"),
         binary: js_like(spec) && kind == "binary_expression",
         guarded: js_like(spec) && matches!(kind, "if_statement" | "ternary_expression"),
+        negation: js_like(spec) && kind == "unary_expression",
         scoped: kind.starts_with("scoped"),
         mod_item: spec.language == crate::lang::Language::Rust && kind == "mod_item",
         object_literal: js_like(spec) && matches!(kind, "object" | "object_pattern"),
@@ -193,10 +196,13 @@ enum GoKey<'a> {
     AnonymousField,
 }
 
-/// A function's local names, with their types when declared or constructed.
+/// Local names, with their types when declared or constructed.
+type Locals<'a> = FxHashMap<&'a str, Option<String>>;
+
+/// A function's local names (or those a type guard narrows in a block).
 pub(super) struct Frame<'a> {
     depth: usize,
-    locals: FxHashMap<&'a str, Option<String>>,
+    locals: Locals<'a>,
 }
 
 /// A receiver as the walk sees it; fields of types are resolved when the whole
@@ -227,7 +233,9 @@ pub(super) struct GraphState<'a> {
     /// TS/JS branches a type guard holds in (`if (isX(v)) ..`, `isX(v) && ..`,
     /// `isX(v) ? .. : ..`), by node id: the locals it narrows, pushed as a
     /// frame when the walk enters the branch.
-    narrowed: Vec<(usize, FxHashMap<&'a str, Option<String>>)>,
+    /// An entry whose flag is set narrows from that node to the end of the
+    /// block holding it (after `if (!isX(v)) return;`).
+    narrowed: Vec<(usize, bool, Locals<'a>)>,
     /// Start bytes of definitions' names (they are definitions, not references).
     pub def_names: rustc_hash::FxHashSet<usize>,
     refs: Vec<PendingRef<'a>>,
@@ -250,8 +258,9 @@ impl<'a> Visit<'a> {
         }
         let g = &role.graph;
         if !self.graph.narrowed.is_empty() {
-            if let Some(i) = self.graph.narrowed.iter().position(|(id, _)| *id == node.id()) {
-                let (_, locals) = self.graph.narrowed.swap_remove(i);
+            if let Some(i) = self.graph.narrowed.iter().position(|(id, _, _)| *id == node.id()) {
+                let (_, rest_of_block, locals) = self.graph.narrowed.swap_remove(i);
+                let depth = if rest_of_block { depth - 1 } else { depth };
                 self.graph.frames.push(Frame { depth, locals });
             }
         }
@@ -335,7 +344,62 @@ impl<'a> Visit<'a> {
         let mut locals: FxHashMap<&'a str, Option<String>> = FxHashMap::default();
         self.guards_in(cond, &mut locals, 0);
         if !locals.is_empty() {
-            self.graph.narrowed.push((branch.id(), locals));
+            self.graph.narrowed.push((branch.id(), false, locals));
+        }
+        // `if (!isX(v)) return;` (or throw, continue, break), no `else`: `v`
+        // is an `X` in the rest of the block.
+        if binary || self.child(node, "alternative").is_some() || !self.leaves(branch) {
+            return;
+        }
+        // Comments are not walked as code: the narrowing starts at the next statement.
+        let mut next = node.next_named_sibling();
+        while let Some(n) = next.filter(|n| n.kind() == "comment") {
+            next = n.next_named_sibling();
+        }
+        let Some(next) = next else { return };
+        let mut locals: FxHashMap<&'a str, Option<String>> = FxHashMap::default();
+        self.negated_guards_in(cond, &mut locals, 0);
+        if !locals.is_empty() {
+            self.graph.narrowed.push((next.id(), true, locals));
+        }
+    }
+
+    /// Whether a statement always leaves the block it is in: `return`, `throw`,
+    /// `continue` or `break`, alone or ending a `{ .. }`.
+    fn leaves(&self, statement: Node<'a>) -> bool {
+        let last = match statement.kind() {
+            "statement_block" => match statement.named_child(statement.named_child_count().saturating_sub(1)) {
+                Some(last) => last,
+                None => return false,
+            },
+            _ => statement,
+        };
+        matches!(last.kind(), "return_statement" | "throw_statement" | "continue_statement" | "break_statement")
+    }
+
+    /// The guards a condition's failing proves: `!isX(v)`, and each of
+    /// `!isX(v) || !isY(w)`.
+    fn negated_guards_in(&self, cond: Node<'a>, out: &mut FxHashMap<&'a str, Option<String>>, level: usize) {
+        if level > 4 {
+            return;
+        }
+        let g = self.roles.of(cond).graph;
+        if g.transparent && cond.named_child_count() == 1 {
+            if let Some(inner) = cond.named_child(0) {
+                self.negated_guards_in(inner, out, level + 1);
+            }
+        } else if g.binary {
+            if self.child(cond, "operator").is_some_and(|op| self.text(op) == "||") {
+                for side in ["left", "right"] {
+                    if let Some(c) = self.child(cond, side) {
+                        self.negated_guards_in(c, out, level + 1);
+                    }
+                }
+            }
+        } else if g.negation && self.child(cond, "operator").is_some_and(|op| self.text(op) == "!") {
+            if let Some(arg) = self.child(cond, "argument") {
+                self.guards_in(arg, out, level + 1);
+            }
         }
     }
 

@@ -1213,17 +1213,7 @@ impl<'i> Graph<'i> {
         let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
         let receiver_type = match receiver {
             PackedReceiver::Type(t) => Some(self.dealias(f, f.name(t))),
-            PackedReceiver::Returns(func) => match f.name(func).split_once(crate::extract::GUARD_OR) {
-                None => self.returned_type(f.name(func))?,
-                // `if (isX(v)) v.m()`: `X` when `isX` is a type guard.
-                Some((guard, had)) => match self.returns_of(guard)? {
-                    Some(t) if t.starts_with(crate::extract::GUARD_OR) => {
-                        Some(t[crate::extract::GUARD_OR.len_utf8()..].to_string())
-                    }
-                    _ if had.is_empty() => None,
-                    _ => self.owner_type(f, had)?,
-                },
-            },
+            PackedReceiver::Returns(func) => self.call_type(f, f.name(func))?,
             PackedReceiver::Member(t, m) => match self.owner_type(f, f.name(t))? {
                 Some(owner) => self.field_type(&owner, f.name(m))?,
                 None => None,
@@ -1472,8 +1462,22 @@ impl<'i> Graph<'i> {
             };
         }
         match owner.strip_prefix("()") {
-            Some(func) => self.returned_type(func),
+            Some(func) => self.call_type(f, func),
             None => Ok(Some(self.dealias(f, owner))),
+        }
+    }
+
+    /// The type of a [`PackedReceiver::Returns`] value: what a call of `func`
+    /// makes, or for `isX{GUARD_OR}had` (a local `isX` guards, `if (isX(v))
+    /// v.m()`) what the guard asserts when `isX` is a type guard, else `had`.
+    fn call_type(&self, f: &FileGraph, func: &str) -> Result<Option<String>, SnapshotError> {
+        let Some((guard, had)) = func.split_once(crate::extract::GUARD_OR) else { return self.returned_type(func) };
+        match self.returns_of(guard)? {
+            Some(t) if t.starts_with(crate::extract::GUARD_OR) => {
+                Ok(Some(t[crate::extract::GUARD_OR.len_utf8()..].to_string()))
+            }
+            _ if had.is_empty() => Ok(None),
+            _ => self.owner_type(f, had),
         }
     }
 
