@@ -1082,6 +1082,22 @@ fn typescript_narrowed_receivers_enum_member_types_and_module_level_bindings() {
     assert!(refs(&index, "Binary.kind").is_empty());
 }
 
+/// Ten TS classes `T0`..`T9` declaring `member` (a class body line) and 70
+/// files each using `x.<used>` of one of them: a member name many types share,
+/// so that `refs` narrows the files it reads.
+fn ts_namesakes(files: &mut Vec<(String, String)>, member: &str, used: &str) {
+    for i in 0..10 {
+        files.push((format!("src/t{i}.ts"), format!("export class T{i} {{\n  {member}\n}}\n")));
+    }
+    for i in 0..70 {
+        let t = i % 10;
+        files.push((
+            format!("src/use{i:02}.ts"),
+            format!("import {{ T{t} }} from \"./t{t}\";\nexport function use{i}(x: T{t}) {{\n  return x.{used};\n}}\n"),
+        ));
+    }
+}
+
 /// `refs` of a TS member that many types share reads only the files naming a
 /// type it can be reached through, and a receiver typed as a supertype of the
 /// member's type reaches it (narrowed): those files are read too, and the
@@ -1099,16 +1115,7 @@ fn typescript_narrowed_receivers_are_found_when_refs_reads_fewer_files() {
             "import { Base } from \"./base\";\nexport function run(b: Base): number {\n  return b.get();\n}\n".into(),
         ),
     ];
-    for i in 0..10 {
-        files.push((format!("src/t{i}.ts"), format!("export class T{i} {{\n  get(): number {{ return {i}; }}\n}}\n")));
-    }
-    for i in 0..70 {
-        let t = i % 10;
-        files.push((
-            format!("src/use{i:02}.ts"),
-            format!("import {{ T{t} }} from \"./t{t}\";\nexport function use{i}(x: T{t}): number {{\n  return x.get();\n}}\n"),
-        ));
-    }
+    ts_namesakes(&mut files, "get(): number { return 0; }", "get()");
     let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let (_dir, index) = project_of(&files);
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
@@ -1197,20 +1204,11 @@ fn typescript_fields_of_call_results_and_non_null_values_keep_their_type() {
             .join("\n"),
         ),
     ];
-    for i in 0..10 {
-        files.push((format!("src/t{i}.ts"), format!("export class T{i} {{\n  get(): number {{ return {i}; }}\n}}\n")));
-    }
+    ts_namesakes(&mut files, "get(): number { return 0; }", "get()");
     // Files naming the fields more than those naming their owners: `refs`
     // follows the owners (three fields up) rather than read them all.
     for i in 0..30 {
         files.push((format!("src/n{i:02}.ts"), format!("export const n{i} = {{ direct: {i}, inner: {i} }};\n")));
-    }
-    for i in 0..70 {
-        let t = i % 10;
-        files.push((
-            format!("src/use{i:02}.ts"),
-            format!("import {{ T{t} }} from \"./t{t}\";\nexport function use{i}(x: T{t}): number {{\n  return x.get();\n}}\n"),
-        ));
     }
     let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let (_dir, index) = project_of(&files);
@@ -1298,16 +1296,7 @@ fn typescript_type_guards_narrow_the_branch_they_hold_in() {
             .join("\n"),
         ),
     ];
-    for i in 0..10 {
-        files.push((format!("src/t{i}.ts"), format!("export class T{i} {{\n  name = {i};\n}}\n")));
-    }
-    for i in 0..70 {
-        let t = i % 10;
-        files.push((
-            format!("src/use{i:02}.ts"),
-            format!("import {{ T{t} }} from \"./t{t}\";\nexport function use{i}(x: T{t}): number {{\n  return x.name;\n}}\n"),
-        ));
-    }
+    ts_namesakes(&mut files, "name = 0;", "name");
     let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     let (_dir, index) = project_of(&files);
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());

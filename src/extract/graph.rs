@@ -16,6 +16,12 @@ use super::{trim_quotes, Role, Visit};
 use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, FIELD_OF, GUARD_OR, MAX_CHAIN};
 use crate::lang::LanguageSpec;
 
+/// TS's generic types with the members of their type argument, changed
+/// (`Readonly<T>`): a value of one is, as a receiver, a `T`.
+pub(super) const TS_SAME_MEMBERS: [&str; 4] = ["Readonly", "Partial", "Required", "NonNullable"];
+/// TS's generic arrays: their elements are of the type argument.
+pub(super) const TS_ARRAYS: [&str; 2] = ["Array", "ReadonlyArray"];
+
 /// How far up a name looks for the statement or clause it stands in.
 const CONTEXT_DEPTH: usize = 10;
 /// Names collected from one binding pattern, at most.
@@ -260,7 +266,7 @@ impl<'a> Visit<'a> {
         if !self.graph.narrowed.is_empty() {
             if let Some(i) = self.graph.narrowed.iter().position(|(id, _, _)| *id == node.id()) {
                 let (_, rest_of_block, locals) = self.graph.narrowed.swap_remove(i);
-                let depth = if rest_of_block { depth - 1 } else { depth };
+                let depth = if rest_of_block { depth.saturating_sub(1) } else { depth };
                 self.graph.frames.push(Frame { depth, locals });
             }
         }
@@ -333,7 +339,7 @@ impl<'a> Visit<'a> {
     /// or, when `isX` is no guard, the type it had ([`GUARD_OR`]).
     fn type_guards(&mut self, node: Node<'a>, binary: bool) {
         let (cond, branch) = if binary {
-            if self.child(node, "operator").is_none_or(|op| self.text(op) != "&&") {
+            if !self.operator_is(node, "&&") {
                 return;
             }
             (self.child(node, "left"), self.child(node, "right"))
@@ -341,8 +347,8 @@ impl<'a> Visit<'a> {
             (self.child(node, "condition"), self.child(node, "consequence"))
         };
         let (Some(cond), Some(branch)) = (cond, branch) else { return };
-        let mut locals: FxHashMap<&'a str, Option<String>> = FxHashMap::default();
-        self.guards_in(cond, &mut locals, 0);
+        let mut locals: Locals<'a> = FxHashMap::default();
+        self.guards_in(cond, false, &mut locals, 0);
         if !locals.is_empty() {
             self.graph.narrowed.push((branch.id(), false, locals));
         }
@@ -357,11 +363,16 @@ impl<'a> Visit<'a> {
             next = n.next_named_sibling();
         }
         let Some(next) = next else { return };
-        let mut locals: FxHashMap<&'a str, Option<String>> = FxHashMap::default();
-        self.negated_guards_in(cond, &mut locals, 0);
+        let mut locals: Locals<'a> = FxHashMap::default();
+        self.guards_in(cond, true, &mut locals, 0);
         if !locals.is_empty() {
             self.graph.narrowed.push((next.id(), true, locals));
         }
+    }
+
+    /// Whether an operator expression's operator is `op`.
+    fn operator_is(&self, node: Node<'a>, op: &str) -> bool {
+        self.child(node, "operator").is_some_and(|o| self.text(o) == op)
     }
 
     /// Whether a statement always leaves the block it is in: `return`, `throw`,
@@ -377,50 +388,33 @@ impl<'a> Visit<'a> {
         matches!(last.kind(), "return_statement" | "throw_statement" | "continue_statement" | "break_statement")
     }
 
-    /// The guards a condition's failing proves: `!isX(v)`, and each of
-    /// `!isX(v) || !isY(w)`.
-    fn negated_guards_in(&self, cond: Node<'a>, out: &mut FxHashMap<&'a str, Option<String>>, level: usize) {
+    /// The locals type guards in a condition narrow where it holds (`isX(v)`,
+    /// each of `isX(v) && isY(w)`), or, `negated`, where it fails (`!isX(v)`,
+    /// each of `!isX(v) || !isY(w)`).
+    fn guards_in(&self, cond: Node<'a>, negated: bool, out: &mut Locals<'a>, level: usize) {
         if level > 4 {
             return;
         }
         let g = self.roles.of(cond).graph;
         if g.transparent && cond.named_child_count() == 1 {
             if let Some(inner) = cond.named_child(0) {
-                self.negated_guards_in(inner, out, level + 1);
-            }
-        } else if g.binary {
-            if self.child(cond, "operator").is_some_and(|op| self.text(op) == "||") {
-                for side in ["left", "right"] {
-                    if let Some(c) = self.child(cond, side) {
-                        self.negated_guards_in(c, out, level + 1);
-                    }
-                }
-            }
-        } else if g.negation && self.child(cond, "operator").is_some_and(|op| self.text(op) == "!") {
-            if let Some(arg) = self.child(cond, "argument") {
-                self.guards_in(arg, out, level + 1);
-            }
-        }
-    }
-
-    fn guards_in(&self, cond: Node<'a>, out: &mut FxHashMap<&'a str, Option<String>>, level: usize) {
-        if level > 4 {
-            return;
-        }
-        let g = self.roles.of(cond).graph;
-        if g.transparent && cond.named_child_count() == 1 {
-            if let Some(inner) = cond.named_child(0) {
-                self.guards_in(inner, out, level + 1);
+                self.guards_in(inner, negated, out, level + 1);
             }
             return;
         }
         if g.binary {
-            if self.child(cond, "operator").is_some_and(|op| self.text(op) == "&&") {
+            if self.operator_is(cond, if negated { "||" } else { "&&" }) {
                 for side in ["left", "right"] {
                     if let Some(c) = self.child(cond, side) {
-                        self.guards_in(c, out, level + 1);
+                        self.guards_in(c, negated, out, level + 1);
                     }
                 }
+            }
+            return;
+        }
+        if negated {
+            if let Some(arg) = self.child(cond, "argument").filter(|_| g.negation && self.operator_is(cond, "!")) {
+                self.guards_in(arg, false, out, level + 1);
             }
             return;
         }
@@ -1347,7 +1341,7 @@ impl<'a> Visit<'a> {
             "nested_type_identifier" => self.child(t, "name").map(|n| self.text(n).to_string()),
             "generic_type" => {
                 let name = self.ts_type(self.child(t, "name")?, depth + 1)?;
-                if matches!(name.as_str(), "Partial" | "Readonly" | "Required" | "ReadonlyArray" | "Array") {
+                if TS_SAME_MEMBERS.contains(&name.as_str()) || TS_ARRAYS.contains(&name.as_str()) {
                     return self.ts_type(self.child(t, "type_arguments")?.named_child(0)?, depth + 1);
                 }
                 Some(name)
@@ -1502,7 +1496,7 @@ impl<'a> Visit<'a> {
         let Some(generic) = i.checked_sub(1).map(|p| self.graph.path[p].0) else { return false };
         js_like(self.spec)
             && generic.kind() == "generic_type"
-            && self.child(generic, "name").is_some_and(|n| matches!(self.text(n), "Partial" | "Readonly" | "Required"))
+            && self.child(generic, "name").is_some_and(|n| TS_SAME_MEMBERS.contains(&self.text(n)))
     }
 
     /// A name bound to a whole imported module or package (`fmt`, `* as path`):
@@ -1541,7 +1535,7 @@ impl<'a> Visit<'a> {
             let g = self.roles.of(o).graph;
             let inner = if g.transparent && o.named_child_count() == 1 {
                 o.named_child(0)
-            } else if g.binary && self.child(o, "operator").is_some_and(|op| self.text(op) == "&&") {
+            } else if g.binary && self.operator_is(o, "&&") {
                 self.child(o, "right")
             } else {
                 None

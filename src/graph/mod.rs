@@ -1472,12 +1472,10 @@ impl<'i> Graph<'i> {
     /// v.m()`) what the guard asserts when `isX` is a type guard, else `had`.
     fn call_type(&self, f: &FileGraph, func: &str) -> Result<Option<String>, SnapshotError> {
         let Some((guard, had)) = func.split_once(crate::extract::GUARD_OR) else { return self.returned_type(func) };
-        match self.returns_of(guard)? {
-            Some(t) if t.starts_with(crate::extract::GUARD_OR) => {
-                Ok(Some(t[crate::extract::GUARD_OR.len_utf8()..].to_string()))
-            }
-            _ if had.is_empty() => Ok(None),
-            _ => self.owner_type(f, had),
+        match self.returns_of(guard)?.as_deref().and_then(|t| t.strip_prefix(crate::extract::GUARD_OR)) {
+            Some(asserted) => Ok(Some(asserted.to_string())),
+            None if had.is_empty() => Ok(None),
+            None => self.owner_type(f, had),
         }
     }
 

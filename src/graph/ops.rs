@@ -331,11 +331,7 @@ impl Graph<'_> {
             let files = self.files_with(t, false)?;
             keep.extend(files.iter().copied());
             for &key in files.iter() {
-                // A type guard (`v is T`) types what it guards.
-                let returns = |d: &&super::Def| {
-                    d.returns == *t || d.returns.strip_prefix(crate::extract::GUARD_OR) == Some(t.as_str())
-                };
-                for d in self.file(key)?.defs.iter().filter(returns) {
+                for d in self.file(key)?.defs.iter().filter(|d| typed_by(&d.returns) == t) {
                     match (&d.cat, &d.parent) {
                         (DefCat::Property, Some(owner)) => {
                             let field = (d.name.clone(), owner.clone());
@@ -356,9 +352,7 @@ impl Graph<'_> {
                 return Ok(None);
             }
             *budget -= defining;
-            let returned = self.returns_of(func)?;
-            let returned = returned.as_deref().map(|r| r.strip_prefix(crate::extract::GUARD_OR).unwrap_or(r));
-            if returned.is_some_and(|r| types.iter().any(|t| t == r)) {
+            if self.returns_of(func)?.is_some_and(|r| types.iter().any(|t| t == typed_by(&r))) {
                 keep.extend(self.files_with(func, false)?.iter().copied());
             }
         }
@@ -1194,6 +1188,12 @@ impl Graph<'_> {
         }
         Ok(out)
     }
+}
+
+/// The type a function's declared result gives what it types: the result's
+/// own, or a type guard's asserted type (`v is T`: the value it guards).
+fn typed_by(returns: &str) -> &str {
+    returns.strip_prefix(crate::extract::GUARD_OR).unwrap_or(returns)
 }
 
 #[cfg(test)]
