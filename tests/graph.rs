@@ -1502,3 +1502,44 @@ fn find_by_qualified_name_matches_every_definition_so_named() {
         }
     }
 }
+
+/// A TS union alias's member is each constituent's: all of a long union's
+/// (`type HasModifiers = A | B | ..` with 25 constituents nests to the left,
+/// and the first ones used to be lost past six levels of the tree: 20 of
+/// `HasModifiers`'s were not its supertypes), and a constituent alias's own
+/// constituents (`type Outer = Inner | M2`: `o.modifiers` was only `M2`'s).
+#[test]
+fn typescript_unions_bind_a_member_to_every_constituent_regression() {
+    let mut types = String::new();
+    for i in 0..12 {
+        types.push_str(&format!("export interface M{i} {{\n  modifiers: number;\n}}\n"));
+    }
+    let list: Vec<String> = (0..12).map(|i| format!("M{i}")).collect();
+    types.push_str(&format!("export type Has = {};\n", list.join(" | ")));
+    types.push_str("export type Inner = M0 | M1;\nexport type Outer = Inner | M2;\n");
+    types.push_str("export interface Unrelated {\n  modifiers: number;\n}\n");
+    let mut files: Vec<(String, String)> = vec![
+        ("src/types.ts".into(), types),
+        (
+            "src/use.ts".into(),
+            "import { Has, Outer } from \"./types\";\nexport function f(h: Has, o: Outer) {\n  h.modifiers;\n  return o.modifiers;\n}\n".into(),
+        ),
+    ];
+    // Enough namesakes for `refs` to read only the files a constituent's
+    // value can be in.
+    ts_namesakes(&mut files, "modifiers = 0;", "modifiers");
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    let g = Graph::new(&index);
+    for symbol in ["M0.modifiers", "M2.modifiers", "M11.modifiers"] {
+        let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+        assert_eq!(refs_and_other_lines(&narrowed, symbol), refs_and_other_lines(&wide, symbol));
+        assert!(narrowed.files_read() * 4 < wide.files_read(), "{} vs {}", narrowed.files_read(), wide.files_read());
+    }
+    let direct = &g.supertypes("Has").unwrap()[0];
+    assert_eq!(direct.len(), 12, "{direct:?}");
+    assert_eq!(refs(&index, "M0.modifiers"), ["src/use.ts:3 other ambiguous", "src/use.ts:4 other ambiguous"]);
+    assert_eq!(refs(&index, "M2.modifiers"), ["src/use.ts:3 other ambiguous", "src/use.ts:4 other ambiguous"]);
+    assert_eq!(refs(&index, "M11.modifiers"), ["src/use.ts:3 other ambiguous"]);
+    assert!(refs(&index, "Unrelated.modifiers").is_empty());
+}

@@ -1455,7 +1455,14 @@ impl<'a> Visit<'a> {
     /// its generic arguments), in a supertype field, or the type of an embedded field.
     fn in_inherit(&self, k: usize) -> bool {
         let path = &self.graph.path;
-        for i in (k.saturating_sub(6)..k).rev() {
+        // Six levels up, not counting unions and intersections: `A | B | C`
+        // nests to the left, its first constituent one level deeper per `|`.
+        let (mut low, mut levels) = (k, 0);
+        while low > 0 && levels < 6 {
+            low -= 1;
+            levels += usize::from(!matches!(path[low].0.kind(), "union_type" | "intersection_type"));
+        }
+        for i in (low..k).rev() {
             let g = self.path_role(i);
             if (g.type_list && !self.ts_transparent_generic(i)) || g.function {
                 return false;

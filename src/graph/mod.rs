@@ -975,9 +975,30 @@ impl<'i> Graph<'i> {
     /// The members among `nd` of type `t`, else of its nearest supertypes that
     /// have some (empty when none has).
     fn members_through_supertypes(&self, nd: &NameDefs, class: usize, t: &str) -> Result<Vec<DefId>, SnapshotError> {
+        self.members_up(nd, class, t, 0)
+    }
+
+    /// [`Graph::members_through_supertypes`], `depth` TS aliases down.
+    fn members_up(&self, nd: &NameDefs, class: usize, t: &str, depth: usize) -> Result<Vec<DefId>, SnapshotError> {
         let found: Vec<DefId> = nd.own_members(class, t).into_iter().map(|i| nd.items[i as usize].id).collect();
         if !found.is_empty() {
             return Ok(found);
+        }
+        if depth < 4 && self.is_ts_alias(t)? {
+            // TS's `type X = A | B`: a member of X is each constituent's (its
+            // own or a supertype's), a constituent alias's constituents
+            // included (`type Name = Identifier | StringLiteralLike`).
+            let mut found: Vec<DefId> = Vec::new();
+            for c in self.inherit_edges(t, true)? {
+                for d in self.members_up(nd, class, &c, depth + 1)? {
+                    if !found.contains(&d) {
+                        found.push(d);
+                    }
+                }
+            }
+            if !found.is_empty() {
+                return Ok(found);
+            }
         }
         for level in self.supertypes(t)?.iter() {
             let found = nd.select(class, &nd.of_parents(level), |_| true);
@@ -986,6 +1007,16 @@ impl<'i> Graph<'i> {
             }
         }
         Ok(Vec::new())
+    }
+
+    /// Whether `name` is a TS / JS type alias (`type X = A | B`) and no other
+    /// type: its supertypes are its constituents, alternatives rather than
+    /// levels.
+    fn is_ts_alias(&self, name: &str) -> Result<bool, SnapshotError> {
+        let nd = self.name_defs(name)?;
+        let mut types = nd.items.iter().filter(|c| c.def.cat == DefCat::Type).peekable();
+        Ok(types.peek().is_some()
+            && types.all(|c| matches!(c.language, Language::TypeScript | Language::JavaScript) && c.def.kind == "type"))
     }
 
     /// The supertypes of the types named `name`, level by level (direct ones
