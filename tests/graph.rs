@@ -1543,3 +1543,37 @@ fn typescript_unions_bind_a_member_to_every_constituent_regression() {
     assert_eq!(refs(&index, "M11.modifiers"), ["src/use.ts:3 other ambiguous"]);
     assert!(refs(&index, "Unrelated.modifiers").is_empty());
 }
+
+/// TS namespaces: `Debug.assert()` and `ts.toPath()` bind to what the namespace
+/// declares (spread over several files, as the TypeScript compiler's `ts`),
+/// not to a same-named declaration of a namespace inside it nor outside any;
+/// `ts.Node` as a type too. Unresolved before (the qualifier named no type).
+#[test]
+fn typescript_namespace_members_bind_through_their_namespace() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/debug.ts",
+            "namespace ts {\n  export namespace Debug {\n    export function assert(v: any) {}\n  }\n  export function assert(v: any) {}\n}\n",
+        ),
+        ("src/path.ts", "namespace ts {\n  export function toPath(p: string) {}\n  export interface Node {\n    kind: number;\n  }\n}\n"),
+        ("src/other.ts", "namespace other {\n  export function toPath(p: string) {}\n}\nfunction assert(v: any) {}\n"),
+        (
+            "src/use.ts",
+            "namespace ts.server {\n  export function run(n: ts.Node) {\n    Debug.assert(n);\n    ts.assert(n);\n    ts.toPath(\"a\");\n    other.toPath(\"b\");\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(qualified(&index, "src/debug.ts:2"), ["debug.Debug"]);
+    assert_eq!(qualified(&index, "src/use.ts:1"), ["use.server"]);
+    let in_ns = |path_line: &str| {
+        let g = Graph::new(&index);
+        let defs = g.find(path_line).unwrap();
+        let defs: Vec<_> = defs.into_iter().filter(|&d| g.view(d).unwrap().kind != "namespace").collect();
+        g.refs(&defs, &[]).unwrap().into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect::<Vec<_>>()
+    };
+    assert_eq!(in_ns("src/debug.ts:3"), ["src/use.ts:3 call"]);
+    assert_eq!(in_ns("src/debug.ts:5"), ["src/use.ts:4 call"]);
+    assert_eq!(in_ns("src/path.ts:2"), ["src/use.ts:5 call"]);
+    assert_eq!(in_ns("src/other.ts:2"), ["src/use.ts:6 call"]);
+    assert_eq!(in_ns("src/path.ts:3"), ["src/use.ts:2 type"]);
+    assert!(in_ns("src/other.ts:4").is_empty());
+}

@@ -4,6 +4,8 @@
 Usage: compare.py PROJECT OCCURRENCES.tsv N SEED
 A symbol is sampled among those SCIP defines once in the project, whose definition
 line is a cg definition of the same name, and that SCIP references at least once.
+Namespaces are left out: scip-typescript makes each file's `namespace ts { .. }`
+its own symbol, cg one namespace spread over the files (as the compiler merges it).
 References are compared as (file, line) sets, definition lines left out of both.
 """
 import collections, json, os, random, re, subprocess, sys
@@ -43,6 +45,8 @@ def line_text(path, ln):
 for sym in cands:
     if checked >= n:
         break
+    if sym.endswith('/'):  # a namespace (skipped here: the sample stays the one drawn before cg had them)
+        continue
     (path, ln), = defs[sym]
     out = subprocess.run([os.environ.get('CG', 'cg'), 'refs', f'{path}:{ln}', '--json', '--limit', '0'],
                          cwd=project, capture_output=True, text=True)

@@ -507,6 +507,16 @@ impl<'a> Visit<'a> {
                     self.type_decl(node, kind, depth);
                 }
             }
+            Decl::Namespace => {
+                // `namespace ts.codefix`: `codefix`.
+                let mut name = self.child(node, "name");
+                while let Some(n) = name.filter(|n| n.kind() == "nested_identifier") {
+                    name = self.child(n, "property").or_else(|| n.named_child(n.named_child_count().saturating_sub(1)));
+                }
+                if let Some(name) = name.filter(|n| matches!(n.kind(), "identifier" | "property_identifier")) {
+                    self.namespace(node, name);
+                }
+            }
             Decl::Declarator => self.declarators(node, depth),
             Decl::Accessors => self.accessors(node),
             Decl::Members => {
@@ -627,6 +637,29 @@ impl<'a> Visit<'a> {
             Some(t) => self.alias_of(&name, t),
             None => self.scopes.push(Scope { depth, name, kind }),
         }
+    }
+
+    /// A namespace: a type that is no scope of what its body declares.
+    fn namespace(&mut self, node: Node<'a>, name_node: Node<'a>) {
+        let name = self.text(name_node).to_string();
+        let visibility = (self.spec.visibility)(&VisibilityInput {
+            modifiers: &[],
+            name: &name,
+            parent_kind: None,
+            is_type: true,
+            namespace_local: self.ts_namespace_local(),
+        });
+        self.mark_row(name_node.start_position().row, F_STRUCT);
+        self.graph.def_names.insert(name_node.start_byte());
+        self.types.push(TypeDef {
+            name,
+            kind: "namespace",
+            line: name_node.start_position().row as u32 + 1,
+            end_line: Self::rows(node).1 + 1,
+            parent: None,
+            visibility,
+            doc: self.doc_comment(node),
+        });
     }
 
     /// A method. `node` is the declaration; `func` holds its parameters and body (the

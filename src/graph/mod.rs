@@ -1335,6 +1335,13 @@ impl<'i> Graph<'i> {
                         }
                     }
                 }
+                // A TS namespace's export (`Debug.assert()`, `ts.Node`).
+                if matches!(f.language, Language::TypeScript | Language::JavaScript) {
+                    let found = self.namespace_members(&nd, class, &x)?;
+                    if !found.is_empty() {
+                        return Ok(done(found));
+                    }
+                }
                 // A project type without that member, or an unknown name.
                 // From the definitions table (reading each definition's file
                 // to ask read thousands of archives for a receiver named like
@@ -1353,6 +1360,40 @@ impl<'i> Graph<'i> {
             PackedReceiver::Unknown => Ok(unknown_receiver(&nd, class, f.language)),
             PackedReceiver::None => self.resolve_plain(f, r, name, &nd, class),
         }
+    }
+
+    /// The definitions among `nd` of role class `class` that a TS namespace
+    /// named `space` declares in its body, not in a namespace inside it
+    /// (`namespace Debug { export function assert() }`: `Debug.assert`). One
+    /// namespace spread over many files (`namespace ts { .. }`) is one.
+    fn namespace_members(&self, nd: &NameDefs, class: usize, space: &str) -> Result<Vec<DefId>, SnapshotError> {
+        let spaces = self.name_defs(space)?;
+        let mut found: Vec<DefId> = Vec::new();
+        for ns in spaces.items.iter().filter(|c| c.def.kind == "namespace") {
+            let Some(at) = nd.by_file.get(&ns.id.0) else { continue };
+            for &i in at {
+                let c = &nd.items[i as usize];
+                let d = &c.def;
+                if d.parent.is_some()
+                    || c.nested
+                    || !fits_class(class, d)
+                    || !(ns.def.line..=ns.def.end_line).contains(&d.line)
+                    || found.contains(&c.id)
+                {
+                    continue;
+                }
+                let file = self.file(c.id.0)?;
+                let innermost = file
+                    .defs
+                    .iter()
+                    .filter(|n| n.kind == "namespace" && n.line <= d.line && d.line <= n.end_line)
+                    .max_by_key(|n| n.line);
+                if innermost.is_some_and(|n| n.name == space) {
+                    found.push(c.id);
+                }
+            }
+        }
+        Ok(found)
     }
 
     /// Go: a type written in a file (a parameter's, variable's or literal's

@@ -189,6 +189,11 @@ pub enum Decl {
     /// A block whose members belong to a type named elsewhere (`impl Foo { .. }`).
     /// The type's name is read from the given field.
     Scope(&'static str),
+    /// A TS namespace (`namespace ts.codefix { .. }`): a type of kind
+    /// `namespace` named by its last name, which its body's declarations do
+    /// not get as parent (they are the namespace's exports, reached as
+    /// `codefix.f`). A string-named one (`declare module "x"`) is no definition.
+    Namespace,
 }
 
 /// Everything extraction needs to know about one language. Pure data plus two small

@@ -96,6 +96,8 @@ const DECLS: &[(&str, Decl)] = &[
     ("property_signature", Decl::Property),
     ("enum_body", Decl::Members),
     ("enum_assignment", Decl::Property),
+    ("internal_module", Decl::Namespace),
+    ("module", Decl::Namespace),
 ];
 
 pub static SPEC_TS: LanguageSpec = LanguageSpec {
