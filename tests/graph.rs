@@ -1577,3 +1577,25 @@ fn typescript_namespace_members_bind_through_their_namespace() {
     assert_eq!(in_ns("src/path.ts:3"), ["src/use.ts:2 type"]);
     assert!(in_ns("src/other.ts:4").is_empty());
 }
+
+/// A TS value does not hide a type of its name where a type is written: the
+/// TypeScript checker's `const Type = objectAllocator.getTypeConstructor()`
+/// made every `x: Type` of its 2.8 MB file a local, not a reference to the
+/// interface (scip-typescript sample of 3,000 symbols: `Type` 316 of 1,318
+/// references found, types' recall 0.864 -> 1.000).
+#[test]
+fn typescript_a_value_does_not_hide_a_type_of_its_name_regression() {
+    let (_dir, index) = project_of(&[
+        ("src/types.ts", "export interface Type {\n  flags: number;\n}\n"),
+        (
+            "src/checker.ts",
+            "import { Type } from \"./types\";\nexport function createChecker(make: any) {\n  const Type = make();\n  \
+             const t: Type = new Type();\n  function f(x: Type): Type[] {\n    return [x];\n  }\n  return t.flags;\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        refs(&index, "src/types.ts:1"),
+        ["src/checker.ts:1 import", "src/checker.ts:4 type", "src/checker.ts:5 type", "src/checker.ts:5 type"]
+    );
+    assert_eq!(refs(&index, "Type.flags"), ["src/checker.ts:8 other"]);
+}

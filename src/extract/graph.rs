@@ -1065,7 +1065,10 @@ impl<'a> Visit<'a> {
                 GoKey::FieldOf(receiver) => receiver,
                 GoKey::AnonymousField => return,
                 GoKey::NotAKey => {
-                    if self.lookup_local(text).is_some() || self.is_module_alias(text) {
+                    // A TS value does not hide a type of its name where a type
+                    // is written (`const Type = ctor(); let t: Type`).
+                    let type_space = role == RefRole::Type && js_like(self.spec);
+                    if (!type_space && self.lookup_local(text).is_some()) || self.is_module_alias(text) {
                         return;
                     }
                     Pending::Done(Receiver::None)
