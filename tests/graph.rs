@@ -1599,3 +1599,43 @@ fn typescript_a_value_does_not_hide_a_type_of_its_name_regression() {
     );
     assert_eq!(refs(&index, "Type.flags"), ["src/checker.ts:8 other"]);
 }
+
+/// TS/JS values taken from typed values keep their type: a `for .. of` loop's
+/// element, a local copied from another (`const u = type`), an array's element
+/// (`types[0]`; arrays are their element's type). Not a `for .. in` key nor
+/// `o["key"]`. Before, all three were receivers of unknown type: with more
+/// than eight same-named members, not listed at all.
+#[test]
+fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
+    let mut files: Vec<(String, String)> = vec![
+        ("src/ty.ts".into(), "export interface Ty {\n  flags: number;\n  types: Ty[];\n}\n".into()),
+        (
+            "src/use.ts".into(),
+            [
+                "import { Ty } from \"./ty\";",
+                "export function g(types: Ty[], type: Ty, o: { [k: string]: Ty }) {",
+                "  for (const t of types) {",
+                "    t.flags;",
+                "  }",
+                "  for (const k in o) {",
+                "    k.flags;",
+                "  }",
+                "  const u = type;",
+                "  u.flags;",
+                "  types[0].flags;",
+                "  type.types[1].flags;",
+                "  o[\"x\"].flags;",
+                "}",
+                "",
+            ]
+            .join("\n"),
+        ),
+    ];
+    ts_namesakes(&mut files, "flags = 0;", "flags");
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = refs_and_other_lines(&narrowed, "Ty.flags");
+    assert_eq!(got, refs_and_other_lines(&wide, "Ty.flags"));
+    assert_eq!(got.0, ["src/use.ts:4 other", "src/use.ts:10 other", "src/use.ts:11 other", "src/use.ts:12 other"]);
+}

@@ -505,6 +505,9 @@ impl<'a> Visit<'a> {
                 let mut c = node.walk();
                 let found = node.named_children(&mut c).find(|c| self.roles.of(*c).graph.construction_field != 0);
                 found
+            } else if node.kind() == "for_in_statement" && !self.operator_is(node, "of") {
+                // `for (const k in o)`: a key, no value of `o`.
+                None
             } else {
                 self.child(node, b.value)
             };
@@ -518,11 +521,27 @@ impl<'a> Visit<'a> {
                     .or_else(|| self.constructed_type(v))
                     .or_else(|| self.called_function(v))
                     .or_else(|| self.field_value(v))
+                    .or_else(|| self.value_type(v))
             });
         }
         // CommonJS's `const fs = require("fs")`: a module, not a result.
         let ty = ty.filter(|t| t != "()require");
         (idents, ty)
+    }
+
+    /// TS/JS: the type of a value that is another typed value (`const t = type`,
+    /// `const e = list[i]`, `for (const t of types)`: arrays are their
+    /// element's type, see `type_name`), as a local's type.
+    fn value_type(&self, v: Node<'a>) -> Option<String> {
+        if !js_like(self.spec) {
+            return None;
+        }
+        match self.receiver(v, 0) {
+            Pending::Done(Receiver::Type(t)) => Some(t),
+            Pending::Done(Receiver::Returns(f)) => Some(format!("(){f}")),
+            Pending::Field(owner, field) => Some(format!("{owner}{FIELD_OF}{field}")),
+            _ => None,
+        }
     }
 
     /// A value that is a field of a value of known type (`t.a`, `make().a`,
@@ -1547,6 +1566,13 @@ impl<'a> Visit<'a> {
                 o.named_child(0)
             } else if g.binary && self.operator_is(o, "&&") {
                 self.child(o, "right")
+            } else if o.kind() == "subscript_expression"
+                && js_like(self.spec)
+                && self.child(o, "index").is_some_and(|i| !matches!(i.kind(), "string" | "template_string"))
+            {
+                // TS/JS `list[i]`: an element, typed as the array (arrays
+                // are their element's type); not `o["key"]`.
+                self.child(o, "object")
             } else {
                 None
             };

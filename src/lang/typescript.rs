@@ -198,7 +198,7 @@ const JS_LIKE: LanguageSpec = LanguageSpec {
             bind("optional_parameter", "pattern", "type", "value"),
             bind("arrow_function", "parameter", "", ""),
             bind("catch_clause", "parameter", "", ""),
-            bind("for_in_statement", "left", "", ""),
+            bind("for_in_statement", "left", "", "right"),
         ],
         constructions: &[("new_expression", "constructor")],
         scope_kinds: &[],
