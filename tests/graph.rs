@@ -1639,3 +1639,69 @@ fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
     assert_eq!(got, refs_and_other_lines(&wide, "Ty.flags"));
     assert_eq!(got.0, ["src/use.ts:4 other", "src/use.ts:10 other", "src/use.ts:11 other", "src/use.ts:12 other"]);
 }
+
+/// TS discriminated unions: where `n.kind === SyntaxKind.A` holds (an `if`,
+/// `&&`, after `if (n.kind !== SyntaxKind.B) return;`, a `switch (n.kind)`
+/// case, with the empty cases falling into it), a value of a union alias is
+/// the constituents whose `kind` is declared as that enum member; `default:`
+/// and a value of no union type are not narrowed.
+#[test]
+fn typescript_discriminants_narrow_a_union_to_its_constituents() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "src/kinds.ts".into(),
+            [
+                "export enum SyntaxKind { A, B, C }",
+                "export interface NodeA {\n  readonly kind: SyntaxKind.A;\n  name: string;\n}",
+                "export interface NodeB {\n  readonly kind: SyntaxKind.B;\n  name: string;\n}",
+                "export interface NodeC {\n  readonly kind: SyntaxKind.C;\n  name: string;\n}",
+                "export type AB = NodeA | NodeB;\nexport type Any = AB | NodeC;\n",
+            ]
+            .join("\n"),
+        ),
+        (
+            "src/use.ts".into(),
+            [
+                "import { Any, NodeA, SyntaxKind } from \"./kinds\";",
+                "export function f(n: Any, x: NodeA) {",
+                "  switch (n.kind) {",
+                "    case SyntaxKind.A:",
+                "      n.name;",
+                "      break;",
+                "    case SyntaxKind.B:",
+                "    case SyntaxKind.C:",
+                "      n.name;",
+                "      break;",
+                "    default:",
+                "      n.name;",
+                "  }",
+                "  if (n.kind === SyntaxKind.C) {",
+                "    n.name;",
+                "  }",
+                "  n.kind === SyntaxKind.A && n.name;",
+                "  if (x.kind === SyntaxKind.B) {",
+                "    x.name;",
+                "  }",
+                "}",
+                "export function g(n: Any) {",
+                "  if (n.kind !== SyntaxKind.B) return;",
+                "  return n.name;",
+                "}",
+                "",
+            ]
+            .join("\n"),
+        ),
+    ];
+    ts_namesakes(&mut files, "name = 0;", "name");
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    let lines = |symbol: &str| {
+        let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+        let got = refs_and_other_lines(&narrowed, symbol);
+        assert_eq!(got, refs_and_other_lines(&wide, symbol), "{symbol}");
+        got.0.into_iter().filter_map(|r| r.strip_prefix("src/use.ts:").map(str::to_string)).collect::<Vec<_>>()
+    };
+    assert_eq!(lines("NodeA.name"), ["5 other", "12 other", "17 other", "19 other"]);
+    assert_eq!(lines("NodeB.name"), ["9 other", "12 other", "24 other"]);
+    assert_eq!(lines("NodeC.name"), ["9 other", "12 other", "15 other"]);
+}

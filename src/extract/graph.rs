@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
 use super::{trim_quotes, Role, Visit};
-use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, FIELD_OF, GUARD_OR, MAX_CHAIN};
+use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, DISCRIMINANT, FIELD_OF, GUARD_OR, MAX_CHAIN};
 use crate::lang::LanguageSpec;
 
 /// TS's generic types with the members of their type argument, changed
@@ -79,6 +79,8 @@ pub(super) struct GraphRole {
     binary: bool,
     /// TS/JS `if` and `?:`: a type guard in the condition narrows the branch.
     guarded: bool,
+    /// TS/JS `switch`: `case E.A:` narrows a discriminated value in its body.
+    switch: bool,
     /// TS/JS `!x` (and other unary operators).
     negation: bool,
     /// Rust's `field_initializer`, `shorthand_field_initializer` and
@@ -150,6 +152,7 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         transparent: matches!(kind, "non_null_expression" | "parenthesized_expression"),
         binary: js_like(spec) && kind == "binary_expression",
         guarded: js_like(spec) && matches!(kind, "if_statement" | "ternary_expression"),
+        switch: js_like(spec) && kind == "switch_statement",
         negation: js_like(spec) && kind == "unary_expression",
         scoped: kind.starts_with("scoped"),
         mod_item: spec.language == crate::lang::Language::Rust && kind == "mod_item",
@@ -168,6 +171,11 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
 
 pub(super) fn js_like(spec: &LanguageSpec) -> bool {
     matches!(spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript)
+}
+
+/// A receiver's name without its [`DISCRIMINANT`].
+pub(super) fn undiscriminated(s: &str) -> &str {
+    s.split(DISCRIMINANT).next().unwrap_or(s)
 }
 
 /// A plain name, as a type or function is kept: letters, digits and `_`.
@@ -273,6 +281,9 @@ impl<'a> Visit<'a> {
         if g.function {
             self.graph.frames.push(Frame { depth, locals: FxHashMap::default() });
         }
+        if g.switch && !self.graph.frames.is_empty() {
+            self.switch_cases(node);
+        }
         if (g.guarded || g.binary) && !self.graph.frames.is_empty() {
             self.type_guards(node, g.binary);
         }
@@ -370,6 +381,76 @@ impl<'a> Visit<'a> {
         }
     }
 
+    /// TS/JS `switch (v.kind) { case SyntaxKind.A: case SyntaxKind.B: .. }`:
+    /// in a case's body `v` is discriminated by the case's enum member and
+    /// those of the empty cases right before it.
+    fn switch_cases(&mut self, node: Node<'a>) {
+        let Some(mut value) = self.child(node, "value") else { return };
+        while value.kind() == "parenthesized_expression" && value.named_child_count() == 1 {
+            let Some(inner) = value.named_child(0) else { return };
+            value = inner;
+        }
+        let Some((v, field)) = self.local_field(value) else { return };
+        let Some(Some(had)) = self.lookup_local(v).filter(|h| h.as_ref().is_some_and(|t| !t.contains(DISCRIMINANT)))
+        else {
+            return;
+        };
+        let had = had.clone();
+        let Some(body) = self.child(node, "body") else { return };
+        let mut members: Vec<&str> = Vec::new();
+        // A case whose value is no enum member discriminates nothing, nor do
+        // the cases falling into its body.
+        let mut told = true;
+        let mut cursor = body.walk();
+        for case in body.named_children(&mut cursor) {
+            match case.kind() {
+                "switch_case" => {
+                    match self.child(case, "value").and_then(|c| self.enum_member(c)) {
+                        Some(m) => members.push(m),
+                        None => told = false,
+                    }
+                    if self.children(case, "body").is_empty() {
+                        continue;
+                    }
+                    if told && !members.is_empty() {
+                        let mut locals: Locals<'a> = FxHashMap::default();
+                        let members = members.join("|");
+                        locals.insert(v, Some(format!("{had}{DISCRIMINANT}{field}{DISCRIMINANT}{members}")));
+                        self.graph.narrowed.push((case.id(), false, locals));
+                    }
+                    members.clear();
+                    told = true;
+                }
+                "switch_default" => {
+                    members.clear();
+                    told = true;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `v.f` with `v` a name: `(v, f)`.
+    fn local_field(&self, access: Node<'a>) -> Option<(&'a str, &'a str)> {
+        let (obj, member) = self.roles.of(access).graph.member;
+        if member == 0 || access.kind() != "member_expression" {
+            return None;
+        }
+        let (o, m) = (access.child_by_field_id(obj)?, access.child_by_field_id(member)?);
+        self.roles.of(o).graph.name.then(|| (self.text(o), self.text(m)))
+    }
+
+    /// `E.A`, an enum member as written: `A`.
+    fn enum_member(&self, value: Node<'a>) -> Option<&'a str> {
+        let (obj, member) = self.roles.of(value).graph.member;
+        if member == 0 || value.kind() != "member_expression" {
+            return None;
+        }
+        let o = value.child_by_field_id(obj)?;
+        let m = value.child_by_field_id(member)?;
+        (self.roles.of(o).graph.name && self.text(o).starts_with(char::is_uppercase)).then(|| self.text(m))
+    }
+
     /// Whether an operator expression's operator is `op`.
     fn operator_is(&self, node: Node<'a>, op: &str) -> bool {
         self.child(node, "operator").is_some_and(|o| self.text(o) == op)
@@ -407,6 +488,19 @@ impl<'a> Visit<'a> {
                 for side in ["left", "right"] {
                     if let Some(c) = self.child(cond, side) {
                         self.guards_in(c, negated, out, level + 1);
+                    }
+                }
+            } else if (if negated { ["!==", "!="] } else { ["===", "=="] }).iter().any(|op| self.operator_is(cond, op))
+            {
+                // `v.kind === SyntaxKind.A` (where it fails: `!==`).
+                let (Some(l), Some(r)) = (self.child(cond, "left"), self.child(cond, "right")) else { return };
+                for (access, value) in [(l, r), (r, l)] {
+                    if let (Some((v, field)), Some(m)) = (self.local_field(access), self.enum_member(value)) {
+                        let had = out.get(v).cloned().or_else(|| self.lookup_local(v).cloned());
+                        if let Some(Some(had)) = had.filter(|h| h.as_ref().is_some_and(|t| !t.contains(DISCRIMINANT))) {
+                            out.insert(v, Some(format!("{had}{DISCRIMINANT}{field}{DISCRIMINANT}{m}")));
+                        }
+                        return;
                     }
                 }
             }
@@ -1618,16 +1712,21 @@ impl<'a> Visit<'a> {
                 // `a::b::Type::f`: the path's last segment names the receiver.
                 return Pending::Name(self.text(member), None);
             }
+            // A discriminated value's field is its union type's (the
+            // discriminant narrows the value itself only).
             return match self.receiver(inner, level + 1) {
-                Pending::Done(Receiver::Type(t)) => Pending::Field(t, Cow::Borrowed(self.text(member))),
-                // `a.b.c`: field `c` of field `b` of `a`'s type (`T{FIELD_OF}b`).
-                Pending::Field(owner, field) if owner.matches(FIELD_OF).count() + 2 <= MAX_CHAIN => {
-                    Pending::Field(format!("{owner}{FIELD_OF}{field}"), Cow::Borrowed(self.text(member)))
+                Pending::Done(Receiver::Type(t)) => {
+                    Pending::Field(undiscriminated(&t).to_string(), Cow::Borrowed(self.text(member)))
                 }
+                // `a.b.c`: field `c` of field `b` of `a`'s type (`T{FIELD_OF}b`).
+                Pending::Field(owner, field) if owner.matches(FIELD_OF).count() + 2 <= MAX_CHAIN => Pending::Field(
+                    format!("{owner}{FIELD_OF}{}", undiscriminated(&field)),
+                    Cow::Borrowed(self.text(member)),
+                ),
                 // `make().store.add()`, `s.store.add()` with `s = make()`: a
                 // field of what `make` is declared to return (`()make`).
                 Pending::Done(Receiver::Returns(f)) => {
-                    Pending::Field(format!("(){f}"), Cow::Borrowed(self.text(member)))
+                    Pending::Field(format!("(){}", undiscriminated(&f)), Cow::Borrowed(self.text(member)))
                 }
                 Pending::Name(n, Some(t)) if self.graph_field_type(&t, n).is_some() => {
                     let ty = self.graph_field_type(&t, n).unwrap_or_default();

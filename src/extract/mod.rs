@@ -242,6 +242,12 @@ pub const FIELD_OF: char = '\u{1}';
 /// returns; empty: none told).
 pub const GUARD_OR: char = '\u{2}';
 
+/// Ends a TS/JS receiver's last name with a discriminant, `{DISCRIMINANT}f{DISCRIMINANT}A|B`:
+/// the value is of those of its union type's constituents whose field `f` is
+/// declared as enum member `A` or `B` (`if (n.kind === SyntaxKind.A)`, `case
+/// SyntaxKind.A:` of `switch (n.kind)`).
+pub const DISCRIMINANT: char = '\u{3}';
+
 /// Fields a [`Receiver::Member`] chain holds at most (`a.b.c.d.m()`: `b`, `c`,
 /// `d`); a longer chain is an unknown receiver. `refs` follows declared fields
 /// this many levels up to find the files a type's value can be in.

@@ -105,13 +105,24 @@ fn span(line: u32, end: u32) -> String {
 fn reference(r: &RefFact) -> String {
     let recv = match &r.receiver {
         Receiver::None => String::new(),
-        Receiver::Type(t) => format!("{t}."),
+        Receiver::Type(t) => format!("{}.", readable(t)),
         Receiver::Name(n) => format!("{n}:"),
         Receiver::Unknown => "?.".to_string(),
-        Receiver::Returns(f) => format!("{f}()."),
-        Receiver::Member(t, m) => format!("{t}.{m}."),
+        Receiver::Returns(f) => format!("{}().", readable(f)),
+        Receiver::Member(t, m) => format!("{}.{}.", readable(t), readable(m)),
     };
     format!("{} {recv}{}", r.role.name(), r.name)
+}
+
+/// A receiver's name as read: a chain's fields joined by `.`, a guarded
+/// value's fallback after `|`, a discriminant as `[kind=A|B]`.
+fn readable(name: &str) -> String {
+    let mut parts = name.split(super::DISCRIMINANT);
+    let base = parts.next().unwrap_or_default().replace(super::FIELD_OF, ".").replace(super::GUARD_OR, "|");
+    match (parts.next(), parts.next()) {
+        (Some(field), Some(members)) => format!("{base}[{field}={members}]"),
+        _ => base,
+    }
 }
 
 fn parent(p: &Option<String>) -> String {

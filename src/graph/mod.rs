@@ -1009,6 +1009,36 @@ impl<'i> Graph<'i> {
         Ok(Vec::new())
     }
 
+    /// The constituents of TS union alias `t` (its constituent aliases'
+    /// included) whose field `field` is declared as one of the enum members
+    /// `members` (`readonly kind: SyntaxKind.A`, its type kept by its last
+    /// name `A`): what `t`'s value is where `v.field === E.A` holds. Empty when
+    /// `t` is no alias (the compiler narrows a union only).
+    fn discriminated(&self, t: &str, field: &str, members: &[&str]) -> Result<Vec<String>, SnapshotError> {
+        let mut out: Vec<String> = Vec::new();
+        if !self.is_ts_alias(t)? {
+            return Ok(out);
+        }
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        let mut stack: Vec<(String, usize)> = vec![(t.to_string(), 0)];
+        while let Some((c, depth)) = stack.pop() {
+            if depth > 0 && !self.is_ts_alias(&c)? {
+                if self.field_type(&c, field)?.is_some_and(|ty| members.contains(&ty.as_str())) {
+                    out.push(c);
+                }
+                continue;
+            }
+            if depth < 4 {
+                for s in self.inherit_edges(&c, true)? {
+                    if seen.insert(s.clone()) {
+                        stack.push((s, depth + 1));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Whether `name` is a TS / JS type alias (`type X = A | B`) and no other
     /// type: its supertypes are its constituents, alternatives rather than
     /// levels.
@@ -1242,13 +1272,29 @@ impl<'i> Graph<'i> {
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // A supertype reference's receiver is its subtype, not a qualifier.
         let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
+        // TS/JS: a value narrowed by a discriminant (`n.kind === SyntaxKind.A`)
+        // ends its receiver's last name with it.
+        let mut discriminant = None;
+        let mut last = |name: u32| {
+            let s = f.name(name);
+            match s.split_once(crate::extract::DISCRIMINANT) {
+                Some((base, d)) => {
+                    discriminant = d.split_once(crate::extract::DISCRIMINANT);
+                    base
+                }
+                None => s,
+            }
+        };
         let receiver_type = match receiver {
-            PackedReceiver::Type(t) => Some(self.dealias(f, f.name(t))),
-            PackedReceiver::Returns(func) => self.call_type(f, f.name(func))?,
-            PackedReceiver::Member(t, m) => match self.owner_type(f, f.name(t))? {
-                Some(owner) => self.field_type(&owner, f.name(m))?,
-                None => None,
-            },
+            PackedReceiver::Type(t) => Some(self.dealias(f, last(t))),
+            PackedReceiver::Returns(func) => self.call_type(f, last(func))?,
+            PackedReceiver::Member(t, m) => {
+                let m = last(m);
+                match self.owner_type(f, f.name(t))? {
+                    Some(owner) => self.field_type(&owner, m)?,
+                    None => None,
+                }
+            }
             // C++'s and Java's implicit `this`: a field of the enclosing type
             // declared in another file (`invoice_.add()` in `Store::add`).
             PackedReceiver::Name(x) if matches!(f.language, Language::Cpp | Language::Java | Language::CSharp) => {
@@ -1259,6 +1305,20 @@ impl<'i> Graph<'i> {
             }
             _ => None,
         };
+        if let (Some(t), Some((field, members))) = (&receiver_type, discriminant) {
+            let members: Vec<&str> = members.split('|').collect();
+            let mut found: Vec<DefId> = Vec::new();
+            for c in self.discriminated(t, field, &members)? {
+                for d in self.members_up(&nd, class, &c, 0)? {
+                    if !found.contains(&d) {
+                        found.push(d);
+                    }
+                }
+            }
+            if !found.is_empty() {
+                return Ok(done(found));
+            }
+        }
         if let Some(t) = receiver_type {
             if f.language == Language::Go {
                 let visible = match receiver {
