@@ -1644,7 +1644,9 @@ fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
 /// `&&`, after `if (n.kind !== SyntaxKind.B) return;`, a `switch (n.kind)`
 /// case, with the empty cases falling into it), a value of a union alias is
 /// the constituents whose `kind` is declared as that enum member; `default:`
-/// and a value of no union type are not narrowed.
+/// and a value of no union type are not narrowed. A union written where a
+/// parameter is declared (`n: NodeA | NodeC`) is each of its types (it was the
+/// first one), and is narrowed likewise.
 #[test]
 fn typescript_discriminants_narrow_a_union_to_its_constituents() {
     let mut files: Vec<(String, String)> = vec![
@@ -1687,6 +1689,13 @@ fn typescript_discriminants_narrow_a_union_to_its_constituents() {
                 "  if (n.kind !== SyntaxKind.B) return;",
                 "  return n.name;",
                 "}",
+                "export function h(n: NodeA | NodeC, m: null | NodeB) {",
+                "  n.name;",
+                "  m.name;",
+                "  if (n.kind === SyntaxKind.C) {",
+                "    n.name;",
+                "  }",
+                "}",
                 "",
             ]
             .join("\n"),
@@ -1701,7 +1710,7 @@ fn typescript_discriminants_narrow_a_union_to_its_constituents() {
         assert_eq!(got, refs_and_other_lines(&wide, symbol), "{symbol}");
         got.0.into_iter().filter_map(|r| r.strip_prefix("src/use.ts:").map(str::to_string)).collect::<Vec<_>>()
     };
-    assert_eq!(lines("NodeA.name"), ["5 other", "12 other", "17 other", "19 other"]);
-    assert_eq!(lines("NodeB.name"), ["9 other", "12 other", "24 other"]);
-    assert_eq!(lines("NodeC.name"), ["9 other", "12 other", "15 other"]);
+    assert_eq!(lines("NodeA.name"), ["5 other", "12 other", "17 other", "19 other", "27 other"]);
+    assert_eq!(lines("NodeB.name"), ["9 other", "12 other", "24 other", "28 other"]);
+    assert_eq!(lines("NodeC.name"), ["9 other", "12 other", "15 other", "27 other", "30 other"]);
 }

@@ -173,6 +173,10 @@ pub(super) fn js_like(spec: &LanguageSpec) -> bool {
     matches!(spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript)
 }
 
+/// Named types a TS union kept as a local's type holds at most
+/// ([`Visit::ts_union`]).
+const MAX_UNION: usize = 16;
+
 /// A receiver's name without its [`DISCRIMINANT`].
 pub(super) fn undiscriminated(s: &str) -> &str {
     s.split(DISCRIMINANT).next().unwrap_or(s)
@@ -591,9 +595,13 @@ impl<'a> Visit<'a> {
             // C#: `Store a = .., b;` types its declarators in the parent.
             (b.ty.is_empty() && b.value.is_empty()).then(|| self.child(parent?, "type")).flatten()
         })
-        .map(|t| self.declared_name(t))
-        .filter(|t| !matches!(*t, "var" | "auto" | "let" | "_" | ""))
-        .map(str::to_string);
+        .and_then(|t| {
+            self.ts_union(t).or_else(|| {
+                Some(self.declared_name(t))
+                    .filter(|t| !matches!(*t, "var" | "auto" | "let" | "_" | ""))
+                    .map(str::to_string)
+            })
+        });
         if ty.is_none() && idents.len() == 1 {
             let value = if b.value.is_empty() {
                 let mut c = node.walk();
@@ -621,6 +629,43 @@ impl<'a> Visit<'a> {
         // CommonJS's `const fs = require("fs")`: a module, not a result.
         let ty = ty.filter(|t| t != "()require");
         (idents, ty)
+    }
+
+    /// TS: a declared union of named types (`n: A | B | undefined`), as `A|B`
+    /// (a receiver of it reaches each one's members; `null | A` is `A`);
+    /// `None` when it is no union or names no type.
+    fn ts_union(&self, t: Node<'a>) -> Option<String> {
+        if !js_like(self.spec) {
+            return None;
+        }
+        let mut t = t;
+        while t.kind() == "type_annotation" || t.kind() == "parenthesized_type" {
+            t = t.named_child(0)?;
+        }
+        if t.kind() != "union_type" {
+            return None;
+        }
+        let mut names: Vec<&'a str> = Vec::new();
+        let mut stack = vec![t];
+        while let Some(n) = stack.pop() {
+            match n.kind() {
+                "union_type" | "parenthesized_type" => {
+                    let mut c = n.walk();
+                    stack.extend(n.named_children(&mut c).collect::<Vec<_>>().into_iter().rev());
+                }
+                "predefined_type" | "literal_type" | "null" | "undefined" => {}
+                _ => {
+                    let name = self.declared_name(n);
+                    if !plain_name(name) || self.roles.is_keyword(name) || names.len() >= MAX_UNION {
+                        return None;
+                    }
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+        }
+        (!names.is_empty()).then(|| names.join("|"))
     }
 
     /// TS/JS: the type of a value that is another typed value (`const t = type`,

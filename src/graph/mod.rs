@@ -984,6 +984,18 @@ impl<'i> Graph<'i> {
         if !found.is_empty() {
             return Ok(found);
         }
+        if t.contains('|') {
+            // A TS union written where it is declared (`n: A | B`).
+            let mut found: Vec<DefId> = Vec::new();
+            for part in t.split('|') {
+                for d in self.members_up(nd, class, part, depth + 1)? {
+                    if !found.contains(&d) {
+                        found.push(d);
+                    }
+                }
+            }
+            return Ok(found);
+        }
         if depth < 4 && self.is_ts_alias(t)? {
             // TS's `type X = A | B`: a member of X is each constituent's (its
             // own or a supertype's), a constituent alias's constituents
@@ -1016,11 +1028,15 @@ impl<'i> Graph<'i> {
     /// `t` is no alias (the compiler narrows a union only).
     fn discriminated(&self, t: &str, field: &str, members: &[&str]) -> Result<Vec<String>, SnapshotError> {
         let mut out: Vec<String> = Vec::new();
-        if !self.is_ts_alias(t)? {
+        let mut stack: Vec<(String, usize)> = if t.contains('|') {
+            // A union written where it is declared (`n: A | B`).
+            t.split('|').map(|p| (p.to_string(), 1)).collect()
+        } else if self.is_ts_alias(t)? {
+            vec![(t.to_string(), 0)]
+        } else {
             return Ok(out);
-        }
+        };
         let mut seen: FxHashSet<String> = FxHashSet::default();
-        let mut stack: Vec<(String, usize)> = vec![(t.to_string(), 0)];
         while let Some((c, depth)) = stack.pop() {
             if depth > 0 && !self.is_ts_alias(&c)? {
                 if self.field_type(&c, field)?.is_some_and(|ty| members.contains(&ty.as_str())) {
@@ -1546,6 +1562,18 @@ impl<'i> Graph<'i> {
     /// The declared type of field `field` of type `ty` (or of its nearest
     /// supertype declaring it), when its declarations agree.
     fn field_type(&self, ty: &str, field: &str) -> Result<Option<String>, SnapshotError> {
+        if ty.contains('|') {
+            // A TS union (`A|B`): the union of its types' fields' types.
+            let mut types: Vec<String> = Vec::new();
+            for part in ty.split('|') {
+                for t in self.field_type(part, field)?.iter().flat_map(|t| t.split('|')) {
+                    if !types.iter().any(|s| s == t) {
+                        types.push(t.to_string());
+                    }
+                }
+            }
+            return Ok((!types.is_empty()).then(|| types.join("|")));
+        }
         let nd = self.name_defs(field)?;
         let mut levels = vec![vec![ty.to_string()]];
         levels.extend(self.supertypes(ty)?.iter().cloned());
