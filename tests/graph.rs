@@ -1602,13 +1602,20 @@ fn typescript_a_value_does_not_hide_a_type_of_its_name_regression() {
 
 /// TS/JS values taken from typed values keep their type: a `for .. of` loop's
 /// element, a local copied from another (`const u = type`), an array's element
-/// (`types[0]`; arrays are their element's type). Not a `for .. in` key nor
-/// `o["key"]`. Before, all three were receivers of unknown type: with more
+/// (`types[0]`; arrays are their element's type), the first parameter of a
+/// callback given to an array method or helper (`types.filter(t => ..)`,
+/// `filter(types, t => ..)`). Not a `for .. in` key, `o["key"]` nor another
+/// function's callback. Before, all three were receivers of unknown type: with more
 /// than eight same-named members, not listed at all.
 #[test]
 fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
     let mut files: Vec<(String, String)> = vec![
-        ("src/ty.ts".into(), "export interface Ty {\n  flags: number;\n  types: Ty[];\n}\n".into()),
+        (
+            "src/ty.ts".into(),
+            "export interface Ty {\n  flags: number;\n  types: Ty[];\n}\nexport interface Other {\n  extra: number;\n}\n\
+             export function isOther(x: any): x is Other {\n  return true;\n}\n"
+                .into(),
+        ),
         (
             "src/use.ts".into(),
             [
@@ -1625,6 +1632,15 @@ fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
                 "  types[0].flags;",
                 "  type.types[1].flags;",
                 "  o[\"x\"].flags;",
+                "  types.filter(t => t.flags);",
+                "  filter(types, (t) => t.flags);",
+                "  types.forEach(function (t) { t.flags; });",
+                "  other(types, t => t.flags);",
+                "  for (const d of type.types) {",
+                "    if (isOther(d)) {",
+                "      d.extra;",
+                "    }",
+                "  }",
                 "}",
                 "",
             ]
@@ -1637,7 +1653,20 @@ fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
     let got = refs_and_other_lines(&narrowed, "Ty.flags");
     assert_eq!(got, refs_and_other_lines(&wide, "Ty.flags"));
-    assert_eq!(got.0, ["src/use.ts:4 other", "src/use.ts:10 other", "src/use.ts:11 other", "src/use.ts:12 other"]);
+    assert_eq!(
+        got.0,
+        [
+            "src/use.ts:4 other",
+            "src/use.ts:10 other",
+            "src/use.ts:11 other",
+            "src/use.ts:12 other",
+            "src/use.ts:14 other",
+            "src/use.ts:15 other",
+            "src/use.ts:16 other"
+        ]
+    );
+    // A guard on an element of a field (`for (const d of type.types)`).
+    assert_eq!(refs(&index, "Other.extra"), ["src/use.ts:20 other"]);
 }
 
 /// TS discriminated unions: where `n.kind === SyntaxKind.A` holds (an `if`,

@@ -173,6 +173,24 @@ pub(super) fn js_like(spec: &LanguageSpec) -> bool {
     matches!(spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript)
 }
 
+/// JS arrays' methods whose callback's first parameter is an element.
+const ARRAY_METHODS: &[&str] =
+    &["every", "filter", "find", "findIndex", "findLast", "findLastIndex", "flatMap", "forEach", "map", "some", "sort"];
+
+/// Helpers taking an array, then a callback whose first parameter is an
+/// element (the TypeScript compiler's `core.ts`, besides [`ARRAY_METHODS`]'
+/// names).
+const ARRAY_HELPERS: &[&str] = &[
+    "countWhere",
+    "firstDefined",
+    "mapDefined",
+    "sameMap",
+    "sameFlatMap",
+    "flatMapToMutable",
+    "filterMutate",
+    "arrayToMap",
+];
+
 /// Named types a TS union kept as a local's type holds at most
 /// ([`Visit::ts_union`]).
 const MAX_UNION: usize = 16;
@@ -538,7 +556,10 @@ impl<'a> Visit<'a> {
         let v = self.text(arg);
         let Some(had) = self.lookup_local(v) else { return };
         let narrowed = match had {
+            // A field's value (`for (const d of s.declarations)`): what
+            // the guard asserts, no fallback (the strings would not parse).
             None => format!("(){func}{GUARD_OR}"),
+            Some(t) if t.contains(FIELD_OF) && !t.contains(GUARD_OR) => format!("(){func}{GUARD_OR}"),
             Some(t) if t.contains(FIELD_OF) || t.contains(GUARD_OR) => return,
             Some(t) => format!("(){func}{GUARD_OR}{t}"),
         };
@@ -603,6 +624,9 @@ impl<'a> Visit<'a> {
             })
         });
         if ty.is_none() && idents.len() == 1 {
+            ty = self.callback_element(node);
+        }
+        if ty.is_none() && idents.len() == 1 {
             let value = if b.value.is_empty() {
                 let mut c = node.walk();
                 let found = node.named_children(&mut c).find(|c| self.roles.of(*c).graph.construction_field != 0);
@@ -629,6 +653,55 @@ impl<'a> Visit<'a> {
         // CommonJS's `const fs = require("fs")`: a module, not a result.
         let ty = ty.filter(|t| t != "()require");
         (idents, ty)
+    }
+
+    /// TS/JS: the untyped first parameter of a callback given to an array's
+    /// method (`types.filter(t => ..)`) or to a helper taking the array first
+    /// (`filter(types, t => ..)`, `forEach`, `some`, `map`, ...): an element,
+    /// the array's type (arrays are their element's type). `node` is the
+    /// parameter, or an arrow function's bare one (`t => ..`).
+    fn callback_element(&self, node: Node<'a>) -> Option<String> {
+        if !js_like(self.spec) {
+            return None;
+        }
+        let path = &self.graph.path;
+        let k = path.len().checked_sub(1)?;
+        let func = match node.kind() {
+            "arrow_function" => k,
+            "required_parameter" | "optional_parameter" => {
+                let params = path.get(k.checked_sub(1)?)?.0;
+                if params.named_child(0) != Some(node) {
+                    return None;
+                }
+                k.checked_sub(2)?
+            }
+            _ => return None,
+        };
+        if !matches!(path[func].0.kind(), "arrow_function" | "function_expression") {
+            return None;
+        }
+        let args = path.get(func.checked_sub(1)?)?.0;
+        let call = path.get(func.checked_sub(2)?)?.0;
+        if args.kind() != "arguments" || call.kind() != "call_expression" {
+            return None;
+        }
+        let callee = self.child(call, "function")?;
+        let array = match callee.kind() {
+            "member_expression" if ARRAY_METHODS.contains(&self.text(self.child(callee, "property")?)) => {
+                self.child(callee, "object")?
+            }
+            "identifier"
+                if ARRAY_METHODS.contains(&self.text(callee)) || ARRAY_HELPERS.contains(&self.text(callee)) =>
+            {
+                let first = args.named_child(0)?;
+                if first == path[func].0 {
+                    return None;
+                }
+                first
+            }
+            _ => return None,
+        };
+        self.value_type(array)
     }
 
     /// TS: a declared union of named types (`n: A | B | undefined`), as `A|B`
