@@ -1743,3 +1743,34 @@ fn typescript_discriminants_narrow_a_union_to_its_constituents() {
     assert_eq!(lines("NodeB.name"), ["9 other", "12 other", "24 other", "28 other"]);
     assert_eq!(lines("NodeC.name"), ["9 other", "12 other", "15 other", "27 other", "30 other"]);
 }
+
+/// A TS field declared as a union (`parent: A | B`) holds each type (it held
+/// the first only), and `refs` of a member of one of them reads the files
+/// naming the field's owner (`o.parent.name` in a file naming neither).
+#[test]
+fn typescript_union_typed_fields_hold_every_type() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "src/nodes.ts".into(),
+            "export interface A {\n  name: string;\n}\nexport interface B {\n  name: string;\n}\n\
+             export interface O {\n  parent: A | B;\n  other: null | B;\n}\n"
+                .into(),
+        ),
+        (
+            "src/use.ts".into(),
+            "import { O } from \"./nodes\";\nexport function f(o: O) {\n  o.other.name;\n  return o.parent.name;\n}\n"
+                .into(),
+        ),
+    ];
+    ts_namesakes(&mut files, "name = 0;", "name");
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    for (symbol, expected) in
+        [("A.name", &["src/use.ts:4 other"][..]), ("B.name", &["src/use.ts:3 other", "src/use.ts:4 other"])]
+    {
+        let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+        let got = refs_and_other_lines(&narrowed, symbol);
+        assert_eq!(got, refs_and_other_lines(&wide, symbol), "{symbol}");
+        assert_eq!(got.0, expected, "{symbol}");
+    }
+}

@@ -1876,8 +1876,12 @@ impl<'a> Visit<'a> {
             let decl = node.named_children(&mut c).find(|c| c.kind() == "variable_declaration");
             decl.and_then(|d| self.child(d, "type"))
         });
-        let ty =
-            ty.map(|t| self.declared_name(t).to_string()).filter(|t| plain_name(t) && !self.roles.is_keyword(t))?;
+        // TS: `parent: A | B` is `A|B` (see `ts_union`).
+        let ty = ty.and_then(|t| {
+            self.ts_union(t).or_else(|| {
+                Some(self.declared_name(t).to_string()).filter(|t| plain_name(t) && !self.roles.is_keyword(t))
+            })
+        })?;
         let Some(owner) = self.current_type().map(str::to_string) else { return Some(ty) };
         for n in names {
             let name = self.text(*n).to_string();

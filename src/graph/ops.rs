@@ -331,7 +331,7 @@ impl Graph<'_> {
             let files = self.files_with(t, false)?;
             keep.extend(files.iter().copied());
             for &key in files.iter() {
-                for d in self.file(key)?.defs.iter().filter(|d| typed_by(&d.returns) == t) {
+                for d in self.file(key)?.defs.iter().filter(|d| typed_as(&d.returns, t)) {
                     match (&d.cat, &d.parent) {
                         (DefCat::Property, Some(owner)) => {
                             let field = (d.name.clone(), owner.clone());
@@ -352,7 +352,7 @@ impl Graph<'_> {
                 return Ok(None);
             }
             *budget -= defining;
-            if self.returns_of(func)?.is_some_and(|r| types.iter().any(|t| t == typed_by(&r))) {
+            if self.returns_of(func)?.is_some_and(|r| types.iter().any(|t| typed_as(&r, t))) {
                 keep.extend(self.files_with(func, false)?.iter().copied());
             }
         }
@@ -1194,6 +1194,12 @@ impl Graph<'_> {
 /// own, or a type guard's asserted type (`v is T`: the value it guards).
 fn typed_by(returns: &str) -> &str {
     returns.strip_prefix(crate::extract::GUARD_OR).unwrap_or(returns)
+}
+
+/// Whether a declared type (a guard's asserted one, one of a TS union `A|B`)
+/// is `t`.
+fn typed_as(returns: &str, t: &str) -> bool {
+    typed_by(returns).split('|').any(|x| x == t)
 }
 
 #[cfg(test)]
