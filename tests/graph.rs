@@ -1098,13 +1098,29 @@ fn ts_namesakes(files: &mut Vec<(String, String)>, member: &str, used: &str) {
     }
 }
 
+/// A project of `files` and [`ts_namesakes`]' types and users.
+fn ts_project(mut files: Vec<(String, String)>, member: &str, used: &str) -> (tempfile::TempDir, Index) {
+    ts_namesakes(&mut files, member, used);
+    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    project_of(&files)
+}
+
+/// The references to SYMBOL ([`refs_and_other_lines`]), checked to be those
+/// reading every file gives.
+fn narrowed_refs(index: &Index, symbol: &str) -> Vec<String> {
+    let (narrowed, wide) = (Graph::new(index), Graph::new(index).exhaustive());
+    let got = refs_and_other_lines(&narrowed, symbol);
+    assert_eq!(got, refs_and_other_lines(&wide, symbol), "{symbol}");
+    got.0
+}
+
 /// `refs` of a TS member that many types share reads only the files naming a
 /// type it can be reached through, and a receiver typed as a supertype of the
 /// member's type reaches it (narrowed): those files are read too, and the
 /// answer is the one reading every file gives.
 #[test]
 fn typescript_narrowed_receivers_are_found_when_refs_reads_fewer_files() {
-    let mut files: Vec<(String, String)> = vec![
+    let files: Vec<(String, String)> = vec![
         ("src/base.ts".into(), "export interface Base {\n  id: number;\n}\n".into()),
         (
             "src/sub.ts".into(),
@@ -1115,9 +1131,7 @@ fn typescript_narrowed_receivers_are_found_when_refs_reads_fewer_files() {
             "import { Base } from \"./base\";\nexport function run(b: Base): number {\n  return b.get();\n}\n".into(),
         ),
     ];
-    ts_namesakes(&mut files, "get(): number { return 0; }", "get()");
-    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-    let (_dir, index) = project_of(&files);
+    let (_dir, index) = ts_project(files, "get(): number { return 0; }", "get()");
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
     let got = refs_and_other_lines(&narrowed, "Sub.get");
     assert_eq!(got, refs_and_other_lines(&wide, "Sub.get"));
@@ -1231,7 +1245,7 @@ fn typescript_fields_of_call_results_and_non_null_values_keep_their_type() {
 /// With many `name`s, `refs` reads the files naming a guard of the type too.
 #[test]
 fn typescript_type_guards_narrow_the_branch_they_hold_in() {
-    let mut files: Vec<(String, String)> = vec![
+    let files: Vec<(String, String)> = vec![
         (
             "src/a.ts".into(),
             [
@@ -1296,9 +1310,7 @@ fn typescript_type_guards_narrow_the_branch_they_hold_in() {
             .join("\n"),
         ),
     ];
-    ts_namesakes(&mut files, "name = 0;", "name");
-    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-    let (_dir, index) = project_of(&files);
+    let (_dir, index) = ts_project(files, "name = 0;", "name");
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
     let got = refs_and_other_lines(&narrowed, "Decl.name");
     assert_eq!(got, refs_and_other_lines(&wide, "Decl.name"));
@@ -1518,7 +1530,7 @@ fn typescript_unions_bind_a_member_to_every_constituent_regression() {
     types.push_str(&format!("export type Has = {};\n", list.join(" | ")));
     types.push_str("export type Inner = M0 | M1;\nexport type Outer = Inner | M2;\n");
     types.push_str("export interface Unrelated {\n  modifiers: number;\n}\n");
-    let mut files: Vec<(String, String)> = vec![
+    let files: Vec<(String, String)> = vec![
         ("src/types.ts".into(), types),
         (
             "src/use.ts".into(),
@@ -1527,9 +1539,7 @@ fn typescript_unions_bind_a_member_to_every_constituent_regression() {
     ];
     // Enough namesakes for `refs` to read only the files a constituent's
     // value can be in.
-    ts_namesakes(&mut files, "modifiers = 0;", "modifiers");
-    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-    let (_dir, index) = project_of(&files);
+    let (_dir, index) = ts_project(files, "modifiers = 0;", "modifiers");
     let g = Graph::new(&index);
     for symbol in ["M0.modifiers", "M2.modifiers", "M11.modifiers"] {
         let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
@@ -1609,7 +1619,7 @@ fn typescript_a_value_does_not_hide_a_type_of_its_name_regression() {
 /// than eight same-named members, not listed at all.
 #[test]
 fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
-    let mut files: Vec<(String, String)> = vec![
+    let files: Vec<(String, String)> = vec![
         (
             "src/ty.ts".into(),
             "export interface Ty {\n  flags: number;\n  types: Ty[];\n}\nexport interface Other {\n  extra: number;\n}\n\
@@ -1647,14 +1657,9 @@ fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
             .join("\n"),
         ),
     ];
-    ts_namesakes(&mut files, "flags = 0;", "flags");
-    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-    let (_dir, index) = project_of(&files);
-    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
-    let got = refs_and_other_lines(&narrowed, "Ty.flags");
-    assert_eq!(got, refs_and_other_lines(&wide, "Ty.flags"));
+    let (_dir, index) = ts_project(files, "flags = 0;", "flags");
     assert_eq!(
-        got.0,
+        narrowed_refs(&index, "Ty.flags"),
         [
             "src/use.ts:4 other",
             "src/use.ts:10 other",
@@ -1678,7 +1683,7 @@ fn typescript_loop_elements_copies_and_subscripts_keep_their_type() {
 /// first one), and is narrowed likewise.
 #[test]
 fn typescript_discriminants_narrow_a_union_to_its_constituents() {
-    let mut files: Vec<(String, String)> = vec![
+    let files: Vec<(String, String)> = vec![
         (
             "src/kinds.ts".into(),
             [
@@ -1730,14 +1735,10 @@ fn typescript_discriminants_narrow_a_union_to_its_constituents() {
             .join("\n"),
         ),
     ];
-    ts_namesakes(&mut files, "name = 0;", "name");
-    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-    let (_dir, index) = project_of(&files);
+    let (_dir, index) = ts_project(files, "name = 0;", "name");
     let lines = |symbol: &str| {
-        let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
-        let got = refs_and_other_lines(&narrowed, symbol);
-        assert_eq!(got, refs_and_other_lines(&wide, symbol), "{symbol}");
-        got.0.into_iter().filter_map(|r| r.strip_prefix("src/use.ts:").map(str::to_string)).collect::<Vec<_>>()
+        let got = narrowed_refs(&index, symbol);
+        got.into_iter().filter_map(|r| r.strip_prefix("src/use.ts:").map(str::to_string)).collect::<Vec<_>>()
     };
     assert_eq!(lines("NodeA.name"), ["5 other", "12 other", "17 other", "19 other", "27 other"]);
     assert_eq!(lines("NodeB.name"), ["9 other", "12 other", "24 other", "28 other"]);
@@ -1749,7 +1750,7 @@ fn typescript_discriminants_narrow_a_union_to_its_constituents() {
 /// naming the field's owner (`o.parent.name` in a file naming neither).
 #[test]
 fn typescript_union_typed_fields_hold_every_type() {
-    let mut files: Vec<(String, String)> = vec![
+    let files: Vec<(String, String)> = vec![
         (
             "src/nodes.ts".into(),
             "export interface A {\n  name: string;\n}\nexport interface B {\n  name: string;\n}\n\
@@ -1762,15 +1763,10 @@ fn typescript_union_typed_fields_hold_every_type() {
                 .into(),
         ),
     ];
-    ts_namesakes(&mut files, "name = 0;", "name");
-    let files: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-    let (_dir, index) = project_of(&files);
+    let (_dir, index) = ts_project(files, "name = 0;", "name");
     for (symbol, expected) in
         [("A.name", &["src/use.ts:4 other"][..]), ("B.name", &["src/use.ts:3 other", "src/use.ts:4 other"])]
     {
-        let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
-        let got = refs_and_other_lines(&narrowed, symbol);
-        assert_eq!(got, refs_and_other_lines(&wide, symbol), "{symbol}");
-        assert_eq!(got.0, expected, "{symbol}");
+        assert_eq!(narrowed_refs(&index, symbol), expected, "{symbol}");
     }
 }

@@ -195,6 +195,16 @@ const ARRAY_HELPERS: &[&str] = &[
 /// ([`Visit::ts_union`]).
 const MAX_UNION: usize = 16;
 
+/// A local of type `had` where its field `field` is one of the enum members
+/// `members` (`had{DISCRIMINANT}field{DISCRIMINANT}A|B`); `None` when none is
+/// told or `had` is discriminated already.
+fn discriminated(had: &str, field: &str, members: &[&str]) -> Option<String> {
+    if members.is_empty() || had.contains(DISCRIMINANT) {
+        return None;
+    }
+    Some(format!("{had}{DISCRIMINANT}{field}{DISCRIMINANT}{}", members.join("|")))
+}
+
 /// A receiver's name without its [`DISCRIMINANT`].
 pub(super) fn undiscriminated(s: &str) -> &str {
     s.split(DISCRIMINANT).next().unwrap_or(s)
@@ -413,11 +423,7 @@ impl<'a> Visit<'a> {
             value = inner;
         }
         let Some((v, field)) = self.local_field(value) else { return };
-        let Some(Some(had)) = self.lookup_local(v).filter(|h| h.as_ref().is_some_and(|t| !t.contains(DISCRIMINANT)))
-        else {
-            return;
-        };
-        let had = had.clone();
+        let Some(Some(had)) = self.lookup_local(v).cloned() else { return };
         let Some(body) = self.child(node, "body") else { return };
         let mut members: Vec<&str> = Vec::new();
         // A case whose value is no enum member discriminates nothing, nor do
@@ -434,10 +440,9 @@ impl<'a> Visit<'a> {
                     if self.children(case, "body").is_empty() {
                         continue;
                     }
-                    if told && !members.is_empty() {
+                    if let Some(ty) = discriminated(&had, field, &members).filter(|_| told) {
                         let mut locals: Locals<'a> = FxHashMap::default();
-                        let members = members.join("|");
-                        locals.insert(v, Some(format!("{had}{DISCRIMINANT}{field}{DISCRIMINANT}{members}")));
+                        locals.insert(v, Some(ty));
                         self.graph.narrowed.push((case.id(), false, locals));
                     }
                     members.clear();
@@ -519,8 +524,8 @@ impl<'a> Visit<'a> {
                 for (access, value) in [(l, r), (r, l)] {
                     if let (Some((v, field)), Some(m)) = (self.local_field(access), self.enum_member(value)) {
                         let had = out.get(v).cloned().or_else(|| self.lookup_local(v).cloned());
-                        if let Some(Some(had)) = had.filter(|h| h.as_ref().is_some_and(|t| !t.contains(DISCRIMINANT))) {
-                            out.insert(v, Some(format!("{had}{DISCRIMINANT}{field}{DISCRIMINANT}{m}")));
+                        if let Some(ty) = had.flatten().and_then(|had| discriminated(&had, field, &[m])) {
+                            out.insert(v, Some(ty));
                         }
                         return;
                     }

@@ -986,28 +986,14 @@ impl<'i> Graph<'i> {
         }
         if t.contains('|') {
             // A TS union written where it is declared (`n: A | B`).
-            let mut found: Vec<DefId> = Vec::new();
-            for part in t.split('|') {
-                for d in self.members_up(nd, class, part, depth + 1)? {
-                    if !found.contains(&d) {
-                        found.push(d);
-                    }
-                }
-            }
-            return Ok(found);
+            return self.members_of_each(nd, class, t.split('|'), depth + 1);
         }
         if depth < 4 && self.is_ts_alias(t)? {
             // TS's `type X = A | B`: a member of X is each constituent's (its
             // own or a supertype's), a constituent alias's constituents
             // included (`type Name = Identifier | StringLiteralLike`).
-            let mut found: Vec<DefId> = Vec::new();
-            for c in self.inherit_edges(t, true)? {
-                for d in self.members_up(nd, class, &c, depth + 1)? {
-                    if !found.contains(&d) {
-                        found.push(d);
-                    }
-                }
-            }
+            let found =
+                self.members_of_each(nd, class, self.inherit_edges(t, true)?.iter().map(String::as_str), depth + 1)?;
             if !found.is_empty() {
                 return Ok(found);
             }
@@ -1019,6 +1005,25 @@ impl<'i> Graph<'i> {
             }
         }
         Ok(Vec::new())
+    }
+
+    /// The members of each of `types` ([`Graph::members_up`]), each once.
+    fn members_of_each<'t>(
+        &self,
+        nd: &NameDefs,
+        class: usize,
+        types: impl IntoIterator<Item = &'t str>,
+        depth: usize,
+    ) -> Result<Vec<DefId>, SnapshotError> {
+        let mut found: Vec<DefId> = Vec::new();
+        for t in types {
+            for d in self.members_up(nd, class, t, depth)? {
+                if !found.contains(&d) {
+                    found.push(d);
+                }
+            }
+        }
+        Ok(found)
     }
 
     /// The constituents of TS union alias `t` (its constituent aliases'
@@ -1323,14 +1328,8 @@ impl<'i> Graph<'i> {
         };
         if let (Some(t), Some((field, members))) = (&receiver_type, discriminant) {
             let members: Vec<&str> = members.split('|').collect();
-            let mut found: Vec<DefId> = Vec::new();
-            for c in self.discriminated(t, field, &members)? {
-                for d in self.members_up(&nd, class, &c, 0)? {
-                    if !found.contains(&d) {
-                        found.push(d);
-                    }
-                }
-            }
+            let kept = self.discriminated(t, field, &members)?;
+            let found = self.members_of_each(&nd, class, kept.iter().map(String::as_str), 0)?;
             if !found.is_empty() {
                 return Ok(done(found));
             }
@@ -1447,6 +1446,8 @@ impl<'i> Graph<'i> {
         let mut found: Vec<DefId> = Vec::new();
         for ns in spaces.items.iter().filter(|c| c.def.kind == "namespace") {
             let Some(at) = nd.by_file.get(&ns.id.0) else { continue };
+            // The file's namespaces, read once a candidate lies in `ns`.
+            let mut file = None;
             for &i in at {
                 let c = &nd.items[i as usize];
                 let d = &c.def;
@@ -1458,7 +1459,10 @@ impl<'i> Graph<'i> {
                 {
                     continue;
                 }
-                let file = self.file(c.id.0)?;
+                let file = match &file {
+                    Some(f) => f,
+                    None => file.insert(self.file(ns.id.0)?),
+                };
                 let innermost = file
                     .defs
                     .iter()
