@@ -1586,6 +1586,14 @@ fn typescript_namespace_members_bind_through_their_namespace() {
     assert_eq!(in_ns("src/other.ts:2"), ["src/use.ts:6 call"]);
     assert_eq!(in_ns("src/path.ts:3"), ["src/use.ts:2 type"]);
     assert!(in_ns("src/other.ts:4").is_empty());
+    // A SYMBOL spelled through its namespace names it (it was "no definition
+    // matches": the qualified name is the file's module's, `debug.assert`).
+    let g = Graph::new(&index);
+    let view = |s: &str| g.find(s).unwrap().into_iter().map(|d| g.view(d).unwrap().line).collect::<Vec<_>>();
+    assert_eq!(view("Debug.assert"), [3]);
+    assert_eq!(view("ts.Debug.assert"), [3]);
+    assert_eq!(view("other.toPath"), [2]);
+    assert!(g.find("Nowhere.assert").is_err());
 }
 
 /// A TS value does not hide a type of its name where a type is written: the

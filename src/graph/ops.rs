@@ -130,6 +130,11 @@ impl Graph<'_> {
                 out.push(c.id);
             }
         }
+        if out.is_empty() && !before.is_empty() {
+            // A TS namespace's member (`Debug.assert`, `ts.Debug.assert`): its
+            // qualified name is its file's module's (`debug.assert`).
+            out = self.namespace_members(&defs, 2, before)?;
+        }
         if out.is_empty() {
             return Err(GraphError::NoSuchSymbol(symbol.to_string()));
         }
