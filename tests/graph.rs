@@ -1596,6 +1596,30 @@ fn typescript_namespace_members_bind_through_their_namespace() {
     assert!(g.find("Nowhere.assert").is_err());
 }
 
+/// A TS type alias's constituents written through a namespace the file
+/// declares are its supertypes (`type UpToDateStatus = Status.Unbuildable |
+/// Status.OutputMissing | ..` in the compiler's tsbuild.ts: `status.type` was
+/// no reference of any `Status.X#type`, 3 x 34 of scip-typescript's references
+/// missed); an enum member written as a type (`Kind.A`) is none.
+#[test]
+fn typescript_alias_constituents_through_a_namespace_are_supertypes_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/status.ts",
+            "namespace ts {\n  export enum Kind { A, B }\n  export type Status = Status.Missing | Status.Blocked | Kind.A;\n  \
+             export namespace Status {\n    export interface Missing {\n      type: Kind.A;\n    }\n    \
+             export interface Blocked {\n      type: Kind.B;\n    }\n  }\n  export interface A {\n    type: number;\n  }\n\
+             }\n",
+        ),
+        ("src/use.ts", "namespace ts {\n  export function f(s: Status) {\n    return s.type;\n  }\n}\n"),
+    ]);
+    let g = Graph::new(&index);
+    assert_eq!(g.supertypes("Status").unwrap()[0], ["Missing", "Blocked"]);
+    assert_eq!(refs(&index, "Missing.type"), ["src/use.ts:3 other ambiguous"]);
+    assert_eq!(refs(&index, "Blocked.type"), ["src/use.ts:3 other ambiguous"]);
+    assert!(refs(&index, "src/status.ts:12").is_empty(), "the interface A is no constituent");
+}
+
 /// A TS value does not hide a type of its name where a type is written: the
 /// TypeScript checker's `const Type = objectAllocator.getTypeConstructor()`
 /// made every `x: Type` of its 2.8 MB file a local, not a reference to the

@@ -294,6 +294,11 @@ pub(super) struct GraphState<'a> {
     /// Names bound outside functions and types, with their type when every
     /// binding of the name tells the same.
     globals: FxHashMap<&'a str, Option<String>>,
+    /// TS type alias constituents written `Q.N` (by index in `refs`), pushed
+    /// as supertypes: they stay so when the file declares a namespace `Q`
+    /// (`type S = Status.Missing | ..`), else they are types with this
+    /// receiver (`SyntaxKind.PlusToken` is an enum member as a type).
+    qualified_constituents: Vec<(usize, &'a str, Pending<'a>)>,
 }
 
 impl<'a> Visit<'a> {
@@ -1290,6 +1295,22 @@ impl<'a> Visit<'a> {
         } else {
             RefRole::Other
         };
+        let (role, qualifier) = match object {
+            // `type S = Status.Missing | ..`: decided when the file is read
+            // (whether `Status` is a namespace it declares).
+            Some(o) if role == RefRole::Type
+                && js_like(self.spec)
+                && o.kind() == "identifier"
+                && path[k - 1].0.kind() == "nested_type_identifier"
+                && self.in_inherit(k - 1) =>
+            {
+                (RefRole::Inherit, Some((self.text(o), self.receiver(o, 0))))
+            }
+            _ => (role, None),
+        };
+        if let Some((q, fallback)) = qualifier {
+            self.graph.qualified_constituents.push((self.graph.refs.len(), q, fallback));
+        }
         let receiver = match (role, object) {
             (RefRole::Inherit, _) => match self.current_type() {
                 Some(t) => Pending::Done(Receiver::Type(t.to_string())),
@@ -1896,8 +1917,16 @@ impl<'a> Visit<'a> {
     }
 
     /// The graph facts, receivers of fields resolved against the whole file.
-    pub(super) fn finish_graph(&mut self) -> (String, Vec<RefFact>, Vec<ImportFact>) {
-        let graph = std::mem::take(&mut self.graph);
+    /// The file's graph facts; `namespaces`: the names of the namespaces it
+    /// declares.
+    pub(super) fn finish_graph(&mut self, namespaces: &[&str]) -> (String, Vec<RefFact>, Vec<ImportFact>) {
+        let mut graph = std::mem::take(&mut self.graph);
+        for (i, q, fallback) in std::mem::take(&mut graph.qualified_constituents) {
+            if !namespaces.contains(&q) {
+                graph.refs[i].role = RefRole::Type;
+                graph.refs[i].receiver = fallback;
+            }
+        }
         let fields = &graph.fields;
         let mut refs: Vec<RefFact> = graph
             .refs

@@ -1434,7 +1434,9 @@ impl<'a> Visit<'a> {
         facts.types = std::mem::take(&mut self.types);
         facts.methods = std::mem::take(&mut self.methods);
         facts.properties = std::mem::take(&mut self.properties);
-        let (scope, refs, imports) = self.finish_graph();
+        let namespaces: Vec<&str> =
+            facts.types.iter().filter(|t| t.kind == "namespace").map(|t| t.name.as_str()).collect();
+        let (scope, refs, imports) = self.finish_graph(&namespaces);
         facts.scope = scope;
         facts.refs = refs;
         facts.imports = imports;
