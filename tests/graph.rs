@@ -1620,6 +1620,26 @@ fn typescript_alias_constituents_through_a_namespace_are_supertypes_regression()
     assert!(refs(&index, "src/status.ts:12").is_empty(), "the interface A is no constituent");
 }
 
+/// A TS cast to a union types its value as each constituent
+/// (`(node as PropertyAccessExpression | ElementAccessExpression).expression`):
+/// it was of unknown type, listed under every same-named member.
+#[test]
+fn typescript_a_cast_to_a_union_types_the_value_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/types.ts",
+            "export interface A {\n  x: number;\n}\nexport interface B {\n  x: number;\n}\nexport interface C {\n  x: number;\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { A, B } from \"./types\";\nexport function f(n: unknown) {\n  return (n as A | B | undefined).x;\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "A.x"), ["src/use.ts:3 other ambiguous"]);
+    assert_eq!(refs(&index, "B.x"), ["src/use.ts:3 other ambiguous"]);
+    assert!(refs(&index, "C.x").is_empty());
+}
+
 /// A TS value does not hide a type of its name where a type is written: the
 /// TypeScript checker's `const Type = objectAllocator.getTypeConstructor()`
 /// made every `x: Type` of its 2.8 MB file a local, not a reference to the

@@ -835,6 +835,10 @@ impl<'a> Visit<'a> {
                     crate::lang::CastType::First => value.named_child(0),
                     crate::lang::CastType::Last => value.named_child(count.checked_sub(1)?),
                 })?;
+                // TS: `x as A | B` is `A|B` (see `ts_union`).
+                if let Some(union) = self.ts_union(t) {
+                    return Some(union);
+                }
                 let name = self.type_name(t);
                 let plain = plain_name(name);
                 return (plain && !self.roles.is_keyword(name)).then(|| name.to_string());
