@@ -299,6 +299,11 @@ pub(super) struct GraphState<'a> {
     /// (`type S = Status.Missing | ..`), else they are types with this
     /// receiver (`SyntaxKind.PlusToken` is an enum member as a type).
     qualified_constituents: Vec<(usize, &'a str, Pending<'a>)>,
+    /// TS functions (not methods) of one type parameter the file declares
+    /// that return a value of it (`function createNode<T extends Node>(k) { ..
+    /// as T }`, declared `: T` or not declared): `createNode<Decl>(k)` is a
+    /// `Decl`.
+    generic_results: rustc_hash::FxHashSet<&'a str>,
 }
 
 impl<'a> Visit<'a> {
@@ -826,9 +831,41 @@ impl<'a> Visit<'a> {
     /// The type an expression constructs: `new T()`, `T{}`, `&T{}`, `T { .. }`,
     /// `T::new()` (a path call on a capitalized type whose name starts with `new`,
     /// `default`, `from` or `with`).
+    /// TS: notes a function `name` of one type parameter whose
+    /// result is not declared or is that parameter (see
+    /// `GraphState::generic_results`).
+    pub(super) fn ts_generic_result(&mut self, func: Node<'a>, name: Node<'a>) {
+        if !js_like(self.spec) {
+            return;
+        }
+        let Some(params) = self.child(func, "type_parameters").filter(|p| p.named_child_count() == 1) else { return };
+        let Some(param) = params.named_child(0).and_then(|p| self.child(p, "name")) else { return };
+        let result = self.child(func, "return_type").and_then(|t| t.named_child(0));
+        if result.is_none_or(|t| self.text(t) == self.text(param)) {
+            self.graph.generic_results.insert(self.text(name));
+        }
+    }
+
+    /// TS: `createNode<Decl>(k)` with `createNode` among the file's
+    /// `generic_results`: `Decl`.
+    fn ts_generic_call(&self, call: Node<'a>) -> Option<String> {
+        let callee = self.child(call, "function").filter(|c| c.kind() == "identifier")?;
+        if !self.graph.generic_results.contains(self.text(callee)) {
+            return None;
+        }
+        let args = self.child(call, "type_arguments").filter(|a| a.named_child_count() == 1)?;
+        let name = self.declared_name(args.named_child(0)?);
+        (plain_name(name) && !self.roles.is_keyword(name)).then(|| name.to_string())
+    }
+
     fn constructed_type(&self, mut value: Node<'a>) -> Option<String> {
         for _ in 0..3 {
             let role = self.roles.of(value);
+            if role.graph.call_field != 0 && js_like(self.spec) {
+                if let Some(t) = self.ts_generic_call(value) {
+                    return Some(t);
+                }
+            }
             if let Some(cast) = role.graph.cast {
                 let count = value.named_child_count();
                 let t = self.child(value, "type").or_else(|| match cast {

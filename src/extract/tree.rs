@@ -754,6 +754,9 @@ impl<'a> Visit<'a> {
             .iter()
             .find_map(|f| self.child(func, f).or_else(|| self.child(node, f)))
             .and_then(|t| self.result_type(t));
+        if let Some(n) = name_node.filter(|_| parent.is_none()) {
+            self.ts_generic_result(func, n);
+        }
         let row = name_node.map_or_else(|| node.start_position().row, |n| n.start_position().row);
         if let Some(n) = name_node {
             self.graph.def_names.insert(n.start_byte());
