@@ -1668,6 +1668,37 @@ fn typescript_a_generic_functions_result_is_its_type_argument_regression() {
     assert!(refs(&index, "Other.name").is_empty());
 }
 
+/// A field of a value of a TS alias type is any of its constituents' fields
+/// when they declare it differently (`func.parent.kind` with `func:
+/// FunctionLikeDeclaration`, whose `MethodDeclaration`'s parent is a
+/// `ClassLikeDeclaration | ObjectLiteralExpression` and `FunctionDeclaration`'s a
+/// `SourceFile`): `func.parent` was of unknown type.
+#[test]
+fn typescript_a_field_through_an_alias_is_any_constituents_regression() {
+    let files: Vec<(String, String)> = vec![
+        (
+            "src/types.ts".into(),
+            "export interface Cls {\n  kind: number;\n}\nexport interface Obj {\n  kind: number;\n}\n\
+             export interface Src {\n  kind: number;\n}\nexport interface Other {\n  kind: number;\n}\n\
+             export interface Method {\n  parent: Cls | Obj;\n}\nexport interface Func {\n  parent: Src;\n}\n\
+             export type FnLike = Method | Func;\n"
+                .into(),
+        ),
+        (
+            "src/use.ts".into(),
+            "import { FnLike } from \"./types\";\nexport function f(x: FnLike) {\n  return x.parent.kind;\n}\n".into(),
+        ),
+    ];
+    // Enough namesakes for `refs` to read only the files the field's owner
+    // can be in.
+    let (_dir, index) = ts_project(files, "kind = 0;", "kind");
+    for symbol in ["Cls.kind", "Obj.kind", "Src.kind"] {
+        assert_eq!(narrowed_refs(&index, symbol), ["src/use.ts:3 other"], "{symbol}");
+        assert_eq!(refs(&index, symbol), ["src/use.ts:3 other ambiguous"], "{symbol}");
+    }
+    assert!(narrowed_refs(&index, "Other.kind").is_empty());
+}
+
 /// A TS value does not hide a type of its name where a type is written: the
 /// TypeScript checker's `const Type = objectAllocator.getTypeConstructor()`
 /// made every `x: Type` of its 2.8 MB file a local, not a reference to the

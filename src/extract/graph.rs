@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
 use super::{trim_quotes, Role, Visit};
-use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, DISCRIMINANT, FIELD_OF, GUARD_OR, MAX_CHAIN};
+use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, DISCRIMINANT, FIELD_OF, GUARD_OR, MAX_CHAIN, MAX_UNION};
 use crate::lang::LanguageSpec;
 
 /// TS's generic types with the members of their type argument, changed
@@ -190,10 +190,6 @@ const ARRAY_HELPERS: &[&str] = &[
     "filterMutate",
     "arrayToMap",
 ];
-
-/// Named types a TS union kept as a local's type holds at most
-/// ([`Visit::ts_union`]).
-const MAX_UNION: usize = 16;
 
 /// A local of type `had` where its field `field` is one of the enum members
 /// `members` (`had{DISCRIMINANT}field{DISCRIMINANT}A|B`); `None` when none is

@@ -231,6 +231,10 @@ pub enum Receiver {
     Member(String, String),
 }
 
+/// Named types a TS union kept as a type (`A|B`: a local's, a field's, a
+/// field's through an alias's constituents) holds at most.
+pub const MAX_UNION: usize = 16;
+
 /// Joins the fields of a chain in [`Receiver::Member`]'s type (and, during
 /// extraction, in a local's type: `T{FIELD_OF}a` is a local holding field `a`
 /// of a `T`, as `const { a } = t` and `const a = t.a` with `t: T` bind).

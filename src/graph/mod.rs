@@ -1582,22 +1582,30 @@ impl<'i> Graph<'i> {
         let mut levels = vec![vec![ty.to_string()]];
         levels.extend(self.supertypes(ty)?.iter().cloned());
         for level in levels {
-            let mut found: Option<String> = None;
+            let mut found: Vec<&str> = Vec::new();
             for p in &level {
                 for &i in nd.by_parent.get(p).map(Vec::as_slice).unwrap_or_default() {
                     let d = nd.def(i as usize);
-                    if d.cat == DefCat::Method || d.returns.is_empty() {
-                        continue;
-                    }
-                    match &found {
-                        None => found = Some(d.returns.clone()),
-                        Some(t) if *t == d.returns => {}
-                        Some(_) => return Ok(None),
+                    if d.cat != DefCat::Method && !d.returns.is_empty() && !found.contains(&d.returns.as_str()) {
+                        found.push(&d.returns);
                     }
                 }
             }
-            if found.is_some() {
-                return Ok(found);
+            match found.len() {
+                0 => continue,
+                1 => return Ok(Some(found[0].to_string())),
+                // A TS alias's value is one of its constituents: its field is
+                // any of theirs (`FunctionLikeDeclaration`'s `parent`).
+                _ if self.is_ts_alias(ty)? => {
+                    let mut types: Vec<&str> = Vec::new();
+                    for t in found.iter().flat_map(|t| t.split('|')) {
+                        if !types.contains(&t) {
+                            types.push(t);
+                        }
+                    }
+                    return Ok((types.len() <= crate::extract::MAX_UNION).then(|| types.join("|")));
+                }
+                _ => return Ok(None),
             }
         }
         Ok(None)
