@@ -1699,6 +1699,30 @@ fn typescript_a_field_through_an_alias_is_any_constituents_regression() {
     assert!(narrowed_refs(&index, "Other.kind").is_empty());
 }
 
+/// Functions of one name declared to return different types make the one
+/// the others derive from (the compiler's binder `createSymbol(): Symbol` and
+/// `TypeChecker.createSymbol(): TransientSymbol`, a `Symbol`): a call's result
+/// was of unknown type.
+#[test]
+fn results_declared_as_a_type_and_its_subtype_are_the_type_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/types.ts",
+            "export interface Symbol {\n  parent: Symbol;\n}\nexport interface TransientSymbol extends Symbol {\n  \
+             links: number;\n}\nexport interface Checker {\n  createSymbol(): TransientSymbol;\n}\n\
+             export interface Other {\n  parent: Symbol;\n}\nexport interface Unrelated {\n  make(): Other;\n}\n",
+        ),
+        (
+            "src/binder.ts",
+            "import { Symbol } from \"./types\";\nfunction createSymbol(): Symbol {\n  return {} as Symbol;\n}\n\
+             function make(): Symbol {\n  return {} as Symbol;\n}\nexport function bind() {\n  \
+             const s = createSymbol();\n  s.parent = s;\n  const m = make();\n  return m.parent;\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Symbol.parent"), ["src/binder.ts:10 other", "src/binder.ts:12 other ambiguous"]);
+    assert_eq!(refs(&index, "Other.parent"), ["src/binder.ts:12 other ambiguous"]);
+}
+
 /// A TS value does not hide a type of its name where a type is written: the
 /// TypeScript checker's `const Type = objectAllocator.getTypeConstructor()`
 /// made every `x: Type` of its 2.8 MB file a local, not a reference to the

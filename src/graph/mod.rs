@@ -1605,7 +1605,7 @@ impl<'i> Graph<'i> {
                     }
                     return Ok((types.len() <= crate::extract::MAX_UNION).then(|| types.join("|")));
                 }
-                _ => return Ok(None),
+                _ => return self.common_type(&found),
             }
         }
         Ok(None)
@@ -1653,19 +1653,34 @@ impl<'i> Graph<'i> {
 
     /// The declared result type of the functions named `func`, when they agree.
     fn returns_of(&self, func: &str) -> Result<Option<String>, SnapshotError> {
-        let mut found: Option<String> = None;
-        for c in self.name_defs(func)?.items.iter() {
+        let nd = self.name_defs(func)?;
+        let mut found: Vec<&str> = Vec::new();
+        for c in nd.items.iter() {
             let d = &c.def;
-            if d.cat != DefCat::Method || d.returns.is_empty() {
-                continue;
-            }
-            match &found {
-                None => found = Some(d.returns.clone()),
-                Some(t) if *t == d.returns => {}
-                Some(_) => return Ok(None),
+            if d.cat == DefCat::Method && !d.returns.is_empty() && !found.contains(&d.returns.as_str()) {
+                found.push(&d.returns);
             }
         }
-        Ok(found)
+        self.common_type(&found)
+    }
+
+    /// The one of `types` every other one derives from (`createSymbol`
+    /// declared to return a `Symbol` in one file and a `TransientSymbol`, a
+    /// `Symbol`, in another: what both have is `Symbol`'s); `None` when
+    /// there is no such type (or none given).
+    fn common_type(&self, types: &[&str]) -> Result<Option<String>, SnapshotError> {
+        if types.len() <= 1 {
+            return Ok(types.first().map(|t| t.to_string()));
+        }
+        'candidate: for &t in types {
+            for &u in types.iter().filter(|&&u| u != t) {
+                if !self.supertypes(u)?.iter().any(|level| level.iter().any(|s| s == t)) {
+                    continue 'candidate;
+                }
+            }
+            return Ok(Some(t.to_string()));
+        }
+        Ok(None)
     }
 
     /// Definitions named `name` that files re-export: TS/JS `export .. from`,
