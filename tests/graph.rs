@@ -1723,6 +1723,28 @@ fn results_declared_as_a_type_and_its_subtype_are_the_type_regression() {
     assert_eq!(refs(&index, "Other.parent"), ["src/binder.ts:12 other ambiguous"]);
 }
 
+/// A TS generic named `*Array` is an array of its type argument, as `Array<T>`
+/// and `ReadonlyArray<T>` are (the compiler's `NodeArray<T>`: `for (const p of
+/// node.properties) p.kind` was no reference of the element type's `kind`).
+#[test]
+fn typescript_a_generic_named_array_holds_its_argument_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/types.ts",
+            "export interface NodeArray<T> extends ReadonlyArray<T> {\n  trailing: boolean;\n}\n\
+             export interface Prop {\n  kind: number;\n}\nexport interface Other {\n  kind: number;\n}\n\
+             export interface Obj {\n  properties: NodeArray<Prop>;\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Obj } from \"./types\";\nexport function f(o: Obj) {\n  for (const p of o.properties) {\n    \
+             p.kind;\n  }\n  return o.properties.find(q => q.kind);\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Prop.kind"), ["src/use.ts:4 other", "src/use.ts:6 other"]);
+    assert!(refs(&index, "Other.kind").is_empty());
+}
+
 /// A TS value does not hide a type of its name where a type is written: the
 /// TypeScript checker's `const Type = objectAllocator.getTypeConstructor()`
 /// made every `x: Type` of its 2.8 MB file a local, not a reference to the

@@ -19,8 +19,12 @@ use crate::lang::LanguageSpec;
 /// TS's generic types with the members of their type argument, changed
 /// (`Readonly<T>`): a value of one is, as a receiver, a `T`.
 pub(super) const TS_SAME_MEMBERS: [&str; 4] = ["Readonly", "Partial", "Required", "NonNullable"];
-/// TS's generic arrays: their elements are of the type argument.
-pub(super) const TS_ARRAYS: [&str; 2] = ["Array", "ReadonlyArray"];
+/// TS's generic arrays (`Array<T>`, `ReadonlyArray<T>`, and by their name
+/// the project's, the compiler's `NodeArray<T>`): their elements are of the
+/// type argument.
+pub(super) fn ts_array(name: &str) -> bool {
+    name.ends_with("Array")
+}
 
 /// How far up a name looks for the statement or clause it stands in.
 const CONTEXT_DEPTH: usize = 10;
@@ -1638,7 +1642,7 @@ impl<'a> Visit<'a> {
             "nested_type_identifier" => self.child(t, "name").map(|n| self.text(n).to_string()),
             "generic_type" => {
                 let name = self.ts_type(self.child(t, "name")?, depth + 1)?;
-                if TS_SAME_MEMBERS.contains(&name.as_str()) || TS_ARRAYS.contains(&name.as_str()) {
+                if TS_SAME_MEMBERS.contains(&name.as_str()) || ts_array(&name) {
                     return self.ts_type(self.child(t, "type_arguments")?.named_child(0)?, depth + 1);
                 }
                 Some(name)
