@@ -1745,6 +1745,30 @@ fn typescript_a_generic_named_array_holds_its_argument_regression() {
     assert!(refs(&index, "Other.kind").is_empty());
 }
 
+/// TS's indexed access type `T["name"]` names `T`'s field `name`
+/// (`kind: SignatureDeclaration["kind"]`, `BindingElement["parent"]["parent"]`):
+/// it was no reference (a word of a string).
+#[test]
+fn typescript_an_indexed_access_type_names_the_field_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/types.ts",
+            "export interface Sig {\n  kind: number;\n  parent: Decl;\n}\nexport interface Decl {\n  kind: number;\n}\n\
+             export interface Other {\n  kind: number;\n}\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Sig } from \"./types\";\nexport function f(k: Sig[\"kind\"], p: Sig[\"parent\"][\"kind\"]) {}\n\
+             export function g<T extends Sig>(k: T[\"kind\"]) {}\n",
+        ),
+    ]);
+    // `T["kind"]` of a generic `T` is a field of a value of unknown type.
+    assert_eq!(refs(&index, "Sig.kind"), ["src/use.ts:2 other", "src/use.ts:3 other ambiguous"]);
+    assert_eq!(refs(&index, "Sig.parent"), ["src/use.ts:2 other"]);
+    assert_eq!(refs(&index, "Decl.kind"), ["src/use.ts:2 other", "src/use.ts:3 other ambiguous"]);
+    assert_eq!(refs(&index, "Other.kind"), ["src/use.ts:3 other ambiguous"]);
+}
+
 /// A TS value does not hide a type of its name where a type is written: the
 /// TypeScript checker's `const Type = objectAllocator.getTypeConstructor()`
 /// made every `x: Type` of its 2.8 MB file a local, not a reference to the

@@ -377,6 +377,9 @@ impl<'a> Visit<'a> {
         } else if self.spec.language == crate::lang::Language::Ruby && g.call_field != 0 {
             self.ruby_require(node);
         }
+        if node.kind() == "lookup_type" && js_like(self.spec) {
+            self.ts_indexed_access(node);
+        }
         if g.scope && self.graph.scope.is_empty() {
             let name = self.child(node, "name").or_else(|| node.named_child(0));
             if let Some(n) = name {
@@ -1374,6 +1377,35 @@ impl<'a> Visit<'a> {
             },
         };
         self.graph.refs.push(PendingRef { line, name: text, role, receiver });
+    }
+
+    /// TS's `T["name"]` (a `lookup_type`: what field `name` of `T` is declared as)
+    /// names the field: a reference of it with receiver `T`;
+    /// `T["a"]["b"]` names `b` of `T`'s field `a`.
+    fn ts_indexed_access(&mut self, node: Node<'a>) {
+        let (Some(object), Some(index)) = (node.named_child(0), node.named_child(1)) else { return };
+        let Some(name) = self.string_key(index) else { return };
+        let receiver = match object.kind() {
+            "type_identifier" => Pending::Done(Receiver::Type(self.text(object).to_string())),
+            "lookup_type" => {
+                let (Some(inner), Some(field)) = (object.named_child(0), object.named_child(1)) else { return };
+                let Some(field) = self.string_key(field) else { return };
+                if inner.kind() != "type_identifier" {
+                    return;
+                }
+                Pending::Field(self.text(inner).to_string(), Cow::Borrowed(field))
+            }
+            _ => return,
+        };
+        let line = index.start_position().row as u32 + 1;
+        self.graph.refs.push(PendingRef { line, name, role: RefRole::Other, receiver });
+    }
+
+    /// The name a TS literal type `"name"` spells, when it is one.
+    fn string_key(&self, index: Node<'a>) -> Option<&'a str> {
+        let string = Some(index).filter(|i| i.kind() == "literal_type")?.named_child(0).filter(|s| s.kind() == "string")?;
+        let fragment = string.named_child(0).filter(|f| f.kind() == "string_fragment" && string.named_child_count() == 1)?;
+        Some(self.text(fragment)).filter(|t| plain_name(t))
     }
 
     /// Go's `T{Name: v}`: the key `Name` at `k` is a field of `T`, not a plain
