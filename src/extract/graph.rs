@@ -13,7 +13,9 @@ use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
 use super::{trim_quotes, Role, Visit};
-use crate::extract::{ImportFact, ImportKind, Receiver, RefFact, RefRole, DISCRIMINANT, FIELD_OF, GUARD_OR, MAX_CHAIN, MAX_UNION};
+use crate::extract::{
+    ImportFact, ImportKind, Receiver, RefFact, RefRole, DISCRIMINANT, FIELD_OF, GUARD_OR, MAX_CHAIN, MAX_UNION,
+};
 use crate::lang::LanguageSpec;
 
 /// TS's generic types with the members of their type argument, changed
@@ -1342,11 +1344,12 @@ impl<'a> Visit<'a> {
         let (role, qualifier) = match object {
             // `type S = Status.Missing | ..`: decided when the file is read
             // (whether `Status` is a namespace it declares).
-            Some(o) if role == RefRole::Type
-                && js_like(self.spec)
-                && o.kind() == "identifier"
-                && path[k - 1].0.kind() == "nested_type_identifier"
-                && self.in_inherit(k - 1) =>
+            Some(o)
+                if role == RefRole::Type
+                    && js_like(self.spec)
+                    && o.kind() == "identifier"
+                    && path[k - 1].0.kind() == "nested_type_identifier"
+                    && self.in_inherit(k - 1) =>
             {
                 (RefRole::Inherit, Some((self.text(o), self.receiver(o, 0))))
             }
@@ -1403,8 +1406,10 @@ impl<'a> Visit<'a> {
 
     /// The name a TS literal type `"name"` spells, when it is one.
     fn string_key(&self, index: Node<'a>) -> Option<&'a str> {
-        let string = Some(index).filter(|i| i.kind() == "literal_type")?.named_child(0).filter(|s| s.kind() == "string")?;
-        let fragment = string.named_child(0).filter(|f| f.kind() == "string_fragment" && string.named_child_count() == 1)?;
+        let string =
+            Some(index).filter(|i| i.kind() == "literal_type")?.named_child(0).filter(|s| s.kind() == "string")?;
+        let fragment =
+            string.named_child(0).filter(|f| f.kind() == "string_fragment" && string.named_child_count() == 1)?;
         Some(self.text(fragment)).filter(|t| plain_name(t))
     }
 

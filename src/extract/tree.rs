@@ -1235,9 +1235,9 @@ impl<'a> Visit<'a> {
                 break;
             }
             if ts && node.kind() == "generic_type" {
-                let wrapper = self.child(node, "name").is_some_and(|n| {
-                    graph::TS_SAME_MEMBERS.contains(&self.text(n)) || graph::ts_array(self.text(n))
-                });
+                let wrapper = self
+                    .child(node, "name")
+                    .is_some_and(|n| graph::TS_SAME_MEMBERS.contains(&self.text(n)) || graph::ts_array(self.text(n)));
                 if let Some(inner) = wrapper.then(|| self.child(node, "type_arguments")?.named_child(0)).flatten() {
                     node = inner;
                     continue;
