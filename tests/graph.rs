@@ -1769,6 +1769,36 @@ fn typescript_an_indexed_access_type_names_the_field_regression() {
     assert_eq!(refs(&index, "Other.kind"), ["src/use.ts:3 other ambiguous"]);
 }
 
+/// The untyped parameters of a TS callback given to a function the file
+/// declares (before or after) are what that function's parameter declares
+/// (`filterType(type, t => t.flags)` with `function filterType(type: Type, f:
+/// (t: Type) => boolean)`): `t` was of unknown type.
+#[test]
+fn typescript_callback_parameters_typed_by_the_function_taking_them_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/types.ts",
+            "export interface Type {\n  flags: number;\n}\nexport interface Other {\n  flags: number;\n}\n",
+        ),
+        (
+            "src/checker.ts",
+            "import { Type, Other } from \"./types\";\nexport function check(types: Type[]) {\n  \
+             filterType(types[0], t => t.flags > 0);\n  reduce(types[0], (n, t) => t.flags);\n  \
+             elsewhere(types[0], u => u.flags);\n  elsewhere(types[0], v => isOther(v) && v.flags);\n}\n\
+             function filterType(type: Type, f: (t: Type) => boolean) {}\n\
+             function reduce(type: Type, f: (n: number, t: Type) => number) {}\n\
+             function isOther(x: unknown): x is Other {\n  return true;\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        refs(&index, "Type.flags"),
+        ["src/checker.ts:3 other", "src/checker.ts:4 other", "src/checker.ts:5 other ambiguous"]
+    );
+    // A callback of a function declared elsewhere: its parameter is of
+    // unknown type, and what a guard asserts where it holds.
+    assert_eq!(refs(&index, "Other.flags"), ["src/checker.ts:5 other ambiguous", "src/checker.ts:6 other"]);
+}
+
 /// A TS value does not hide a type of its name where a type is written: the
 /// TypeScript checker's `const Type = objectAllocator.getTypeConstructor()`
 /// made every `x: Type` of its 2.8 MB file a local, not a reference to the

@@ -306,7 +306,23 @@ pub(super) struct GraphState<'a> {
     /// as T }`, declared `: T` or not declared): `createNode<Decl>(k)` is a
     /// `Decl`.
     generic_results: rustc_hash::FxHashSet<&'a str>,
+    /// TS functions the file declares taking callbacks with typed parameters
+    /// (`function filterType(type: Type, f: (t: Type) => boolean)`): by name,
+    /// (argument, callback parameter, its type); `None` when two declarations
+    /// of the name disagree. Resolves the [`CALLBACK`] marks of untyped
+    /// parameters of callbacks given to them (`filterType(x, t => t.flags)`),
+    /// wherever in the file they are called.
+    callbacks: FxHashMap<&'a str, Option<Vec<CallbackParam>>>,
 }
+
+/// A typed parameter of a callback a function takes: (the function's
+/// parameter, the callback's parameter, its type).
+type CallbackParam = (usize, usize, String);
+
+/// In a TS local's type, while the file is read: `{CALLBACK}f{CALLBACK}i{CALLBACK}j{CALLBACK}`
+/// is the type of parameter `j` of the callback given as argument `i` to `f`,
+/// resolved when the file is read through `GraphState::callbacks`.
+const CALLBACK: char = '\u{7}';
 
 impl<'a> Visit<'a> {
     /// Called for every node entered, after declarations were handled.
@@ -688,13 +704,7 @@ impl<'a> Visit<'a> {
         let k = path.len().checked_sub(1)?;
         let func = match node.kind() {
             "arrow_function" => k,
-            "required_parameter" | "optional_parameter" => {
-                let params = path.get(k.checked_sub(1)?)?.0;
-                if params.named_child(0) != Some(node) {
-                    return None;
-                }
-                k.checked_sub(2)?
-            }
+            "required_parameter" | "optional_parameter" => k.checked_sub(2)?,
             _ => return None,
         };
         if !matches!(path[func].0.kind(), "arrow_function" | "function_expression") {
@@ -706,6 +716,29 @@ impl<'a> Visit<'a> {
             return None;
         }
         let callee = self.child(call, "function")?;
+        if callee.kind() == "identifier"
+            && !ARRAY_METHODS.contains(&self.text(callee))
+            && !ARRAY_HELPERS.contains(&self.text(callee))
+        {
+            // A function's callback: its parameter's type, if the file
+            // declares the function so (resolved when the file is read).
+            let mut c = args.walk();
+            let i = args.named_children(&mut c).position(|a| a == path[func].0)?;
+            let j = match node.kind() {
+                "arrow_function" => 0,
+                _ => {
+                    let params = path[k - 1].0;
+                    let mut c = params.walk();
+                    let j = params.named_children(&mut c).position(|p| p == node)?;
+                    j
+                }
+            };
+            return Some(format!("{CALLBACK}{}{CALLBACK}{i}{CALLBACK}{j}{CALLBACK}", self.text(callee)));
+        }
+        if node.kind() != "arrow_function" && path[k - 1].0.named_child(0) != Some(node) {
+            // An element is an array method's callback's first parameter.
+            return None;
+        }
         let array = match callee.kind() {
             "member_expression" if ARRAY_METHODS.contains(&self.text(self.child(callee, "property")?)) => {
                 self.child(callee, "object")?
@@ -848,6 +881,37 @@ impl<'a> Visit<'a> {
         let result = self.child(func, "return_type").and_then(|t| t.named_child(0));
         if result.is_none_or(|t| self.text(t) == self.text(param)) {
             self.graph.generic_results.insert(self.text(name));
+        }
+    }
+
+    /// TS: notes the typed parameters of the callbacks function `name` takes
+    /// (see `GraphState::callbacks`).
+    pub(super) fn ts_callback_params(&mut self, func: Node<'a>, name: Node<'a>) {
+        if !js_like(self.spec) {
+            return;
+        }
+        let Some(params) = self.child(func, "parameters") else { return };
+        let mut found: Vec<CallbackParam> = Vec::new();
+        let mut c = params.walk();
+        for (i, p) in params.named_children(&mut c).enumerate() {
+            let Some(ft) = self.child(p, "type").and_then(|t| t.named_child(0)).filter(|t| t.kind() == "function_type")
+            else {
+                continue;
+            };
+            let Some(inner) = self.child(ft, "parameters") else { continue };
+            let mut c2 = inner.walk();
+            for (j, q) in inner.named_children(&mut c2).enumerate() {
+                if let Some(t) = self.child(q, "type").and_then(|t| self.ts_type(t, 0)) {
+                    found.push((i, j, t));
+                }
+            }
+        }
+        if found.is_empty() {
+            return;
+        }
+        let entry = self.graph.callbacks.entry(self.text(name)).or_insert_with(|| Some(found.clone()));
+        if entry.as_ref() != Some(&found) {
+            *entry = None;
         }
     }
 
@@ -2048,6 +2112,22 @@ impl<'a> Visit<'a> {
                         },
                     },
                 };
+                // A callback's parameter typed by the function taking it.
+                // A mark standing for no type is dropped: a guard's value of
+                // unknown type is what the guard asserts.
+                let known = |t: String| Some(t).filter(|t| !t.is_empty() && !t.starts_with([FIELD_OF, DISCRIMINANT]));
+                let receiver = match receiver {
+                    Receiver::Type(t) if t.contains(CALLBACK) => {
+                        known(called_back(&t, &graph.callbacks)).map_or(Receiver::Unknown, Receiver::Type)
+                    }
+                    Receiver::Member(t, m) if t.contains(CALLBACK) => {
+                        known(called_back(&t, &graph.callbacks)).map_or(Receiver::Unknown, |t| Receiver::Member(t, m))
+                    }
+                    Receiver::Returns(f) if f.contains(CALLBACK) => {
+                        known(called_back(&f, &graph.callbacks)).map_or(Receiver::Unknown, Receiver::Returns)
+                    }
+                    other => other,
+                };
                 // A receiver typed by a generic parameter (`x: T`, `impl<T>
                 // Trait for T`) is not a type of that name: its type is unknown
                 // here (by name, `T`'s supertypes are every blanket impl's).
@@ -2066,6 +2146,26 @@ impl<'a> Visit<'a> {
         refs.sort_by_key(|r| r.line);
         (graph.scope, refs, graph.imports)
     }
+}
+
+/// `s` with each [`CALLBACK`] mark replaced by the type it stands for, or
+/// removed when it stands for none.
+fn called_back(s: &str, callbacks: &FxHashMap<&str, Option<Vec<CallbackParam>>>) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = rest.find(CALLBACK) {
+        out.push_str(&rest[..start]);
+        let mut parts = rest[start + 1..].splitn(4, CALLBACK);
+        let (f, i, j) = (parts.next(), parts.next(), parts.next());
+        let (i, j) = (i.and_then(|i| i.parse::<usize>().ok()), j.and_then(|j| j.parse::<usize>().ok()));
+        let found = f.and_then(|f| callbacks.get(f)).and_then(Option::as_ref);
+        if let Some((_, _, t)) = found.and_then(|v| v.iter().find(|(a, b, _)| (Some(*a), Some(*b)) == (i, j))) {
+            out.push_str(t);
+        }
+        rest = parts.next().unwrap_or("");
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The position of `child` among `parent`'s children (for its field name).

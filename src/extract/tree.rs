@@ -756,6 +756,7 @@ impl<'a> Visit<'a> {
             .and_then(|t| self.result_type(t));
         if let Some(n) = name_node.filter(|_| parent.is_none()) {
             self.ts_generic_result(func, n);
+            self.ts_callback_params(func, n);
         }
         let row = name_node.map_or_else(|| node.start_position().row, |n| n.start_position().row);
         if let Some(n) = name_node {
