@@ -1767,6 +1767,20 @@ fn typescript_an_indexed_access_type_names_the_field_regression() {
     assert_eq!(refs(&index, "Sig.parent"), ["src/use.ts:2 other"]);
     assert_eq!(refs(&index, "Decl.kind"), ["src/use.ts:2 other", "src/use.ts:3 other ambiguous"]);
     assert_eq!(refs(&index, "Other.kind"), ["src/use.ts:3 other ambiguous"]);
+    // With namesakes enough for `refs` to read only the files the field's
+    // type can be in, the answer is the one reading every file gives.
+    let files: Vec<(String, String)> = vec![
+        (
+            "src/types.ts".into(),
+            "export interface Sig {\n  parent: Decl;\n}\nexport interface Decl {\n  kind: number;\n}\n".into(),
+        ),
+        (
+            "src/use.ts".into(),
+            "import { Sig } from \"./types\";\nexport function f(p: Sig[\"parent\"][\"kind\"]) {}\n".into(),
+        ),
+    ];
+    let (_dir, index) = ts_project(files, "kind = 0;", "kind");
+    assert_eq!(narrowed_refs(&index, "Decl.kind"), ["src/use.ts:2 other"]);
 }
 
 /// The untyped parameters of a TS callback given to a function the file

@@ -866,9 +866,6 @@ impl<'a> Visit<'a> {
         }
     }
 
-    /// The type an expression constructs: `new T()`, `T{}`, `&T{}`, `T { .. }`,
-    /// `T::new()` (a path call on a capitalized type whose name starts with `new`,
-    /// `default`, `from` or `with`).
     /// TS: notes a function `name` of one type parameter whose
     /// result is not declared or is that parameter (see
     /// `GraphState::generic_results`).
@@ -909,9 +906,15 @@ impl<'a> Visit<'a> {
         if found.is_empty() {
             return;
         }
-        let entry = self.graph.callbacks.entry(self.text(name)).or_insert_with(|| Some(found.clone()));
-        if entry.as_ref() != Some(&found) {
-            *entry = None;
+        // Declarations of one name that disagree tell nothing.
+        match self.graph.callbacks.entry(self.text(name)) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(Some(found));
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) if e.get().as_ref() != Some(&found) => {
+                e.insert(None);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {}
         }
     }
 
@@ -927,6 +930,10 @@ impl<'a> Visit<'a> {
         (plain_name(name) && !self.roles.is_keyword(name)).then(|| name.to_string())
     }
 
+    /// The type an expression constructs: `new T()`, `T{}`, `&T{}`, `T { .. }`,
+    /// `T::new()` (a path call on a capitalized type whose name starts with `new`,
+    /// `default`, `from` or `with`); in TS, a cast to a union is `A|B` and
+    /// `createNode<Decl>(k)` of a [`GraphState::generic_results`] function a `Decl`.
     fn constructed_type(&self, mut value: Node<'a>) -> Option<String> {
         for _ in 0..3 {
             let role = self.roles.of(value);
@@ -2058,9 +2065,8 @@ impl<'a> Visit<'a> {
         Some(ty)
     }
 
-    /// The graph facts, receivers of fields resolved against the whole file.
-    /// The file's graph facts; `namespaces`: the names of the namespaces it
-    /// declares.
+    /// The graph facts, receivers of fields resolved against the whole file;
+    /// `namespaces`: the names of the namespaces it declares.
     pub(super) fn finish_graph(&mut self, namespaces: &[&str]) -> (String, Vec<RefFact>, Vec<ImportFact>) {
         let mut graph = std::mem::take(&mut self.graph);
         for (i, q, fallback) in std::mem::take(&mut graph.qualified_constituents) {
@@ -2070,6 +2076,10 @@ impl<'a> Visit<'a> {
             }
         }
         let fields = &graph.fields;
+        // What a receiver typed through a [`CALLBACK`] mark is, once resolved:
+        // a mark standing for no type is dropped (a guard's value of unknown
+        // type is what the guard asserts), a type left empty is unknown.
+        let known = |t: String| Some(t).filter(|t| !t.is_empty() && !t.starts_with([FIELD_OF, DISCRIMINANT]));
         let mut refs: Vec<RefFact> = graph
             .refs
             .into_iter()
@@ -2113,9 +2123,6 @@ impl<'a> Visit<'a> {
                     },
                 };
                 // A callback's parameter typed by the function taking it.
-                // A mark standing for no type is dropped: a guard's value of
-                // unknown type is what the guard asserts.
-                let known = |t: String| Some(t).filter(|t| !t.is_empty() && !t.starts_with([FIELD_OF, DISCRIMINANT]));
                 let receiver = match receiver {
                     Receiver::Type(t) if t.contains(CALLBACK) => {
                         known(called_back(&t, &graph.callbacks)).map_or(Receiver::Unknown, Receiver::Type)
