@@ -1995,3 +1995,65 @@ fn typescript_union_typed_fields_hold_every_type() {
         assert_eq!(narrowed_refs(&index, symbol), expected, "{symbol}");
     }
 }
+
+/// Regression: `new Store(1)` (and Python's `Store(1)`) bound to the type
+/// alone, so `cg refs Store.Store` / `callers` of a constructor (C#, Java,
+/// C++; `constructor`, `__construct`, `__init__`) answered "0 references"
+/// for a type built all over the project. A call of a type is also a call of
+/// its constructors (overloads not told apart); the type keeps the reference.
+#[test]
+fn calls_of_a_type_are_calls_of_its_constructors() {
+    let (_dir, index) = project_of(&[
+        (
+            "cs/Store.cs",
+            "namespace Shop {\n    public class Store {\n        public Store(int n) {}\n        public Store() : this(1) {}\n    }\n    public class Other {\n        public Other() {}\n    }\n}\n",
+        ),
+        (
+            "cs/Run.cs",
+            "namespace Shop {\n    public class Run {\n        public void Go() {\n            var s = new Store(2);\n            Store t = new Store();\n            var o = new Other();\n        }\n    }\n}\n",
+        ),
+        (
+            "java/shop/Store.java",
+            "package shop;\n\npublic class Store {\n    public Store(int n) {}\n}\n",
+        ),
+        (
+            "java/shop/Run.java",
+            "package shop;\n\npublic class Run {\n    void go() {\n        Store s = new Store(2);\n    }\n}\n",
+        ),
+        ("cpp/store.h", "class Store {\npublic:\n    Store(int n);\n    void add();\n};\n"),
+        ("cpp/store.cpp", "#include \"store.h\"\n\nStore::Store(int n) {}\n\nvoid go() {\n    Store* s = new Store(2);\n}\n\nvoid Store::add() {}\n"),
+        ("ts/store.ts", "export class Store {\n    constructor(n: number) {}\n}\nexport class Plain {}\n"),
+        (
+            "ts/run.ts",
+            "import { Store, Plain } from \"./store\";\n\nexport function go() {\n    const s = new Store(2);\n    const p = new Plain();\n    return [s, p];\n}\n",
+        ),
+        ("php/Store.php", "<?php\nnamespace App;\n\nclass Store {\n    public function __construct($n) {}\n}\n"),
+        (
+            "php/Run.php",
+            "<?php\nnamespace App;\n\nfunction go() {\n    $s = new Store(2);\n    return $s;\n}\n",
+        ),
+        ("py/shop/store.py", "class Store:\n    def __init__(self, n):\n        self.n = n\n"),
+        ("py/shop/run.py", "from .store import Store\n\n\ndef go():\n    return Store(2)\n"),
+    ]);
+    assert_eq!(refs(&index, "Shop.Store.Store"), ["cs/Run.cs:4 call", "cs/Run.cs:5 call"]);
+    assert_eq!(refs(&index, "Shop.Other.Other"), ["cs/Run.cs:6 call"]);
+    // The type keeps its references (a type position and the `new`).
+    assert_eq!(refs(&index, "Shop.Store"), ["cs/Run.cs:4 call", "cs/Run.cs:5 type", "cs/Run.cs:5 call"]);
+    assert_eq!(refs(&index, "shop.Store.Store"), ["java/shop/Run.java:5 call"]);
+    assert_eq!(refs(&index, "cpp/store.cpp:3"), ["cpp/store.cpp:6 call"]);
+    assert_eq!(refs(&index, "ts/store.ts:2"), ["ts/run.ts:4 call"]);
+    assert_eq!(refs(&index, "php/Store.php:5"), ["php/Run.php:5 call"]);
+    assert_eq!(refs(&index, "py/shop/store.py:2"), ["py/shop/run.py:5 call"]);
+    let g = Graph::new(&index);
+    let callers: Vec<String> = g
+        .callers(&g.find("ts/store.ts:2").unwrap(), 1)
+        .unwrap()
+        .into_iter()
+        .map(|c| format!("{} {:?}", c.symbol.map_or(String::new(), |s| s.qualified_name), c.lines))
+        .collect();
+    assert_eq!(callers, ["run.go [4]"]);
+    assert_eq!(
+        callees(&index, "Shop.Run.Go"),
+        ["Shop.Store", "Shop.Store.Store", "Shop.Store.Store", "Shop.Other", "Shop.Other.Other"]
+    );
+}

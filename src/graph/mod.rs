@@ -511,6 +511,19 @@ impl FileCache {
 /// What Ruby's `Type.new` calls.
 pub(crate) const RUBY_CONSTRUCTOR: &str = "initialize";
 
+/// The name of the constructors of a type named `t`: what a call of the type
+/// (`new T(..)`, Python's `T(..)`) runs besides making a `T`. Ruby's, run by
+/// `T.new`, is [`RUBY_CONSTRUCTOR`].
+pub(crate) fn constructor_name(language: Language, t: &str) -> Option<&str> {
+    match language {
+        Language::CSharp | Language::Java | Language::Cpp => Some(t),
+        Language::TypeScript | Language::JavaScript => Some("constructor"),
+        Language::Php => Some("__construct"),
+        Language::Python => Some("__init__"),
+        _ => None,
+    }
+}
+
 /// Which definitions a reference of a role may bind to: 0 calls (no
 /// properties), 1 types, 2 anything.
 fn role_class(role: RefRole) -> usize {
@@ -1202,7 +1215,43 @@ impl<'i> Graph<'i> {
         if f.language == Language::TypeScript && !res.defs.is_empty() && !is_ts_module(f) {
             self.merge_ts_interfaces(f.name(r.name), &mut res)?;
         }
+        if r.role == RefRole::Call && !res.defs.is_empty() {
+            self.add_constructors(f, r, &mut res)?;
+        }
         Ok(res)
+    }
+
+    /// A call of a type (`new Store(1)`, Python's `Store(1)`) runs its
+    /// constructors: they are bound too (all overloads, not told apart), the
+    /// type keeping the reference, whose ambiguity is the type's. A type's
+    /// constructors are those of its file that its name is the parent of (in
+    /// C++ also those defined outside it, `Store::Store`); inherited ones are
+    /// not followed.
+    fn add_constructors(&self, f: &FileGraph, r: &PackedRef, res: &mut Resolution) -> Result<(), SnapshotError> {
+        let name = match r.receiver {
+            PackedReceiver::None => self.dealias(f, f.name(r.name)),
+            _ => f.name(r.name).to_string(),
+        };
+        let Some(ctor) = constructor_name(f.language, &name) else { return Ok(()) };
+        let types = self.name_defs_for(&name, f.language)?;
+        let files: Vec<FileKey> = types
+            .items
+            .iter()
+            .filter(|c| c.def.cat == DefCat::Type && res.defs.contains(&c.id))
+            .map(|c| c.id.0)
+            .collect();
+        if files.is_empty() {
+            return Ok(());
+        }
+        let ctors = self.name_defs_for(ctor, f.language)?;
+        for i in ctors.own_members(0, &name) {
+            let c = &ctors.items[i as usize];
+            let own = f.language == Language::Cpp || files.contains(&c.id.0);
+            if c.def.cat == DefCat::Method && own && !res.defs.contains(&c.id) {
+                res.defs.push(c.id);
+            }
+        }
+        Ok(())
     }
 
     /// TS declaration merging: the interfaces of one name a script file (one
@@ -1731,7 +1780,11 @@ impl<'i> Graph<'i> {
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // 1. The file's own scopes: the enclosing type's members, then the file's
         //    top-level definitions.
-        if let Some(t) = f.enclosing_type(r.line) {
+        // A type's own name inside it is the type, not its constructors (C#,
+        // Java, C++: `Store::add` outside the class names `Store`; a call
+        // `Store(1)` is bound to them with the type, `add_constructors`).
+        let enclosing = f.enclosing_type(r.line).filter(|&t| constructor_name(f.language, t) != Some(name));
+        if let Some(t) = enclosing {
             let t = t.to_string();
             let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
             let found = nd.select(class, own, |d| d.parent.as_deref() == Some(t.as_str()));

@@ -182,23 +182,33 @@ impl Graph<'_> {
     /// it through ([`Graph::receiver_files`]) are read, the others counted.
     fn references_counted(&self, targets: &[DefId], roles: &[RefRole]) -> Result<(Vec<Found>, usize), SnapshotError> {
         let mut names: Vec<String> = Vec::new();
-        // Ruby's `Store.new` calls `Store#initialize`: its references are also
-        // among the lines naming `new` (not counted as other lines).
-        let mut constructor = false;
+        // Names read only for the constructions they make: Ruby's `Store.new`
+        // calls `Store#initialize`, TS's `new Store()` `Store.constructor`
+        // (not counted as other lines).
+        let mut built: Vec<String> = Vec::new();
         for &t in targets {
             let (f, d) = self.def(t)?;
-            constructor |= f.language == Language::Ruby && d.name == super::RUBY_CONSTRUCTOR && d.parent.is_some();
+            if f.language == Language::Ruby && d.name == super::RUBY_CONSTRUCTOR && d.parent.is_some() {
+                built.push("new".to_string());
+            } else if let Some(p) =
+                d.parent.as_ref().filter(|p| super::constructor_name(f.language, p) == Some(&d.name))
+            {
+                built.push(p.clone());
+            }
             if !names.contains(&d.name) {
                 names.push(d.name);
             }
         }
-        if constructor {
-            names.push("new".to_string());
+        let named = names.len();
+        for b in built {
+            if !names.contains(&b) {
+                names.push(b);
+            }
         }
         let mut out = Vec::new();
         let mut other_lines = 0;
-        for name in &names {
-            let via_new = constructor && name == "new";
+        for (n, name) in names.iter().enumerate() {
+            let via_new = n >= named;
             let (files, lines) = self.files_with_lines(name, false)?;
             let keep = if files.len() > FILTER_MIN_FILES && !self.exhaustive && !via_new {
                 self.receiver_files(name, targets, roles, files.len())?
@@ -224,7 +234,10 @@ impl Graph<'_> {
                 for r in &f.refs {
                     let rn = f.name(r.name);
                     let aliased = r.receiver == PackedReceiver::None && aliases.contains(&rn);
-                    if (rn != name && !aliased) || (!roles.is_empty() && !roles.contains(&r.role)) {
+                    if (rn != name && !aliased)
+                        || (!roles.is_empty() && !roles.contains(&r.role))
+                        || (via_new && r.role != RefRole::Call)
+                    {
                         continue;
                     }
                     let res = self.resolve(&f, r)?;
