@@ -2057,3 +2057,87 @@ fn calls_of_a_type_are_calls_of_its_constructors() {
         ["Shop.Store", "Shop.Store.Store", "Shop.Store.Store", "Shop.Other", "Shop.Other.Other"]
     );
 }
+
+/// The reference files (format v11, section 20) against the archives: for
+/// every name a file defines or references, the files `refs` reads are
+/// exactly those naming it whose archive holds a reference of it or imports
+/// it.
+fn assert_ref_files_match_the_archives(index: &Index, what: &str) {
+    let g = Graph::new(index);
+    let mut names: Vec<String> = Vec::new();
+    let mut files = Vec::new();
+    for x in index.files().unwrap() {
+        let f = g.file((x.segment, x.slot_id)).unwrap();
+        names.extend(f.defs.iter().map(|d| d.name.clone()));
+        names.extend(f.refs.iter().map(|r| f.name(r.name).to_string()));
+        files.push(f);
+    }
+    names.sort();
+    names.dedup();
+    let mut listed = 0;
+    for name in &names {
+        let named = g.files_with(name, false).unwrap();
+        let expected: Vec<_> = named
+            .iter()
+            .copied()
+            .filter(|k| {
+                // A name in under four files of a segment is not listed: its
+                // files are all read (these projects are one segment).
+                if named.len() < 4 {
+                    return true;
+                }
+                let f = files.iter().find(|f| f.key == *k).unwrap();
+                f.refs.iter().any(|r| f.name(r.name) == name)
+                    || f.imports.iter().any(|i| i.names.iter().any(|n| n.name == *name))
+            })
+            .collect();
+        let got = g.files_with_refs(name).unwrap();
+        assert_eq!(got, expected, "{what}: {name}");
+        listed += (named.len() >= 4 && got.len() < named.len()) as usize;
+    }
+    assert!(names.len() >= 3, "{what}: {} names", names.len());
+    if what == "mains" {
+        assert!(listed > 0, "some name is left out of some file");
+    }
+}
+
+/// Many files defining their own `main`, one importing another's: `refs`
+/// reads only the files holding a reference of the name, and answers what
+/// reading every file naming it does.
+fn mains() -> (tempfile::TempDir, Index) {
+    let mut files: Vec<(String, String)> = (0..12)
+        .map(|i| {
+            (format!("src/m{i:02}.ts"), format!("// main of m{i:02}\nexport function main() {{\n    return {i};\n}}\n"))
+        })
+        .collect();
+    files.push((
+        "src/run.ts".into(),
+        "import { main as start } from \"./m03\";\n\nexport function run() {\n    return start() + 1;\n}\n".into(),
+    ));
+    files.push(("src/own.ts".into(), "export function main() {\n    return main;\n}\n".into()));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    project_of(&refs)
+}
+
+#[test]
+fn refs_read_only_the_files_holding_a_reference_of_the_name() {
+    let (_dir, index) = mains();
+    assert_ref_files_match_the_archives(&index, "mains");
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = refs_and_other_lines(&narrowed, "src/m03.ts:2");
+    assert_eq!(got, refs_and_other_lines(&wide, "src/m03.ts:2"));
+    assert_eq!(got.0, ["src/run.ts:1 import", "src/run.ts:4 call"]);
+    // The comments naming `main` in each file are counted, not read, and
+    // own.ts's `return main;` (its own `main`).
+    assert_eq!(got.1, 13);
+    assert!(narrowed.files_read() <= 3 && wide.files_read() >= 14, "{} {}", narrowed.files_read(), wide.files_read());
+    let own = refs_and_other_lines(&Graph::new(&index), "src/own.ts:1");
+    assert_eq!(own, refs_and_other_lines(&Graph::new(&index).exhaustive(), "src/own.ts:1"));
+    assert_eq!(own.0, ["src/own.ts:2 other"]);
+    let (_dir, index) = many_gets();
+    assert_ref_files_match_the_archives(&index, "gets");
+    for lang in ["go", "ts", "rust", "csharp", "python", "java", "c", "cpp", "php", "ruby"] {
+        let (_dir, index) = indexed(lang);
+        assert_ref_files_match_the_archives(&index, lang);
+    }
+}

@@ -53,7 +53,7 @@ use crate::lang::Language;
 use crate::project::Index;
 use crate::query::{Matcher, Mode};
 use crate::snapshot::structure::{decode_refs, ArchivedFileStructure, ImportRecord, PackedReceiver, PackedRef};
-use crate::snapshot::{unpack, SnapshotError};
+use crate::snapshot::{pack, unpack, SnapshotError};
 
 /// The deepest `--depth` of callers, callees, imports and impact.
 pub const MAX_DEPTH: usize = 3;
@@ -828,13 +828,25 @@ impl<'i> Graph<'i> {
         if let Some(f) = self.named_in.borrow().get(&(name.to_string(), defs_only)) {
             return Ok(f.clone());
         }
-        let found = self.find_files_with(name, defs_only)?;
+        let found = self.find_files_with(name, defs_only, false)?;
         let found = (Rc::new(found.0), found.1);
         self.named_in.borrow_mut().insert((name.to_string(), defs_only), found.clone());
         Ok(found)
     }
 
-    fn find_files_with(&self, name: &str, defs_only: bool) -> Result<(Vec<FileKey>, usize), SnapshotError> {
+    /// The live files holding a reference spelled `name` (or importing a name
+    /// spelled so), in path order: those of [`Graph::files_with`] less the
+    /// ones the segments' reference files leave out (section 20).
+    pub fn files_with_refs(&self, name: &str) -> Result<Vec<FileKey>, SnapshotError> {
+        Ok(self.find_files_with(name, false, true)?.0)
+    }
+
+    fn find_files_with(
+        &self,
+        name: &str,
+        defs_only: bool,
+        refs_only: bool,
+    ) -> Result<(Vec<FileKey>, usize), SnapshotError> {
         let Ok(matcher) = Matcher::new(name, Mode::Exact, true) else { return Ok((Vec::new(), 0)) };
         let mut out: Vec<FileKey> = Vec::new();
         let mut lines = 0;
@@ -850,6 +862,12 @@ impl<'i> Graph<'i> {
                 }
             };
             for v in matcher.variants(seg)? {
+                let keep = if refs_only { seg.ref_files(&v)? } else { None };
+                if let Some(keep) = keep {
+                    // Files, not lines: their first slots (lines are not counted).
+                    keep.into_iter().for_each(|first| count(pack(first, 1)));
+                    continue;
+                }
                 if defs_only {
                     seg.def_posting_iter(&v)?.for_each(&mut count);
                 } else {

@@ -14,6 +14,7 @@ pub mod defs;
 pub(crate) mod mmap;
 pub mod postings;
 mod read;
+mod reffiles;
 pub mod structure;
 pub mod subwords;
 pub mod vectors;
@@ -32,7 +33,7 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
 /// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
@@ -100,10 +101,12 @@ pub enum Section {
     /// Groups of varint-packed relation edges (`defs.rs`), strings in
     /// `DefStrings`.
     Relations = 19,
+    /// Which files of a term's postings hold a reference of it (`reffiles.rs`).
+    RefFiles = 20,
 }
 
 impl Section {
-    pub const ALL: [Section; 19] = [
+    pub const ALL: [Section; 20] = [
         Section::TermFst,
         Section::Folds,
         Section::Variants,
@@ -123,6 +126,7 @@ impl Section {
         Section::Vectors,
         Section::RelationFst,
         Section::Relations,
+        Section::RefFiles,
     ];
 
     pub fn name(self) -> &'static str {
@@ -146,6 +150,7 @@ impl Section {
             Section::Vectors => "vectors",
             Section::RelationFst => "relation fst",
             Section::Relations => "relations",
+            Section::RefFiles => "reference files",
         }
     }
 }

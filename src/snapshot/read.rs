@@ -77,6 +77,8 @@ pub struct FoldRec {
 /// lines, then (right after) those on definition lines.
 #[derive(Clone, Copy, Debug)]
 pub struct VariantRec {
+    /// Its id in the segment (its record's index).
+    pub id: u32,
     pub term: (u32, u32),
     /// The list of postings on other lines than definitions.
     pub postings: (u64, u32),
@@ -407,6 +409,44 @@ impl Segment {
         Ok(edges)
     }
 
+    /// The files (first slots, increasing) among those of `v`'s postings that
+    /// hold a reference spelled as `v` or import a name spelled so; `None`
+    /// when the segment does not list `v` (it names few files: read them all).
+    pub fn ref_files(&self, v: &VariantRec) -> Result<Option<Vec<u32>>, SnapshotError> {
+        let b = self.section(Section::RefFiles);
+        let bad = || self.corrupt("reference files malformed");
+        self.check_in(Section::RefFiles, 0..4)?;
+        let count = u32_at(b, 0).ok_or_else(bad)?;
+        let table_end = (count as usize).checked_mul(8).and_then(|n| n.checked_add(4)).ok_or_else(bad)?;
+        let entry = |k: u32| {
+            let o = 4 + 8 * k as usize;
+            self.check_in(Section::RefFiles, o..o + 8).ok()?;
+            Some((u32_at(b, o)?, u32_at(b, o + 4)?))
+        };
+        let Some(k) = super::reffiles::find(count, v.id, entry).ok_or_else(bad)? else { return Ok(None) };
+        let start = entry(k).ok_or_else(bad)?.1 as usize;
+        let end =
+            if k + 1 < count { entry(k + 1).ok_or_else(bad)?.1 as usize } else { b.len().saturating_sub(table_end) };
+        let range = table_end.checked_add(start).ok_or_else(bad)?..table_end.checked_add(end).ok_or_else(bad)?;
+        self.check_in(Section::RefFiles, range.clone())?;
+        let bits = b.get(range).ok_or_else(bad)?;
+        // The variant's distinct files, in order, as the writer counted them.
+        let mut files: Vec<u32> = Vec::new();
+        let mut last = None;
+        for p in self.posting_iter(v)? {
+            let slot = super::unpack(p).0;
+            if last == Some(slot) {
+                continue;
+            }
+            last = Some(slot);
+            let first = slot - self.slot(slot)?.part as u32;
+            if files.last() != Some(&first) {
+                files.push(first);
+            }
+        }
+        super::reffiles::kept(&files, bits).map(Some).ok_or_else(bad)
+    }
+
     /// `(first slot, line, name on the line)` of each definition named `name`,
     /// in slot order, decoded as taken (see [`super::defs::DefLines`]: the caller
     /// checks `failed` after, and slots against [`Segment::slot_count`]).
@@ -455,6 +495,7 @@ impl Segment {
             let def_postings_len = u32_at(b, o + 10)?;
             let rest_len = postings_end.checked_sub(postings)?.checked_sub(def_postings_len as u64)?;
             Some(VariantRec {
+                id: i,
                 term: (term, term_end.checked_sub(term)?),
                 postings: (postings, u32::try_from(rest_len).ok()?),
                 def_postings_len,
@@ -753,6 +794,8 @@ impl Segment {
             self.str_at(rec.term)?;
             self.postings(&rec)?;
             self.def_postings(&rec)?;
+            // Its reference files, when listed: bits for exactly its files.
+            self.ref_files(&rec)?;
         }
         for f in 0..self.fold_count {
             // Reading a record checks that the next one starts no earlier.

@@ -14,9 +14,11 @@ use crate::extract::words::MAX_TERM_BYTES;
 use crate::extract::FileFacts;
 
 /// An exact term's postings, two disjoint increasing lists: those on other lines,
-/// and those on definition lines. Files arrive in slot order and lines in order, so
-/// pushing keeps them sorted (cheaper than inserting into a bitmap).
-type Postings = (Vec<u32>, Vec<u32>);
+/// and those on definition lines; then the first slots of the files holding a
+/// reference spelled as it ([`super::reffiles`]). Files arrive in slot order
+/// and lines in order, so pushing keeps them sorted (cheaper than inserting
+/// into a bitmap).
+type Postings = (Vec<u32>, Vec<u32>, Vec<u32>);
 
 /// Accumulates files, then writes a segment.
 pub struct SegmentWriter {
@@ -226,6 +228,9 @@ impl SegmentWriter {
             false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(entry.structure).ok(),
         };
         self.defs.add_archived(first_slot, archived, &terms);
+        // The names the file's references name (all of its terms when its
+        // references do not decode).
+        let ref_names = archived.map(super::reffiles::ref_names);
         if let Some(v) = &mut self.vectors {
             v.add_file(entry.path, parts, archived);
         }
@@ -240,10 +245,13 @@ impl SegmentWriter {
         let first_record = self.slots.len();
         let mut occurrences = 0u32;
         for &(term, term_lines) in &terms {
-            let (rest, defs) = match self.terms.get_mut(term) {
+            let (rest, defs, refs) = match self.terms.get_mut(term) {
                 Some(b) => b,
                 None => self.terms.entry(term.into()).or_default(),
             };
+            if ref_names.as_ref().is_some_and(|n| n.as_ref().is_none_or(|n| n.contains(term))) {
+                refs.push(first_slot);
+            }
             occurrences = occurrences.saturating_add(term_lines.len() as u32);
             for &line in term_lines {
                 let part = (line - 1) / LINES_PER_SLOT;
@@ -307,8 +315,14 @@ impl SegmentWriter {
         let mut def_sections = None;
         let mut structure_out = None;
         let mut vectors_out = Vec::new();
+        let mut ref_files = Vec::new();
+        let parts: Vec<u16> = slots.iter().map(|s| s.part).collect();
         rayon::scope(|s| {
-            let (variants, starts, is_def) = (&variants, &starts, &is_def);
+            let (variants, starts, is_def, parts) = (&variants, &starts, &is_def, &parts);
+            s.spawn(|_| {
+                let lists = variants.iter().map(|v| (&v.postings.0[..], &v.postings.1[..], &v.postings.2[..]));
+                ref_files = super::reffiles::write(lists, parts);
+            });
             s.spawn(|_| terms_out = Some(write_variants(variants, starts, strings)));
             s.spawn(|_| term_fst = write_term_fst(variants, starts));
             s.spawn(|_| grams_out = Some(write_grams(variants, starts)));
@@ -367,7 +381,7 @@ impl SegmentWriter {
             relation_fst,
             relations,
         } = def_sections.expect("written in the scope");
-        let sections: [(Section, &[u8]); 19] = [
+        let sections: [(Section, &[u8]); 20] = [
             (Section::TermFst, &term_fst),
             (Section::Folds, &folds),
             (Section::Variants, &variants),
@@ -387,6 +401,7 @@ impl SegmentWriter {
             (Section::Vectors, &vectors),
             (Section::RelationFst, &relation_fst),
             (Section::Relations, &relations),
+            (Section::RefFiles, &ref_files),
         ];
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();
@@ -490,7 +505,7 @@ fn write_variants(variants: &[Variant], starts: &[usize], mut strings: Vec<u8>) 
                 let group = &variants[starts[f]..starts[f + 1]];
                 union.clear();
                 for v in group {
-                    let (rest, defs) = &v.postings;
+                    let (rest, defs, _) = &v.postings;
                     let at = bytes.len() as u64;
                     if !rest.is_empty() {
                         super::postings::encode(rest, &mut bytes);

@@ -1,0 +1,147 @@
+//! Which of the files naming a term hold a reference spelled as it (section 20,
+//! format/README.md "Reference files"): most files naming a definition's name
+//! name it only where they define their own (`fn main`, `Compare` of every
+//! comparer) or in comments, and reading their archives to find no reference
+//! was 80% of the archives `refs` read (the four budget corpora, 100 sampled
+//! methods).
+//!
+//! ```text
+//! section := count u32, count × (variant id u32, bits offset u32), bits
+//! ```
+//!
+//! Entries are in increasing variant id, for the variants naming at least
+//! [`REF_FILES_MIN`] files; a variant's bits run from its offset (counted from
+//! the end of the entries) to the next entry's, the last one's to the section's
+//! end: a bit per distinct file of its postings (both lists) in slot order,
+//! bit `i` (byte `i / 8`, bit `i % 8`) set when the `i`-th file holds a
+//! reference of that name or imports a name spelled so.
+
+use rustc_hash::FxHashSet;
+
+use super::structure::{decode_refs, ArchivedFileStructure};
+
+/// Variants naming fewer files are not listed: all their files are read.
+pub const REF_FILES_MIN: usize = 4;
+
+/// The names a file's references and imports name: the terms whose files
+/// [`write`] marks. `None` when the packed references do not decode (every
+/// term is then marked: a file is never left out of a `refs`).
+pub fn ref_names(s: &ArchivedFileStructure) -> Option<FxHashSet<&str>> {
+    let refs = decode_refs(s.refs.as_slice(), s.names.len())?;
+    let mut out: FxHashSet<&str> = FxHashSet::default();
+    for r in &refs {
+        out.insert(s.names.get(r.name as usize)?.as_str());
+    }
+    for i in s.imports.iter() {
+        for n in i.names.iter() {
+            out.insert(n.name.as_str());
+        }
+    }
+    Some(out)
+}
+
+/// The section for the variants in id order, each given as its postings (both
+/// lists, each increasing) and the first slots of the files holding a
+/// reference of it (increasing); `parts[slot]` is a slot's part number.
+pub fn write<'a>(variants: impl Iterator<Item = (&'a [u32], &'a [u32], &'a [u32])>, parts: &[u16]) -> Vec<u8> {
+    let mut entries: Vec<u8> = Vec::new();
+    let mut bits: Vec<u8> = Vec::new();
+    let mut count = 0u32;
+    let mut files: Vec<u32> = Vec::new();
+    for (id, (rest, defs, refs)) in variants.enumerate() {
+        files_of(rest, defs, parts, &mut files);
+        if files.len() < REF_FILES_MIN {
+            continue;
+        }
+        count += 1;
+        entries.extend_from_slice(&(id as u32).to_le_bytes());
+        entries.extend_from_slice(&(bits.len() as u32).to_le_bytes());
+        let start = bits.len();
+        bits.resize(start + files.len().div_ceil(8), 0);
+        let mut at = 0;
+        for (i, f) in files.iter().enumerate() {
+            while at < refs.len() && refs[at] < *f {
+                at += 1;
+            }
+            if refs.get(at) == Some(f) {
+                bits[start + i / 8] |= 1 << (i % 8);
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(4 + entries.len() + bits.len());
+    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&entries);
+    out.extend_from_slice(&bits);
+    out
+}
+
+/// The distinct files (first slots) of two increasing posting lists, in order.
+fn files_of(rest: &[u32], defs: &[u32], parts: &[u16], out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(rest.iter().chain(defs).map(|&p| {
+        let slot = super::unpack(p).0;
+        slot - parts.get(slot as usize).copied().unwrap_or(0) as u32
+    }));
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// Where variant `id`'s bits are in the section (`None`: not listed), given
+/// the entry count; `entry(k)` reads entry `k` as `(variant id, bits offset)`.
+pub fn find(count: u32, id: u32, entry: impl Fn(u32) -> Option<(u32, u32)>) -> Option<Option<u32>> {
+    let (mut lo, mut hi) = (0u32, count);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let (v, _) = entry(mid)?;
+        match v.cmp(&id) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return Some(Some(mid)),
+        }
+    }
+    Some(None)
+}
+
+/// The files of `files` (a variant's distinct files, in order) whose bit is set.
+pub fn kept(files: &[u32], bits: &[u8]) -> Option<Vec<u32>> {
+    if bits.len() != files.len().div_ceil(8) {
+        return None;
+    }
+    Some(files.iter().enumerate().filter(|(i, _)| bits[i / 8] & (1 << (i % 8)) != 0).map(|(_, &f)| f).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_mark_the_files_holding_references_among_the_postings_files() {
+        // Slots 0..8, file of two parts at slots 3-4; postings on files 0, 1,
+        // 3 (both parts), 5, 7; references in files 1 and 3.
+        let parts = [0u16, 0, 0, 0, 1, 0, 0, 0];
+        let p = |slot: u32, line: u32| super::super::pack(slot, line);
+        let rest = [p(0, 1), p(1, 2), p(3, 4), p(4, 1)];
+        let defs = [p(5, 1), p(7, 3)];
+        let refs = [1u32, 3];
+        let few = [p(2, 1)];
+        let section = write([(&few[..], &[][..], &[][..]), (&rest[..], &defs[..], &refs[..])].into_iter(), &parts);
+        let count = u32::from_le_bytes(section[0..4].try_into().unwrap());
+        assert_eq!(count, 1, "a variant naming one file is not listed");
+        let entry = |k: u32| {
+            let o = 4 + 8 * k as usize;
+            Some((
+                u32::from_le_bytes(section[o..o + 4].try_into().unwrap()),
+                u32::from_le_bytes(section[o + 4..o + 8].try_into().unwrap()),
+            ))
+        };
+        assert_eq!(find(count, 0, entry), Some(None));
+        assert_eq!(find(count, 1, entry), Some(Some(0)));
+        let bits = &section[4 + 8..];
+        let mut files = Vec::new();
+        files_of(&rest, &defs, &parts, &mut files);
+        assert_eq!(files, [0, 1, 3, 5, 7]);
+        assert_eq!(kept(&files, bits), Some(vec![1, 3]));
+        assert_eq!(kept(&files[..1], bits), Some(vec![]));
+        assert_eq!(kept(&[0; 9], bits), None, "bits of another length are refused");
+    }
+}
