@@ -2141,3 +2141,24 @@ fn refs_read_only_the_files_holding_a_reference_of_the_name() {
         assert_ref_files_match_the_archives(&index, lang);
     }
 }
+
+/// Regression: a C typedef whose name tree-sitter does not find (a macro
+/// before the declarator: `typedef IntNative (WINAPI *FARPROC)();`) was a
+/// supertype edge from an empty name, written as "no string", which readers
+/// take for malformed bytes: `cg verify` failed on mono, and every question
+/// about `IntNative`'s subtypes said the index was corrupted.
+#[test]
+fn unnamed_typedefs_make_no_supertype_edge_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "pal.h",
+            "typedef int IntNative;\n\ntypedef IntNative (WINAPI *FARPROC)();\n\ntypedef struct pal_s {\n    IntNative n;\n} Pal;\n",
+        ),
+        ("use.c", "#include \"pal.h\"\n\nIntNative twice(Pal *p) {\n    return p->n + p->n;\n}\n"),
+    ]);
+    index.verify().unwrap();
+    let g = Graph::new(&index);
+    assert!(g.inherit_edges("IntNative", false).unwrap().is_empty());
+    assert_eq!(g.inherit_edges("pal_s", false).unwrap(), ["Pal"]);
+    assert_eq!(refs(&index, "IntNative"), ["pal.h:3 other", "pal.h:6 type", "use.c:3 type"]);
+}

@@ -1814,7 +1814,7 @@ impl<'a> Visit<'a> {
     /// both names).
     pub(super) fn alias_of(&mut self, alias: &str, target: Node<'a>) {
         let name = self.text(target);
-        if name.is_empty() || name == alias {
+        if name.is_empty() || alias.is_empty() || name == alias {
             return;
         }
         let line = target.start_position().row as u32 + 1;

@@ -216,6 +216,12 @@ impl DefTableWriter {
                 let super::structure::PackedReceiver::Type(sub) = r.receiver else { continue };
                 let sub = s.names[sub as usize].as_str();
                 let sup = dealias(s.names[r.name as usize].as_str());
+                // An edge names both ends (an unnamed one, id 0, would be
+                // read as malformed: `typedef IntNative (WINAPI *FARPROC)();`
+                // made every question about `IntNative`'s subtypes an error).
+                if sub.is_empty() || sup.is_empty() {
+                    continue;
+                }
                 let (sub_id, sup_id) = (self.id(sub), self.id(&sup));
                 for (key, other) in
                     [(relation_key(sub, Relation::Up), sup_id), (relation_key(&sup, Relation::Down), sub_id)]
