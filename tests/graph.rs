@@ -2091,9 +2091,27 @@ fn assert_ref_files_match_the_archives(index: &Index, what: &str) {
                     || f.imports.iter().any(|i| i.names.iter().any(|n| n.name == *name))
             })
             .collect();
-        let got = g.files_with_refs(name).unwrap();
+        let (got, plain) = g.files_with_refs(name).unwrap();
         assert_eq!(got, expected, "{what}: {name}");
         listed += (named.len() >= 4 && got.len() < named.len()) as usize;
+        // Those whose references of it have no receiver (a supertype's is
+        // its subtype, not counted), when listed.
+        let mut expected_plain: Vec<_> = got
+            .iter()
+            .copied()
+            .filter(|k| {
+                let f = files.iter().find(|f| f.key == *k).unwrap();
+                named.len() >= 4
+                    && f.refs.iter().filter(|r| f.name(r.name) == name).all(|r| {
+                        r.receiver == codegraph::snapshot::structure::PackedReceiver::None
+                            || r.role == codegraph::extract::RefRole::Inherit
+                    })
+            })
+            .collect();
+        let mut plain: Vec<_> = plain.into_iter().collect();
+        plain.sort();
+        expected_plain.sort();
+        assert_eq!(plain, expected_plain, "{what}: {name} without a receiver");
     }
     assert!(names.len() >= 3, "{what}: {} names", names.len());
     if what == "mains" {
@@ -2115,6 +2133,15 @@ fn mains() -> (tempfile::TempDir, Index) {
         "import { main as start } from \"./m03\";\n\nexport function run() {\n    return start() + 1;\n}\n".into(),
     ));
     files.push(("src/own.ts".into(), "export function main() {\n    return main;\n}\n".into()));
+    // Rust files calling their module's `main` by path: another family's.
+    for i in 0..4 {
+        files.push((format!("src/r{i}.rs"), "pub fn main() {}\n\npub fn go() {\n    self::main();\n}\n".into()));
+    }
+    // Its own `main` by name, another file's through a namespace import.
+    files.push((
+        "src/ns.ts".into(),
+        "import * as m from \"./m03\";\n\nexport function main() {\n    return m.main() + main.length;\n}\n".into(),
+    ));
     let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     project_of(&refs)
 }
@@ -2126,11 +2153,14 @@ fn refs_read_only_the_files_holding_a_reference_of_the_name() {
     let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
     let got = refs_and_other_lines(&narrowed, "src/m03.ts:2");
     assert_eq!(got, refs_and_other_lines(&wide, "src/m03.ts:2"));
-    assert_eq!(got.0, ["src/run.ts:1 import", "src/run.ts:4 call"]);
+    assert_eq!(got.0, ["src/ns.ts:4 call", "src/run.ts:1 import", "src/run.ts:4 call"]);
     // The comments naming `main` in each file are counted, not read, and
-    // own.ts's `return main;` (its own `main`).
-    assert_eq!(got.1, 13);
-    assert!(narrowed.files_read() <= 3 && wide.files_read() >= 14, "{} {}", narrowed.files_read(), wide.files_read());
+    // own.ts's `return main;` (its own `main`) and the Rust files' calls.
+    assert_eq!(got.1, 17);
+    // m03 itself, run.ts and ns.ts; not own.ts, whose `main` is its own,
+    // nor the Rust files (a reference binds within its language family).
+    assert_eq!(narrowed.files_read(), 3, "reading all: {}", wide.files_read());
+    assert!(wide.files_read() >= 19);
     let own = refs_and_other_lines(&Graph::new(&index), "src/own.ts:1");
     assert_eq!(own, refs_and_other_lines(&Graph::new(&index).exhaustive(), "src/own.ts:1"));
     assert_eq!(own.0, ["src/own.ts:2 other"]);

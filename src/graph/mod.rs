@@ -828,7 +828,7 @@ impl<'i> Graph<'i> {
         if let Some(f) = self.named_in.borrow().get(&(name.to_string(), defs_only)) {
             return Ok(f.clone());
         }
-        let found = self.find_files_with(name, defs_only, false)?;
+        let found = self.find_files_with(name, defs_only, None)?;
         let found = (Rc::new(found.0), found.1);
         self.named_in.borrow_mut().insert((name.to_string(), defs_only), found.clone());
         Ok(found)
@@ -836,16 +836,22 @@ impl<'i> Graph<'i> {
 
     /// The live files holding a reference spelled `name` (or importing a name
     /// spelled so), in path order: those of [`Graph::files_with`] less the
-    /// ones the segments' reference files leave out (section 20).
-    pub fn files_with_refs(&self, name: &str) -> Result<Vec<FileKey>, SnapshotError> {
-        Ok(self.find_files_with(name, false, true)?.0)
+    /// ones the segments' reference files leave out (section 20); and those
+    /// of them known to hold no such reference with a receiver.
+    pub fn files_with_refs(&self, name: &str) -> Result<(Vec<FileKey>, FxHashSet<FileKey>), SnapshotError> {
+        let mut plain = FxHashSet::default();
+        let files = self.find_files_with(name, false, Some(&mut plain))?.0;
+        Ok((files, plain))
     }
 
+    /// [`Graph::files_with_lines`]; with `refs_only`, only the files holding
+    /// a reference (lines are then not counted), and those holding only
+    /// references without a receiver are put in it.
     fn find_files_with(
         &self,
         name: &str,
         defs_only: bool,
-        refs_only: bool,
+        mut refs_only: Option<&mut FxHashSet<FileKey>>,
     ) -> Result<(Vec<FileKey>, usize), SnapshotError> {
         let Ok(matcher) = Matcher::new(name, Mode::Exact, true) else { return Ok((Vec::new(), 0)) };
         let mut out: Vec<FileKey> = Vec::new();
@@ -862,10 +868,15 @@ impl<'i> Graph<'i> {
                 }
             };
             for v in matcher.variants(seg)? {
-                let keep = if refs_only { seg.ref_files(&v)? } else { None };
-                if let Some(keep) = keep {
+                let keep = if refs_only.is_some() { seg.ref_files(&v)? } else { None };
+                if let (Some(keep), Some(plain)) = (keep, refs_only.as_deref_mut()) {
                     // Files, not lines: their first slots (lines are not counted).
-                    keep.into_iter().for_each(|first| count(pack(first, 1)));
+                    for (first, received) in keep {
+                        count(pack(first, 1));
+                        if !received {
+                            plain.insert((si, first));
+                        }
+                    }
                     continue;
                 }
                 if defs_only {

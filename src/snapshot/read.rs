@@ -410,9 +410,10 @@ impl Segment {
     }
 
     /// The files (first slots, increasing) among those of `v`'s postings that
-    /// hold a reference spelled as `v` or import a name spelled so; `None`
-    /// when the segment does not list `v` (it names few files: read them all).
-    pub fn ref_files(&self, v: &VariantRec) -> Result<Option<Vec<u32>>, SnapshotError> {
+    /// hold a reference spelled as `v` or import a name spelled so, each with
+    /// whether one of those references has a receiver; `None` when the
+    /// segment does not list `v` (it names few files: read them all).
+    pub fn ref_files(&self, v: &VariantRec) -> Result<Option<Vec<(u32, bool)>>, SnapshotError> {
         let b = self.section(Section::RefFiles);
         let bad = || self.corrupt("reference files malformed");
         self.check_in(Section::RefFiles, 0..4)?;

@@ -12,37 +12,51 @@
 //! Entries are in increasing variant id, for the variants naming at least
 //! [`REF_FILES_MIN`] files; a variant's bits run from its offset (counted from
 //! the end of the entries) to the next entry's, the last one's to the section's
-//! end: a bit per distinct file of its postings (both lists) in slot order,
-//! bit `i` (byte `i / 8`, bit `i % 8`) set when the `i`-th file holds a
-//! reference of that name or imports a name spelled so.
+//! end: two bits per distinct file of its postings (both lists) in slot order,
+//! bits `2i` and `2i + 1` (byte `b / 8`, bit `b % 8` for bit `b`) for the
+//! `i`-th file: the first set when the file holds a reference of that name or
+//! imports a name spelled so, the second when one of those references has a
+//! receiver (`x.name`, `mod::name`; a supertype's own receiver, its subtype,
+//! does not count): a file defining its own top-level `name` holds no plain
+//! reference to another file's.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
-use super::structure::{decode_refs, ArchivedFileStructure};
+use crate::extract::RefRole;
+
+use super::structure::{decode_refs, ArchivedFileStructure, PackedReceiver};
 
 /// Variants naming fewer files are not listed: all their files are read.
 pub const REF_FILES_MIN: usize = 4;
 
-/// The names a file's references and imports name: the terms whose files
-/// [`write`] marks. `None` when the packed references do not decode (every
-/// term is then marked: a file is never left out of a `refs`).
-pub fn ref_names(s: &ArchivedFileStructure) -> Option<FxHashSet<&str>> {
+/// The names a file's references and imports name, each with whether one of
+/// its references has a receiver: the terms whose files [`write`] marks.
+/// `None` when the packed references do not decode (every term is then
+/// marked, with a receiver: a file is never left out of a `refs`).
+pub fn ref_names(s: &ArchivedFileStructure) -> Option<FxHashMap<&str, bool>> {
     let refs = decode_refs(s.refs.as_slice(), s.names.len())?;
-    let mut out: FxHashSet<&str> = FxHashSet::default();
+    let mut out: FxHashMap<&str, bool> = FxHashMap::default();
     for r in &refs {
-        out.insert(s.names.get(r.name as usize)?.as_str());
+        let received = r.receiver != PackedReceiver::None && r.role != RefRole::Inherit;
+        *out.entry(s.names.get(r.name as usize)?.as_str()).or_default() |= received;
     }
     for i in s.imports.iter() {
         for n in i.names.iter() {
-            out.insert(n.name.as_str());
+            out.entry(n.name.as_str()).or_default();
         }
     }
     Some(out)
 }
 
+/// A file holding references of a term, as the writer takes it: its first
+/// slot, and whether one of them has a receiver.
+pub fn marked(first_slot: u32, received: bool) -> u32 {
+    first_slot << 1 | received as u32
+}
+
 /// The section for the variants in id order, each given as its postings (both
-/// lists, each increasing) and the first slots of the files holding a
-/// reference of it (increasing); `parts[slot]` is a slot's part number.
+/// lists, each increasing) and the files holding a reference of it
+/// ([`marked`], increasing); `parts[slot]` is a slot's part number.
 pub fn write<'a>(variants: impl Iterator<Item = (&'a [u32], &'a [u32], &'a [u32])>, parts: &[u16]) -> Vec<u8> {
     let mut entries: Vec<u8> = Vec::new();
     let mut bits: Vec<u8> = Vec::new();
@@ -57,14 +71,16 @@ pub fn write<'a>(variants: impl Iterator<Item = (&'a [u32], &'a [u32], &'a [u32]
         entries.extend_from_slice(&(id as u32).to_le_bytes());
         entries.extend_from_slice(&(bits.len() as u32).to_le_bytes());
         let start = bits.len();
-        bits.resize(start + files.len().div_ceil(8), 0);
+        bits.resize(start + (2 * files.len()).div_ceil(8), 0);
         let mut at = 0;
         for (i, f) in files.iter().enumerate() {
-            while at < refs.len() && refs[at] < *f {
+            while at < refs.len() && refs[at] >> 1 < *f {
                 at += 1;
             }
-            if refs.get(at) == Some(f) {
-                bits[start + i / 8] |= 1 << (i % 8);
+            if let Some(&m) = refs.get(at).filter(|&&m| m >> 1 == *f) {
+                for b in [2 * i, 2 * i + 1].into_iter().take(1 + (m & 1) as usize) {
+                    bits[start + b / 8] |= 1 << (b % 8);
+                }
             }
         }
     }
@@ -102,12 +118,14 @@ pub fn find(count: u32, id: u32, entry: impl Fn(u32) -> Option<(u32, u32)>) -> O
     Some(None)
 }
 
-/// The files of `files` (a variant's distinct files, in order) whose bit is set.
-pub fn kept(files: &[u32], bits: &[u8]) -> Option<Vec<u32>> {
-    if bits.len() != files.len().div_ceil(8) {
+/// The files of `files` (a variant's distinct files, in order) holding a
+/// reference, each with whether one has a receiver.
+pub fn kept(files: &[u32], bits: &[u8]) -> Option<Vec<(u32, bool)>> {
+    if bits.len() != (2 * files.len()).div_ceil(8) {
         return None;
     }
-    Some(files.iter().enumerate().filter(|(i, _)| bits[i / 8] & (1 << (i % 8)) != 0).map(|(_, &f)| f).collect())
+    let bit = |b: usize| bits[b / 8] & (1 << (b % 8)) != 0;
+    Some(files.iter().enumerate().filter(|(i, _)| bit(2 * i)).map(|(i, &f)| (f, bit(2 * i + 1))).collect())
 }
 
 #[cfg(test)]
@@ -122,7 +140,7 @@ mod tests {
         let p = |slot: u32, line: u32| super::super::pack(slot, line);
         let rest = [p(0, 1), p(1, 2), p(3, 4), p(4, 1)];
         let defs = [p(5, 1), p(7, 3)];
-        let refs = [1u32, 3];
+        let refs = [marked(1, false), marked(3, true)];
         let few = [p(2, 1)];
         let section = write([(&few[..], &[][..], &[][..]), (&rest[..], &defs[..], &refs[..])].into_iter(), &parts);
         let count = u32::from_le_bytes(section[0..4].try_into().unwrap());
@@ -140,8 +158,8 @@ mod tests {
         let mut files = Vec::new();
         files_of(&rest, &defs, &parts, &mut files);
         assert_eq!(files, [0, 1, 3, 5, 7]);
-        assert_eq!(kept(&files, bits), Some(vec![1, 3]));
-        assert_eq!(kept(&files[..1], bits), Some(vec![]));
-        assert_eq!(kept(&[0; 9], bits), None, "bits of another length are refused");
+        assert_eq!(kept(&files, bits), Some(vec![(1, false), (3, true)]));
+        assert_eq!(kept(&files[..3], bits), None, "bits of another length are refused");
+        assert_eq!(kept(&[0; 9], bits), None);
     }
 }

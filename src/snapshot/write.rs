@@ -249,8 +249,14 @@ impl SegmentWriter {
                 Some(b) => b,
                 None => self.terms.entry(term.into()).or_default(),
             };
-            if ref_names.as_ref().is_some_and(|n| n.as_ref().is_none_or(|n| n.contains(term))) {
-                refs.push(first_slot);
+            match &ref_names {
+                Some(Some(names)) => {
+                    if let Some(&received) = names.get(term) {
+                        refs.push(super::reffiles::marked(first_slot, received));
+                    }
+                }
+                Some(None) => refs.push(super::reffiles::marked(first_slot, true)),
+                None => {}
             }
             occurrences = occurrences.saturating_add(term_lines.len() as u32);
             for &line in term_lines {
