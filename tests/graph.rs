@@ -2164,6 +2164,18 @@ fn refs_read_only_the_files_holding_a_reference_of_the_name() {
     let own = refs_and_other_lines(&Graph::new(&index), "src/own.ts:1");
     assert_eq!(own, refs_and_other_lines(&Graph::new(&index).exhaustive(), "src/own.ts:1"));
     assert_eq!(own.0, ["src/own.ts:2 other"]);
+    // A compaction copies every file out of the old segments (the bits are
+    // then made from each archive, not from the extracted file).
+    drop(narrowed);
+    drop(wide);
+    drop(index);
+    let options = codegraph::project::UpdateOptions::default();
+    codegraph::project::update(_dir.path(), &codegraph::project::Request::Compact, &options, &|_| {}).unwrap();
+    let index = Index::open(_dir.path()).unwrap();
+    assert_ref_files_match_the_archives(&index, "mains");
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    assert_eq!(refs_and_other_lines(&narrowed, "src/m03.ts:2"), refs_and_other_lines(&wide, "src/m03.ts:2"));
+    assert_eq!(narrowed.files_read(), 3);
     let (_dir, index) = many_gets();
     assert_ref_files_match_the_archives(&index, "gets");
     for lang in ["go", "ts", "rust", "csharp", "python", "java", "c", "cpp", "php", "ruby"] {

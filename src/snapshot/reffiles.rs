@@ -24,7 +24,7 @@ use rustc_hash::FxHashMap;
 
 use crate::extract::RefRole;
 
-use super::structure::{decode_refs, ArchivedFileStructure, PackedReceiver};
+use super::structure::{decode_refs, ArchivedFileStructure, FileStructure, PackedReceiver};
 
 /// Variants naming fewer files are not listed: all their files are read.
 pub const REF_FILES_MIN: usize = 4;
@@ -33,16 +33,39 @@ pub const REF_FILES_MIN: usize = 4;
 /// its references has a receiver: the terms whose files [`write`] marks.
 /// `None` when the packed references do not decode (every term is then
 /// marked, with a receiver: a file is never left out of a `refs`).
-pub fn ref_names(s: &ArchivedFileStructure) -> Option<FxHashMap<&str, bool>> {
-    let refs = decode_refs(s.refs.as_slice(), s.names.len())?;
-    let mut out: FxHashMap<&str, bool> = FxHashMap::default();
+pub type RefNames = Option<FxHashMap<Box<str>, bool>>;
+
+/// [`RefNames`] of a file's structure archive (a file copied from a segment).
+pub fn ref_names(s: &ArchivedFileStructure) -> RefNames {
+    let names: Vec<&str> = s.names.iter().map(|n| n.as_str()).collect();
+    let imports = s.imports.iter().flat_map(|i| i.names.iter().map(|n| n.name.as_str()));
+    names_of(s.refs.as_slice(), &names, imports)
+}
+
+/// [`RefNames`] of a file's structure before it is archived (an extracted
+/// file: made on the thread that extracted it).
+pub fn ref_names_of(s: &FileStructure) -> RefNames {
+    let names: Vec<&str> = s.names.iter().map(String::as_str).collect();
+    let imports = s.imports.iter().flat_map(|i| i.names.iter().map(|n| n.name.as_str()));
+    names_of(&s.refs, &names, imports)
+}
+
+fn names_of<'a>(refs: &[u8], names: &[&str], imports: impl Iterator<Item = &'a str>) -> RefNames {
+    let refs = decode_refs(refs, names.len())?;
+    let mut out: FxHashMap<Box<str>, bool> = FxHashMap::default();
     for r in &refs {
         let received = r.receiver != PackedReceiver::None && r.role != RefRole::Inherit;
-        *out.entry(s.names.get(r.name as usize)?.as_str()).or_default() |= received;
+        let name = *names.get(r.name as usize)?;
+        match out.get_mut(name) {
+            Some(v) => *v |= received,
+            None => {
+                out.insert(name.into(), received);
+            }
+        }
     }
-    for i in s.imports.iter() {
-        for n in i.names.iter() {
-            out.entry(n.name.as_str()).or_default();
+    for name in imports {
+        if !out.contains_key(name) {
+            out.insert(name.into(), false);
         }
     }
     Some(out)

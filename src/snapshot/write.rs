@@ -83,6 +83,9 @@ pub struct Prepared {
     /// The archive compressed with the dictionary of the segment being written
     /// when the file was extracted; taken if the file lands in that segment.
     frame: Option<AheadFrame>,
+    /// The names its references name ([`super::reffiles`]); `None` when it
+    /// has no structure.
+    ref_names: Option<super::reffiles::RefNames>,
 }
 
 impl Prepared {
@@ -93,7 +96,8 @@ impl Prepared {
         let record = FileStructure::from_facts(facts);
         let structure = if record.is_empty() { Vec::new() } else { record.to_archive() };
         let frame = dict.filter(|_| !structure.is_empty()).map(|d| d.ahead(&structure));
-        Prepared { line_types, structure, frame }
+        let ref_names = (!structure.is_empty()).then(|| super::reffiles::ref_names_of(&record));
+        Prepared { line_types, structure, frame, ref_names }
     }
 }
 
@@ -191,7 +195,7 @@ impl SegmentWriter {
             structure: &prepared.structure,
         };
         let terms = facts.terms.iter().map(|t| (t.term.as_str(), t.lines.as_slice()));
-        self.add_entry_with(&entry, terms, prepared.frame);
+        self.add_entry_with(&entry, terms, prepared.frame, Some(prepared.ref_names));
     }
 
     /// The dictionary of this segment's structure frames, once trained: frames
@@ -205,7 +209,7 @@ impl SegmentWriter {
     /// distinct term once with its increasing 1-based lines. The caller checks
     /// [`SegmentWriter::fits`] first.
     pub fn add_entry<'t>(&mut self, entry: &FileEntry<'_>, terms: impl Iterator<Item = (&'t str, &'t [u32])>) {
-        self.add_entry_with(entry, terms, None);
+        self.add_entry_with(entry, terms, None, None);
     }
 
     fn add_entry_with<'t>(
@@ -213,6 +217,7 @@ impl SegmentWriter {
         entry: &FileEntry<'_>,
         terms: impl Iterator<Item = (&'t str, &'t [u32])>,
         frame: Option<AheadFrame>,
+        ref_names: Option<Option<super::reffiles::RefNames>>,
     ) {
         // Longer words are not indexed.
         let terms: Vec<(&str, &[u32])> = terms.filter(|(t, _)| t.len() <= MAX_TERM_BYTES).collect();
@@ -229,8 +234,8 @@ impl SegmentWriter {
         };
         self.defs.add_archived(first_slot, archived, &terms);
         // The names the file's references name (all of its terms when its
-        // references do not decode).
-        let ref_names = archived.map(super::reffiles::ref_names);
+        // references do not decode), made ahead for an extracted file.
+        let ref_names = ref_names.unwrap_or_else(|| archived.map(super::reffiles::ref_names));
         if let Some(v) = &mut self.vectors {
             v.add_file(entry.path, parts, archived);
         }
