@@ -2091,6 +2091,10 @@ fn assert_ref_files_match_the_archives(index: &Index, what: &str) {
                     || f.imports.iter().any(|i| i.names.iter().any(|n| n.name == *name))
             })
             .collect();
+        for defs_only in [false, true] {
+            let counted = g.files_with_lines(name, defs_only).unwrap().1;
+            assert_eq!(g.lines_naming(name, defs_only).unwrap(), counted, "{what}: lines naming {name}");
+        }
         let (got, plain) = g.files_with_refs(name).unwrap();
         assert_eq!(got, expected, "{what}: {name}");
         listed += (named.len() >= 4 && got.len() < named.len()) as usize;

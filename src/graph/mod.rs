@@ -844,6 +844,28 @@ impl<'i> Graph<'i> {
         Ok((files, plain))
     }
 
+    /// The number of lines of live files naming `name` (case-sensitively),
+    /// optionally only definition lines: [`Graph::files_with_lines`]'s count,
+    /// from the variant records and definition lists when no slot of a segment
+    /// is superseded (the other lines' postings, thousands for a common name,
+    /// are not walked).
+    pub fn lines_naming(&self, name: &str, defs_only: bool) -> Result<usize, SnapshotError> {
+        if (0..self.index.segments.len()).any(|si| !self.index.all_live(si)) {
+            return Ok(self.files_with_lines(name, defs_only)?.1);
+        }
+        let Ok(matcher) = Matcher::new(name, Mode::Exact, true) else { return Ok(0) };
+        let mut lines = 0;
+        for seg in &self.index.segments {
+            for v in matcher.variants(seg)? {
+                lines += match defs_only {
+                    true => seg.def_posting_iter(&v)?.count(),
+                    false => v.occurrences as usize,
+                };
+            }
+        }
+        Ok(lines)
+    }
+
     /// [`Graph::files_with_lines`]; with `refs_only`, only the files holding
     /// a reference (lines are then not counted), and those holding only
     /// references without a receiver are put in it.

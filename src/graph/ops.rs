@@ -221,7 +221,7 @@ impl Graph<'_> {
         let mut other_lines = 0;
         for (n, name) in names.iter().enumerate() {
             let via_new = n >= named;
-            let lines = self.files_with_lines(name, false)?.1;
+            let lines = self.lines_naming(name, false)?;
             // The files holding a reference of that name (reading the others,
             // which name it where they define their own or in comments, was
             // 80% of the archives read).
@@ -243,7 +243,7 @@ impl Graph<'_> {
                 None
             };
             // Lines naming `name` outside definition lines, and those answered.
-            let outside = lines.saturating_sub(self.files_with_lines(name, true)?.1);
+            let outside = lines.saturating_sub(self.lines_naming(name, true)?);
             let mut answered: FxHashSet<(FileKey, u32)> = FxHashSet::default();
             for &key in files.iter() {
                 if keep.as_ref().is_some_and(|k| !k.contains(&key)) {

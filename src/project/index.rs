@@ -176,6 +176,11 @@ impl Index {
         !self.superseded.get(segment).is_some_and(|s| s.contains(slot))
     }
 
+    /// Whether every slot of a segment holds a current file.
+    pub fn all_live(&self, segment: usize) -> bool {
+        self.superseded.get(segment).is_none_or(|s| s.is_empty())
+    }
+
     /// Whether results of several segments must be merged by path (update
     /// segments exist).
     pub fn has_updates(&self) -> bool {
