@@ -440,7 +440,7 @@ impl Segment {
                 continue;
             }
             last = Some(slot);
-            let first = slot - self.slot(slot)?.part as u32;
+            let first = slot.checked_sub(self.slot(slot)?.part as u32).ok_or_else(bad)?;
             if files.last() != Some(&first) {
                 files.push(first);
             }
