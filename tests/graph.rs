@@ -671,6 +671,16 @@ fn project_of(files: &[(&str, &str)]) -> (tempfile::TempDir, Index) {
     common::indexed_project(files)
 }
 
+/// The callers of SYMBOL, one level: `qualified name [call lines]`.
+fn callers(index: &Index, symbol: &str) -> Vec<String> {
+    let g = Graph::new(index);
+    g.callers(&g.find(symbol).unwrap(), 1)
+        .unwrap()
+        .into_iter()
+        .map(|c| format!("{} {:?}", c.symbol.map_or(String::new(), |s| s.qualified_name), c.lines))
+        .collect()
+}
+
 /// The callees of SYMBOL by qualified name ("external NAME" for a library's).
 fn callees(index: &Index, symbol: &str) -> Vec<String> {
     let g = Graph::new(index);
@@ -803,14 +813,7 @@ fn ruby_new_calls_initialize() {
     ]);
     assert_eq!(refs(&index, "Store.initialize"), ["lib/run.rb:4 call"]);
     assert_eq!(refs(&index, "Base.initialize"), ["lib/run.rb:5 call"]);
-    let g = Graph::new(&index);
-    let callers: Vec<String> = g
-        .callers(&g.find("Store.initialize").unwrap(), 1)
-        .unwrap()
-        .into_iter()
-        .map(|c| format!("{} {:?}", c.symbol.map_or(String::new(), |s| s.qualified_name), c.lines))
-        .collect();
-    assert_eq!(callers, ["run [4]"]);
+    assert_eq!(callers(&index, "Store.initialize"), ["run [4]"]);
     assert_eq!(callees(&index, "run"), ["Store::initialize", "Base::initialize"]);
 }
 
@@ -2044,14 +2047,7 @@ fn calls_of_a_type_are_calls_of_its_constructors() {
     assert_eq!(refs(&index, "ts/store.ts:2"), ["ts/run.ts:4 call"]);
     assert_eq!(refs(&index, "php/Store.php:5"), ["php/Run.php:5 call"]);
     assert_eq!(refs(&index, "py/shop/store.py:2"), ["py/shop/run.py:5 call"]);
-    let g = Graph::new(&index);
-    let callers: Vec<String> = g
-        .callers(&g.find("ts/store.ts:2").unwrap(), 1)
-        .unwrap()
-        .into_iter()
-        .map(|c| format!("{} {:?}", c.symbol.map_or(String::new(), |s| s.qualified_name), c.lines))
-        .collect();
-    assert_eq!(callers, ["run.go [4]"]);
+    assert_eq!(callers(&index, "ts/store.ts:2"), ["run.go [4]"]);
     assert_eq!(
         callees(&index, "Shop.Run.Go"),
         ["Shop.Store", "Shop.Store.Store", "Shop.Store.Store", "Shop.Other", "Shop.Other.Other"]

@@ -49,9 +49,10 @@ fn segment_with_vectors(root: &Path, model: &std::sync::Arc<codegraph::embed::St
 }
 
 /// Runs every kind of query; returns the answers, or an error if any failed.
-/// Every query mode (subwords too), a symbol search (the subword index and
-/// the definitions table) and, given a model, a search by meaning (the
-/// vectors), as text to compare.
+/// Every query mode (subwords too), the files holding a name's references
+/// (the reference files), a symbol search (the subword index and the
+/// definitions table) and, given a model, a search by meaning (the vectors),
+/// as text to compare.
 fn query_all_with(index: &Index, model: Option<&codegraph::embed::StaticModel>) -> Result<Vec<String>, String> {
     let mut out = query_all(index)?;
     if let Some(m) = model {
@@ -79,7 +80,15 @@ fn query_all(index: &Index) -> Result<Vec<String>, String> {
         q.types = vec![codegraph::extract::LineType::Code, codegraph::extract::LineType::Method];
         out.push(format!("{:?}", search(index, &q).map_err(|e| e.to_string())?));
     }
-    let found = codegraph::graph::Graph::new(index).search("player health", 10).map_err(|e| e.to_string())?;
+    // The files holding references of a name (section 20, read for `refs`).
+    let g = codegraph::graph::Graph::new(index);
+    for name in ["Player", "health"] {
+        let (files, plain) = g.files_with_refs(name).map_err(|e| e.to_string())?;
+        let mut plain: Vec<_> = plain.into_iter().collect();
+        plain.sort();
+        out.push(format!("{files:?} {plain:?}"));
+    }
+    let found = g.search("player health", 10).map_err(|e| e.to_string())?;
     out.push(format!("{:?}", found.hits));
     Ok(out)
 }
@@ -116,6 +125,8 @@ fn every_flipped_byte_answers_right_or_errs() {
     assert!(index.segments[0].vectors().unwrap().is_some_and(|t| t.rows == 24 * 12 + 1), "one row per function");
     let good = query_all_with(&index, Some(&model)).unwrap();
     assert!(good.iter().any(|m| m.contains("total: 288")), "{good:?}");
+    // `Player` is referenced in the 24 Rust files, each listed by section 20.
+    assert!(good.iter().any(|m| m.starts_with('[') && m.matches("(0, ").count() == 24), "{good:?}");
     assert!(good[good.len() - 2].contains("PlayerHealth"), "{good:?}");
     assert!(good.last().is_some_and(|near| near.matches("((0, ").count() == 8), "{good:?}");
     let mut wrong = Vec::new();
