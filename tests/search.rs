@@ -50,6 +50,38 @@ fn hex_string_to_color_finds_hex_string_to_color_first() {
     assert_eq!(search(&index, "parse html", 1), ["parse_html web/html.py:2"]);
 }
 
+/// The whole-query bonus goes to a name spelled as the query: holding all of
+/// its subwords (`getUser`), or one word spelled so (`hexStringToColor` for
+/// "hexstringtocolor"), not to one that only puts the same letters together
+/// (`get_us_er` holds `get`, not `user`). Scored without reading names (format
+/// v12's subword counts), the answer is the exhaustive one.
+#[test]
+fn the_whole_query_bonus_needs_the_query_spelled_whole() {
+    let (_dir, index) = project(&[
+        (
+            "a.go",
+            "package a\n\nfunc get_us_er() {}\nfunc getUser() {}\nfunc getUserName() {}\nfunc get() {}\n             func hexStringToColor() {}\nfunc hexstringtocolors() {}\n",
+        ),
+        ("b.go", "package a\n\nfunc user() {}\nfunc userGet() {}\nfunc getOther() {}\n"),
+    ]);
+    let scored = |q: &str, exhaustive: bool| -> Vec<(String, String)> {
+        let g = if exhaustive { Graph::new(&index).exhaustive() } else { Graph::new(&index) };
+        g.search(q, 20).unwrap().hits.into_iter().map(|h| (h.name, format!("{:.3}", h.score))).collect()
+    };
+    let got = scored("get user", false);
+    assert_eq!(got, scored("get user", true));
+    let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names[..3], ["getUser", "userGet", "getUserName"], "{got:?}");
+    let score = |n: &str| got.iter().find(|(m, _)| m == n).unwrap().1.parse::<f64>().unwrap();
+    // `get_us_er` scores as `getOther` would with three subwords: below both
+    // words' holders, no bonus.
+    assert!(score("get_us_er") < score("getOther"), "{got:?}");
+    assert!(score("getUser") > score("userGet") + 0.5, "{got:?}");
+    let got = scored("hexstringtocolor", false);
+    assert_eq!(got, scored("hexstringtocolor", true));
+    assert_eq!(got[0].0, "hexStringToColor", "{got:?}");
+}
+
 #[test]
 fn a_search_answers_kind_qualified_name_and_nothing_for_unknown_words() {
     let (_dir, index) = project(COLORS);

@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::{Def, Graph, GraphError};
 use crate::extract::words::subwords;
 use crate::lang::Language;
-use crate::snapshot::defs::DefEntry;
+use crate::snapshot::defs::{DefEntry, StringIds};
 use crate::snapshot::{fold, Segment, SnapshotError, VariantRec};
 
 /// BM25's term-frequency saturation and length normalization.
@@ -114,9 +114,21 @@ pub struct SymbolSearch {
     pub semantic: Option<super::SemanticCounts>,
 }
 
-/// Candidate names holding the same query subwords: the most one could
-/// score, the subwords (bits), and the names (segment, variant id).
-type Group = (f64, u32, Vec<(u32, u32)>);
+/// Candidate names holding the same query subwords and of the same number of
+/// subwords (0: not known), and the names (segment, variant id).
+struct Group {
+    /// The most one of its names could score; when `exact`, what each scores.
+    bound: f64,
+    /// The query subwords held (bits).
+    mask: u32,
+    /// The names' number of subwords, 0 when not known.
+    parts: u32,
+    /// Every name scores `bound`: its subwords and their number are known and
+    /// it cannot be spelled as the whole query (it holds some of the query's
+    /// subwords, not all), so it is scored without being read or split.
+    exact: bool,
+    members: Vec<(u32, u32)>,
+}
 
 /// A definition's file as ranked: its path, language and what it adds.
 type FileRank<'a> = (&'a str, Language, f64);
@@ -165,66 +177,93 @@ impl Graph<'_> {
             words.push(Word { text: t.clone(), idf, df });
         }
         let total_idf: f64 = words.iter().map(|w| w.idf).sum();
-        let with_names = words.iter().filter(|w| w.df > 0).count() as u32;
 
         // 1. Candidates: per segment, the definition names holding any subword,
         //    each with the set of subwords it holds (a mask), from merging the
         //    lists (no name is read or split here); the names holding the same
         //    ones form one group, since what a name could score depends only on
         //    them.
-        let mut bucket_of: FxHashMap<u32, usize> = FxHashMap::default();
+        // Groups by `mask << 4 | parts`: in a table when the query has few
+        // subwords, else in a map.
+        let direct = words.len() <= 8;
+        let mut table: Vec<u32> = if direct { vec![u32::MAX; 1 << (words.len() + 4)] } else { Vec::new() };
+        let mut bucket_of: FxHashMap<u32, u32> = FxHashMap::default();
         let mut groups: Vec<Group> = Vec::new();
         let mut names_matched = 0usize;
-        let mut lists: Vec<(u32, Vec<u32>)> = Vec::new(); // (mask bit, ids)
+        let mut lists: Vec<(u32, Vec<u64>)> = Vec::new(); // (mask bit, id << 4 | parts)
         for (si, seg) in segments.iter().enumerate() {
             lists.clear();
             for (wi, w) in words.iter().enumerate() {
                 if w.df == 0 {
                     continue;
                 }
-                let mut ids: Vec<u32> = Vec::new();
+                let mut ids: Vec<u64> = Vec::new();
                 if let Some(list) = seg.subword_list(&w.text)? {
                     seg.subword_def_ids(&list, &mut ids)?;
                 }
-                // A whole word is not listed (its fold is the subword): merged in.
+                // A whole word is not listed (its fold is the subword): merged
+                // in, its number of subwords not known (`User` is one, a
+                // `HexStringToColor` whole for `hexstringtocolor` four).
                 for (id, v) in whole_word_variants(seg, &w.text)? {
                     if seg.definition_count(seg.str_at(v.term)?)? > 0 {
-                        let at = ids.partition_point(|&x| x < id);
-                        ids.insert(at, id);
+                        let id = id as u64;
+                        let at = ids.partition_point(|&x| x >> 4 < id);
+                        match ids.get_mut(at) {
+                            Some(x) if *x >> 4 == id => *x = id << 4,
+                            _ => ids.insert(at, id << 4),
+                        }
                     }
                 }
                 lists.push((1 << wi, ids));
             }
-            let mut add = |mask: u32, id: u32| {
-                let g = *bucket_of.entry(mask).or_insert_with(|| {
-                    groups.push((0.0, mask, Vec::new()));
-                    groups.len() - 1
-                });
-                groups[g].2.push((si as u32, id));
+            let mut add = |mask: u32, entry: u64| {
+                let (id, parts) = ((entry >> 4) as u32, (entry & 15) as u32);
+                let key = mask << 4 | parts;
+                let slot = match direct {
+                    true => &mut table[key as usize],
+                    false => bucket_of.entry(key).or_insert(u32::MAX),
+                };
+                if *slot == u32::MAX {
+                    *slot = groups.len() as u32;
+                    groups.push(Group { bound: 0.0, mask, parts, exact: false, members: Vec::new() });
+                }
+                groups[*slot as usize].members.push((si as u32, id));
                 names_matched += 1;
             };
-            merge_masks(&lists, |id, mask| add(mask, id));
+            merge_masks(&lists, |entry, mask| add(mask, entry));
             // A name spelled as the whole query in one word (`hexstringtocolor`)
             // holds none of its subwords as such, yet earns its bonus.
             if texts.len() > 1 {
                 let all = lists.iter().fold(0, |m, (bit, _)| m | bit);
                 for (id, v) in whole_word_variants(seg, &whole)? {
                     if seg.definition_count(seg.str_at(v.term)?)? > 0 {
-                        add(all, id);
+                        add(all, (id as u64) << 4);
                     }
                 }
             }
         }
-        // What a group's names could score at most: BM25 with one subword per
-        // query subword held (a name has at least that many), and the
-        // whole-query bonus when it holds them all.
-        for (bound, mask, _) in &mut groups {
-            let held = mask.count_ones();
-            let idf: f64 = words.iter().enumerate().filter(|(i, _)| *mask & (1 << i) != 0).map(|(_, w)| w.idf).sum();
-            let bonus = if held == with_names { WHOLE_NAME_BONUS * total_idf } else { 0.0 };
-            *bound = idf * bm25(held as f64) + bonus;
+        // What a group's names could score at most: BM25 with their number of
+        // subwords (when not known, one per query subword held: a name has at
+        // least that many), and the whole-query bonus when they hold them all.
+        // A group is exact (its bound what each of its names scores) when its
+        // names' number of subwords is known and they cannot earn the bonus:
+        // they hold some but not all of the query's subwords (see
+        // `name_score`), or all in more subwords than the query's. In an
+        // exhaustive search every name is split and scored (the oracle).
+        let all_bits: u32 = words.iter().enumerate().filter(|(_, w)| w.df > 0).fold(0, |m, (i, _)| m | 1 << i);
+        // A name holding every query subword (all naming definitions) in more
+        // subwords than the query has is longer than the query spelled whole.
+        let every = all_bits.count_ones() as usize == texts.len();
+        for g in &mut groups {
+            let held = g.mask.count_ones();
+            let len = if g.parts != 0 { g.parts } else { held.max(1) };
+            let full = g.mask == all_bits;
+            let longer = every && g.parts as usize > texts.len();
+            let bonus = if full && !longer { WHOLE_NAME_BONUS * total_idf } else { 0.0 };
+            g.bound = bm25_score(&words, g.mask, len) + bonus;
+            g.exact = !self.exhaustive && g.parts != 0 && held > 0 && (!full || longer);
         }
-        groups.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        groups.sort_by(|a, b| b.bound.total_cmp(&a.bound).then((a.mask, a.parts).cmp(&(b.mask, b.parts))));
 
         // 2. Names best first, as step 3 asks for them: a group's names are
         //    scored exactly (split) only when no name scored so far is better
@@ -241,7 +280,7 @@ impl Graph<'_> {
         };
         if self.exhaustive {
             while queue.next < groups.len() {
-                queue.score_group(segments, &words, &whole, total_idf)?;
+                queue.score_group(segments, &words, &whole, total_idf, all_bits)?;
             }
         }
 
@@ -252,19 +291,20 @@ impl Graph<'_> {
         // The file of the definition before (a name's definitions come in
         // file order; several in one file are common).
         let mut last_file: Option<((usize, u32), FileRank<'_>)> = None;
-        let mut found: Vec<(f64, &str, usize, &str, Language, DefEntry)> = Vec::new();
+        let mut found: Vec<(f64, &str, usize, &str, Language, DefEntry, StringIds)> = Vec::new();
         let mut top = TopScores::new(limit);
         // The definitions of the `keep` best names at most (a name's
         // definitions lift it by `lift` at most: the answer is rarely past them).
         for _ in 0..keep {
             // A name scoring below this cannot enter the answer.
             let floor = if top.full() && !self.exhaustive { top.last() - lift } else { f64::NEG_INFINITY };
-            let Some((name, score)) = queue.pop(segments, &words, &whole, total_idf, floor)? else { break };
+            let Some((name, score)) = queue.pop(segments, &words, &whole, total_idf, all_bits, floor)? else { break };
             if !self.exhaustive && top.full() && score + lift < top.last() {
                 break;
             }
             for (si, seg) in segments.iter().enumerate() {
-                for e in seg.definitions(name)? {
+                // Their strings are read for the answer's only.
+                for (e, ids) in seg.definition_heads(name)? {
                     let kind = match e.cat {
                         0 => 0.3,
                         1 => 0.2,
@@ -305,7 +345,7 @@ impl Graph<'_> {
                         continue;
                     }
                     top.add(s);
-                    found.push((s, path, si, name, language, e));
+                    found.push((s, path, si, name, language, e, ids));
                 }
             }
         }
@@ -313,8 +353,11 @@ impl Graph<'_> {
         found.truncate(limit);
         let hits = found
             .into_iter()
-            .map(|(score, path, si, name, language, e)| SymbolHit::from_entry(name, e, path, language, si, score))
-            .collect();
+            .map(|(score, path, si, name, language, e, ids)| {
+                let e = segments[si].fill_definition(e, ids)?;
+                Ok(SymbolHit::from_entry(name, e, path, language, si, score))
+            })
+            .collect::<Result<_, SnapshotError>>()?;
         Ok(SymbolSearch {
             subwords: texts,
             hits,
@@ -353,13 +396,14 @@ impl<'s> NameQueue<'_, 's> {
         words: &[Word],
         whole: &str,
         total_idf: f64,
+        all_bits: u32,
         floor: f64,
     ) -> Result<Option<(&'s str, f64)>, SnapshotError> {
         loop {
             // Unscored names score at most their group's bound: a name scored
             // above the next bound is the best left (an equal one waits, as an
             // unscored name of the same score may come first by name).
-            let bound = self.groups.get(self.next).map(|g| g.0);
+            let bound = self.groups.get(self.next).map(|g| g.bound);
             match (self.heap.peek(), bound) {
                 (Some(r), b) if b.is_none_or(|b| r.score > b) => {
                     return Ok(self.heap.pop().map(|r| (r.name, r.score)));
@@ -367,7 +411,7 @@ impl<'s> NameQueue<'_, 's> {
                 (None, None) => return Ok(None),
                 // Then nothing scored nor unscored reaches the floor.
                 (_, Some(b)) if b < floor => return Ok(None),
-                _ => self.score_group(segments, words, whole, total_idf)?,
+                _ => self.score_group(segments, words, whole, total_idf, all_bits)?,
             }
         }
     }
@@ -379,17 +423,52 @@ impl<'s> NameQueue<'_, 's> {
         words: &[Word],
         whole: &str,
         total_idf: f64,
+        all_bits: u32,
     ) -> Result<(), SnapshotError> {
-        let Some((_, _, members)) = self.groups.get(self.next) else { return Ok(()) };
+        let Some(group) = self.groups.get(self.next) else { return Ok(()) };
         self.next += 1;
-        for &(si, id) in members {
+        if group.exact {
+            // Every name scores the bound: none is split, and when it is below
+            // the best queued none is read. Of names scoring the same, the
+            // first by name come out first: at most `n` of them are asked for.
+            let score = group.bound;
+            if self.best.full() && score < self.best.last() {
+                return Ok(());
+            }
+            let mut names: Vec<&'s str> = Vec::with_capacity(group.members.len());
+            for &(si, id) in &group.members {
+                let seg = &segments[si as usize];
+                let name = seg.str_at(seg.variant(id)?.term)?;
+                if !self.seen.contains(name) {
+                    names.push(name);
+                }
+            }
+            self.scored += names.len();
+            let n = self.best.n;
+            if names.len() > n {
+                names.select_nth_unstable(n);
+                names.truncate(n + 1);
+            }
+            names.sort_unstable();
+            names.dedup();
+            for name in names {
+                if self.best.full() && score < self.best.last() {
+                    break;
+                }
+                self.seen.insert(name);
+                self.best.add(score);
+                self.heap.push(Ranked { score, name });
+            }
+            return Ok(());
+        }
+        for &(si, id) in &group.members {
             let seg = &segments[si as usize];
             let name = seg.str_at(seg.variant(id)?.term)?;
             if self.seen.contains(name) {
                 continue;
             }
             self.scored += 1;
-            let score = name_score(name, words, whole, total_idf);
+            let score = name_score(name, words, whole, total_idf, all_bits);
             if self.best.full() && score < self.best.last() {
                 continue;
             }
@@ -519,10 +598,20 @@ fn bm25(len: f64) -> f64 {
     (K1 + 1.0) / (1.0 + K1 * (1.0 - B + B * len / AVG_SUBWORDS))
 }
 
+/// BM25 of a name of `len` subwords holding the query subwords `held` (bits).
+fn bm25_score(words: &[Word], held: u32, len: u32) -> f64 {
+    let weight = bm25(len.max(1) as f64);
+    words.iter().enumerate().filter(|(i, _)| held & (1 << i) != 0).map(|(_, w)| w.idf * weight).sum()
+}
+
 /// A name's BM25 score for the query's subwords (each counted once: a name
 /// repeating a subword is rare and not worth more), plus the bonus when it is
-/// spelled as the whole query.
-fn name_score(name: &str, words: &[Word], whole: &str, total_idf: f64) -> f64 {
+/// spelled as the whole query: its subwords, folded and put together, are the
+/// query's (`whole`), and it holds all of the query's subwords that name
+/// definitions (`all_bits`: `hexStringToColor` for "hex string to color") or
+/// none of them (`HexStringToColor` for "hexstringtocolor"), not some
+/// (`get_us_er` for "get user" is not spelled so).
+fn name_score(name: &str, words: &[Word], whole: &str, total_idf: f64, all_bits: u32) -> f64 {
     let (mut len, mut held) = (0u32, 0u32);
     let mut rest = Some(whole);
     let mut buf = [0u8; 64];
@@ -536,32 +625,47 @@ fn name_score(name: &str, words: &[Word], whole: &str, total_idf: f64) -> f64 {
         }
         rest = rest.and_then(|r| r.strip_prefix(&*part));
     }
-    let weight = bm25(len.max(1) as f64);
-    let s: f64 = words.iter().enumerate().filter(|(i, _)| held & (1 << i) != 0).map(|(_, w)| w.idf * weight).sum();
-    s + if rest == Some("") { WHOLE_NAME_BONUS * total_idf } else { 0.0 }
+    let spelled = rest == Some("") && (held == all_bits || held == 0);
+    bm25_score(words, held, len) + if spelled { WHOLE_NAME_BONUS * total_idf } else { 0.0 }
 }
 
-/// Merges sorted id lists, calling `f(id, mask)` once per id with the bits of
-/// the lists holding it.
-fn merge_masks(lists: &[(u32, Vec<u32>)], mut f: impl FnMut(u32, u32)) {
-    // Each list's next id (`u32::MAX` past its end; ids are below the
-    // segment's variant count, so never that).
-    let mut at = vec![0usize; lists.len()];
-    let mut heads: Vec<u32> = lists.iter().map(|(_, ids)| ids.first().copied().unwrap_or(u32::MAX)).collect();
-    loop {
-        let min = heads.iter().copied().min().unwrap_or(u32::MAX);
-        if min == u32::MAX {
-            return;
-        }
-        let mut mask = 0;
-        for (i, head) in heads.iter_mut().enumerate() {
-            if *head == min {
-                let (bit, ids) = &lists[i];
-                mask |= bit;
-                at[i] += 1;
-                *head = ids.get(at[i]).copied().unwrap_or(u32::MAX);
+/// Merges sorted lists of `id << 4 | parts`, calling `f(id << 4 | parts,
+/// mask)` once per id, in id order, with the bits of the lists holding it
+/// (`parts` 0 when the lists do not agree: one of them does not know).
+fn merge_masks(lists: &[(u32, Vec<u64>)], mut f: impl FnMut(u64, u32)) {
+    // Two lists at a time into `acc`: `(id << 4 | parts) << 16 | mask` (a
+    // query has at most 16 subwords), the smallest lists first.
+    let mut order: Vec<&(u32, Vec<u64>)> = lists.iter().collect();
+    order.sort_by_key(|(_, ids)| ids.len());
+    let mut acc: Vec<u64> = Vec::new();
+    let mut next: Vec<u64> = Vec::new();
+    for (bit, ids) in order {
+        let bit = *bit as u64;
+        next.clear();
+        next.reserve(acc.len() + ids.len());
+        let (mut i, mut j) = (0, 0);
+        while i < acc.len() && j < ids.len() {
+            let (a, b) = (acc[i], ids[j]);
+            let (ida, idb) = (a >> 20, b >> 4);
+            if ida < idb {
+                next.push(a);
+                i += 1;
+            } else if idb < ida {
+                next.push(b << 16 | bit);
+                j += 1;
+            } else {
+                let agree = (a >> 16 & 15) == (b & 15);
+                let entry = if agree { a >> 16 } else { idb << 4 };
+                next.push(entry << 16 | (a & 0xFFFF) | bit);
+                i += 1;
+                j += 1;
             }
         }
-        f(min, mask);
+        next.extend_from_slice(&acc[i..]);
+        next.extend(ids[j..].iter().map(|&b| b << 16 | bit));
+        std::mem::swap(&mut acc, &mut next);
+    }
+    for e in acc {
+        f(e >> 16, (e & 0xFFFF) as u32);
     }
 }

@@ -371,20 +371,23 @@ fn raw_record(records: &[u8], at: &mut usize, slot: u32) -> Option<RawRecord> {
 /// Decodes a group of `count` records at `offset` of the `defs` section, with
 /// strings from the `def strings` section; `None` when the bytes are malformed.
 pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -> Option<Vec<DefEntry>> {
-    let string = |id: u64| -> Option<String> {
-        match id {
-            0 => Some(String::new()),
-            _ => string_at(strings, id - 1),
-        }
-    };
+    read_heads(records, offset, count)?.into_iter().map(|(e, ids)| fill_strings(strings, e, ids)).collect()
+}
+
+/// The string ids of a record (kind, parent, returns, scope; 0 for none), to
+/// read with [`fill_strings`].
+pub type StringIds = [u64; 4];
+
+/// [`read_group`] without the strings: each entry's `kind`, `parent`,
+/// `returns` and `scope` empty (nothing allocated), with their ids.
+pub fn read_heads(records: &[u8], offset: usize, count: usize) -> Option<Vec<(DefEntry, StringIds)>> {
     let mut out = Vec::with_capacity(count.min(1 << 16));
     let mut at = offset;
     let mut slot = 0u32;
     for _ in 0..count {
         let r = raw_record(records, &mut at, slot)?;
         slot = r.slot;
-        let [kind, parent, returns, scope] = r.ids;
-        out.push(DefEntry {
+        let entry = DefEntry {
             slot: r.slot,
             index: r.index,
             line: r.line,
@@ -393,13 +396,30 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
             nested: r.tag & 4 != 0,
             on_line: r.tag & 8 != 0,
             private: r.tag & 16 != 0,
-            kind: string(kind)?,
-            parent: if parent == 0 { None } else { Some(string(parent)?) },
-            returns: string(returns)?,
-            scope: string(scope)?,
-        });
+            kind: String::new(),
+            parent: None,
+            returns: String::new(),
+            scope: String::new(),
+        };
+        out.push((entry, r.ids));
     }
     Some(out)
+}
+
+/// An entry of [`read_heads`] with its strings.
+pub fn fill_strings(strings: &[u8], mut e: DefEntry, ids: StringIds) -> Option<DefEntry> {
+    let string = |id: u64| -> Option<String> {
+        match id {
+            0 => Some(String::new()),
+            _ => string_at(strings, id - 1),
+        }
+    };
+    let [kind, parent, returns, scope] = ids;
+    e.kind = string(kind)?;
+    e.parent = if parent == 0 { None } else { Some(string(parent)?) };
+    e.returns = string(returns)?;
+    e.scope = string(scope)?;
+    Some(e)
 }
 
 /// A relation edge as the relation sections hold it: in the file whose first

@@ -338,11 +338,12 @@ impl Segment {
             .ok_or_else(|| self.corrupt("subword list malformed"))
     }
 
-    /// Appends the ids of a subword list's entries that name definitions.
+    /// Appends the entries of a subword list that name definitions, each as
+    /// `id << 4 | parts` (see [`super::subwords::SubwordList::def_ids`]).
     pub fn subword_def_ids(
         &self,
         list: &super::subwords::SubwordList<'_>,
-        out: &mut Vec<u32>,
+        out: &mut Vec<u64>,
     ) -> Result<(), SnapshotError> {
         list.def_ids(self.variant_count, out).ok_or_else(|| self.corrupt("subword list malformed"))
     }
@@ -383,6 +384,32 @@ impl Segment {
             return Err(self.corrupt("definition of a slot out of range"));
         }
         Ok(defs)
+    }
+
+    /// [`Segment::definitions`] without their strings (`kind`, `parent`,
+    /// `returns`, `scope` empty), each with the ids to read them by
+    /// [`Segment::fill_definition`]: for a scan of many that keeps few.
+    pub fn definition_heads(
+        &self,
+        name: &str,
+    ) -> Result<Vec<(super::defs::DefEntry, super::defs::StringIds)>, SnapshotError> {
+        let (offset, count) = self.def_group(name)?;
+        let defs = super::defs::read_heads(self.section(Section::Defs), offset, count)
+            .ok_or_else(|| self.corrupt("definition records malformed"))?;
+        if defs.iter().any(|(d, _)| d.slot >= self.slot_count) {
+            return Err(self.corrupt("definition of a slot out of range"));
+        }
+        Ok(defs)
+    }
+
+    /// A definition of [`Segment::definition_heads`] with its strings.
+    pub fn fill_definition(
+        &self,
+        e: super::defs::DefEntry,
+        ids: super::defs::StringIds,
+    ) -> Result<super::defs::DefEntry, SnapshotError> {
+        super::defs::fill_strings(self.section(Section::DefStrings), e, ids)
+            .ok_or_else(|| self.corrupt("definition records malformed"))
     }
 
     /// The edges of `name` of a relation in this segment, in slot and line

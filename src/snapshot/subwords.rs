@@ -1,6 +1,8 @@
 //! The subword index of a segment: each subword (lower case) of the compound
 //! terms → the variants holding it, each marked when its spelling names a
-//! definition of the segment. `getUserById` is listed under `get`, `user`, `by`
+//! definition of the segment, with the variant's number of subwords (what a
+//! symbol search's BM25 needs of a name, so a name is scored without being
+//! read and split). `getUserById` is listed under `get`, `user`, `by`
 //! and `id`, so that a subword query or a symbol search reads one list instead
 //! of scanning the dictionary. A term that is one subword whole (`user`,
 //! `User`) is not listed: its fold is the subword, found in the term fst.
@@ -11,10 +13,16 @@ use rustc_hash::FxHashMap;
 use super::postings::{get_varint, put_varint};
 use crate::extract::words::subwords;
 
+/// Subword counts above this are stored as 0 ("split the name to know").
+pub const MAX_PARTS: u32 = 15;
+
 /// Collects the lists while a segment's variants are written, in id order.
 #[derive(Default)]
 pub struct SubwordWriter {
+    /// Per subword, `id << 1 | is_def` of the variants holding it.
     lists: FxHashMap<Box<str>, Vec<u32>>,
+    /// Per variant id, its number of subwords as stored (see [`parts_code`]).
+    parts: Vec<u8>,
     /// The subwords of the variant being added (distinct, lower case).
     scratch: Vec<String>,
 }
@@ -24,7 +32,9 @@ impl SubwordWriter {
     /// definition of the segment has this exact name. Ids must increase.
     pub fn add(&mut self, id: u32, term: &str, key: &str, is_def: bool) {
         self.scratch.clear();
+        let mut parts = 0u32;
         for part in subwords(term) {
+            parts += 1;
             let part = super::fold(part);
             if !self.scratch.contains(&part) {
                 self.scratch.push(part);
@@ -33,6 +43,11 @@ impl SubwordWriter {
         if self.scratch.len() == 1 && self.scratch[0] == key {
             return;
         }
+        let at = id as usize;
+        if self.parts.len() <= at {
+            self.parts.resize(at + 1, 0);
+        }
+        self.parts[at] = if parts > MAX_PARTS { 0 } else { parts as u8 };
         let value = id << 1 | is_def as u32;
         for part in self.scratch.drain(..) {
             match self.lists.get_mut(part.as_str()) {
@@ -54,9 +69,11 @@ impl SubwordWriter {
             builder.insert(subword.as_bytes(), bytes.len() as u64).expect("subwords sorted and distinct");
             put_varint(&mut bytes, values.len() as u64);
             put_varint(&mut bytes, values.iter().filter(|v| *v & 1 == 1).count() as u64);
-            let mut prev = 0u32;
+            let mut prev = 0u64;
             for (i, &v) in values.iter().enumerate() {
-                put_varint(&mut bytes, if i == 0 { v } else { v - prev } as u64);
+                let parts = self.parts.get((v >> 1) as usize).copied().unwrap_or(0) as u64;
+                let v = ((v >> 1) as u64) << 5 | parts << 1 | (v & 1) as u64;
+                put_varint(&mut bytes, if i == 0 { v } else { v - prev });
                 prev = v;
             }
         }
@@ -83,13 +100,15 @@ impl<'a> SubwordList<'a> {
         (defs <= count).then_some(SubwordList { count, defs, bytes: section, at })
     }
 
-    /// Appends to `out` the ids of the entries that name definitions, in id
-    /// order; `None` when the bytes are malformed (as [`Self::entries`]).
-    pub fn def_ids(&self, limit: u32, out: &mut Vec<u32>) -> Option<()> {
+    /// Appends to `out` the entries that name definitions, in id order, each
+    /// as `id << 4 | parts` (`parts`: the variant's number of subwords,
+    /// 1..=[`MAX_PARTS`], 0 for more); `None` when the bytes are malformed (as
+    /// [`Self::entries`]).
+    pub fn def_ids(&self, limit: u32, out: &mut Vec<u64>) -> Option<()> {
         out.reserve(self.defs.min(1 << 20) as usize);
-        self.for_each(limit, |id, is_def| {
+        self.for_each(limit, |id, parts, is_def| {
             if is_def {
-                out.push(id);
+                out.push((id as u64) << 4 | parts as u64);
             }
         })
     }
@@ -98,27 +117,41 @@ impl<'a> SubwordList<'a> {
     /// when the bytes are malformed (ids must increase and fit `limit`).
     pub fn entries(&self, limit: u32) -> Option<Vec<(u32, bool)>> {
         let mut out = Vec::with_capacity(self.count.min(1 << 20) as usize);
-        self.for_each(limit, |id, is_def| out.push((id, is_def)))?;
+        self.for_each(limit, |id, _, is_def| out.push((id, is_def)))?;
         Some(out)
     }
 
-    /// Calls `f(variant id, names a definition)` for every entry, in id order;
-    /// `None` when the bytes are malformed.
-    fn for_each(&self, limit: u32, mut f: impl FnMut(u32, bool)) -> Option<()> {
+    /// Calls `f(variant id, parts, names a definition)` for every entry, in id
+    /// order; `None` when the bytes are malformed (ids must increase and fit
+    /// `limit`).
+    fn for_each(&self, limit: u32, mut f: impl FnMut(u32, u32, bool)) -> Option<()> {
+        let bytes = self.bytes;
         let mut at = self.at;
+        // Ids must increase: the first's `prev` is none (below any id).
+        let mut prev_id: i64 = -1;
         let mut prev = 0u64;
-        for i in 0..self.count {
-            let delta = get_varint(self.bytes, &mut at)?;
-            if i > 0 && delta == 0 {
-                return None;
-            }
+        for _ in 0..self.count {
+            // Most deltas take one or two bytes.
+            let delta = match (bytes.get(at), bytes.get(at + 1)) {
+                (Some(&b0), _) if b0 < 0x80 => {
+                    at += 1;
+                    b0 as u64
+                }
+                (Some(&b0), Some(&b1)) if b1 < 0x80 => {
+                    at += 2;
+                    (b0 & 0x7F) as u64 | (b1 as u64) << 7
+                }
+                _ => get_varint(bytes, &mut at)?,
+            };
             let v = prev.checked_add(delta)?;
-            let id = u32::try_from(v >> 1).ok()?;
-            if id >= limit {
+            let id = v >> 5;
+            // A variant is listed once: ids increase, not only values.
+            if id as i64 <= prev_id || id >= limit as u64 {
                 return None;
             }
-            f(id, v & 1 == 1);
+            f(id as u32, (v >> 1 & 15) as u32, v & 1 == 1);
             prev = v;
+            prev_id = id as i64;
         }
         Some(())
     }
@@ -144,11 +177,22 @@ mod tests {
         assert_eq!(list("user"), (2, vec![(0, true), (2, false), (3, true)]));
         assert_eq!(list("id"), (1, vec![(0, true), (2, false)]));
         assert_eq!(list("get"), (1, vec![(0, true)]));
+        // With their numbers of subwords: getUserById 4, _user 1.
         let mut defs = Vec::new();
         SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().def_ids(4, &mut defs).unwrap();
-        assert_eq!(defs, [0, 3]);
+        assert_eq!(defs, [4, 3 << 4 | 1]);
         assert!(map.get("getuserbyid").is_none());
         // Ids past the segment's variants are malformed.
         assert!(SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().entries(3).is_none());
+        // More than 15 subwords are stored as 0 (split to count them).
+        let mut w = SubwordWriter::default();
+        let long = "a_b_c_d_e_f_g_h_i_j_k_l_m_n_o_p";
+        w.add(0, &long[..29], &long[..29], true);
+        w.add(1, long, long, true);
+        let (fst, bytes) = w.finish();
+        let map = fst::Map::new(fst).unwrap();
+        let mut defs = Vec::new();
+        SubwordList::at(&bytes, map.get("a").unwrap() as usize).unwrap().def_ids(2, &mut defs).unwrap();
+        assert_eq!(defs, [15, 1 << 4]);
     }
 }
