@@ -1205,9 +1205,14 @@ impl<'i> Graph<'i> {
         let mut out: Vec<String> = Vec::new();
         let mut seen: FxHashSet<String> = FxHashSet::default();
         for (si, seg) in self.index.segments.iter().enumerate() {
-            for e in seg.relation_edges(name, relation)? {
-                if self.index.is_live(si, e.slot) && seen.insert(e.other.clone()) {
-                    out.push(e.other);
+            // Each string once per segment (a common base is on thousands).
+            let mut ids: FxHashSet<u64> = FxHashSet::default();
+            for e in seg.relation_edge_ids(name, relation)? {
+                if self.index.is_live(si, e.slot) && ids.insert(e.other) {
+                    let other = seg.edge_string(e.other)?;
+                    if seen.insert(other.clone()) {
+                        out.push(other);
+                    }
                 }
             }
         }
@@ -1219,7 +1224,7 @@ impl<'i> Graph<'i> {
     pub fn scope_files(&self, scope: &str) -> Result<Vec<FileKey>, SnapshotError> {
         let mut out = Vec::new();
         for (si, seg) in self.index.segments.iter().enumerate() {
-            for e in seg.relation_edges(scope, crate::snapshot::defs::Relation::Scope)? {
+            for e in seg.relation_edge_ids(scope, crate::snapshot::defs::Relation::Scope)? {
                 if self.index.is_live(si, e.slot) {
                     out.push((si, e.slot));
                 }

@@ -434,18 +434,41 @@ pub struct Edge {
 /// Decodes a group of `count` edges at `offset` of the `relations` section, with
 /// strings from the `def strings` section; `None` when the bytes are malformed.
 pub fn read_edges(records: &[u8], strings: &[u8], offset: usize, count: usize) -> Option<Vec<Edge>> {
+    read_edge_ids(records, offset, count)?
+        .into_iter()
+        .map(|e| Some(Edge { slot: e.slot, line: e.line, other: string_at(strings, e.other - 1)? }))
+        .collect()
+}
+
+/// An [`Edge`] with its other end's `def strings` id (plus one) instead of the
+/// string: for readers that want few of the strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgeId {
+    pub slot: u32,
+    pub line: u32,
+    /// The string's id plus one (never 0): see [`def_string`].
+    pub other: u64,
+}
+
+/// [`read_edges`] without reading the strings.
+pub fn read_edge_ids(records: &[u8], offset: usize, count: usize) -> Option<Vec<EdgeId>> {
     let mut out = Vec::with_capacity(count.min(1 << 16));
     let (mut at, mut slot) = (offset, 0u32);
     for _ in 0..count {
         slot = slot.checked_add(u32::try_from(get_varint(records, &mut at)?).ok()?)?;
         let line = u32::try_from(get_varint(records, &mut at)?).ok()?;
-        let id = get_varint(records, &mut at)?;
-        if id == 0 {
+        let other = get_varint(records, &mut at)?;
+        if other == 0 {
             return None;
         }
-        out.push(Edge { slot, line, other: string_at(strings, id - 1)? });
+        out.push(EdgeId { slot, line, other });
     }
     Some(out)
+}
+
+/// The string of an [`EdgeId`]'s `other`; `None` when out of range or not UTF-8.
+pub fn def_string(strings: &[u8], other: u64) -> Option<String> {
+    string_at(strings, other.checked_sub(1)?)
 }
 
 /// The `def strings` string `i`; `None` when out of range or not UTF-8.

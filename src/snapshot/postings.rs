@@ -155,6 +155,23 @@ impl<'a> PostingIter<'a> {
         }
     }
 
+    /// The next container key (slot), in order, without decoding values:
+    /// bodies are skipped, and so are no containers (`skipping` is not
+    /// applied). Malformed bytes end it, setting `error`.
+    pub fn next_key(&mut self) -> Option<u32> {
+        if self.skip_body().is_none() {
+            return self.fail();
+        }
+        if self.containers_left == 0 {
+            return None;
+        }
+        self.containers_left -= 1;
+        if self.open_container().is_none() {
+            return self.fail();
+        }
+        Some(self.key)
+    }
+
     /// Moves past the rest of the current container.
     fn skip_body(&mut self) -> Option<()> {
         if self.dense.is_none() && self.left > 0 {
@@ -572,12 +589,23 @@ mod tests {
             let mut got = vec![7];
             prop_assert_eq!(extend_into(&bytes, &set, &mut got), Ok(()));
             prop_assert_eq!(&got[1..], &want[..]);
+            // The slots alone, values not decoded (no containers skipped).
+            let mut keys: Vec<u32> = bitmap.iter().map(|v| v >> 16).collect();
+            keys.dedup();
+            let mut it = PostingIter::new(&bytes);
+            let got: Vec<u32> = std::iter::from_fn(|| it.next_key()).collect();
+            prop_assert_eq!(got, keys);
+            prop_assert!(it.error.is_none());
         }
     }
 
     proptest! {
         #[test]
         fn extend_into_fails_where_the_iterator_fails(bytes in prop::collection::vec(any::<u8>(), 0..200), skip in prop::collection::vec(0u32..9, 0..3)) {
+            // Taking slots alone from any bytes ends, increasing, without a panic.
+            let mut keys = PostingIter::new(&bytes);
+            let got: Vec<u32> = std::iter::from_fn(|| keys.next_key()).take(100_000).collect();
+            prop_assert!(got.windows(2).all(|w| w[0] < w[1]));
             let set = slot_set(&skip);
             let mut it = PostingIter::new(&bytes).skipping(&set);
             let want: Vec<u32> = it.by_ref().take(100_000).collect();

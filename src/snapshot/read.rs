@@ -421,19 +421,37 @@ impl Segment {
         name: &str,
         relation: super::defs::Relation,
     ) -> Result<Vec<super::defs::Edge>, SnapshotError> {
+        self.relation_edge_ids(name, relation)?
+            .into_iter()
+            .map(|e| Ok(super::defs::Edge { slot: e.slot, line: e.line, other: self.edge_string(e.other)? }))
+            .collect()
+    }
+
+    /// [`Segment::relation_edges`] without their strings (see
+    /// [`Segment::edge_string`]).
+    pub fn relation_edge_ids(
+        &self,
+        name: &str,
+        relation: super::defs::Relation,
+    ) -> Result<Vec<super::defs::EdgeId>, SnapshotError> {
         let sections = [Section::RelationFst, Section::Relations, Section::DefStrings];
         self.checked(&self.relations_checked, &sections)?;
         let map = fst::Map::new(self.section(Section::RelationFst))
             .map_err(|e| self.corrupt(&format!("relation fst: {e}")))?;
         let Some(v) = map.get(super::defs::relation_key(name, relation)) else { return Ok(Vec::new()) };
         let (offset, count) = ((v >> 24) as usize, (v & 0xff_ffff) as usize);
-        let edges =
-            super::defs::read_edges(self.section(Section::Relations), self.section(Section::DefStrings), offset, count)
-                .ok_or_else(|| self.corrupt("relation records malformed"))?;
+        let edges = super::defs::read_edge_ids(self.section(Section::Relations), offset, count)
+            .ok_or_else(|| self.corrupt("relation records malformed"))?;
         if edges.iter().any(|e| e.slot >= self.slot_count) {
             return Err(self.corrupt("relation edge of a slot out of range"));
         }
         Ok(edges)
+    }
+
+    /// The other end of an edge of [`Segment::relation_edge_ids`].
+    pub fn edge_string(&self, other: u64) -> Result<String, SnapshotError> {
+        super::defs::def_string(self.section(Section::DefStrings), other)
+            .ok_or_else(|| self.corrupt("relation records malformed"))
     }
 
     /// The files (first slots, increasing) among those of `v`'s postings that
@@ -458,19 +476,38 @@ impl Segment {
         let range = table_end.checked_add(start).ok_or_else(bad)?..table_end.checked_add(end).ok_or_else(bad)?;
         self.check_in(Section::RefFiles, range.clone())?;
         let bits = b.get(range).ok_or_else(bad)?;
-        // The variant's distinct files, in order, as the writer counted them.
+        // The variant's distinct files, in order, as the writer counted them:
+        // the slots of its two lists (container keys, values not decoded).
+        let (mut rest, mut defs) = (self.rest_posting_iter(v)?, self.def_posting_iter(v)?);
+        let (mut a, mut b) = (rest.next_key(), defs.next_key());
         let mut files: Vec<u32> = Vec::new();
-        let mut last = None;
-        for p in self.posting_iter(v)? {
-            let slot = super::unpack(p).0;
-            if last == Some(slot) {
-                continue;
-            }
-            last = Some(slot);
+        loop {
+            let slot = match (a, b) {
+                (Some(x), Some(y)) if x == y => {
+                    (a, b) = (rest.next_key(), defs.next_key());
+                    x
+                }
+                (Some(x), Some(y)) if x < y => {
+                    a = rest.next_key();
+                    x
+                }
+                (Some(x), None) => {
+                    a = rest.next_key();
+                    x
+                }
+                (_, Some(y)) => {
+                    b = defs.next_key();
+                    y
+                }
+                (None, None) => break,
+            };
             let first = slot.checked_sub(self.slot(slot)?.part as u32).ok_or_else(bad)?;
             if files.last() != Some(&first) {
                 files.push(first);
             }
+        }
+        if rest.error.is_some() || defs.error.is_some() {
+            return Err(self.corrupt("posting list malformed"));
         }
         super::reffiles::kept(&files, bits).map(Some).ok_or_else(bad)
     }
