@@ -2184,6 +2184,77 @@ fn refs_read_only_the_files_holding_a_reference_of_the_name() {
     }
 }
 
+/// A name on many lines (past the count at which a segment lists its files'
+/// parts from one table) in a file of two slots (over 65,536 lines): its
+/// reference files are still the archives' and refs read as narrowed as
+/// exhaustive.
+#[test]
+fn reference_files_of_a_name_on_many_lines_in_a_file_of_two_parts() {
+    let mut big = String::from(
+        "package p\n\ntype T struct{}\n\nfunc (t *T) Get() int { return 1 }\n\nfunc Use(t *T) int {\n\tn := 0\n",
+    );
+    for _ in 0..700 {
+        big.push_str("\tn += t.Get()\n");
+    }
+    for i in 0..66_000 {
+        big.push_str(&format!("\tn += {i}\n"));
+    }
+    for _ in 0..700 {
+        big.push_str("\tn += t.Get()\n");
+    }
+    big.push_str("\treturn n\n}\n");
+    let mut files: Vec<(String, String)> = vec![("p/big.go".into(), big)];
+    for i in 0..6 {
+        files.push((format!("p/u{i}.go"), format!("package p\n\nfunc U{i}(t *T) int {{\n\treturn t.Get()\n}}\n")));
+        files.push((
+            format!("p/c{i}.go"),
+            format!("package p\n\n// Get is named here, not called.\nfunc C{i}() {{}}\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = project_of(&refs);
+    let seg = &index.segments[0];
+    assert!(seg.slot_count > 13, "the big file has two slots");
+    assert_ref_files_match_the_archives(&index, "two parts");
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = refs_and_other_lines(&narrowed, "p/big.go:5");
+    assert_eq!(got, refs_and_other_lines(&wide, "p/big.go:5"));
+    assert_eq!(got.0.len(), 1406, "{:?}", &got.0[..3]);
+    // big.go and the six callers; not the files only commenting on it.
+    assert_eq!(narrowed.files_read(), 7);
+}
+
+/// Supertypes and subtypes are kept by the opened index between questions:
+/// what a later question gets from there is what a fresh index answers, in
+/// either direction, in any order of asking.
+#[test]
+fn type_levels_kept_by_the_index_answer_like_a_fresh_index() {
+    for lang in ["csharp", "ts", "java", "python"] {
+        let (dir, index) = indexed(lang);
+        let g = Graph::new(&index);
+        let mut types: Vec<String> = Vec::new();
+        for x in index.files().unwrap() {
+            let f = g.file((x.segment, x.slot_id)).unwrap();
+            types.extend(f.defs.iter().filter(|d| d.cat == codegraph::graph::DefCat::Type).map(|d| d.name.clone()));
+        }
+        types.sort();
+        types.dedup();
+        let mut related = 0;
+        for t in &types {
+            // Up first on this index, down first on the fresh one.
+            let kept = (Graph::new(&index).supertypes(t).unwrap(), Graph::new(&index).subtypes(t).unwrap());
+            let again = (Graph::new(&index).supertypes(t).unwrap(), Graph::new(&index).subtypes(t).unwrap());
+            let fresh_index = Index::open(dir.path()).unwrap();
+            let down = Graph::new(&fresh_index).subtypes(t).unwrap();
+            let up = Graph::new(&fresh_index).supertypes(t).unwrap();
+            assert_eq!((&kept.0, &kept.1), (&up, &down), "{lang} {t}");
+            assert_eq!(again, kept, "{lang} {t}");
+            related += (!up.is_empty() || !down.is_empty()) as usize;
+        }
+        assert!(related >= 2, "{lang}: {related} types with supertypes or subtypes");
+    }
+}
+
 /// Regression: a C typedef whose name tree-sitter does not find (a macro
 /// before the declarator: `typedef IntNative (WINAPI *FARPROC)();`) was a
 /// supertype edge from an empty name, written as "no string", which readers

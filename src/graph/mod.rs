@@ -69,7 +69,7 @@ pub(crate) const MAX_CANDIDATES: usize = 2_000;
 pub const MAX_AMBIGUOUS: usize = 8;
 
 /// Type names level by level (direct ones first): [`Graph::supertypes`], [`Graph::subtypes`].
-pub type TypeLevels = Rc<Vec<Vec<String>>>;
+pub type TypeLevels = Arc<Vec<Vec<String>>>;
 
 /// A file by where its first slot is: (segment, slot).
 pub type FileKey = (usize, u32);
@@ -473,6 +473,33 @@ impl SharedDefs {
         }
         let Ok(mut shared) = self.0.lock() else { return };
         shared.insert((name.to_string(), family), d.clone(), d.items.len(), SHARE_MAX_CANDIDATES);
+    }
+}
+
+/// The supertypes and subtypes of type names ([`Graph::supertypes`],
+/// [`Graph::subtypes`]), kept by the opened index: reading a common base's
+/// relation edges four levels deep costs a question hundreds of microseconds
+/// (a C# card's receiver types), and the answer never changes for the index.
+/// Holds [`LEVELS_MAX_NAMES`] names at most.
+#[derive(Default)]
+pub(crate) struct SharedLevels(std::sync::Mutex<UsedLately<(String, bool), TypeLevels>>);
+
+const LEVELS_MAX_NAMES: usize = 200_000;
+
+impl SharedLevels {
+    fn get(&self, name: &str, up: bool) -> Option<TypeLevels> {
+        self.0.lock().ok()?.get(&(name.to_string(), up))
+    }
+
+    /// Keeps `levels` unless empty (most names: one fst lookup per segment
+    /// answers those again).
+    fn offer(&self, name: &str, up: bool, levels: &TypeLevels) {
+        if levels.is_empty() {
+            return;
+        }
+        let names = 1 + levels.iter().map(Vec::len).sum::<usize>();
+        let Ok(mut shared) = self.0.lock() else { return };
+        shared.insert((name.to_string(), up), levels.clone(), names, LEVELS_MAX_NAMES);
     }
 }
 
@@ -1170,6 +1197,10 @@ impl<'i> Graph<'i> {
         if let Some(s) = self.supers.borrow().get(&(name.to_string(), up)) {
             return Ok(s.clone());
         }
+        if let Some(s) = self.index.shared_levels.get(name, up) {
+            self.supers.borrow_mut().insert((name.to_string(), up), s.clone());
+            return Ok(s);
+        }
         let mut levels: Vec<Vec<String>> = Vec::new();
         let mut seen: FxHashSet<String> = FxHashSet::default();
         seen.insert(name.to_string());
@@ -1189,7 +1220,8 @@ impl<'i> Graph<'i> {
             levels.push(next.clone());
             frontier = next;
         }
-        let levels = Rc::new(levels);
+        let levels = Arc::new(levels);
+        self.index.shared_levels.offer(name, up, &levels);
         self.supers.borrow_mut().insert((name.to_string(), up), levels.clone());
         Ok(levels)
     }

@@ -25,6 +25,8 @@ pub struct Index {
     pub(crate) go_mods: crate::graph::imports::GoMods,
     /// The definitions of common names the graph read.
     pub(crate) shared_defs: crate::graph::SharedDefs,
+    /// The supertypes and subtypes the graph read.
+    pub(crate) shared_levels: crate::graph::SharedLevels,
     /// The facts of large files the graph read.
     pub(crate) file_cache: crate::graph::FileCache,
     /// Every current file's path lower-cased, made on first use.
@@ -164,6 +166,7 @@ impl Index {
             superseded,
             go_mods: Default::default(),
             shared_defs: Default::default(),
+            shared_levels: Default::default(),
             file_cache: Default::default(),
             paths: Default::default(),
             file_names: Default::default(),
