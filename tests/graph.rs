@@ -2054,7 +2054,7 @@ fn calls_of_a_type_are_calls_of_its_constructors() {
     );
 }
 
-/// The reference files (format v11, section 20) against the archives: for
+/// The reference files (section 20) against the archives: for
 /// every name a file defines or references, the files `refs` reads are
 /// exactly those naming it whose archive holds a reference of it or imports
 /// it.
@@ -2184,9 +2184,9 @@ fn refs_read_only_the_files_holding_a_reference_of_the_name() {
     }
 }
 
-/// A name on many lines (past the count at which a segment lists its files'
-/// parts from one table) in a file of two slots (over 65,536 lines): its
-/// reference files are still the archives' and refs read as narrowed as
+/// A name on many lines in a file of two slots (over 65,536 lines: its
+/// postings are in both, its reference file listed once, by its first slot):
+/// the reference files are the archives' and refs read as narrowed as
 /// exhaustive.
 #[test]
 fn reference_files_of_a_name_on_many_lines_in_a_file_of_two_parts() {

@@ -53,9 +53,6 @@ pub struct Segment {
     /// Where each slot's lines start among the segment's lines, for
     /// [`postings::LineBits`]: made on first use (`None`: too many lines).
     line_starts: OnceLock<Result<Option<Box<[u32]>>, String>>,
-    /// Each slot's part (see [`SlotRec::part`]): made on first use by a
-    /// question walking the slots of a long posting list.
-    slot_parts: OnceLock<Result<Box<[u16]>, ()>>,
     /// Cleared line sets left by earlier queries, for the next.
     line_bits: Mutex<Vec<postings::LineBits>>,
 }
@@ -125,10 +122,6 @@ fn u16_at(b: &[u8], off: usize) -> Option<u16> {
 
 /// Structure archives a segment keeps decompressed.
 const CACHED_ARCHIVES: usize = 8;
-
-/// A variant on at least this many lines reads its slots' parts from
-/// [`Segment::slot_parts`] (a table of every slot's) when listing its files.
-const SLOT_PARTS_MIN_OCCURRENCES: u32 = 1024;
 
 impl Segment {
     /// Maps and opens a segment file.
@@ -216,7 +209,6 @@ impl Segment {
             last_archives: Mutex::new(Vec::new()),
             structure_dict: OnceLock::new(),
             line_starts: OnceLock::new(),
-            slot_parts: OnceLock::new(),
             line_bits: Mutex::new(Vec::new()),
             bytes,
         };
@@ -483,14 +475,16 @@ impl Segment {
             if k + 1 < count { entry(k + 1).ok_or_else(bad)?.1 as usize } else { b.len().saturating_sub(table_end) };
         let range = table_end.checked_add(start).ok_or_else(bad)?..table_end.checked_add(end).ok_or_else(bad)?;
         self.check_in(Section::RefFiles, range.clone())?;
-        let bits = b.get(range).ok_or_else(bad)?;
-        // The variant's distinct files, in order, as the writer counted them:
-        // the slots of its two lists (container keys, values not decoded).
+        let list = b.get(range).ok_or_else(bad)?;
+        super::reffiles::kept(list, self.slot_count).map(Some).ok_or_else(bad)
+    }
+
+    /// The distinct files (first slots, increasing) of a variant's postings
+    /// (both lists): their container keys, values not decoded.
+    fn posting_files(&self, v: &VariantRec) -> Result<Vec<u32>, SnapshotError> {
+        let bad = || self.corrupt("posting list malformed");
         let (mut rest, mut defs) = (self.rest_posting_iter(v)?, self.def_posting_iter(v)?);
         let (mut a, mut b) = (rest.next_key(), defs.next_key());
-        // Parts from a table for a long list (`new`, `Get`: tens of thousands
-        // of slots), from each slot's record for a short one.
-        let parts = if v.occurrences >= SLOT_PARTS_MIN_OCCURRENCES { Some(self.slot_parts()?) } else { None };
         let mut files: Vec<u32> = Vec::new();
         loop {
             let slot = match (a, b) {
@@ -512,28 +506,15 @@ impl Segment {
                 }
                 (None, None) => break,
             };
-            let part = match parts {
-                Some(parts) => *parts.get(slot as usize).ok_or_else(bad)?,
-                None => self.slot(slot)?.part,
-            };
-            let first = slot.checked_sub(part as u32).ok_or_else(bad)?;
+            let first = slot.checked_sub(self.slot(slot)?.part as u32).ok_or_else(bad)?;
             if files.last() != Some(&first) {
                 files.push(first);
             }
         }
         if rest.error.is_some() || defs.error.is_some() {
-            return Err(self.corrupt("posting list malformed"));
+            return Err(bad());
         }
-        super::reffiles::kept(&files, bits).map(Some).ok_or_else(bad)
-    }
-
-    /// Each slot's part, made once (checking the slots section whole).
-    fn slot_parts(&self) -> Result<&[u16], SnapshotError> {
-        let parts = self.slot_parts.get_or_init(|| {
-            self.check_in(Section::Slots, 0..self.section(Section::Slots).len()).map_err(|_| ())?;
-            (0..self.slot_count).map(|i| self.slot(i).map(|s| s.part).map_err(|_| ())).collect()
-        });
-        parts.as_deref().map_err(|_| self.corrupt("slot records malformed"))
+        Ok(files)
     }
 
     /// `(first slot, line, name on the line)` of each definition named `name`,
@@ -883,8 +864,13 @@ impl Segment {
             self.str_at(rec.term)?;
             self.postings(&rec)?;
             self.def_postings(&rec)?;
-            // Its reference files, when listed: bits for exactly its files.
-            self.ref_files(&rec)?;
+            // Its reference files, when listed: among its postings' files.
+            if let Some(kept) = self.ref_files(&rec)? {
+                let files = self.posting_files(&rec)?;
+                if kept.iter().any(|(f, _)| files.binary_search(f).is_err()) {
+                    return Err(self.corrupt("reference files outside the term's files"));
+                }
+            }
         }
         for f in 0..self.fold_count {
             // Reading a record checks that the next one starts no earlier.

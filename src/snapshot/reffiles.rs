@@ -6,21 +6,23 @@
 //! methods).
 //!
 //! ```text
-//! section := count u32, count × (variant id u32, bits offset u32), bits
+//! section := count u32, count × (variant id u32, list offset u32), lists
+//! list    := varint((first slot - previous first slot) << 1 | received)*
 //! ```
 //!
 //! Entries are in increasing variant id, for the variants naming at least
-//! [`REF_FILES_MIN`] files; a variant's bits run from its offset (counted from
+//! [`REF_FILES_MIN`] files; a variant's list runs from its offset (counted from
 //! the end of the entries) to the next entry's, the last one's to the section's
-//! end: two bits per distinct file of its postings (both lists) in slot order,
-//! bits `2i` and `2i + 1` (byte `b / 8`, bit `b % 8` for bit `b`) for the
-//! `i`-th file: the first set when the file holds a reference of that name or
-//! imports a name spelled so, the second when one of those references has a
-//! receiver (`x.name`, `mod::name`; a supertype's own receiver, its subtype,
-//! does not count): a file defining its own top-level `name` holds no plain
-//! reference to another file's.
+//! end: the files among those of its postings (both lists) holding a reference
+//! of that name or importing a name spelled so, by first slot, increasing (the
+//! first as is), each with whether one of those references has a receiver
+//! (`x.name`, `mod::name`; a supertype's own receiver, its subtype, does not
+//! count): a file defining its own top-level `name` holds no plain reference to
+//! another file's. A question reads the list alone, not the postings.
 
 use rustc_hash::FxHashMap;
+
+use super::postings::{get_varint, put_varint};
 
 use crate::extract::RefRole;
 
@@ -82,7 +84,7 @@ pub fn marked(first_slot: u32, received: bool) -> u32 {
 /// ([`marked`], increasing); `parts[slot]` is a slot's part number.
 pub fn write<'a>(variants: impl Iterator<Item = (&'a [u32], &'a [u32], &'a [u32])>, parts: &[u16]) -> Vec<u8> {
     let mut entries: Vec<u8> = Vec::new();
-    let mut bits: Vec<u8> = Vec::new();
+    let mut lists: Vec<u8> = Vec::new();
     let mut count = 0u32;
     let mut files: Vec<u32> = Vec::new();
     for (id, (rest, defs, refs)) in variants.enumerate() {
@@ -92,25 +94,24 @@ pub fn write<'a>(variants: impl Iterator<Item = (&'a [u32], &'a [u32], &'a [u32]
         }
         count += 1;
         entries.extend_from_slice(&(id as u32).to_le_bytes());
-        entries.extend_from_slice(&(bits.len() as u32).to_le_bytes());
-        let start = bits.len();
-        bits.resize(start + (2 * files.len()).div_ceil(8), 0);
-        let mut at = 0;
-        for (i, f) in files.iter().enumerate() {
-            while at < refs.len() && refs[at] >> 1 < *f {
+        entries.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+        // The marked files among the postings' (both increasing).
+        let (mut at, mut prev) = (0, 0u32);
+        for &m in refs {
+            let f = m >> 1;
+            while at < files.len() && files[at] < f {
                 at += 1;
             }
-            if let Some(&m) = refs.get(at).filter(|&&m| m >> 1 == *f) {
-                for b in [2 * i, 2 * i + 1].into_iter().take(1 + (m & 1) as usize) {
-                    bits[start + b / 8] |= 1 << (b % 8);
-                }
+            if files.get(at) == Some(&f) {
+                put_varint(&mut lists, ((f - prev) as u64) << 1 | (m & 1) as u64);
+                prev = f;
             }
         }
     }
-    let mut out = Vec::with_capacity(4 + entries.len() + bits.len());
+    let mut out = Vec::with_capacity(4 + entries.len() + lists.len());
     out.extend_from_slice(&count.to_le_bytes());
     out.extend_from_slice(&entries);
-    out.extend_from_slice(&bits);
+    out.extend_from_slice(&lists);
     out
 }
 
@@ -141,14 +142,22 @@ pub fn find(count: u32, id: u32, entry: impl Fn(u32) -> Option<(u32, u32)>) -> O
     Some(None)
 }
 
-/// The files of `files` (a variant's distinct files, in order) holding a
-/// reference, each with whether one has a receiver.
-pub fn kept(files: &[u32], bits: &[u8]) -> Option<Vec<(u32, bool)>> {
-    if bits.len() != (2 * files.len()).div_ceil(8) {
-        return None;
+/// A variant's list: its files holding a reference (first slots, increasing,
+/// each below `slots`), each with whether one has a receiver; `None` when the
+/// bytes are malformed.
+pub fn kept(list: &[u8], slots: u32) -> Option<Vec<(u32, bool)>> {
+    let mut out: Vec<(u32, bool)> = Vec::new();
+    let (mut at, mut prev) = (0, 0u64);
+    while at < list.len() {
+        let v = get_varint(list, &mut at)?;
+        let f = prev.checked_add(v >> 1)?;
+        if (!out.is_empty() && f == prev) || f >= slots as u64 {
+            return None;
+        }
+        out.push((f as u32, v & 1 == 1));
+        prev = f;
     }
-    let bit = |b: usize| bits[b / 8] & (1 << (b % 8)) != 0;
-    Some(files.iter().enumerate().filter(|(i, _)| bit(2 * i)).map(|(i, &f)| (f, bit(2 * i + 1))).collect())
+    Some(out)
 }
 
 #[cfg(test)]
@@ -177,12 +186,13 @@ mod tests {
         };
         assert_eq!(find(count, 0, entry), Some(None));
         assert_eq!(find(count, 1, entry), Some(Some(0)));
-        let bits = &section[4 + 8..];
+        let list = &section[4 + 8..];
         let mut files = Vec::new();
         files_of(&rest, &defs, &parts, &mut files);
         assert_eq!(files, [0, 1, 3, 5, 7]);
-        assert_eq!(kept(&files, bits), Some(vec![(1, false), (3, true)]));
-        assert_eq!(kept(&files[..3], bits), None, "bits of another length are refused");
-        assert_eq!(kept(&[0; 9], bits), None);
+        assert_eq!(kept(list, 8), Some(vec![(1, false), (3, true)]));
+        assert_eq!(kept(list, 3), None, "a slot past the segment's is refused");
+        assert_eq!(kept(&[2, 0], 8), None, "a file listed twice is refused");
+        assert_eq!(kept(&[0x80], 8), None, "a cut varint is refused");
     }
 }
