@@ -82,6 +82,43 @@ fn the_whole_query_bonus_needs_the_query_spelled_whole() {
     assert_eq!(got[0].0, "hexStringToColor", "{got:?}");
 }
 
+/// Names scored without being split (all of a group tie) are read only as
+/// far as the answer can ask for them; a name defined in two segments is in
+/// the group twice, and the first names by byte order must still be as many
+/// distinct ones as the answer can ask for, or a pruned search expands fewer
+/// names than an exhaustive one (here the later names' files rank first).
+#[test]
+fn names_in_two_segments_are_counted_once_where_ties_are_cut() {
+    let n = 300;
+    let mut first: Vec<(String, String)> = (0..n)
+        .map(|i| (format!("m/x{:03}.go", n - 1 - i), format!("package m\n\nfunc userQ{i:03}() {{}}\n")))
+        .collect();
+    // A name holding `id`, so that the names holding only `user` hold some
+    // of the query's subwords, not all.
+    first.push(("z/other.go".into(), "package z\n\nfunc getId() {}\n".into()));
+    let refs: Vec<(&str, &str)> = first.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (dir, index) = project(&refs);
+    drop(index);
+    for i in 0..n {
+        let path = dir.path().join(format!("n/y{i:03}.go"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, format!("package n\n\nfunc userQ{i:03}() {{}}\n")).unwrap();
+    }
+    let options = codegraph::project::UpdateOptions::default();
+    codegraph::project::update(dir.path(), &codegraph::project::Request::Update(vec!["n".into()]), &options, &|_| {})
+        .unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    assert_eq!(index.segments.len(), 2);
+    let answer = |g: Graph<'_>| -> Vec<String> {
+        g.search("user id", 30).unwrap().hits.iter().map(|h| format!("{} {}", h.name, h.file)).collect()
+    };
+    let pruned = answer(Graph::new(&index));
+    assert_eq!(pruned, answer(Graph::new(&index).exhaustive()));
+    assert_eq!(pruned.len(), 30);
+    // 120 names expand (the answer's 4 × 30): getId and userQ000..userQ118.
+    assert_eq!(pruned[..2], ["getId z/other.go", "userQ118 m/x181.go"], "{pruned:?}");
+}
+
 #[test]
 fn a_search_answers_kind_qualified_name_and_nothing_for_unknown_words() {
     let (_dir, index) = project(COLORS);

@@ -125,7 +125,8 @@ struct Group {
     parts: u32,
     /// Every name scores `bound`: its subwords and their number are known and
     /// it cannot be spelled as the whole query (it holds some of the query's
-    /// subwords, not all), so it is scored without being read or split.
+    /// subwords, not all, or all in more subwords than the query has), so it
+    /// is scored without being split.
     exact: bool,
     members: Vec<(u32, u32)>,
 }
@@ -181,8 +182,8 @@ impl Graph<'_> {
         // 1. Candidates: per segment, the definition names holding any subword,
         //    each with the set of subwords it holds (a mask), from merging the
         //    lists (no name is read or split here); the names holding the same
-        //    ones form one group, since what a name could score depends only on
-        //    them.
+        //    ones in the same number of subwords form one group, since what a
+        //    name could score depends only on those.
         // Groups by `mask << 4 | parts`: in a table when the query has few
         // subwords, else in a map.
         let direct = words.len() <= 8;
@@ -430,7 +431,9 @@ impl<'s> NameQueue<'_, 's> {
         if group.exact {
             // Every name scores the bound: none is split, and when it is below
             // the best queued none is read. Of names scoring the same, the
-            // first by name come out first: at most `n` of them are asked for.
+            // first by name come out first: at most `n` of them are asked for,
+            // and a name is in a group once per segment at most, so the first
+            // `n × segments` hold the first `n` distinct ones.
             let score = group.bound;
             if self.best.full() && score < self.best.last() {
                 return Ok(());
@@ -444,10 +447,10 @@ impl<'s> NameQueue<'_, 's> {
                 }
             }
             self.scored += names.len();
-            let n = self.best.n;
+            let n = self.best.n.saturating_mul(segments.len().max(1));
             if names.len() > n {
                 names.select_nth_unstable(n);
-                names.truncate(n + 1);
+                names.truncate(n);
             }
             names.sort_unstable();
             names.dedup();

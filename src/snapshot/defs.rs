@@ -431,15 +431,6 @@ pub struct Edge {
     pub other: String,
 }
 
-/// Decodes a group of `count` edges at `offset` of the `relations` section, with
-/// strings from the `def strings` section; `None` when the bytes are malformed.
-pub fn read_edges(records: &[u8], strings: &[u8], offset: usize, count: usize) -> Option<Vec<Edge>> {
-    read_edge_ids(records, offset, count)?
-        .into_iter()
-        .map(|e| Some(Edge { slot: e.slot, line: e.line, other: string_at(strings, e.other - 1)? }))
-        .collect()
-}
-
 /// An [`Edge`] with its other end's `def strings` id (plus one) instead of the
 /// string: for readers that want few of the strings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -450,7 +441,9 @@ pub struct EdgeId {
     pub other: u64,
 }
 
-/// [`read_edges`] without reading the strings.
+/// Decodes a group of `count` edges at `offset` of the `relations` section,
+/// their strings left in the `def strings` section ([`def_string`]); `None`
+/// when the bytes are malformed.
 pub fn read_edge_ids(records: &[u8], offset: usize, count: usize) -> Option<Vec<EdgeId>> {
     let mut out = Vec::with_capacity(count.min(1 << 16));
     let (mut at, mut slot) = (offset, 0u32);

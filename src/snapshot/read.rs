@@ -484,35 +484,19 @@ impl Segment {
     fn posting_files(&self, v: &VariantRec) -> Result<Vec<u32>, SnapshotError> {
         let bad = || self.corrupt("posting list malformed");
         let (mut rest, mut defs) = (self.rest_posting_iter(v)?, self.def_posting_iter(v)?);
-        let (mut a, mut b) = (rest.next_key(), defs.next_key());
-        let mut files: Vec<u32> = Vec::new();
-        loop {
-            let slot = match (a, b) {
-                (Some(x), Some(y)) if x == y => {
-                    (a, b) = (rest.next_key(), defs.next_key());
-                    x
-                }
-                (Some(x), Some(y)) if x < y => {
-                    a = rest.next_key();
-                    x
-                }
-                (Some(x), None) => {
-                    a = rest.next_key();
-                    x
-                }
-                (_, Some(y)) => {
-                    b = defs.next_key();
-                    y
-                }
-                (None, None) => break,
-            };
+        let mut slots: Vec<u32> =
+            std::iter::from_fn(|| rest.next_key()).chain(std::iter::from_fn(|| defs.next_key())).collect();
+        if rest.error.is_some() || defs.error.is_some() {
+            return Err(bad());
+        }
+        slots.sort_unstable();
+        slots.dedup();
+        let mut files: Vec<u32> = Vec::with_capacity(slots.len());
+        for slot in slots {
             let first = slot.checked_sub(self.slot(slot)?.part as u32).ok_or_else(bad)?;
             if files.last() != Some(&first) {
                 files.push(first);
             }
-        }
-        if rest.error.is_some() || defs.error.is_some() {
-            return Err(bad());
         }
         Ok(files)
     }

@@ -21,7 +21,8 @@ pub const MAX_PARTS: u32 = 15;
 pub struct SubwordWriter {
     /// Per subword, `id << 1 | is_def` of the variants holding it.
     lists: FxHashMap<Box<str>, Vec<u32>>,
-    /// Per variant id, its number of subwords as stored (see [`parts_code`]).
+    /// Per variant id, its number of subwords as stored (1..=[`MAX_PARTS`],
+    /// 0 for more).
     parts: Vec<u8>,
     /// The subwords of the variant being added (distinct, lower case).
     scratch: Vec<String>,
