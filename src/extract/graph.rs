@@ -395,7 +395,7 @@ impl<'a> Visit<'a> {
         } else if self.spec.language == crate::lang::Language::Ruby && g.call_field != 0 {
             self.ruby_require(node);
         }
-        if node.kind() == "lookup_type" && js_like(self.spec) {
+        if self.kind(&node) == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
         }
         if g.scope && self.graph.scope.is_empty() {
@@ -433,7 +433,7 @@ impl<'a> Visit<'a> {
         }
         // Comments are not walked as code: the narrowing starts at the next statement.
         let mut next = node.next_named_sibling();
-        while let Some(n) = next.filter(|n| n.kind() == "comment") {
+        while let Some(n) = next.filter(|n| self.kind(n) == "comment") {
             next = n.next_named_sibling();
         }
         let Some(next) = next else { return };
@@ -449,7 +449,7 @@ impl<'a> Visit<'a> {
     /// those of the empty cases right before it.
     fn switch_cases(&mut self, node: Node<'a>) {
         let Some(mut value) = self.child(node, "value") else { return };
-        while value.kind() == "parenthesized_expression" && value.named_child_count() == 1 {
+        while self.kind(&value) == "parenthesized_expression" && value.named_child_count() == 1 {
             let Some(inner) = value.named_child(0) else { return };
             value = inner;
         }
@@ -462,7 +462,7 @@ impl<'a> Visit<'a> {
         let mut told = true;
         let mut cursor = body.walk();
         for case in body.named_children(&mut cursor) {
-            match case.kind() {
+            match self.kind(&case) {
                 "switch_case" => {
                     match self.child(case, "value").and_then(|c| self.enum_member(c)) {
                         Some(m) => members.push(m),
@@ -491,7 +491,7 @@ impl<'a> Visit<'a> {
     /// `v.f` with `v` a name: `(v, f)`.
     fn local_field(&self, access: Node<'a>) -> Option<(&'a str, &'a str)> {
         let (obj, member) = self.roles.of(access).graph.member;
-        if member == 0 || access.kind() != "member_expression" {
+        if member == 0 || self.kind(&access) != "member_expression" {
             return None;
         }
         let (o, m) = (access.child_by_field_id(obj)?, access.child_by_field_id(member)?);
@@ -501,7 +501,7 @@ impl<'a> Visit<'a> {
     /// `E.A`, an enum member as written: `A`.
     fn enum_member(&self, value: Node<'a>) -> Option<&'a str> {
         let (obj, member) = self.roles.of(value).graph.member;
-        if member == 0 || value.kind() != "member_expression" {
+        if member == 0 || self.kind(&value) != "member_expression" {
             return None;
         }
         let o = value.child_by_field_id(obj)?;
@@ -517,14 +517,14 @@ impl<'a> Visit<'a> {
     /// Whether a statement always leaves the block it is in: `return`, `throw`,
     /// `continue` or `break`, alone or ending a `{ .. }`.
     fn leaves(&self, statement: Node<'a>) -> bool {
-        let last = match statement.kind() {
+        let last = match self.kind(&statement) {
             "statement_block" => match statement.named_child(statement.named_child_count().saturating_sub(1)) {
                 Some(last) => last,
                 None => return false,
             },
             _ => statement,
         };
-        matches!(last.kind(), "return_statement" | "throw_statement" | "continue_statement" | "break_statement")
+        matches!(self.kind(&last), "return_statement" | "throw_statement" | "continue_statement" | "break_statement")
     }
 
     /// The locals type guards in a condition narrow where it holds (`isX(v)`,
@@ -667,7 +667,7 @@ impl<'a> Visit<'a> {
                 let mut c = node.walk();
                 let found = node.named_children(&mut c).find(|c| self.roles.of(*c).graph.construction_field != 0);
                 found
-            } else if node.kind() == "for_in_statement" && !self.operator_is(node, "of") {
+            } else if self.kind(&node) == "for_in_statement" && !self.operator_is(node, "of") {
                 // `for (const k in o)`: a key, no value of `o`.
                 None
             } else {
@@ -702,21 +702,21 @@ impl<'a> Visit<'a> {
         }
         let path = &self.graph.path;
         let k = path.len().checked_sub(1)?;
-        let func = match node.kind() {
+        let func = match self.kind(&node) {
             "arrow_function" => k,
             "required_parameter" | "optional_parameter" => k.checked_sub(2)?,
             _ => return None,
         };
-        if !matches!(path[func].0.kind(), "arrow_function" | "function_expression") {
+        if !matches!(self.kind(&path[func].0), "arrow_function" | "function_expression") {
             return None;
         }
         let args = path.get(func.checked_sub(1)?)?.0;
         let call = path.get(func.checked_sub(2)?)?.0;
-        if args.kind() != "arguments" || call.kind() != "call_expression" {
+        if self.kind(&args) != "arguments" || self.kind(&call) != "call_expression" {
             return None;
         }
         let callee = self.child(call, "function")?;
-        if callee.kind() == "identifier"
+        if self.kind(&callee) == "identifier"
             && !ARRAY_METHODS.contains(&self.text(callee))
             && !ARRAY_HELPERS.contains(&self.text(callee))
         {
@@ -724,7 +724,7 @@ impl<'a> Visit<'a> {
             // declares the function so (resolved when the file is read).
             let mut c = args.walk();
             let i = args.named_children(&mut c).position(|a| a == path[func].0)?;
-            let j = match node.kind() {
+            let j = match self.kind(&node) {
                 "arrow_function" => 0,
                 _ => {
                     let params = path[k - 1].0;
@@ -735,11 +735,11 @@ impl<'a> Visit<'a> {
             };
             return Some(format!("{CALLBACK}{}{CALLBACK}{i}{CALLBACK}{j}{CALLBACK}", self.text(callee)));
         }
-        if node.kind() != "arrow_function" && path[k - 1].0.named_child(0) != Some(node) {
+        if self.kind(&node) != "arrow_function" && path[k - 1].0.named_child(0) != Some(node) {
             // An element is an array method's callback's first parameter.
             return None;
         }
-        let array = match callee.kind() {
+        let array = match self.kind(&callee) {
             "member_expression" if ARRAY_METHODS.contains(&self.text(self.child(callee, "property")?)) => {
                 self.child(callee, "object")?
             }
@@ -765,16 +765,16 @@ impl<'a> Visit<'a> {
             return None;
         }
         let mut t = t;
-        while t.kind() == "type_annotation" || t.kind() == "parenthesized_type" {
+        while self.kind(&t) == "type_annotation" || self.kind(&t) == "parenthesized_type" {
             t = t.named_child(0)?;
         }
-        if t.kind() != "union_type" {
+        if self.kind(&t) != "union_type" {
             return None;
         }
         let mut names: Vec<&'a str> = Vec::new();
         let mut stack = vec![t];
         while let Some(n) = stack.pop() {
-            match n.kind() {
+            match self.kind(&n) {
                 "union_type" | "parenthesized_type" => {
                     let mut c = n.walk();
                     stack.extend(n.named_children(&mut c).collect::<Vec<_>>().into_iter().rev());
@@ -891,7 +891,8 @@ impl<'a> Visit<'a> {
         let mut found: Vec<CallbackParam> = Vec::new();
         let mut c = params.walk();
         for (i, p) in params.named_children(&mut c).enumerate() {
-            let Some(ft) = self.child(p, "type").and_then(|t| t.named_child(0)).filter(|t| t.kind() == "function_type")
+            let Some(ft) =
+                self.child(p, "type").and_then(|t| t.named_child(0)).filter(|t| self.kind(t) == "function_type")
             else {
                 continue;
             };
@@ -921,7 +922,7 @@ impl<'a> Visit<'a> {
     /// TS: `createNode<Decl>(k)` with `createNode` among the file's
     /// `generic_results`: `Decl`.
     fn ts_generic_call(&self, call: Node<'a>) -> Option<String> {
-        let callee = self.child(call, "function").filter(|c| c.kind() == "identifier")?;
+        let callee = self.child(call, "function").filter(|c| self.kind(c) == "identifier")?;
         if !self.graph.generic_results.contains(self.text(callee)) {
             return None;
         }
@@ -960,9 +961,9 @@ impl<'a> Visit<'a> {
                 let t = value.child_by_field_id(role.graph.construction_field)?;
                 return Some(self.type_name(t).to_string()).filter(|t| !t.is_empty());
             }
-            if value.kind() == "object_creation_expression" {
+            if self.kind(&value) == "object_creation_expression" {
                 // PHP's `new Store()`: the class is the first child, in no field.
-                let t = value.named_child(0).filter(|t| matches!(t.kind(), "name" | "qualified_name"))?;
+                let t = value.named_child(0).filter(|t| matches!(self.kind(t), "name" | "qualified_name"))?;
                 return Some(self.type_name(t).to_string()).filter(|t| !t.is_empty());
             }
             if role.graph.call_field != 0 {
@@ -970,7 +971,7 @@ impl<'a> Visit<'a> {
                 if self.spec.language == crate::lang::Language::Go && self.text(callee) == "new" {
                     // Go's `new(T)`, `new(pkg.T)`: a *T.
                     let t = self.child(value, "arguments")?.named_child(0)?;
-                    let name = match t.kind() {
+                    let name = match self.kind(&t) {
                         "selector_expression" => self.text(self.child(t, "field")?),
                         _ => self.type_name(t),
                     };
@@ -978,7 +979,7 @@ impl<'a> Visit<'a> {
                     return (plain && !self.roles.is_keyword(name)).then(|| name.to_string());
                 }
                 let (obj, member) = self.roles.of(callee).graph.member;
-                if obj == 0 || callee.kind() != "scoped_identifier" {
+                if obj == 0 || self.kind(&callee) != "scoped_identifier" {
                     return None;
                 }
                 let ty = self.text(callee.child_by_field_id(obj)?);
@@ -1116,8 +1117,8 @@ impl<'a> Visit<'a> {
             return;
         }
         let Some(args) = self.child(node, "arguments") else { return };
-        let Some(arg) = args.named_child(0).filter(|a| a.kind() == "string") else { return };
-        if arg.named_children(&mut arg.walk()).any(|c| c.kind() == "interpolation") {
+        let Some(arg) = args.named_child(0).filter(|a| self.kind(a) == "string") else { return };
+        if arg.named_children(&mut arg.walk()).any(|c| self.kind(&c) == "interpolation") {
             return;
         }
         let path = trim_quotes(self.text(arg));
@@ -1135,8 +1136,8 @@ impl<'a> Visit<'a> {
         }
         let path = &self.graph.path;
         let (list, call) = (path[k - 1].0, path[k - 2].0);
-        list.kind() == "argument_list"
-            && call.kind() == "call"
+        self.kind(&list) == "argument_list"
+            && self.kind(&call) == "call"
             && self.child(call, "receiver").is_none()
             && self.child(call, "method").is_some_and(|m| matches!(self.text(m), "include" | "extend" | "prepend"))
     }
@@ -1147,11 +1148,11 @@ impl<'a> Visit<'a> {
         let text = |n: Node<'a>| src.get(n.byte_range()).unwrap_or("");
         let dotted = |n: Node<'a>| text(n).split_whitespace().collect::<String>();
         let items: Vec<Node<'a>> = self.children(node, "name");
-        if node.kind() == "import_statement" {
+        if self.kind(&node) == "import_statement" {
             // `import a.b` binds `a` to the package; `import a.b as c` binds `c`
             // to the module `a.b`.
             for item in items {
-                let (module, alias) = match item.kind() {
+                let (module, alias) = match self.kind(&item) {
                     "aliased_import" => {
                         let m = self.child(item, "name").map(dotted).unwrap_or_default();
                         let a = self.child(item, "alias").map(|a| text(a).to_string());
@@ -1171,7 +1172,7 @@ impl<'a> Visit<'a> {
         let module = self.child(node, "module_name").map(dotted).unwrap_or_default();
         let mut names: Vec<(String, String)> = Vec::new();
         for item in items {
-            if item.kind() == "aliased_import" {
+            if self.kind(&item) == "aliased_import" {
                 let n = self.child(item, "name").map(dotted).unwrap_or_default();
                 let a = self.child(item, "alias").map(|a| text(a).to_string()).unwrap_or_default();
                 names.push((n, a));
@@ -1180,7 +1181,7 @@ impl<'a> Visit<'a> {
                 names.push((n.clone(), n));
             }
         }
-        if node.named_children(&mut node.walk()).any(|c| c.kind() == "wildcard_import") {
+        if node.named_children(&mut node.walk()).any(|c| self.kind(&c) == "wildcard_import") {
             names.push(("*".to_string(), "*".to_string()));
         }
         self.graph.imports.push(ImportFact { line, spec: module, names, kind });
@@ -1190,13 +1191,14 @@ impl<'a> Visit<'a> {
     /// package (or, for static imports, the class) and the name.
     fn java_import(&mut self, node: Node<'a>, line: u32, kind: ImportKind) {
         let mut cursor = node.walk();
-        let Some(path) =
-            node.named_children(&mut cursor).find(|c| c.kind() == "scoped_identifier" || c.kind() == "identifier")
+        let Some(path) = node
+            .named_children(&mut cursor)
+            .find(|c| self.kind(c) == "scoped_identifier" || self.kind(c) == "identifier")
         else {
             return;
         };
         let full = self.text(path).split_whitespace().collect::<String>();
-        let glob = node.named_children(&mut node.walk()).any(|c| c.kind() == "asterisk");
+        let glob = node.named_children(&mut node.walk()).any(|c| self.kind(&c) == "asterisk");
         let is_static = node.children(&mut node.walk()).any(|c| !c.is_named() && self.text(c) == "static");
         let (spec, names) = if glob {
             (full, vec![("*".to_string(), "*".to_string())])
@@ -1215,11 +1217,13 @@ impl<'a> Visit<'a> {
         let mut prefix = String::new();
         let mut clauses: Vec<Node<'a>> = Vec::new();
         for c in node.named_children(&mut node.walk()) {
-            match c.kind() {
+            match self.kind(&c) {
                 "namespace_name" => prefix = self.text(c).to_string(),
                 "namespace_use_clause" => clauses.push(c),
                 "namespace_use_group" => clauses.extend(
-                    c.named_children(&mut c.walk()).filter(|g| g.kind() == "namespace_use_clause").collect::<Vec<_>>(),
+                    c.named_children(&mut c.walk())
+                        .filter(|g| self.kind(g) == "namespace_use_clause")
+                        .collect::<Vec<_>>(),
                 ),
                 _ => {}
             }
@@ -1227,7 +1231,7 @@ impl<'a> Visit<'a> {
         for clause in clauses {
             let mut cursor = clause.walk();
             let Some(target) =
-                clause.named_children(&mut cursor).find(|c| matches!(c.kind(), "qualified_name" | "name"))
+                clause.named_children(&mut cursor).find(|c| matches!(self.kind(c), "qualified_name" | "name"))
             else {
                 continue;
             };
@@ -1246,7 +1250,7 @@ impl<'a> Visit<'a> {
         }
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
-            match child.kind() {
+            match self.kind(&child) {
                 "import_specifier" | "export_specifier" => {
                     let name = self.child(child, "name").map(|n| self.text(n)).unwrap_or("");
                     let alias = self.child(child, "alias").map_or(name, |n| self.text(n));
@@ -1256,7 +1260,7 @@ impl<'a> Visit<'a> {
                     let alias = child.named_child(0).map(|n| self.text(n)).unwrap_or("*");
                     out.push(("*".to_string(), alias.to_string()));
                 }
-                "identifier" if node.kind() == "import_clause" => {
+                "identifier" if self.kind(&node) == "import_clause" => {
                     out.push(("default".to_string(), self.text(child).to_string()));
                 }
                 "import_clause" | "named_imports" | "export_clause" => self.ts_import_names(child, out, level + 1),
@@ -1271,7 +1275,7 @@ impl<'a> Visit<'a> {
             return;
         }
         let join = |a: &str, b: &str| if a.is_empty() { b.to_string() } else { format!("{a}::{b}") };
-        match node.kind() {
+        match self.kind(&node) {
             "scoped_use_list" => {
                 let path = self.child(node, "path").map(|p| self.text(p)).unwrap_or("");
                 let prefix = join(prefix, path);
@@ -1418,8 +1422,8 @@ impl<'a> Visit<'a> {
             Some(o)
                 if role == RefRole::Type
                     && js_like(self.spec)
-                    && o.kind() == "identifier"
-                    && path[k - 1].0.kind() == "nested_type_identifier"
+                    && self.kind(&o) == "identifier"
+                    && self.kind(&path[k - 1].0) == "nested_type_identifier"
                     && self.in_inherit(k - 1) =>
             {
                 (RefRole::Inherit, Some((self.text(o), self.receiver(o, 0))))
@@ -1459,12 +1463,12 @@ impl<'a> Visit<'a> {
     fn ts_indexed_access(&mut self, node: Node<'a>) {
         let (Some(object), Some(index)) = (node.named_child(0), node.named_child(1)) else { return };
         let Some(name) = self.string_key(index) else { return };
-        let receiver = match object.kind() {
+        let receiver = match self.kind(&object) {
             "type_identifier" => Pending::Done(Receiver::Type(self.text(object).to_string())),
             "lookup_type" => {
                 let (Some(inner), Some(field)) = (object.named_child(0), object.named_child(1)) else { return };
                 let Some(field) = self.string_key(field) else { return };
-                if inner.kind() != "type_identifier" {
+                if self.kind(&inner) != "type_identifier" {
                     return;
                 }
                 Pending::Field(self.text(inner).to_string(), Cow::Borrowed(field))
@@ -1477,10 +1481,12 @@ impl<'a> Visit<'a> {
 
     /// The name a TS literal type `"name"` spells, when it is one.
     fn string_key(&self, index: Node<'a>) -> Option<&'a str> {
-        let string =
-            Some(index).filter(|i| i.kind() == "literal_type")?.named_child(0).filter(|s| s.kind() == "string")?;
+        let string = Some(index)
+            .filter(|i| self.kind(i) == "literal_type")?
+            .named_child(0)
+            .filter(|s| self.kind(s) == "string")?;
         let fragment =
-            string.named_child(0).filter(|f| f.kind() == "string_fragment" && string.named_child_count() == 1)?;
+            string.named_child(0).filter(|f| self.kind(f) == "string_fragment" && string.named_child_count() == 1)?;
         Some(self.text(fragment)).filter(|t| plain_name(t))
     }
 
@@ -1505,8 +1511,8 @@ impl<'a> Visit<'a> {
             // the file does not tell which.
             return GoKey::FieldOf(Pending::Done(Receiver::Unknown));
         };
-        let ty = if ty.kind() == "pointer_type" { ty.named_child(0).unwrap_or(ty) } else { ty };
-        match ty.kind() {
+        let ty = if self.kind(&ty) == "pointer_type" { ty.named_child(0).unwrap_or(ty) } else { ty };
+        match self.kind(&ty) {
             "type_identifier" | "qualified_type" | "generic_type" => {
                 let name = self.type_name(ty);
                 match name.is_empty() || self.graph.type_params.contains(name) {
@@ -1545,7 +1551,7 @@ impl<'a> Visit<'a> {
             return None;
         };
         let outer = self.go_literal_type(outer, depth + 1)?;
-        match (outer.kind(), position) {
+        match (self.kind(&outer), position) {
             ("map_type", p) => self.child(outer, p),
             ("slice_type" | "array_type" | "implicit_length_array_type", _) => self.child(outer, "element"),
             _ => None,
@@ -1578,7 +1584,7 @@ impl<'a> Visit<'a> {
         };
         let mut keys = Vec::new();
         for c in pattern.named_children(&mut pattern.walk()) {
-            if c.kind() == "shorthand_property_identifier_pattern" {
+            if self.kind(&c) == "shorthand_property_identifier_pattern" {
                 keys.push(self.text(c));
             }
         }
@@ -1631,7 +1637,8 @@ impl<'a> Visit<'a> {
                 return None;
             }
             let assignment = path[k - 1].0;
-            if assignment.kind() != "assignment_expression" || self.child(assignment, "left").map(|l| l.id()) != me {
+            if self.kind(&assignment) != "assignment_expression" || self.child(assignment, "left").map(|l| l.id()) != me
+            {
                 return None;
             }
             return Some((self.csharp_initialized(k - 2, 0), false));
@@ -1640,13 +1647,13 @@ impl<'a> Visit<'a> {
             return None;
         }
         let entry = path[k - 1].0;
-        let (ty, shorthand) = match entry.kind() {
+        let (ty, shorthand) = match self.kind(&entry) {
             "field_initializer" if self.child(entry, "field").map(|f| f.id()) == me => {
                 (self.child(path[k - 3].0, "name"), false)
             }
             "shorthand_field_initializer" => (self.child(path[k - 3].0, "name"), true),
             "field_pattern" if self.child(entry, "name").map(|f| f.id()) == me => {
-                (self.child(path[k - 2].0, "type"), path[k].0.kind() == "shorthand_field_identifier")
+                (self.child(path[k - 2].0, "type"), self.kind(&path[k].0) == "shorthand_field_identifier")
             }
             _ => return None,
         };
@@ -1666,7 +1673,7 @@ impl<'a> Visit<'a> {
         }
         let path = &self.graph.path;
         let parent = path[i - 1].0;
-        match parent.kind() {
+        match self.kind(&parent) {
             "object_creation_expression" => {
                 let t = self.type_name(self.child(parent, "type")?);
                 let plain = plain_name(t);
@@ -1695,12 +1702,12 @@ impl<'a> Visit<'a> {
         let path = &self.graph.path;
         let (parent, field) = (path[o - 1].0, self.roles.field_name(path[o].1));
         let typed = |t: Option<Node<'a>>| Some(Pending::Done(Receiver::Type(self.ts_type(t?, 0)?)));
-        match parent.kind() {
+        match self.kind(&parent) {
             "variable_declarator" | "public_field_definition" | "required_parameter" | "optional_parameter" => {
                 if let Some(t) = self.child(parent, "type") {
                     return typed(Some(t));
                 }
-                match (parent.kind(), field) {
+                match (self.kind(&parent), field) {
                     // `const { a } = value`: `value.a`.
                     ("variable_declarator", Some("name")) => Some(self.receiver(self.child(parent, "value")?, 0)),
                     _ => None,
@@ -1742,7 +1749,7 @@ impl<'a> Visit<'a> {
         if depth > 8 {
             return None;
         }
-        match t.kind() {
+        match self.kind(&t) {
             "type_annotation" | "readonly_type" | "parenthesized_type" | "array_type" => {
                 self.ts_type(t.named_child(0)?, depth + 1)
             }
@@ -1758,7 +1765,7 @@ impl<'a> Visit<'a> {
             "union_type" => {
                 let mut found = None;
                 for c in t.named_children(&mut t.walk()) {
-                    if matches!(c.kind(), "predefined_type" | "literal_type") {
+                    if matches!(self.kind(&c), "predefined_type" | "literal_type") {
                         continue;
                     }
                     if found.is_some() {
@@ -1778,11 +1785,13 @@ impl<'a> Visit<'a> {
     fn imported_name(&self, at: usize, k: usize) -> bool {
         let path = &self.graph.path;
         let statement = path[at].0;
-        match statement.kind() {
+        match self.kind(&statement) {
             // Python's `import a.b`: modules, not definitions.
             "import_statement" if self.spec.language == crate::lang::Language::Python => return false,
             // Java's `import a.b.*;`: a package.
-            "import_declaration" if statement.named_children(&mut statement.walk()).any(|c| c.kind() == "asterisk") => {
+            "import_declaration"
+                if statement.named_children(&mut statement.walk()).any(|c| self.kind(&c) == "asterisk") =>
+            {
                 return false
             }
             _ => {}
@@ -1795,7 +1804,7 @@ impl<'a> Visit<'a> {
                 return false;
             }
             let name = self.roles.field_name(field);
-            match (parent.kind(), name) {
+            match (self.kind(&parent), name) {
                 (_, Some("alias")) => return false,
                 ("scoped_use_list", Some("path")) | ("use_wildcard", _) => return false,
                 // Go's `import st "path"`, C#'s `using X = A.B;`: the alias.
@@ -1803,7 +1812,7 @@ impl<'a> Visit<'a> {
                 // Python's `from a.b import c`: `a`, `b`.
                 ("import_from_statement", Some("module_name")) => return false,
                 // PHP's `use A\B\{C, D}`: `A`, `B`.
-                ("namespace_use_declaration", None) if path[i].0.kind() == "namespace_name" => return false,
+                ("namespace_use_declaration", None) if self.kind(&path[i].0) == "namespace_name" => return false,
                 _ => {}
             }
         }
@@ -1869,7 +1878,7 @@ impl<'a> Visit<'a> {
         let (mut low, mut levels) = (k, 0);
         while low > 0 && levels < 6 {
             low -= 1;
-            levels += usize::from(!matches!(path[low].0.kind(), "union_type" | "intersection_type"));
+            levels += usize::from(!matches!(self.kind(&path[low].0), "union_type" | "intersection_type"));
         }
         for i in (low..k).rev() {
             let g = self.path_role(i);
@@ -1885,7 +1894,7 @@ impl<'a> Visit<'a> {
                 return value == Some(path[i + 1].0.id())
                     && (i + 1..k).all(|j| {
                         matches!(
-                            path[j].0.kind(),
+                            self.kind(&path[j].0),
                             "union_type"
                                 | "intersection_type"
                                 | "parenthesized_type"
@@ -1911,7 +1920,7 @@ impl<'a> Visit<'a> {
     fn ts_transparent_generic(&self, i: usize) -> bool {
         let Some(generic) = i.checked_sub(1).map(|p| self.graph.path[p].0) else { return false };
         js_like(self.spec)
-            && generic.kind() == "generic_type"
+            && self.kind(&generic) == "generic_type"
             && self.child(generic, "name").is_some_and(|n| TS_SAME_MEMBERS.contains(&self.text(n)))
     }
 
@@ -1953,9 +1962,9 @@ impl<'a> Visit<'a> {
                 o.named_child(0)
             } else if g.binary && self.operator_is(o, "&&") {
                 self.child(o, "right")
-            } else if o.kind() == "subscript_expression"
+            } else if self.kind(&o) == "subscript_expression"
                 && js_like(self.spec)
-                && self.child(o, "index").is_some_and(|i| !matches!(i.kind(), "string" | "template_string"))
+                && self.child(o, "index").is_some_and(|i| !matches!(self.kind(&i), "string" | "template_string"))
             {
                 // TS/JS `list[i]`: an element, typed as the array (arrays
                 // are their element's type); not `o["key"]`.
@@ -2048,7 +2057,7 @@ impl<'a> Visit<'a> {
     pub(super) fn record_field_type(&mut self, node: Node<'a>, names: &[Node<'a>]) -> Option<String> {
         let ty = self.child(node, "type").or_else(|| {
             let mut c = node.walk();
-            let decl = node.named_children(&mut c).find(|c| c.kind() == "variable_declaration");
+            let decl = node.named_children(&mut c).find(|c| self.kind(c) == "variable_declaration");
             decl.and_then(|d| self.child(d, "type"))
         });
         // TS: `parent: A | B` is `A|B` (see `ts_union`).

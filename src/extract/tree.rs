@@ -85,6 +85,9 @@ pub(crate) struct Roles {
     field_names: Vec<Option<&'static str>>,
     /// The role of kind ids past the table: the parser's ERROR node (`u16::MAX`).
     error_role: Role,
+    /// Kind names by id: `Node::kind` asks the grammar for a C string, then
+    /// measures and validates it (~5% of a build when asked per node).
+    kind_names: Vec<&'static str>,
 }
 
 impl Roles {
@@ -136,6 +139,15 @@ impl Roles {
                 .collect(),
             field_names,
             error_role: Role { named: true, error: true, ..Role::default() },
+            kind_names: (0..count as u16).map(|id| grammar.node_kind_for_id(id).unwrap_or("")).collect(),
+        }
+    }
+
+    /// `node.kind()` from the table: the same name, without the C string.
+    pub(crate) fn kind(&self, node: Node<'_>) -> &'static str {
+        match self.kind_names.get(node.kind_id() as usize) {
+            Some(name) => name,
+            None => node.kind(),
         }
     }
 
@@ -367,6 +379,11 @@ impl<'a> Visit<'a> {
         node.children_by_field_id(id, &mut node.walk()).collect()
     }
 
+    /// The node's kind name (see [`Roles::kind`]).
+    fn kind(&self, node: &Node<'_>) -> &'static str {
+        self.roles.kind(*node)
+    }
+
     fn text(&self, node: Node<'_>) -> &'a str {
         self.src.get(node.byte_range()).unwrap_or("")
     }
@@ -510,10 +527,10 @@ impl<'a> Visit<'a> {
             Decl::Namespace => {
                 // `namespace ts.codefix`: `codefix`.
                 let mut name = self.child(node, "name");
-                while let Some(n) = name.filter(|n| n.kind() == "nested_identifier") {
+                while let Some(n) = name.filter(|n| self.kind(n) == "nested_identifier") {
                     name = self.child(n, "property").or_else(|| n.named_child(n.named_child_count().saturating_sub(1)));
                 }
-                if let Some(name) = name.filter(|n| matches!(n.kind(), "identifier" | "property_identifier")) {
+                if let Some(name) = name.filter(|n| matches!(self.kind(n), "identifier" | "property_identifier")) {
                     self.namespace(node, name);
                 }
             }
@@ -552,7 +569,7 @@ impl<'a> Visit<'a> {
             return false;
         }
         let path = &self.graph.path;
-        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| n.kind());
+        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| self.kind(n));
         let mut k = up.next();
         while matches!(k, Some("lexical_declaration" | "variable_declaration")) {
             k = up.next();
@@ -569,11 +586,11 @@ impl<'a> Visit<'a> {
     /// A C++ class declared with an export macro (`class API Name { .. }`), which
     /// the grammar reads as a function definition: its kind and its name.
     fn export_macro_class(&self, node: Node<'a>) -> Option<(&'static str, Node<'a>)> {
-        if self.spec.language != crate::lang::Language::Cpp || node.kind() != "function_definition" {
+        if self.spec.language != crate::lang::Language::Cpp || self.kind(&node) != "function_definition" {
             return None;
         }
         let ty = self.child(node, "type")?;
-        let kind = match ty.kind() {
+        let kind = match self.kind(&ty) {
             "class_specifier" => "class",
             "struct_specifier" => "struct",
             "union_specifier" => "union",
@@ -584,7 +601,7 @@ impl<'a> Visit<'a> {
             let t = self.text(m);
             t.len() > 1 && t.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
         });
-        (is_macro && self.child(ty, "body").is_none() && declarator.kind() == "identifier")
+        (is_macro && self.child(ty, "body").is_none() && self.kind(&declarator) == "identifier")
             .then_some((kind, declarator))
     }
 
@@ -601,7 +618,7 @@ impl<'a> Visit<'a> {
         let name = self.text(name_node).to_string();
         let kind = self
             .child(node, "type")
-            .and_then(|t| self.spec.type_kind_by_value.iter().find(|(k, _)| *k == t.kind()))
+            .and_then(|t| self.spec.type_kind_by_value.iter().find(|(k, _)| *k == self.kind(&t)))
             .map_or(kind, |(_, refined)| *refined);
         let modifiers = self.modifiers(node, Some(name_node));
         let parent = self.current_scope();
@@ -687,7 +704,7 @@ impl<'a> Visit<'a> {
         let (Some(left), Some(right)) = (self.child(node, "left"), self.child(node, "right")) else {
             return;
         };
-        if left.kind() != "member_expression" || !self.roles.of(right).function_value {
+        if self.kind(&left) != "member_expression" || !self.roles.of(right).function_value {
             return;
         }
         let Some(property) = self.child(left, "property") else { return };
@@ -821,12 +838,12 @@ impl<'a> Visit<'a> {
         let mut names: Vec<Node<'a>> = self.children(node, "name").into_iter().filter(|n| n.is_named()).collect();
         if names.is_empty() {
             for child in node.named_children(&mut node.walk()) {
-                if child.kind() == "variable_declaration" {
+                if self.kind(&child) == "variable_declaration" {
                     // C#: `int a, b;` declares its names in a variable_declaration.
                     for d in child.named_children(&mut child.walk()) {
                         names.extend(self.child(d, "name"));
                     }
-                } else if matches!(child.kind(), "variable_declarator" | "property_element" | "const_element") {
+                } else if matches!(self.kind(&child), "variable_declarator" | "property_element" | "const_element") {
                     // Java's `int a = 1, b;`, PHP's `public $a, $b;` and `const A = 1;`.
                     names.extend(self.declared_leaf(child));
                 }
@@ -844,7 +861,7 @@ impl<'a> Visit<'a> {
         let is_static = modifiers.contains(&"static") || modifiers.contains(&"const");
         let end = Self::rows(node).1;
         if names.is_empty() {
-            if node.kind().contains("indexer") {
+            if self.kind(&node).contains("indexer") {
                 let row = node.start_position().row;
                 self.push_property_at(row, "this", &declaration, &modifiers, is_static, end);
             }
@@ -890,14 +907,14 @@ impl<'a> Visit<'a> {
         let Some((parent, _)) = depth.checked_sub(1).and_then(|i| self.graph.path.get(i)) else {
             return false;
         };
-        parent.kind() == "expression_statement" && parent.named_child_count() == 1
+        self.kind(parent) == "expression_statement" && parent.named_child_count() == 1
     }
 
     /// An assignment where a language has no declarations ([`Decl::Variable`]).
     fn variable(&mut self, node: Node<'a>, depth: usize) {
         let Some(left) = self.child(node, "left") else { return };
         let in_function = self.in_function(depth);
-        if in_function && left.kind() == "instance_variable" {
+        if in_function && self.kind(&left) == "instance_variable" {
             // Ruby's `@store = Store.new` types `@store` for receivers.
             let ty = self.child(node, "right").and_then(|r| self.instantiated_class(r));
             if let (Some(t), Some(owner)) = (ty, self.current_scope()) {
@@ -1020,7 +1037,7 @@ impl<'a> Visit<'a> {
         for sym in symbols {
             let name = self.text(sym).trim_start_matches(':');
             let name = trim_quotes(name);
-            if sym.kind() != "simple_symbol" || name.is_empty() {
+            if self.kind(&sym) != "simple_symbol" || name.is_empty() {
                 continue;
             }
             self.push_property_at(sym.start_position().row, name, &declaration, &[], false, end);
@@ -1034,7 +1051,7 @@ impl<'a> Visit<'a> {
         let mut cur = node;
         let mut function = false;
         for _ in 0..16 {
-            match cur.kind() {
+            match self.kind(&cur) {
                 "function_declarator" => function = true,
                 "pointer_declarator" | "parenthesized_declarator" if function => function = false,
                 _ => {}
@@ -1043,27 +1060,27 @@ impl<'a> Visit<'a> {
                 cur = d;
                 continue;
             }
-            if cur.kind().ends_with("declarator") {
+            if self.kind(&cur).ends_with("declarator") {
                 let mut c = cur.walk();
-                let inner = cur
-                    .named_children(&mut c)
-                    .find(|n| !matches!(n.kind(), "type_qualifier" | "attribute_specifier" | "ms_pointer_modifier"));
+                let inner = cur.named_children(&mut c).find(|n| {
+                    !matches!(self.kind(n), "type_qualifier" | "attribute_specifier" | "ms_pointer_modifier")
+                });
                 cur = inner?;
                 continue;
             }
             break;
         }
-        if cur.kind() == "qualified_identifier" {
+        if self.kind(&cur) == "qualified_identifier" {
             let mut scope = self.child(cur, "scope");
             let mut name = self.child(cur, "name")?;
-            while name.kind() == "qualified_identifier" {
+            while self.kind(&name) == "qualified_identifier" {
                 scope = self.child(name, "scope");
                 name = self.child(name, "name")?;
             }
             let owner = scope.map(|s| self.type_name(s)).filter(|s| !s.is_empty());
             return Some(Declared { name, owner, function });
         }
-        let named = self.roles.of(cur).graph.name || matches!(cur.kind(), "destructor_name" | "operator_name");
+        let named = self.roles.of(cur).graph.name || matches!(self.kind(&cur), "destructor_name" | "operator_name");
         named.then_some(Declared { name: cur, owner: None, function })
     }
 
@@ -1140,21 +1157,21 @@ impl<'a> Visit<'a> {
             return None;
         }
         let parent = self.parent_of(node)?;
-        if parent.kind() == "labeled_statement" {
+        if self.kind(&parent) == "labeled_statement" {
             // `public: void f();` in a class the grammar read as a function.
             let label = self.child(parent, "label").map_or("", |l| self.text(l));
             return matches!(label, "public" | "protected" | "private").then_some(label);
         }
         // `compound_statement`: the body of a class declared with an export
         // macro, where `public:` reads as a label.
-        if !matches!(parent.kind(), "field_declaration_list" | "body_statement" | "compound_statement") {
+        if !matches!(self.kind(&parent), "field_declaration_list" | "body_statement" | "compound_statement") {
             return None;
         }
         let mut cache = self.labels.borrow_mut();
         if cache.as_ref().is_none_or(|(id, _)| *id != parent.id()) {
             let mut labels = Vec::new();
             for p in parent.named_children(&mut parent.walk()) {
-                let text = match p.kind() {
+                let text = match self.kind(&p) {
                     "access_specifier" => self.text(p),
                     "identifier" if self.spec.language == crate::lang::Language::Ruby => self.text(p),
                     "labeled_statement" => self.child(p, "label").map_or("", |l| self.text(l)),
@@ -1197,14 +1214,14 @@ impl<'a> Visit<'a> {
         if self.spec.language == crate::lang::Language::Python {
             return Some(self.declared_name(t).to_string()).filter(|n| !n.is_empty());
         }
-        if graph::js_like(self.spec) && t.kind() == "type_predicate_annotation" {
+        if graph::js_like(self.spec) && self.kind(&t) == "type_predicate_annotation" {
             // `(v: Node): v is Store`: a type guard, marked as one.
             let ty = self.child(t.named_child(0)?, "type")?;
             let name = self.type_name(ty);
             let plain = graph::plain_name(name) && !self.roles.is_keyword(name);
             return plain.then(|| format!("{}{name}", crate::extract::GUARD_OR));
         }
-        let t = if t.kind() == "parameter_list" {
+        let t = if self.kind(&t) == "parameter_list" {
             let first = t.named_child(0)?;
             self.child(first, "type").unwrap_or(first)
         } else {
@@ -1235,7 +1252,7 @@ impl<'a> Visit<'a> {
             if node.named_child_count() == 0 {
                 break;
             }
-            if ts && node.kind() == "generic_type" {
+            if ts && self.kind(&node) == "generic_type" {
                 let wrapper = self
                     .child(node, "name")
                     .is_some_and(|n| graph::TS_SAME_MEMBERS.contains(&self.text(n)) || graph::ts_array(self.text(n)));
@@ -1275,7 +1292,7 @@ impl<'a> Visit<'a> {
 
     /// The string of a statement that is only a string (a docstring).
     fn docstring(&self, statement: Node<'a>) -> Option<Node<'a>> {
-        if statement.kind() != "expression_statement" || statement.named_child_count() != 1 {
+        if self.kind(&statement) != "expression_statement" || statement.named_child_count() != 1 {
             return None;
         }
         statement.named_child(0).filter(|s| self.roles.of(*s).class == Class::String)
@@ -1373,7 +1390,7 @@ impl<'a> Visit<'a> {
                 t.starts_with('#')
                     && (t.contains("frozen_string_literal") || t.contains("coding:") || t.contains("coding="))
             };
-            let require = child.kind() == "call"
+            let require = self.kind(&child) == "call"
                 && self.child(child, "method").is_some_and(|m| {
                     matches!(self.text(m), "require" | "require_relative") && self.child(child, "receiver").is_none()
                 });
@@ -1545,5 +1562,44 @@ mod roles_tests {
                 assert_eq!(roles.field_name(0), None);
             }
         }
+    }
+
+    /// The kind table answers what `Node::kind` does for every node of every
+    /// fixture, whole and cut short (so ERROR and MISSING nodes are met).
+    #[test]
+    fn kind_names_from_the_table_agree_with_tree_sitter() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract");
+        let mut checked = 0usize;
+        let mut errors = 0usize;
+        for dir in std::fs::read_dir(&root).unwrap() {
+            for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+                let path = file.unwrap().path();
+                let Some(language) = Language::from_path(&path) else { continue };
+                let grammar = language.grammar(&path);
+                let roles = Roles::new(language.spec(), &grammar);
+                let text = std::fs::read(&path).unwrap();
+                for source in [&text[..], &text[..text.len() * 2 / 3]] {
+                    let mut parser = tree_sitter::Parser::new();
+                    parser.set_language(&grammar).unwrap();
+                    let tree = parser.parse(source, None).unwrap();
+                    let mut cursor = tree.walk();
+                    'walk: loop {
+                        let node = cursor.node();
+                        assert_eq!(roles.kind(node), node.kind(), "{}", path.display());
+                        checked += 1;
+                        errors += usize::from(node.is_error() || node.is_missing());
+                        if cursor.goto_first_child() {
+                            continue;
+                        }
+                        while !cursor.goto_next_sibling() {
+                            if !cursor.goto_parent() {
+                                break 'walk;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000 && errors > 0, "{checked} nodes, {errors} errors");
     }
 }
