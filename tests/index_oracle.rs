@@ -196,3 +196,35 @@ fn structures_in_frames_of_their_own_read_back_exactly() {
         assert_eq!(codegraph::snapshot::structure::FileStructure::from_archive(&archive).as_ref(), Some(&want[i]));
     }
 }
+
+/// A substring whose candidate keys are many more than one batch of their
+/// reads (`Matcher::verify` starts loading 32 keys' records at a time, and
+/// the unions start loading variants' postings ahead), among keys holding
+/// its trigrams apart (`eedxedl`: "eed" and "edl", not "eedl"), in two
+/// segments: every key and every spelling is checked, none dropped at a
+/// batch's edge.
+#[test]
+fn substrings_matching_more_keys_than_a_batch_answer_like_a_brute_force_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in 0..4 {
+        let text: String = (0..150)
+            .map(|i| match i % 3 {
+                0 => format!("fn a{f}x{i}needle() {{ let Needle{i}{f} = eedxedl{i}; }}\n"),
+                1 => format!("// aNEEDLEb{i}{f} and eedyedl{i}\n"),
+                _ => format!("fn keep{i}_{f}() {{ needles_{i}(); }}\n"),
+            })
+            .collect();
+        fs::write(dir.path().join(format!("f{f}.rs")), text).unwrap();
+    }
+    let facts = facts_of(dir.path());
+    for slots in [65_536, 2] {
+        let index = build(dir.path(), slots);
+        for term in ["eedl", "EEDL", "needle", "eed", "edl"] {
+            check(&index, &facts, &Query::new(term, Mode::Contains));
+            check(&index, &facts, &Query { limit: 0, ..Query::new(term, Mode::Contains) });
+        }
+        check(&index, &facts, &Query::new("eedl.*[0-9]", Mode::Regex));
+        let all = search(&index, &Query { limit: 0, ..Query::new("eedl", Mode::Contains) }).unwrap();
+        assert_eq!(all.total, 4 * 150, "every line holds a key with eedl");
+    }
+}

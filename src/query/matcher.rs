@@ -13,6 +13,8 @@ use crate::snapshot::{fold, trigrams, FoldRec, Segment, SnapshotError, VariantRe
 
 /// Limits on a compiled regex, so a hostile pattern cannot exhaust memory.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
+/// Candidate keys whose reads are started together (see [`Matcher::verify`]).
+const VERIFY_BATCH: usize = 32;
 const REGEX_DFA_SIZE_LIMIT: usize = 4 << 20;
 
 /// A compiled query term.
@@ -198,24 +200,57 @@ impl Matcher {
     /// Adds the variants of the candidate folds `ids` whose keys match.
     pub fn verify(&self, seg: &Segment, ids: &[u32], out: &mut Vec<VariantRec>) -> Result<(), SnapshotError> {
         let mut buf = [0u8; MAX_TERM_BYTES];
-        for &id in ids {
-            // The key is the fold of the first variant; ASCII folds in a stack
-            // buffer, without allocating.
-            let f = seg.fold(id)?;
-            let first = seg.variant(f.first_variant)?;
-            let spelling = seg.bytes_at(first.term)?;
-            let hit = match spelling.len() <= buf.len() && spelling.is_ascii() {
-                true => {
-                    let key = &mut buf[..spelling.len()];
-                    key.copy_from_slice(spelling);
-                    key.make_ascii_lowercase();
-                    self.key_matches(key)
-                }
-                false => self.key_matches(fold(seg.str_at(first.term)?).as_bytes()),
-            };
-            if hit {
-                self.push_variants(seg, f, Some(first), out)?;
+        // A key is three reads that each wait on memory (fold record, first
+        // variant, spelling) and candidates lie far apart: each step is started
+        // for a batch before any is read, so a batch waits about once a step.
+        let mut folds = [None; VERIFY_BATCH];
+        let mut firsts = [None; VERIFY_BATCH];
+        for batch in ids.chunks(VERIFY_BATCH) {
+            for &id in batch {
+                seg.touch_fold(id);
             }
+            for (k, &id) in batch.iter().enumerate() {
+                let f = seg.fold(id)?;
+                seg.touch_variant(f.first_variant);
+                folds[k] = Some(f);
+            }
+            for k in 0..batch.len() {
+                let Some(f) = folds[k] else { continue };
+                let first = seg.variant(f.first_variant)?;
+                seg.touch_bytes(first.term);
+                firsts[k] = Some(first);
+            }
+            for k in 0..batch.len() {
+                let (Some(f), Some(first)) = (folds[k], firsts[k]) else { continue };
+                self.verify_one(seg, f, first, &mut buf, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Matcher::verify`] for one candidate fold and its first variant.
+    fn verify_one(
+        &self,
+        seg: &Segment,
+        f: FoldRec,
+        first: VariantRec,
+        buf: &mut [u8; MAX_TERM_BYTES],
+        out: &mut Vec<VariantRec>,
+    ) -> Result<(), SnapshotError> {
+        // The key is the fold of the first variant; ASCII folds in a stack
+        // buffer, without allocating.
+        let spelling = seg.bytes_at(first.term)?;
+        let hit = match spelling.len() <= buf.len() && spelling.is_ascii() {
+            true => {
+                let key = &mut buf[..spelling.len()];
+                key.copy_from_slice(spelling);
+                key.make_ascii_lowercase();
+                self.key_matches(key)
+            }
+            false => self.key_matches(fold(seg.str_at(first.term)?).as_bytes()),
+        };
+        if hit {
+            self.push_variants(seg, f, Some(first), out)?;
         }
         Ok(())
     }

@@ -585,17 +585,40 @@ fn union_postings(seg: &Segment, variants: &[VariantRec], skip: &SlotSet) -> Res
     let hint: usize = variants.iter().map(|v| v.occurrences as usize).sum();
     let mut rest = Vec::with_capacity(hint.min(1 << 20));
     let mut defs = Vec::new();
-    for v in variants {
+    each_touched(seg, variants, |v| {
         let (r, d) = seg.posting_lists(v)?;
         let read = extend_into(r, skip, &mut rest).and_then(|_| extend_into(d, skip, &mut defs));
-        read.map_err(|_| seg.corrupt("postings malformed"))?;
-    }
+        read.map_err(|_| seg.corrupt("postings malformed").into())
+    })?;
     if variants.len() > 1 {
         sort_dedup(&mut rest);
         sort_dedup(&mut defs);
     }
     Ok((rest, defs))
 }
+
+/// Runs `read` on each variant in turn, the postings of the one [`TOUCH_AHEAD`]
+/// later started loading first: variants lie far apart in the postings, so
+/// reading each one's first would wait on memory for every variant.
+fn each_touched(
+    seg: &Segment,
+    variants: &[VariantRec],
+    mut read: impl FnMut(&VariantRec) -> Result<(), QueryError>,
+) -> Result<(), QueryError> {
+    for v in variants.iter().take(TOUCH_AHEAD) {
+        seg.touch_postings(v);
+    }
+    for (i, v) in variants.iter().enumerate() {
+        if let Some(next) = variants.get(i + TOUCH_AHEAD) {
+            seg.touch_postings(next);
+        }
+        read(v)?;
+    }
+    Ok(())
+}
+
+/// How many variants ahead [`each_touched`] starts loading postings.
+const TOUCH_AHEAD: usize = 16;
 
 /// Postings from which a union is gathered as line bits ([`union_bits`])
 /// rather than sorted.
@@ -618,11 +641,11 @@ fn union_bits(
         let (Some(mut rest), Some(mut defs)) = (seg.take_line_bits()?, seg.take_line_bits()?) else {
             return Err(seg.corrupt("line starts").into());
         };
-        for v in part {
+        each_touched(seg, part, |v| {
             let (r, d) = seg.posting_lists(v)?;
             let read = add_to_bits(r, skip, starts, &mut rest).and_then(|_| add_to_bits(d, skip, starts, &mut defs));
-            read.map_err(|_| seg.corrupt("postings malformed"))?;
-        }
+            read.map_err(|_| seg.corrupt("postings malformed").into())
+        })?;
         Ok((rest, defs))
     };
     let merged = variants.par_chunks(chunk).map(gather).try_reduce_with(|(mut rest, mut defs), (mut r, mut d)| {
