@@ -454,7 +454,30 @@ fn extract_all<'a, T: Send>(
     max_file_bytes: u64,
     f: impl Fn(Outcome, FileTiming) -> T + Sync,
 ) -> Vec<T> {
-    files.map_init(Extractor::new, |extractor, file| extract_one(extractor, file, max_file_bytes, &f)).collect()
+    // One file per rayon job, so an idle thread can take any file not started:
+    // rayon otherwise hands each thread runs of files it then works through
+    // alone, and a run of large ones (mono's API snapshots, a round's large
+    // files put first) kept one core busy while the other waited (~25 s of
+    // the four budget corpora's build at one core). Each thread keeps its
+    // extractor (parsers, role tables) across jobs.
+    files
+        .with_max_len(1)
+        .map(|file| with_extractor(|extractor| extract_one(extractor, file, max_file_bytes, &f)))
+        .collect()
+}
+
+thread_local! {
+    /// This thread's extractor, taken while in use.
+    static EXTRACTOR: std::cell::Cell<Option<Box<Extractor>>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `work` with this thread's extractor (a new one the first time, or when
+/// a job on this thread already holds it), then keeps it for the next job.
+fn with_extractor<R>(work: impl FnOnce(&mut Extractor) -> R) -> R {
+    let mut extractor = EXTRACTOR.with(|e| e.take()).unwrap_or_default();
+    let out = work(&mut extractor);
+    EXTRACTOR.with(|e| e.set(Some(extractor)));
+    out
 }
 
 fn extract_one<T>(
@@ -499,10 +522,12 @@ pub struct FileTiming {
 /// Reads and only parses `files` (the baseline for extraction's overhead); returns
 /// the bytes parsed.
 pub fn parse_files(files: &[SourceFile], max_file_bytes: u64) -> u64 {
+    // Scheduled as extraction is (see `extract_all`), so the two compare.
     files
         .par_iter()
-        .map_init(Extractor::new, |extractor, file| match read_source(&file.abs, max_file_bytes) {
-            Ok((bytes, _)) => extractor.parse_only(&file.rel, file.language, &bytes) as u64,
+        .with_max_len(1)
+        .map(|file| match read_source(&file.abs, max_file_bytes) {
+            Ok((bytes, _)) => with_extractor(|extractor| extractor.parse_only(&file.rel, file.language, &bytes) as u64),
             Err(_) => 0,
         })
         .sum()
