@@ -13,9 +13,9 @@ use crate::snapshot::{fold, trigrams, FoldRec, Segment, SnapshotError, VariantRe
 
 /// Limits on a compiled regex, so a hostile pattern cannot exhaust memory.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
+const REGEX_DFA_SIZE_LIMIT: usize = 4 << 20;
 /// Candidate keys whose reads are started together (see [`Matcher::verify`]).
 const VERIFY_BATCH: usize = 32;
-const REGEX_DFA_SIZE_LIMIT: usize = 4 << 20;
 
 /// A compiled query term.
 pub struct Matcher {
@@ -203,25 +203,25 @@ impl Matcher {
         // A key is three reads that each wait on memory (fold record, first
         // variant, spelling) and candidates lie far apart: each step is started
         // for a batch before any is read, so a batch waits about once a step.
-        let mut folds = [None; VERIFY_BATCH];
-        let mut firsts = [None; VERIFY_BATCH];
+        let mut folds = Vec::with_capacity(VERIFY_BATCH);
+        let mut firsts = Vec::with_capacity(VERIFY_BATCH);
         for batch in ids.chunks(VERIFY_BATCH) {
             for &id in batch {
                 seg.touch_fold(id);
             }
-            for (k, &id) in batch.iter().enumerate() {
+            folds.clear();
+            for &id in batch {
                 let f = seg.fold(id)?;
                 seg.touch_variant(f.first_variant);
-                folds[k] = Some(f);
+                folds.push(f);
             }
-            for k in 0..batch.len() {
-                let Some(f) = folds[k] else { continue };
+            firsts.clear();
+            for f in &folds {
                 let first = seg.variant(f.first_variant)?;
                 seg.touch_bytes(first.term);
-                firsts[k] = Some(first);
+                firsts.push(first);
             }
-            for k in 0..batch.len() {
-                let (Some(f), Some(first)) = (folds[k], firsts[k]) else { continue };
+            for (&f, &first) in folds.iter().zip(&firsts) {
                 self.verify_one(seg, f, first, &mut buf, out)?;
             }
         }
