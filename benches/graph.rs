@@ -12,6 +12,10 @@
 //!     CG_BENCH_ROWS=refs CG_BENCH_QUERIES=300 cargo bench --bench graph
 //!     CG_BENCH_ROWS=search,context cargo bench --bench graph
 //!     CG_BENCH_ROWS=refs CG_BENCH_SYMBOL=transport.tlsListener.Close CG_BENCH_EACH=1 cargo bench --bench graph
+//!     CG_BENCH_ROWS=card CG_BENCH_SYMBOLS=symbols.txt CG_BENCH_PASSES=20 cargo bench --bench graph
+//!
+//! (`CG_BENCH_SYMBOLS`: a file of symbols, one per line, instead of the sample;
+//! `CG_BENCH_PASSES`: timed passes over them, for a profiler to see more of them.)
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -73,6 +77,11 @@ fn main() {
     if let Ok(s) = std::env::var("CG_BENCH_SYMBOL") {
         symbols = vec![s; n];
     }
+    if let Some(p) = std::env::var_os("CG_BENCH_SYMBOLS") {
+        let text = std::fs::read_to_string(&p).expect("read CG_BENCH_SYMBOLS");
+        symbols = text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
+    }
+    let passes: usize = std::env::var("CG_BENCH_PASSES").ok().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     eprintln!("index: {} ({} sampled methods)", root.display(), symbols.len());
     for row in rows.split(',') {
         let run = |symbol: &str| -> (u64, usize) {
@@ -112,7 +121,7 @@ fn main() {
             .collect();
         first.sort();
         let (mut times, mut found, mut reads) = (Vec::new(), 0, Vec::new());
-        for s in &symbols {
+        for s in symbols.iter().cycle().take(symbols.len() * passes) {
             let t = Instant::now();
             let (f, r) = run(s);
             times.push(t.elapsed());

@@ -35,6 +35,47 @@ fn project() -> tempfile::TempDir {
     dir
 }
 
+/// Hits deep in a long file show their own lines, read by blocks from the
+/// index's line marks (every 64th line; lone CRs, CRLFs and a byte-order mark
+/// counted as extraction counts them), the first hits of each block and the
+/// last lines of the file included, and again once the file is edited.
+#[test]
+fn hits_deep_in_a_long_file_show_their_own_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("\u{feff}");
+    let mut want = Vec::new();
+    for i in 1..=300u32 {
+        let end = match i % 3 {
+            0 => "\r\n",
+            1 => "\r",
+            _ => "\n",
+        };
+        if [1, 64, 65, 66, 129, 200, 299, 300].contains(&i) {
+            text.push_str(&format!("// marker {i}{end}"));
+            want.push(format!("long.rs:{i}: comment: // marker {i}"));
+        } else {
+            text.push_str(&format!("fn f{i}() {{}}{end}"));
+        }
+    }
+    fs::write(dir.path().join("long.rs"), &text).unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let q = cg(dir.path(), &["query", "marker", "--sort", "path"]);
+    assert_eq!(stdout(&q).lines().collect::<Vec<_>>(), want, "{}", stderr(&q));
+    // Edited (a line added at the top): the changed file is read whole.
+    fs::write(dir.path().join("long.rs"), format!("// new\n{text}")).unwrap();
+    let q = cg(dir.path(), &["query", "marker", "--sort", "path"]);
+    let moved: Vec<(u32, String)> = stdout(&q)
+        .lines()
+        .map(|l| {
+            let parts: Vec<&str> = l.splitn(4, ':').collect();
+            (parts[1].parse().unwrap(), parts[3].to_string())
+        })
+        .collect();
+    let expected: Vec<u32> = [1, 64, 65, 66, 129, 200, 299, 300].iter().map(|i| i + 1).collect();
+    assert_eq!(moved.iter().map(|m| m.0).collect::<Vec<_>>(), expected, "{}", stdout(&q));
+    assert!(moved.iter().zip(expected).all(|(m, i)| m.1.ends_with(&format!("marker {}", i - 1))), "{}", stdout(&q));
+}
+
 #[test]
 fn init_then_query_from_a_subfolder() {
     let dir = project();

@@ -146,6 +146,8 @@ proptest! {
             write(root, &rel, &source(*lang, words), &mut tick);
             files.push(rel);
         }
+        // A file long enough to have line marks, never edited: compaction copies them.
+        write(root, "d0/long.rs", &"fn long() {}\r\n// x\n".repeat(100), &mut tick);
         init(root, slots);
         for (ops, style) in &groups {
             let indexed_before: BTreeSet<String> = files.iter().cloned().collect();

@@ -101,6 +101,9 @@ pub struct FileFacts {
     /// Import (and re-export) statements, in source order.
     pub imports: Vec<ImportFact>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Where every 64th line starts in the file's bytes
+    /// ([`crate::snapshot::line_marks`]): line text is read from there.
+    pub line_marks: Vec<u32>,
 }
 
 impl FileFacts {

@@ -56,6 +56,7 @@ impl Extractor {
             refs: Vec::new(),
             imports: Vec::new(),
             diagnostics: Vec::new(),
+            line_marks: Vec::new(),
         };
         let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let source = match std::str::from_utf8(body) {
@@ -87,6 +88,7 @@ impl Extractor {
             facts.diagnostics.retain(|d| *d != Diagnostic::ParseFailed);
             facts.diagnostics.push(Diagnostic::ParseBudget);
         }
+        facts.line_marks = crate::snapshot::line_marks(bytes, facts.line_count());
         facts
     }
 

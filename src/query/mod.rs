@@ -478,7 +478,7 @@ fn search_segment(
     let (rest, defs) = variants
         .par_chunks(chunk)
         .map(|part| union_postings(seg, part, skip))
-        .try_reduce(|| (Vec::new(), Vec::new()), |a, b| Ok((merge_distinct(&a.0, &b.0), merge_distinct(&a.1, &b.1))))?;
+        .try_reduce(|| (Vec::new(), Vec::new()), |a, b| Ok((merge_distinct(a.0, b.0), merge_distinct(a.1, b.1))))?;
     collect(seg, seg_index, filter, limit, &defs, &rest)
 }
 
@@ -658,10 +658,11 @@ fn union_bits(
     merged.unwrap_or_else(|| Err(seg.corrupt("line starts").into()))
 }
 
-/// The distinct values of two sorted, distinct lists, sorted.
-fn merge_distinct(a: &[u32], b: &[u32]) -> Vec<u32> {
+/// The distinct values of two sorted, distinct lists, sorted (an empty one
+/// gives the other back: rayon's reduce starts from empty ones).
+fn merge_distinct(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
     if a.is_empty() || b.is_empty() {
-        return if a.is_empty() { b.to_vec() } else { a.to_vec() };
+        return if a.is_empty() { b } else { a };
     }
     let (mut i, mut j, mut out) = (0, 0, Vec::with_capacity(a.len() + b.len()));
     while i < a.len() && j < b.len() {

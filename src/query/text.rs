@@ -20,6 +20,7 @@ use super::{Hit, Matcher};
 use crate::extract::words::{for_each_word, WordSource};
 use crate::extract::DEFAULT_MAX_FILE_BYTES;
 use crate::project::Index;
+use crate::snapshot::LINES_PER_MARK;
 
 /// Longest line text returned, in bytes.
 pub const MAX_LINE_TEXT: usize = 400;
@@ -65,6 +66,23 @@ struct FileText {
     stale: bool,
     /// Lines holding a matching word, for relocating hits (changed files only).
     matching: Option<Vec<u32>>,
+    /// An unchanged file with line marks is read a block of lines at a time
+    /// instead (`content` then holds one block).
+    marked: Option<Marked>,
+}
+
+/// An unchanged file read by blocks of [`LINES_PER_MARK`] lines, from the
+/// index's line marks: a hit's line costs one read of its block, wherever it
+/// is in the file (reading from the start up to deep hits was most of a
+/// default MCP query's time on large trees).
+struct Marked {
+    file: std::fs::File,
+    /// Where lines `LINES_PER_MARK * k + 1` start (k ≥ 1).
+    marks: Vec<u32>,
+    size: u64,
+    /// The block `content` holds: block `j` is lines `LINES_PER_MARK * j + 1`
+    /// up to the next mark.
+    block: Option<usize>,
 }
 
 thread_local! {
@@ -214,7 +232,46 @@ impl FileText {
             bom_checked: false,
             stale,
             matching: None,
+            marked: None,
         }
+    }
+
+    /// An unchanged file of `size` bytes whose line marks are `marks`, read
+    /// by blocks.
+    fn marked(file: std::fs::File, marks: Vec<u32>, size: u64) -> FileText {
+        let mut text = FileText::lazy(Box::new(std::io::empty()), 1, false);
+        text.rest = None;
+        text.marked = Some(Marked { file, marks, size, block: None });
+        text
+    }
+
+    /// Makes `content` hold the block of line `number` (a marked file) and
+    /// returns the number of its first line; `None` when it cannot be read.
+    fn load_block(&mut self, number: u32) -> Option<u32> {
+        use std::io::{Seek, SeekFrom};
+        let m = self.marked.as_mut()?;
+        let j = ((number.max(1) - 1) / LINES_PER_MARK).min(m.marks.len() as u32) as usize;
+        if m.block != Some(j) {
+            m.block = None;
+            let start = if j == 0 { 0 } else { u64::from(m.marks[j - 1]) };
+            let end = m.marks.get(j).map_or(m.size, |&e| u64::from(e));
+            self.content.clear();
+            self.starts.clear();
+            self.starts.push(0);
+            self.scanned = 0;
+            let len = end.checked_sub(start)?;
+            m.file.seek(SeekFrom::Start(start)).ok()?;
+            self.content.reserve_exact(len as usize);
+            (&mut m.file).take(len).read_to_end(&mut self.content).ok()?;
+            m.block = Some(j);
+            // Only the first block starts the file (and its byte-order mark).
+            if j == 0 && self.content.starts_with(b"\xEF\xBB\xBF") {
+                self.content.drain(..3);
+            }
+            self.bom_checked = true;
+            self.scan();
+        }
+        Some(j as u32 * LINES_PER_MARK + 1)
     }
 
     /// Reads from `rest`, `size` bytes known to be left, the first chunk being
@@ -298,16 +355,24 @@ impl FileText {
 
     /// Reads until the end of line `number` is known (or the file ends).
     fn read_through(&mut self, number: usize) {
+        debug_assert!(self.marked.is_none(), "a marked file is read by blocks");
         while self.starts.len() <= number && self.read_more() {}
     }
 
     fn read_all(&mut self) {
+        debug_assert!(self.marked.is_none(), "a marked file is read by blocks");
         while self.read_more() {}
     }
 
     fn line(&mut self, number: u32) -> Option<String> {
-        self.read_through(number as usize);
-        let i = number.checked_sub(1)? as usize;
+        let first = match self.marked.is_some() {
+            true => self.load_block(number)?,
+            false => {
+                self.read_through(number as usize);
+                1
+            }
+        };
+        let i = number.checked_sub(first)? as usize;
         let start = *self.starts.get(i)?;
         let end = self.starts.get(i + 1).map_or(self.content.len(), |e| e - 1);
         // '\n' and '\r' are never part of a multibyte sequence nor of a replaced
@@ -323,10 +388,12 @@ impl FileText {
 }
 
 /// The current text of the indexed file `path` (any slot of it: `segment`,
-/// `slot`), and whether it changed since it was indexed. `lazy`: an unchanged
-/// file is read as its lines are asked for.
-fn read(index: &Index, path: &str, segment: u32, slot: u32, lazy: bool) -> Option<FileText> {
-    let slot = index.segments.get(segment as usize).and_then(|s| s.slot(slot).ok());
+/// `slot`), and whether it changed since it was indexed. An unchanged file is
+/// read as its lines are asked for: `blocks`, by blocks from its line marks
+/// (for callers asking one line at a time), else from its start.
+fn read(index: &Index, path: &str, segment: u32, slot: u32, blocks: bool) -> Option<FileText> {
+    let seg = index.segments.get(segment as usize);
+    let slot = seg.and_then(|s| s.slot(slot).ok());
     let abs = index.root.join(path);
     let file = crate::safe_fs::open_regular(&abs).ok()?;
     if !crate::safe_fs::is_under(&file, &abs, &index.root) {
@@ -336,7 +403,12 @@ fn read(index: &Index, path: &str, segment: u32, slot: u32, lazy: bool) -> Optio
     let mtime = crate::safe_fs::mtime_ns(&meta);
     // Size and mtime as indexed: unchanged (a touched file is settled by its hash).
     let same = slot.as_ref().is_some_and(|s| meta.len() == s.meta.size && mtime == s.meta.mtime_ns);
-    if lazy && same {
+    if same {
+        let marks = seg.zip(slot.as_ref()).filter(|_| blocks);
+        let marks = marks.and_then(|(seg, slot)| seg.line_marks(slot).ok().flatten());
+        if let Some(marks) = marks {
+            return Some(FileText::marked(file, marks, meta.len()));
+        }
         return Some(FileText::growing(Box::new(file.take(meta.len())), meta.len(), FIRST_READ, READ_CHUNK));
     }
     // A changed file is read up to the size limit (a file grown to gigabytes is
@@ -440,7 +512,7 @@ impl<'a> SnippetReader<'a> {
             let Some(file) = self.index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
             // Read as far as lines are asked for (a definition near the top
             // of a large file reads the top), all of it when it changed.
-            let text = read(self.index, rel, file.segment as u32, file.slot_id, true);
+            let text = read(self.index, rel, file.segment as u32, file.slot_id, false);
             self.files.insert(rel.to_string(), text);
         }
         match self.files.get_mut(rel) {
@@ -571,6 +643,63 @@ mod tests {
             prop_assert_eq!(asked, expected);
             prop_assert_eq!(all, whole);
         }
+
+        /// Read by blocks from the line marks made at indexing, lines asked for
+        /// in any order (blocks read again), a file gives the lines it gives
+        /// read whole: marks fall on line starts however lines end (CRLF, lone
+        /// CRs, a byte-order mark, invalid UTF-8).
+        #[test]
+        fn a_file_read_by_its_line_marks_gives_the_lines_of_the_whole(
+            bytes in proptest::collection::vec(
+                prop_oneof![
+                    Just(b'a'), Just(b'a'), Just(b'\n'), Just(b'\r'), Just(0xEFu8), Just(0xBBu8), Just(0xBFu8), Just(0xE9u8),
+                ],
+                0..1500,
+            ),
+            order in proptest::collection::vec(0u32..600, 0..12),
+        ) {
+            let whole = lines_decoding_each_line(&bytes);
+            let (marks, file) = marked_file(&bytes);
+            prop_assert!(marks.len() as u32 * LINES_PER_MARK < whole.len() as u32 || marks.is_empty());
+            let mut text = FileText::marked(file.reopen().unwrap(), marks, bytes.len() as u64);
+            for n in order.iter().copied().chain(1..=whole.len() as u32 + 1) {
+                let expected = n.checked_sub(1).and_then(|i| whole.get(i as usize)).cloned();
+                prop_assert_eq!(text.line(n), expected, "line {}", n);
+            }
+        }
+    }
+
+    /// The line marks of `bytes` as indexing makes them (its line count as
+    /// extraction counts it), and the bytes in a temporary file.
+    fn marked_file(bytes: &[u8]) -> (Vec<u32>, tempfile::NamedTempFile) {
+        let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let text = crate::extract::words::lone_cr_to_lf(String::from_utf8_lossy(body)).into_owned();
+        let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+        let lines = if text.is_empty() || text.ends_with('\n') { newlines } else { newlines + 1 };
+        let marks = crate::snapshot::line_marks(bytes, lines as u32);
+        assert_eq!(marks.len(), crate::snapshot::line_mark_count(lines as u32));
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut file, bytes).unwrap();
+        (marks, file)
+    }
+
+    /// Marks are where lines 65, 129, ... start, with CRLF, lone CRs and a
+    /// byte-order mark counted as extraction counts them.
+    #[test]
+    fn line_marks_are_where_every_64th_line_starts() {
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        let mut starts = vec![0usize];
+        for i in 0..200 {
+            bytes.extend_from_slice(match i % 3 {
+                0 => &b"ab\r\n"[..],
+                1 => b"c\r",
+                _ => b"d\n",
+            });
+            starts.push(bytes.len());
+        }
+        let (marks, _) = marked_file(&bytes);
+        let expected: Vec<u32> = [64, 128, 192].iter().map(|&l| starts[l] as u32).collect();
+        assert_eq!(marks, expected);
     }
 
     /// Regression: a file of fewer than three bytes whose known size was read

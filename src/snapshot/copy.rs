@@ -23,6 +23,8 @@ pub struct CopiedFile<'a> {
     pub line_count: u32,
     /// Packed two to a byte, as stored.
     pub line_types: &'a [u8],
+    /// Its line marks, as stored.
+    pub line_marks: &'a [u8],
     structure: StructureLoc,
     /// Every (variant, line) of the file, grouped by variant: `lines` holds the
     /// lines, `runs` each variant with the end of its run in `lines`.
@@ -34,9 +36,11 @@ impl<'a> CopiedFile<'a> {
     /// Calls `f` with the file as a writer takes it (its structure archive read
     /// out of its block).
     pub fn with_entry<R>(&self, f: impl FnOnce(&FileEntry<'_>) -> R) -> Result<R, SnapshotError> {
-        let (path, meta, line_count, line_types) = (self.path, self.meta, self.line_count, self.line_types);
-        self.segment
-            .with_archive(self.structure, |structure| f(&FileEntry { path, meta, line_count, line_types, structure }))
+        let (path, meta, line_count, line_types, line_marks) =
+            (self.path, self.meta, self.line_count, self.line_types, self.line_marks);
+        self.segment.with_archive(self.structure, |structure| {
+            f(&FileEntry { path, meta, line_count, line_types, line_marks, structure })
+        })
     }
 
     /// Each distinct term with its increasing lines.
@@ -68,6 +72,7 @@ impl Segment {
                         meta: slot.meta,
                         line_count: slot.line_count,
                         line_types: self.line_type_bytes(&slot)?,
+                        line_marks: self.line_mark_bytes(&slot)?,
                         structure: slot.structure,
                         lines: Vec::new(),
                         runs: Vec::new(),

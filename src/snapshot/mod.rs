@@ -33,7 +33,7 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
 /// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 12;
+pub const FORMAT_VERSION: u32 = 13;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
@@ -239,6 +239,44 @@ pub fn pack_line_types(codes: impl Iterator<Item = u8>) -> Vec<u8> {
         }
     }
     out
+}
+
+/// Lines from one line mark to the next: a file's marks give where its lines
+/// 65, 129, 193, ... start, so that a line's text is read from the mark before
+/// it (at most this many lines) instead of from the start of the file.
+pub const LINES_PER_MARK: u32 = 64;
+
+/// How many line marks a file of `lines` lines has: one per line numbered
+/// `LINES_PER_MARK * k + 1` (k ≥ 1) that it has.
+pub fn line_mark_count(lines: u32) -> usize {
+    (lines.saturating_sub(1) / LINES_PER_MARK) as usize
+}
+
+/// A file's line marks, from its bytes as they are on disk (a byte-order mark
+/// included): the byte offset where each line numbered `LINES_PER_MARK * k + 1`
+/// starts, lines ending as extraction ends them (at an LF, or at a CR not
+/// followed by one), `line_mark_count(lines)` of them. Invalid UTF-8 does not
+/// move a line end (CR and LF are never part of a replaced sequence), so the
+/// offsets are those of the raw bytes. A file past 4 GiB has its later marks
+/// at `u32::MAX` (readers take such marks as missing).
+pub fn line_marks(bytes: &[u8], lines: u32) -> Vec<u32> {
+    let want = line_mark_count(lines);
+    let mut marks = Vec::with_capacity(want);
+    let mut ends = 0u32;
+    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if marks.len() == want {
+            break;
+        }
+        if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            continue;
+        }
+        ends += 1;
+        if ends.is_multiple_of(LINES_PER_MARK) {
+            marks.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
+        }
+    }
+    marks.resize(want, u32::MAX);
+    marks
 }
 
 /// The code of the line at index `i` (0-based) in packed line types.

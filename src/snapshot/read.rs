@@ -775,6 +775,28 @@ impl Segment {
             .ok_or_else(|| self.corrupt("line types out of bounds"))
     }
 
+    /// The line marks of a slot's whole file as stored (after its line types,
+    /// [`super::line_mark_count`] little-endian u32s).
+    pub fn line_mark_bytes(&self, slot: &SlotRec) -> Result<&[u8], SnapshotError> {
+        let start = (slot.line_types_off as usize).saturating_add((slot.line_count as usize).div_ceil(2));
+        let end = start.saturating_add(4 * super::line_mark_count(slot.line_count));
+        self.check_in(Section::LineTypes, start..end)?;
+        self.section(Section::LineTypes).get(start..end).ok_or_else(|| self.corrupt("line marks out of bounds"))
+    }
+
+    /// Where every [`super::LINES_PER_MARK`]th line of a slot's file starts
+    /// ([`super::line_marks`]); `None` when they do not increase within the
+    /// file's indexed size (a mark written as missing, or a damaged one: the
+    /// file is then read from its start).
+    pub fn line_marks(&self, slot: &SlotRec) -> Result<Option<Vec<u32>>, SnapshotError> {
+        let bytes = self.line_mark_bytes(slot)?;
+        let marks: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let increasing = marks.windows(2).all(|w| w[0] < w[1]);
+        let inside =
+            marks.first().is_none_or(|&m| m > 0) && marks.last().is_none_or(|&m| u64::from(m) <= slot.meta.size);
+        Ok((increasing && inside).then_some(marks))
+    }
+
     /// Calls `f` with the rkyv archive of a file's structure (empty when it has
     /// none), decompressing its frame unless it is one of the last read.
     pub fn with_archive<R>(&self, loc: StructureLoc, f: impl FnOnce(&[u8]) -> R) -> Result<R, SnapshotError> {
@@ -892,6 +914,9 @@ impl Segment {
             self.structure(&slot)?;
             if slot.line_count > 0 {
                 self.line_type(&slot, slot.line_count)?;
+                if self.line_marks(&slot)?.is_none() {
+                    return Err(self.corrupt("line marks"));
+                }
             }
         }
         // The subword index: its fst, and every list decodes.

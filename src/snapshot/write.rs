@@ -70,6 +70,8 @@ pub struct FileEntry<'a> {
     pub line_count: u32,
     /// The line type codes, packed two to a byte ([`pack_line_types`]).
     pub line_types: &'a [u8],
+    /// The file's line marks ([`super::line_marks`]), each a little-endian u32.
+    pub line_marks: &'a [u8],
     /// The structure's rkyv archive; empty when the file has none.
     pub structure: &'a [u8],
 }
@@ -79,6 +81,7 @@ pub struct FileEntry<'a> {
 /// that extracted the file, so the thread adding files to a segment does not.
 pub struct Prepared {
     line_types: Vec<u8>,
+    line_marks: Vec<u8>,
     structure: Vec<u8>,
     /// The archive compressed with the dictionary of the segment being written
     /// when the file was extracted; taken if the file lands in that segment.
@@ -93,11 +96,12 @@ impl Prepared {
     /// probably be added to.
     pub fn of(facts: &FileFacts, dict: Option<&FrameDict>) -> Prepared {
         let line_types = pack_line_types(facts.line_types.iter().map(|t| *t as u8));
+        let line_marks = facts.line_marks.iter().flat_map(|m| m.to_le_bytes()).collect();
         let record = FileStructure::from_facts(facts);
         let structure = if record.is_empty() { Vec::new() } else { record.to_archive() };
         let frame = dict.filter(|_| !structure.is_empty()).map(|d| d.ahead(&structure));
         let ref_names = (!structure.is_empty()).then(|| super::reffiles::ref_names_of(&record));
-        Prepared { line_types, structure, frame, ref_names }
+        Prepared { line_types, line_marks, structure, frame, ref_names }
     }
 }
 
@@ -192,6 +196,7 @@ impl SegmentWriter {
             meta,
             line_count,
             line_types: &prepared.line_types,
+            line_marks: &prepared.line_marks,
             structure: &prepared.structure,
         };
         let terms = facts.terms.iter().map(|t| (t.term.as_str(), t.lines.as_slice()));
@@ -227,6 +232,10 @@ impl SegmentWriter {
         let path = self.push_string(entry.path);
         let line_types_off = self.line_types.len() as u64;
         self.line_types.extend_from_slice(entry.line_types);
+        // A file's marks follow its line types (as many as its line count says:
+        // a missing one is written as none, `u32::MAX`).
+        let marks = 4 * super::line_mark_count(lines);
+        self.line_types.extend(entry.line_marks.iter().copied().chain(std::iter::repeat(0xFF)).take(marks));
         // Checked once for both tables derived from it.
         let archived = match entry.structure.is_empty() {
             true => None,
