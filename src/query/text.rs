@@ -80,9 +80,9 @@ struct Marked {
     /// Where lines `LINES_PER_MARK * k + 1` start (k ≥ 1).
     marks: Vec<u32>,
     size: u64,
-    /// The block `content` holds: block `j` is lines `LINES_PER_MARK * j + 1`
-    /// up to the next mark.
-    block: Option<usize>,
+    /// The blocks `content` holds, first and last: block `j` is lines
+    /// `LINES_PER_MARK * j + 1` up to the next mark.
+    blocks: Option<(usize, usize)>,
 }
 
 thread_local! {
@@ -241,20 +241,22 @@ impl FileText {
     fn marked(file: std::fs::File, marks: Vec<u32>, size: u64) -> FileText {
         let mut text = FileText::lazy(Box::new(std::io::empty()), 1, false);
         text.rest = None;
-        text.marked = Some(Marked { file, marks, size, block: None });
+        text.marked = Some(Marked { file, marks, size, blocks: None });
         text
     }
 
-    /// Makes `content` hold the block of line `number` (a marked file) and
-    /// returns the number of its first line; `None` when it cannot be read.
-    fn load_block(&mut self, number: u32) -> Option<u32> {
+    /// Makes `content` hold the blocks of lines `from..=to` (a marked file)
+    /// and returns the number of its first line; `None` when they cannot be
+    /// read. Blocks held already are not read again.
+    fn load_span(&mut self, from: u32, to: u32) -> Option<u32> {
         use std::io::{Seek, SeekFrom};
         let m = self.marked.as_mut()?;
-        let j = ((number.max(1) - 1) / LINES_PER_MARK).min(m.marks.len() as u32) as usize;
-        if m.block != Some(j) {
-            m.block = None;
+        let block = |n: u32| ((n.max(1) - 1) / LINES_PER_MARK).min(m.marks.len() as u32) as usize;
+        let (j, last) = (block(from), block(to.max(from)));
+        if !m.blocks.is_some_and(|(a, b)| a <= j && last <= b) {
+            m.blocks = None;
             let start = if j == 0 { 0 } else { u64::from(m.marks[j - 1]) };
-            let end = m.marks.get(j).map_or(m.size, |&e| u64::from(e));
+            let end = m.marks.get(last).map_or(m.size, |&e| u64::from(e));
             self.content.clear();
             self.starts.clear();
             self.starts.push(0);
@@ -263,7 +265,7 @@ impl FileText {
             m.file.seek(SeekFrom::Start(start)).ok()?;
             self.content.reserve_exact(len as usize);
             (&mut m.file).take(len).read_to_end(&mut self.content).ok()?;
-            m.block = Some(j);
+            m.blocks = Some((j, last));
             // Only the first block starts the file (and its byte-order mark).
             if j == 0 && self.content.starts_with(b"\xEF\xBB\xBF") {
                 self.content.drain(..3);
@@ -271,7 +273,8 @@ impl FileText {
             self.bom_checked = true;
             self.scan();
         }
-        Some(j as u32 * LINES_PER_MARK + 1)
+        let (first, _) = self.marked.as_ref()?.blocks?;
+        Some(first as u32 * LINES_PER_MARK + 1)
     }
 
     /// Reads from `rest`, `size` bytes known to be left, the first chunk being
@@ -366,7 +369,7 @@ impl FileText {
 
     fn line(&mut self, number: u32) -> Option<String> {
         let first = match self.marked.is_some() {
-            true => self.load_block(number)?,
+            true => self.load_span(number, number)?,
             false => {
                 self.read_through(number as usize);
                 1
@@ -510,35 +513,54 @@ impl<'a> SnippetReader<'a> {
         }
         if !self.files.contains_key(rel) {
             let Some(file) = self.index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
-            // Read as far as lines are asked for (a definition near the top
-            // of a large file reads the top), all of it when it changed.
-            let text = read(self.index, rel, file.segment as u32, file.slot_id, false);
+            // Read by blocks of lines from the line marks (a definition deep
+            // in a large file reads its own lines only), all of it when it changed.
+            let text = read(self.index, rel, file.segment as u32, file.slot_id, true);
             self.files.insert(rel.to_string(), text);
         }
         match self.files.get_mut(rel) {
-            Some(Some(text)) => {
-                text.read_through(end.max(start) as usize);
-                lines_of(text, rel, start, end)
-            }
+            Some(Some(text)) => snippet_of(text, rel, start, end),
             _ => Err(SnippetError::Unreadable(rel.to_string())),
         }
     }
 }
 
-fn lines_of(text: &FileText, rel: &str, start: u32, end: u32) -> Result<Snippet, SnippetError> {
-    let lines = if text.content.ends_with(b"\n") { text.starts.len() - 1 } else { text.starts.len() } as u32;
+/// Lines `start..=end` of a file being read, as [`snippet`] returns them.
+fn snippet_of(text: &mut FileText, rel: &str, start: u32, end: u32) -> Result<Snippet, SnippetError> {
+    // No more lines than a snippet returns, and the line after them (whether
+    // there are more).
+    let to = end.max(start).min(start.saturating_add(MAX_SNIPPET_LINES - 1)).saturating_add(1);
+    let first = match text.marked.is_some() {
+        true => text.load_span(start, to).ok_or_else(|| SnippetError::Unreadable(rel.to_string()))?,
+        false => {
+            text.read_through(to as usize);
+            1
+        }
+    };
+    lines_of(text, first, rel, start, end)
+}
+
+/// Lines `start..=end` of a file whose `content` holds its lines from line
+/// `first` (≤ `start`) on, through the end of the file or at least through the
+/// line after the last a snippet returns.
+fn lines_of(text: &FileText, first: u32, rel: &str, start: u32, end: u32) -> Result<Snippet, SnippetError> {
+    // The last line held: the file's last when `content` reaches its end.
+    let held = if text.content.ends_with(b"\n") { text.starts.len() - 1 } else { text.starts.len() } as u32;
+    let lines = first - 1 + held;
     let start = start.max(1);
     if start > lines {
         return Err(SnippetError::PastEnd { file: rel.to_string(), start, lines });
     }
+    // Where line `n` (1-based) starts in `content`; `n` is `lines + 1` at most.
+    let at = |n: u32| text.starts.get((n - first) as usize).copied().unwrap_or(text.content.len());
     let wanted = end.max(start).min(lines);
     let mut last = (start + MAX_SNIPPET_LINES - 1).min(wanted);
     let mut truncated = last < wanted;
-    let from = text.starts[start as usize - 1];
-    let mut to = text.starts.get(last as usize).copied().unwrap_or(text.content.len());
+    let from = at(start);
+    let mut to = at(last + 1);
     while to - from > MAX_SNIPPET_BYTES && last > start {
         last -= 1;
-        to = text.starts[last as usize];
+        to = at(last + 1);
         truncated = true;
     }
     // Lengths above are of the bytes; the body is decoded (invalid UTF-8 replaced)
@@ -666,6 +688,41 @@ mod tests {
                 let expected = n.checked_sub(1).and_then(|i| whole.get(i as usize)).cloned();
                 prop_assert_eq!(text.line(n), expected, "line {}", n);
             }
+        }
+    }
+
+    /// Snippets of a file read by blocks are those of the file read whole:
+    /// ranges within a block, across blocks, past the end, longer than a
+    /// snippet returns, one after another from the same reader.
+    #[test]
+    fn snippets_read_by_blocks_are_those_of_the_whole_file() {
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        for i in 0..1000u32 {
+            bytes.extend_from_slice(format!("line {i}{}", ["\n", "\r\n", "\r"][i as usize % 3]).as_bytes());
+        }
+        bytes.extend_from_slice(b"no end");
+        let (marks, file) = marked_file(&bytes);
+        let mut blocks = FileText::marked(file.reopen().unwrap(), marks, bytes.len() as u64);
+        let ranges = [
+            (1, 1),
+            (0, 3),
+            (60, 70),
+            (64, 65),
+            (65, 64),
+            (100, 700),
+            (1, 2000),
+            (990, 1005),
+            (1001, 1001),
+            (1002, 1),
+            (3, 3),
+            (49, 900),
+            (49, 448),
+        ];
+        for (start, end) in ranges {
+            let mut whole = FileText::whole(bytes.clone(), false);
+            let want = snippet_of(&mut whole, "f", start, end).map_err(|e| e.to_string());
+            let got = snippet_of(&mut blocks, "f", start, end).map_err(|e| e.to_string());
+            assert_eq!(got, want, "lines {start}..={end}");
         }
     }
 
