@@ -96,6 +96,20 @@ fn a_file_longer_than_65535_lines_keeps_every_occurrence() {
     let stats = index.stats().unwrap();
     assert_eq!(stats.files, 3);
     assert_eq!(stats.lines, 70_002);
+    // The file of each slot, known without reading the slot's record, is the
+    // one its record gives (the long file's second slot is its first's).
+    for index in [index, build(dir.path(), 65_536)] {
+        let mut later = 0;
+        for seg in &index.segments {
+            for s in 0..seg.slot_count {
+                let part = seg.slot(s).unwrap().part as u32;
+                later += (part > 0) as u32;
+                assert_eq!(seg.first_slot_of(s).unwrap(), s - part, "slot {s}");
+            }
+            assert!(seg.first_slot_of(seg.slot_count).is_err());
+        }
+        assert_eq!(later, 1);
+    }
 }
 
 #[test]

@@ -937,8 +937,7 @@ impl<'i> Graph<'i> {
             slots.sort_unstable();
             let mut firsts: Vec<u32> = Vec::with_capacity(slots.len());
             for (s, n) in slots {
-                let rec = seg.slot(s)?;
-                let first = s.checked_sub(rec.part as u32).ok_or_else(|| seg.corrupt("slot part out of range"))?;
+                let first = seg.first_slot_of(s)?;
                 if !self.index.is_live(si, first) {
                     continue;
                 }

@@ -55,6 +55,10 @@ pub struct Segment {
     line_starts: OnceLock<Result<Option<Box<[u32]>>, String>>,
     /// Cleared line sets left by earlier queries, for the next.
     line_bits: Mutex<Vec<postings::LineBits>>,
+    /// The slots that are not their file's first (`slot`, its `part`), in
+    /// slot order: made on first use, so that the file of a posting's slot is
+    /// known without reading its record (few files have more than one slot).
+    later_parts: OnceLock<Result<Box<[(u32, u16)]>, String>>,
 }
 
 /// At most this many lines in a segment for [`postings::LineBits`] (32 MiB a
@@ -210,6 +214,7 @@ impl Segment {
             structure_dict: OnceLock::new(),
             line_starts: OnceLock::new(),
             line_bits: Mutex::new(Vec::new()),
+            later_parts: OnceLock::new(),
             bytes,
         };
         // The header and section table (the first block) are checked now: the
@@ -493,7 +498,7 @@ impl Segment {
         slots.dedup();
         let mut files: Vec<u32> = Vec::with_capacity(slots.len());
         for slot in slots {
-            let first = slot.checked_sub(self.slot(slot)?.part as u32).ok_or_else(bad)?;
+            let first = self.first_slot_of(slot)?;
             if files.last() != Some(&first) {
                 files.push(first);
             }
@@ -648,6 +653,31 @@ impl Segment {
     /// the number of lines): a part of a file has room for line ids up to its
     /// lines (at most 65,535). Read from the slot records on first use; `None`
     /// when the segment claims more than [`MAX_LINE_BITS`] lines.
+    /// The first slot of the file slot `s` belongs to (a file of more than
+    /// [`LINES_PER_SLOT`] lines takes several), without reading `s`'s record.
+    pub fn first_slot_of(&self, s: u32) -> Result<u32, SnapshotError> {
+        if s >= self.slot_count {
+            return Err(self.corrupt("slot out of range"));
+        }
+        let later = self.later_parts.get_or_init(|| {
+            let mut later = Vec::new();
+            for i in 0..self.slot_count {
+                match self.slot(i) {
+                    Ok(slot) if slot.part > 0 => later.push((i, slot.part)),
+                    Ok(_) => {}
+                    Err(SnapshotError::Corrupt { what, .. }) => return Err(what),
+                    Err(e) => return Err(e.to_string()),
+                }
+            }
+            Ok(later.into_boxed_slice())
+        });
+        let later = later.as_ref().map_err(|what| self.corrupt(what))?;
+        match later.binary_search_by_key(&s, |&(slot, _)| slot) {
+            Ok(i) => s.checked_sub(later[i].1 as u32).ok_or_else(|| self.corrupt("slot part out of range")),
+            Err(_) => Ok(s),
+        }
+    }
+
     pub fn line_starts(&self) -> Result<Option<&[u32]>, SnapshotError> {
         let made = self.line_starts.get_or_init(|| {
             let mut starts = Vec::with_capacity(self.slot_count as usize + 1);
