@@ -58,8 +58,11 @@ pub struct Segment {
     /// The slots that are not their file's first (`slot`, its `part`), in
     /// slot order: made on first use, so that the file of a posting's slot is
     /// known without reading its record (few files have more than one slot).
-    later_parts: OnceLock<Result<Box<[(u32, u16)]>, String>>,
+    later_parts: OnceLock<Result<LaterParts, String>>,
 }
+
+/// `(slot, part)` of each slot that is not its file's first, in slot order.
+type LaterParts = Box<[(u32, u16)]>;
 
 /// At most this many lines in a segment for [`postings::LineBits`] (32 MiB a
 /// set); a segment holds about a line per 40 bytes of source.
