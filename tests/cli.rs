@@ -582,6 +582,35 @@ fn scan_finds_every_indexed_project_and_flags_a_broken_one() {
     assert_eq!(projects[2]["name"], "b");
 }
 
+/// With an index of its own, the tree's MCP round trips are timed through
+/// `cg mcp` from an external client, and both MCP budgets judged from them.
+#[test]
+fn bench_times_mcp_round_trips_on_the_trees_own_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let words: Vec<String> = (0..21).map(|i| format!("word{i:02}")).collect();
+    let line = format!("// {}\n", words.join(" "));
+    fs::write(dir.path().join("notes.rs"), line.repeat(120)).unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let manifest = fs::read(dir.path().join(".codegraph/manifest.json")).unwrap();
+    let b = cg(dir.path(), &["bench", "--queries", "3", "--json"]);
+    assert!(b.status.success(), "{}", stderr(&b));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&b)).unwrap();
+    let mcp = &v["mcp"];
+    // Every 7th dictionary key named 100 times or more: word06, word13, word20.
+    assert_eq!(mcp["terms"], 3, "{mcp}");
+    let (query, ping) = (mcp["query_p50_us"].as_f64().unwrap(), mcp["ping_p50_us"].as_f64().unwrap());
+    assert!(query > 0.0 && ping > 0.0, "{mcp}");
+    let size = mcp["answer_median_bytes"].as_u64().unwrap();
+    assert!(size > 100, "{mcp}");
+    let budgets = v["budgets"].as_array().unwrap();
+    let budget = |what: &str| budgets.iter().find(|b| b["what"] == what).unwrap().clone();
+    assert_eq!(budget("MCP codegraph_query round trip")["met"], (query - ping).max(0.0) <= 1000.0);
+    assert_eq!(budget("default MCP query answer")["met"], size <= 4096);
+    assert_eq!(fs::read(dir.path().join(".codegraph/manifest.json")).unwrap(), manifest, "the index is only read");
+    let text = stdout(&cg(dir.path(), &["bench", "--queries", "3"]));
+    assert!(text.contains("\nMCP (cg mcp over stdio") && text.contains("answer text median"), "{text}");
+}
+
 #[test]
 fn bench_measures_a_tree_without_touching_its_index() {
     let dir = project();

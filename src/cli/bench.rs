@@ -190,6 +190,8 @@ pub fn run(args: Args) -> Result<()> {
     note("graph queries");
     let graph = graph_queries(&index, args.queries, args.seed, model.as_deref(), args.no_graph)?;
     let rg = if args.vs_rg { ripgrep(&root, &dir, &terms, &index) } else { None };
+    note("MCP round trips");
+    let mcp = mcp_round_trips(&root);
     if io::stderr().is_terminal() {
         eprint!("\r\x1b[K");
     }
@@ -211,6 +213,7 @@ pub fn run(args: Args) -> Result<()> {
         graph: &graph,
         embedding,
         transformer,
+        mcp: &mcp,
     });
     let mut out = io::stdout().lock();
     if args.json {
@@ -244,6 +247,12 @@ pub fn run(args: Args) -> Result<()> {
             "graph_queries": graph.iter().map(|(name, p, found)| json!({"query": name, "symbols": p.as_ref().map_or(0, |p| p.n),
                 "results": found, "p50_us": p.as_ref().map(|p| micros(p.p50)), "p90_us": p.as_ref().map(|p| micros(p.p90)),
                 "p99_us": p.as_ref().map(|p| micros(p.p99)), "max_us": p.as_ref().map(|p| micros(p.max))})).collect::<Vec<_>>(),
+            "mcp": match &mcp {
+                Ok(t) => json!({"query_p50_us": micros(t.query.p50), "query_p90_us": micros(t.query.p90),
+                    "query_p99_us": micros(t.query.p99), "ping_p50_us": micros(t.ping.p50), "terms": t.query.n,
+                    "answer_median_bytes": t.median_bytes}),
+                Err(why) => json!({"not_measured": why}),
+            },
             "budgets": budgets.iter().map(|v| json!({"what": v.what, "budget": v.budget, "measured": v.measured,
                 "met": v.met})).collect::<Vec<_>>(),
             "ripgrep": rg.as_ref().map(|v| json!({
@@ -396,6 +405,16 @@ pub fn run(args: Args) -> Result<()> {
         None if args.vs_rg => writeln!(out, "\nripgrep: `rg` not found on PATH")?,
         None => {}
     }
+    match &mcp {
+        Ok(t) => {
+            writeln!(out, "\nMCP (cg mcp over stdio from an external client, the tree's own index, codegraph_query with the default answer on {} common identifiers)", t.query.n)?;
+            let p = |d: Duration| format!("{:>9.1} µs", micros(d));
+            writeln!(out, "  query  p50 {}   p90 {}   p99 {}", p(t.query.p50), p(t.query.p90), p(t.query.p99))?;
+            writeln!(out, "  ping   p50 {}   p99 {}   (the client's cheapest call)", p(t.ping.p50), p(t.ping.p99))?;
+            writeln!(out, "  answer text median {} bytes", t.median_bytes)?;
+        }
+        Err(why) => writeln!(out, "\nMCP: not measured ({why})")?,
+    }
     writeln!(out, "\nbudgets (DESIGN.md: the four budget corpora together, 2 cores; other trees show the shape)")?;
     for v in &budgets {
         let verdict = match v.met {
@@ -433,6 +452,42 @@ struct Measured<'a> {
     graph: &'a [(&'static str, Option<Percentiles>, u64)],
     embedding: Option<(u64, Duration)>,
     transformer: Option<(u64, u64, Duration)>,
+    mcp: &'a Result<McpTrips, String>,
+}
+
+/// `codegraph_query` round trips through `cg mcp` from an external stdio client
+/// ([`codegraph::mcp::client`]), on the tree's own index.
+struct McpTrips {
+    query: Percentiles,
+    ping: Percentiles,
+    median_bytes: usize,
+}
+
+/// Terms the MCP round trips are timed on (common identifiers of the tree).
+const MCP_TERMS: usize = 300;
+
+/// Times `cg mcp` serving the tree's own index, as an agent's client does (a
+/// server serves a project's index where the project keeps it, so the
+/// temporary index of this run is not the one served); `Err` says why not.
+fn mcp_round_trips(root: &Path) -> Result<McpTrips, String> {
+    use codegraph::mcp::client::{common_identifiers, round_trips, COMMON};
+    if !root.join(".codegraph/manifest.json").is_file() {
+        return Err("the tree has no index of its own (`cg init` it, or `cargo bench --bench mcp`)".into());
+    }
+    let index = Index::open(root).map_err(|e| format!("the tree's own index: {e}"))?;
+    let terms = common_identifiers(&index, MCP_TERMS, COMMON);
+    drop(index);
+    if terms.is_empty() {
+        return Err(format!("no identifier of the tree is named {COMMON} times"));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find cg itself: {e}"))?;
+    let mut m = round_trips(&exe, root, &terms).map_err(|e| format!("cg mcp: {e}"))?;
+    m.sizes.sort_unstable();
+    let median_bytes = m.sizes[m.sizes.len() / 2];
+    match (percentiles(m.queries), percentiles(m.pings)) {
+        (Some(query), Some(ping)) => Ok(McpTrips { query, ping, median_bytes }),
+        _ => Err("no round trip".into()),
+    }
 }
 
 /// DESIGN.md's budgets, each with what this run measured and whether it is met.
@@ -495,10 +550,27 @@ fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
         None => not_here("no peak RSS on this system"),
     };
     row("build peak memory", "≤ 3 GB", text, met);
-    let (text, met) = not_here("`cargo bench --bench mcp` (an external stdio client)");
+    let ((text, met), (size_text, size_met)) = match m.mcp {
+        Ok(t) => {
+            let above = t.query.p50.saturating_sub(t.ping.p50);
+            (
+                (
+                    format!(
+                        "p50 {} above ping (query p50 {}, p99 {}; ping p50 {}; the tree's own index)",
+                        us(above),
+                        us(t.query.p50),
+                        ms(t.query.p99),
+                        us(t.ping.p50)
+                    ),
+                    Some(above <= Duration::from_millis(1)),
+                ),
+                (format!("median {} bytes", t.median_bytes), Some(t.median_bytes <= 4096)),
+            )
+        }
+        Err(why) => (not_here(why), not_here(why)),
+    };
     row("MCP codegraph_query round trip", "p50 ≤ 1 ms above the client's cheapest call", text, met);
-    let (text, met) = not_here("`cargo bench --bench mcp`");
-    row("default MCP query answer", "median ≤ 4 KB", text, met);
+    row("default MCP query answer", "median ≤ 4 KB", size_text, size_met);
     let (text, met) = not_here("`cargo bench --bench update`");
     row("one-file update", "≤ 50 ms", text, met);
     for name in ["refs", "callers", "callees"] {

@@ -7,6 +7,7 @@
 //! total when the limit cuts. Bad input is an `isError` result that says what to do;
 //! a panic in a tool is caught and reported, so it never ends the server.
 
+pub mod client;
 pub mod json;
 mod params;
 mod wire;
