@@ -7,6 +7,8 @@
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fst::Streamer;
@@ -63,6 +65,11 @@ pub struct RoundTrips {
 /// (after one untimed pass over them all, as a server that has answered before),
 /// each after a ping.
 pub fn round_trips(bin: &Path, project: &Path, terms: &[String]) -> io::Result<RoundTrips> {
+    round_trips_within(bin, project, terms, CALL_LIMIT)
+}
+
+/// [`round_trips`], a request waiting at most `limit` for its answer.
+fn round_trips_within(bin: &Path, project: &Path, terms: &[String], limit: Duration) -> io::Result<RoundTrips> {
     let child = Command::new(bin)
         .args(["mcp", "--project"])
         .arg(project)
@@ -70,7 +77,7 @@ pub fn round_trips(bin: &Path, project: &Path, terms: &[String]) -> io::Result<R
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()?;
-    let mut client = Client::new(child)?;
+    let mut client = Client::new(child, limit)?;
     let request = |term: &str| json!({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "codegraph_query", "arguments": {"term": term}}});
     let ping = json!({"jsonrpc": "2.0", "method": "ping"});
     let measured = (|| {
@@ -96,23 +103,59 @@ pub fn round_trips(bin: &Path, project: &Path, terms: &[String]) -> io::Result<R
     measured
 }
 
+/// How long one request may wait for its answer before the server is taken as
+/// hung and stopped (the read then ends: a client never waits forever).
+const CALL_LIMIT: Duration = Duration::from_secs(60);
+
 /// A running server and the next request id.
 struct Client {
-    child: Child,
+    child: Arc<Mutex<Child>>,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
     next_id: u64,
     line: String,
+    /// Told after each answer; dropped to end the watchdog.
+    beat: Option<mpsc::Sender<()>>,
+    watchdog: Option<std::thread::JoinHandle<()>>,
+    /// The watchdog stopped the server.
+    hung: Arc<AtomicBool>,
 }
 
 impl Client {
     /// Starts the session: `initialize`, then the `initialized` notification.
-    fn new(mut child: Child) -> io::Result<Client> {
+    fn new(mut child: Child, limit: Duration) -> io::Result<Client> {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
+            let _ = child.wait();
             return Err(io::Error::other("the server's stdio could not be opened"));
         };
-        let mut client = Client { child, stdin, stdout: BufReader::new(stdout), next_id: 0, line: String::new() };
+        let child = Arc::new(Mutex::new(child));
+        let hung = Arc::new(AtomicBool::new(false));
+        let (beat, beats) = mpsc::channel::<()>();
+        let watchdog = {
+            let (child, hung) = (child.clone(), hung.clone());
+            std::thread::spawn(move || loop {
+                match beats.recv_timeout(limit) {
+                    Ok(()) => {}
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        hung.store(true, Ordering::SeqCst);
+                        let _ = child.lock().map(|mut c| c.kill());
+                        return;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                }
+            })
+        };
+        let mut client = Client {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+            next_id: 0,
+            line: String::new(),
+            beat: Some(beat),
+            watchdog: Some(watchdog),
+            hung,
+        };
         let init = json!({"jsonrpc": "2.0", "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "cg-bench", "version": "1"}}});
         if let Err(e) = client.call(init).and_then(|()| {
             writeln!(client.stdin, "{}", json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
@@ -136,16 +179,63 @@ impl Client {
         loop {
             self.line.clear();
             if self.stdout.read_line(&mut self.line)? == 0 {
-                return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the MCP server ended"));
+                return Err(match self.hung.load(Ordering::SeqCst) {
+                    true => io::Error::new(io::ErrorKind::TimedOut, "the MCP server stopped answering"),
+                    false => io::Error::new(io::ErrorKind::UnexpectedEof, "the MCP server ended"),
+                });
             }
             if self.line.contains(&tag) {
+                if let Some(beat) = &self.beat {
+                    let _ = beat.send(());
+                }
                 return Ok(());
             }
         }
     }
 
     fn stop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.beat = None;
+        if let Some(w) = self.watchdog.take() {
+            let _ = w.join();
+        }
+        if let Ok(mut c) = self.child.lock() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A stand-in for `cg`: a shell script with `body`.
+    fn server(dir: &Path, body: &str) -> std::path::PathBuf {
+        let path = dir.join("fake-cg");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    /// A server that reads requests and never answers is stopped, and the
+    /// client returns an error instead of waiting forever.
+    #[test]
+    fn a_server_that_never_answers_is_stopped_after_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        // Its stdout stays open (fd 3) while it reads and discards requests.
+        let bin = server(dir.path(), "exec 3>&1\nexec cat > /dev/null");
+        let started = Instant::now();
+        let err = round_trips_within(&bin, dir.path(), &["x".into()], Duration::from_millis(300)).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::TimedOut, "{err}");
+        assert!(started.elapsed() < Duration::from_secs(30));
+    }
+
+    #[test]
+    fn a_server_that_ends_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = server(dir.path(), "exit 0");
+        let err = round_trips_within(&bin, dir.path(), &["x".into()], Duration::from_secs(30)).unwrap_err();
+        assert!(matches!(err.kind(), io::ErrorKind::UnexpectedEof | io::ErrorKind::BrokenPipe), "{err}");
     }
 }

@@ -157,7 +157,7 @@ impl<'a> TextReader<'a> {
                 if self.recent.len() == RECENT_FILES {
                     self.recent.remove(0);
                 }
-                self.recent.push((hit.path.clone(), read(self.index, &hit.path, hit.segment, hit.slot, true)));
+                self.recent.push((hit.path.clone(), read(self.index, &hit.path, hit.segment, hit.slot)));
                 self.recent.len() - 1
             }
         };
@@ -392,9 +392,9 @@ impl FileText {
 
 /// The current text of the indexed file `path` (any slot of it: `segment`,
 /// `slot`), and whether it changed since it was indexed. An unchanged file is
-/// read as its lines are asked for: `blocks`, by blocks from its line marks
-/// (for callers asking one line at a time), else from its start.
-fn read(index: &Index, path: &str, segment: u32, slot: u32, blocks: bool) -> Option<FileText> {
+/// read as its lines are asked for: by blocks from its line marks, or from its
+/// start when it has none.
+fn read(index: &Index, path: &str, segment: u32, slot: u32) -> Option<FileText> {
     let seg = index.segments.get(segment as usize);
     let slot = seg.and_then(|s| s.slot(slot).ok());
     let abs = index.root.join(path);
@@ -407,8 +407,7 @@ fn read(index: &Index, path: &str, segment: u32, slot: u32, blocks: bool) -> Opt
     // Size and mtime as indexed: unchanged (a touched file is settled by its hash).
     let same = slot.as_ref().is_some_and(|s| meta.len() == s.meta.size && mtime == s.meta.mtime_ns);
     if same {
-        let marks = seg.zip(slot.as_ref()).filter(|_| blocks);
-        let marks = marks.and_then(|(seg, slot)| seg.line_marks(slot).ok().flatten());
+        let marks = seg.zip(slot.as_ref()).and_then(|(seg, slot)| seg.line_marks(slot).ok().flatten());
         if let Some(marks) = marks {
             return Some(FileText::marked(file, marks, meta.len()));
         }
@@ -515,7 +514,7 @@ impl<'a> SnippetReader<'a> {
             let Some(file) = self.index.locate(rel)? else { return Err(SnippetError::NotIndexed(rel.to_string())) };
             // Read by blocks of lines from the line marks (a definition deep
             // in a large file reads its own lines only), all of it when it changed.
-            let text = read(self.index, rel, file.segment as u32, file.slot_id, true);
+            let text = read(self.index, rel, file.segment as u32, file.slot_id);
             self.files.insert(rel.to_string(), text);
         }
         match self.files.get_mut(rel) {
