@@ -196,7 +196,7 @@ fn a_term_with_separators_is_looked_up_as_its_words_on_one_line() {
     fs::write(dir.path().join("b.ts"), "const f = new Foo();\nconst g = Foo.make();\n").unwrap();
     assert!(cg(dir.path(), &["init"]).status.success());
     let q = cg(dir.path(), &["query", "http.Client"]);
-    assert_eq!(stdout(&q), "a.go:5: code: var c = http.Client{}\na.go:7: comment: // Client of http\n");
+    assert_eq!(stdout(&q), "a.go:5: property: var c = http.Client{}\na.go:7: comment: // Client of http\n");
     assert!(stderr(&q).contains("looked up as the words http, Client on one line"), "{}", stderr(&q));
     // `new` is a keyword, never indexed: the rest is looked up.
     let q = cg(dir.path(), &["query", "new Foo"]);

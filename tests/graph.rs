@@ -2275,3 +2275,97 @@ fn unnamed_typedefs_make_no_supertype_edge_regression() {
     assert_eq!(g.inherit_edges("pal_s", false).unwrap(), ["Pal"]);
     assert_eq!(refs(&index, "IntNative"), ["pal.h:3 other", "pal.h:6 type", "use.c:3 type"]);
 }
+
+/// Regression: module-level variables were no definitions in TS/JS and Go
+/// (`cg refs ErrNotFound` for Go's `var ErrNotFound = errors.New(..)`, or an
+/// `export const` of a TS module, answered "no definition matches"), while
+/// the same names' uses in functions were references to nothing.
+#[test]
+fn module_level_variables_are_definitions_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/config.ts",
+            "export const DEFAULT_TIMEOUT = 5;\n\
+             export let mutable = 1, other = 2;\n\
+             const { a } = obj;\n\
+             const fs = require(\"fs\");\n\
+             for (let i = 0; i < 3; i++) {}\n\
+             export function timeout(): number {\n\
+             \x20 const DEFAULT_TIMEOUT = 9;\n\
+             \x20 return DEFAULT_TIMEOUT + mutable;\n\
+             }\n",
+        ),
+        (
+            "src/use.ts",
+            "import { DEFAULT_TIMEOUT as T, mutable } from \"./config\";\nexport function f() { return T + mutable; }\n",
+        ),
+        ("lib/count.js", "var count = 0;\nfunction bump() { count += 1; return count; }\n"),
+        ("go.mod", "module example.com/m\n"),
+        (
+            "store/errors.go",
+            "package store\n\nimport \"errors\"\n\nvar ErrNotFound = errors.New(\"nf\")\n\nvar (\n\tcount int\n\t_     = count\n)\n",
+        ),
+        (
+            "store/get.go",
+            "package store\n\nfunc Get() error {\n\tcount++\n\treturn ErrNotFound\n}\n\n\
+             func Local() int {\n\tvar count = 1\n\treturn count\n}\n",
+        ),
+        (
+            "cmd/main.go",
+            "package main\n\nimport \"example.com/m/store\"\n\nfunc main() {\n\tif store.Get() == store.ErrNotFound {\n\t}\n}\n",
+        ),
+    ]);
+    // The function's own `DEFAULT_TIMEOUT` shadows the module's.
+    assert_eq!(refs(&index, "config.DEFAULT_TIMEOUT"), ["src/use.ts:1 import", "src/use.ts:2 other"]);
+    assert_eq!(refs(&index, "mutable"), ["src/config.ts:8 other", "src/use.ts:1 import", "src/use.ts:2 other"]);
+    assert_eq!(qualified(&index, "other"), ["config.other"]);
+    // A destructuring pattern, a `require` and a loop's binding declare nothing.
+    let g = Graph::new(&index);
+    for name in ["a", "fs", "i"] {
+        assert!(g.find(name).is_err(), "{name} is no definition");
+    }
+    assert_eq!(refs(&index, "bump"), Vec::<String>::new());
+    assert_eq!(qualified(&index, "count"), ["count.count", "store.count"]);
+    assert_eq!(refs(&index, "count.count"), ["lib/count.js:2 other", "lib/count.js:2 other"]);
+    // Go: a package's var from its other files and through an import; a local
+    // of the same name is the function's own.
+    assert_eq!(refs(&index, "store.ErrNotFound"), ["cmd/main.go:6 other", "store/get.go:5 other"]);
+    assert_eq!(refs(&index, "store.count"), ["store/errors.go:9 other", "store/get.go:4 other"]);
+}
+
+/// A call of a name no function or type of it fits is a call of a variable
+/// or field holding a function; in TS/JS an interface is no value, so `new
+/// Map()` beside `interface Map` and `const Map` is the constant's. Regression:
+/// `timestamp()` with `export const timestamp = hasNow ? () => .. : Date.now`
+/// bound to nothing (scip-typescript: 42 references missed), `new Map()` to the
+/// interface.
+#[test]
+fn calls_of_variables_holding_functions_bind_to_them() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/core.ts",
+            "export interface Map<T> {\n  get(k: string): T;\n}\n\
+             export const Map: MapCtor = make();\n\
+             export const timestamp = hasNow ? () => now() : Date.now;\n",
+        ),
+        (
+            "src/use.ts",
+            "import { Map, timestamp } from \"./core\";\n\
+             export interface Props {\n  onChange: () => void;\n}\n\
+             export function f(m: Map<number>, p: Props) {\n\
+             \x20 const x = new Map();\n\
+             \x20 p.onChange();\n\
+             \x20 return timestamp();\n\
+             }\n",
+        ),
+        ("script/a.ts", "const run = make();\nfunction go() {\n  return run();\n}\n"),
+        ("script/b.ts", "function run() {\n  return 1;\n}\nfunction again() {\n  return run();\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "src/core.ts:4"), ["src/use.ts:1 import ambiguous", "src/use.ts:6 call"]);
+    assert_eq!(refs(&index, "src/core.ts:1"), ["src/use.ts:1 import ambiguous", "src/use.ts:5 type"]);
+    assert_eq!(refs(&index, "timestamp"), ["src/use.ts:1 import", "src/use.ts:8 call"]);
+    assert_eq!(refs(&index, "Props.onChange"), ["src/use.ts:7 call"]);
+    // A script's own variable wins over another script's function.
+    assert_eq!(refs(&index, "script/a.ts:1"), ["script/a.ts:3 call"]);
+    assert_eq!(refs(&index, "script/b.ts:1"), ["script/b.ts:5 call"]);
+}

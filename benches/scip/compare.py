@@ -23,9 +23,22 @@ def name_of(sym):
     m = re.findall(r'[A-Za-z_$][\w$]*', desc)
     return m[-1] if m else ''
 
+def kind_of(sym):
+    if sym.endswith(').'):
+        return 'function/method'
+    if sym.endswith('#'):
+        return 'type'
+    # `src/compiler/`core.ts`/ts/emptyArray.`: a variable of a module or namespace,
+    # not a member of a type (`Type#flags.`) nor inside a function.
+    inner = sym.rsplit('`/', 1)[-1]
+    return 'module variable' if '#' not in inner and '(' not in inner else 'property'
+
 cands = [s for s in defs if len(defs[s]) == 1 and refs[s] and name_of(s)
          and not re.search(r'\(\w+\)$', s.rstrip('.'))]  # parameters `(x)` are local to a function
 random.Random(seed).shuffle(cands)
+# CG_SCIP_KIND=KIND compares only symbols of one kind (as printed below).
+if os.environ.get('CG_SCIP_KIND'):
+    cands = [s for s in cands if kind_of(s) == os.environ['CG_SCIP_KIND']]
 tp = fp = fn_ = amb_tp = amb_fp = 0
 checked = 0
 per = []
@@ -70,7 +83,7 @@ for sym in cands:
             for (p, l) in sorted(keys):
                 amb = 'a' if got.get((p, l)) else '-'
                 misses.write(f'{tag}\t{amb}\t{name_of(sym)}\t{p}:{l}\t{line_text(p, l)}\t{sym}\n')
-    kind = 'function/method' if sym.endswith(').') else 'type' if sym.endswith('#') else 'property/variable'
+    kind = kind_of(sym)
     k = bykind.setdefault(kind, [0, 0, 0, 0, 0])
     k[0] += 1; k[1] += t; k[2] += f; k[3] += m
     k[4] += sum(1 for x in got.values() if not x) - sum(1 for x in got.keys() - truth if not got[x])

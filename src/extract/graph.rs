@@ -612,6 +612,13 @@ impl<'a> Visit<'a> {
     }
 
     /// The names a binding node declares, with their type when the file tells.
+    /// The type a binding node (a declaration of local or module-level names)
+    /// gives its names, when it tells one.
+    pub(super) fn binding_type(&self, node: Node<'a>) -> Option<String> {
+        let index = self.roles.of(node).graph.binding.checked_sub(1)?;
+        self.binding(node, index as usize).1
+    }
+
     fn binding(&self, node: Node<'a>, index: usize) -> (Vec<&'a str>, Option<String>) {
         let b = &self.spec.graph.bindings[index];
         let mut names: Vec<Node<'a>> = Vec::new();

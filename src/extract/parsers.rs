@@ -213,7 +213,7 @@ mod tests {
 
     #[test]
     fn template_substitutions_are_code_inside_strings() {
-        let src = b"const a = `total ${count} items`;\nconst b = `only text`;\n";
+        let src = b"log(`total ${count} items`);\nlog(`only text`);\n";
         let f = Extractor::new().extract("a.ts", Language::TypeScript, src, 0);
         assert_eq!(lines_of(&f, "count"), [1]);
         assert_eq!(lines_of(&f, "items"), [1]);

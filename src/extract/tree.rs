@@ -235,6 +235,16 @@ fn memchr_count(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count()
 }
 
+/// Statements around a module-level variable declaration ([`Decl::Global`]).
+const GLOBAL_WRAPPERS: [&str; 6] = [
+    "lexical_declaration",
+    "variable_declaration",
+    "export_statement",
+    "ambient_declaration",
+    "var_declaration",
+    "var_spec_list",
+];
+
 impl<'a> Visit<'a> {
     pub(crate) fn new(src: &'a str, spec: &'static LanguageSpec, roles: &'a Roles) -> Visit<'a> {
         Visit {
@@ -544,6 +554,7 @@ impl<'a> Visit<'a> {
                     self.push_property(name, text, text, &[], false, end);
                 }
             }
+            Decl::Global => self.global(node, depth),
             Decl::Binding { value_is_property } => {
                 let Some(value) = self.child(node, "value") else {
                     if value_is_property {
@@ -557,6 +568,74 @@ impl<'a> Visit<'a> {
                     self.property(node);
                 }
             }
+        }
+    }
+
+    /// A variable declaration ([`Decl::Global`]): a method when its value is a
+    /// function, properties at module level, nothing inside functions.
+    fn global(&mut self, node: Node<'a>, depth: usize) {
+        // Go's `var f = func() {}`: the value is a list of one.
+        let value = self.child(node, "value").map(|v| {
+            if self.kind(&v) == "expression_list" && v.named_child_count() == 1 {
+                v.named_child(0).unwrap_or(v)
+            } else {
+                v
+            }
+        });
+        if let Some(v) = value.filter(|v| self.roles.of(*v).function_value) {
+            self.method(node, v, Some(v));
+            return;
+        }
+        if self.in_function(depth) || self.current_scope().is_some() || !self.at_module_level() {
+            return;
+        }
+        // CommonJS's `const fs = require("fs")` imports a module.
+        let required = value.filter(|v| self.kind(v) == "call_expression").and_then(|v| self.child(v, "function"));
+        if required.is_some_and(|f| self.text(f) == "require") {
+            return;
+        }
+        let names: Vec<Node<'a>> = self
+            .children(node, "name")
+            .into_iter()
+            .filter(|n| self.roles.of(*n).graph.name && self.text(*n) != "_")
+            .collect();
+        if names.is_empty() {
+            return;
+        }
+        // `export const LIMIT: number`, `var ErrNotFound`: from the statement's
+        // start when the declaration is its first.
+        let mut start = node.start_byte();
+        let path = &self.graph.path;
+        for (up, _) in path[..path.len().saturating_sub(1)].iter().rev() {
+            if !GLOBAL_WRAPPERS.contains(&self.kind(up)) || up.named_child(0).map(|c| c.start_byte()) != Some(start) {
+                break;
+            }
+            start = up.start_byte();
+        }
+        let end = ["value", "body"].iter().filter_map(|f| self.child(node, f)).map(|n| n.start_byte()).min();
+        let declaration = self.signature_text(start, end.unwrap_or(node.end_byte()));
+        let modifiers = self.modifiers(node, names.first().copied());
+        self.property_type = self.binding_type(node).filter(|t| graph::plain_name(t) || t.contains('|'));
+        let end = Self::rows(node).1;
+        for name in names {
+            let text = self.text(name);
+            self.push_property(name, text, &declaration, &modifiers, false, end);
+        }
+    }
+
+    /// Whether the declaration being visited is a statement of the file or of a
+    /// TS namespace's body ([`Decl::Global`]), not of a block or a loop.
+    fn at_module_level(&self) -> bool {
+        let path = &self.graph.path;
+        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| self.kind(n));
+        let mut k = up.next();
+        while k.is_some_and(|k| GLOBAL_WRAPPERS.contains(&k)) {
+            k = up.next();
+        }
+        match k {
+            Some("program" | "source_file") => true,
+            Some("statement_block") => matches!(up.next(), Some("internal_module" | "module")),
+            _ => false,
         }
     }
 

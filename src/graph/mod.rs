@@ -393,9 +393,9 @@ pub struct NameDefs {
     /// Per role class ([`role_class`]): the members, whether any fits at all,
     /// and what a plain name may bind to project-wide (top-level definitions
     /// and types not inside a function).
-    members: [Vec<u32>; 3],
-    any: [bool; 3],
-    global: [Vec<u32>; 3],
+    members: [Vec<u32>; CLASSES],
+    any: [bool; CLASSES],
+    global: [Vec<u32>; CLASSES],
 }
 
 /// Values kept for the life of an opened index (it never changes), bounded by
@@ -552,7 +552,8 @@ pub(crate) fn constructor_name(language: Language, t: &str) -> Option<&str> {
 }
 
 /// Which definitions a reference of a role may bind to: 0 calls (no
-/// properties), 1 types, 2 anything.
+/// properties), 1 types, 2 anything; 3 is a call's second choice, the
+/// variables and fields that may hold a function ([`CALLED_VALUES`]).
 fn role_class(role: RefRole) -> usize {
     match role {
         RefRole::Call => 0,
@@ -561,12 +562,32 @@ fn role_class(role: RefRole) -> usize {
     }
 }
 
+/// The role class of a call of a name no function or type of it fits: the
+/// call is of a variable or field holding a function (`timestamp()` with
+/// TS's `export const timestamp = hasNow ? () => .. : Date.now`, a C
+/// function pointer, `this.onChange()`).
+const CALLED_VALUES: usize = 3;
+/// The number of role classes.
+const CLASSES: usize = 4;
+
 fn fits_class(class: usize, d: &Def) -> bool {
     match class {
         0 => d.cat != DefCat::Property,
         1 => d.cat == DefCat::Type,
+        CALLED_VALUES => d.cat == DefCat::Property,
         _ => true,
     }
+}
+
+/// [`fits_class`] for a candidate: in TS/JS an interface or a type alias is
+/// no value, so a call or `new` never binds to it (`new Map()` with `interface
+/// Map` and `const Map: MapConstructor` is the constant's).
+fn fits(class: usize, c: &Candidate) -> bool {
+    fits_class(class, &c.def)
+        && !(class == 0
+            && c.def.cat == DefCat::Type
+            && matches!(c.language, Language::TypeScript | Language::JavaScript)
+            && matches!(&*c.def.kind, "interface" | "type"))
 }
 
 impl NameDefs {
@@ -581,7 +602,7 @@ impl NameDefs {
             by_module: FxHashMap::default(),
             by_package: FxHashMap::default(),
             members: Default::default(),
-            any: [false; 3],
+            any: [false; CLASSES],
             global: Default::default(),
         };
         for (i, c) in items.iter().enumerate() {
@@ -603,8 +624,8 @@ impl NameDefs {
             if let Some(p) = &d.parent {
                 nd.by_parent.entry(p.clone()).or_default().push(i);
             }
-            for class in 0..3 {
-                if !fits_class(class, d) {
+            for class in 0..CLASSES {
+                if !fits(class, c) {
                     continue;
                 }
                 nd.any[class] = true;
@@ -626,15 +647,26 @@ impl NameDefs {
 
     /// The definitions among `indices` (ascending) of role class `class` that
     /// `keep` accepts, in path and line order.
+    /// The definitions among `indices` a reference of role class `class` binds
+    /// to. A call finding no function or type there calls a variable of the
+    /// module holding one ([`CALLED_VALUES`]): a top-level property (a field
+    /// `x.f` is reached through its receiver).
     fn select(&self, class: usize, indices: &[u32], keep: impl Fn(&Def) -> bool) -> Vec<DefId> {
-        indices
-            .iter()
-            .filter(|&&i| {
-                let d = &self.items[i as usize].def;
-                fits_class(class, d) && keep(d)
-            })
-            .map(|&i| self.items[i as usize].id)
-            .collect()
+        let pick = |class: usize, top: bool| -> Vec<DefId> {
+            indices
+                .iter()
+                .filter(|&&i| {
+                    let c = &self.items[i as usize];
+                    fits(class, c) && keep(&c.def) && (!top || c.def.parent.is_none())
+                })
+                .map(|&i| self.items[i as usize].id)
+                .collect()
+        };
+        let found = pick(class, false);
+        if found.is_empty() && class == 0 {
+            return pick(CALLED_VALUES, true);
+        }
+        found
     }
 
     /// The indices of the definitions in `files`, ascending.
@@ -651,7 +683,7 @@ impl NameDefs {
     /// named `t` themselves (not inherited), ascending.
     fn own_members(&self, class: usize, t: &str) -> Vec<u32> {
         let members = self.by_parent.get(t).map(Vec::as_slice).unwrap_or_default();
-        members.iter().copied().filter(|&i| fits_class(class, self.def(i as usize))).collect()
+        members.iter().copied().filter(|&i| fits(class, &self.items[i as usize])).collect()
     }
 }
 
@@ -1422,6 +1454,9 @@ impl<'i> Graph<'i> {
                 class = 2;
             }
         }
+        if class == 0 && !nd.any[0] {
+            class = CALLED_VALUES;
+        }
         if !nd.any[class] {
             return Ok(Resolution::default());
         }
@@ -1589,7 +1624,7 @@ impl<'i> Graph<'i> {
                 let d = &c.def;
                 if d.parent.is_some()
                     || c.nested
-                    || !fits_class(class, d)
+                    || !fits(class, c)
                     || !(ns.def.line..=ns.def.end_line).contains(&d.line)
                     || found.contains(&c.id)
                 {
@@ -1994,6 +2029,9 @@ impl<'i> Graph<'i> {
         //    name is not a member here (C#'s implicit `this` was step 1); a
         //    function nested in another, or a C `static` of a source file, is
         //    not seen from other files.
+        // A call no global function or type fits calls a global variable
+        // holding one (as `select`).
+        let class = if class == 0 && nd.global[0].is_empty() { CALLED_VALUES } else { class };
         let global = &nd.global[class];
         if global.len() > MAX_CANDIDATES {
             return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: global.len() });

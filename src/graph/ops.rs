@@ -346,8 +346,11 @@ impl Graph<'_> {
             return Ok(Some(keep));
         }
         let nd = self.name_defs(name)?;
-        let classes: Vec<usize> =
+        let mut classes: Vec<usize> =
             if roles.is_empty() { vec![0, 1, 2] } else { roles.iter().map(|&r| super::role_class(r)).collect() };
+        if classes.contains(&0) {
+            classes.push(super::CALLED_VALUES);
+        }
         let mut types: Vec<String> = Vec::new();
         let mut downward = false;
         for &t in targets {

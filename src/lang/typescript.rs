@@ -89,7 +89,7 @@ const DECLS: &[(&str, Decl)] = &[
     ("method_signature", Decl::Method),
     ("abstract_method_signature", Decl::Method),
     ("function_signature", Decl::Method),
-    ("variable_declarator", Decl::Binding { value_is_property: false }),
+    ("variable_declarator", Decl::Global),
     ("pair", Decl::Binding { value_is_property: false }),
     ("public_field_definition", Decl::Binding { value_is_property: true }),
     ("assignment_expression", Decl::Assignment),

@@ -32,8 +32,10 @@ pub const MAGIC: &[u8; 8] = b"CODEGRPH";
 /// Last bytes of every segment file.
 pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// The format version this build reads and writes. Bump it, and add a line to
-/// `format/README.md`'s changelog, with any change to the layout.
-pub const FORMAT_VERSION: u32 = 13;
+/// `format/README.md`'s changelog, with any change to the layout or to what
+/// extraction records (an index of older facts would otherwise mix them with
+/// newer ones as files are updated).
+pub const FORMAT_VERSION: u32 = 14;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
