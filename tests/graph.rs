@@ -2360,6 +2360,13 @@ fn calls_of_variables_holding_functions_bind_to_them() {
         ),
         ("script/a.ts", "const run = make();\nfunction go() {\n  return run();\n}\n"),
         ("script/b.ts", "function run() {\n  return 1;\n}\nfunction again() {\n  return run();\n}\n"),
+        // Not exported from its namespace's body, though `declare`d: that
+        // file's alone (`performance.mark()` elsewhere was bound to it).
+        (
+            "ns/a.ts",
+            "namespace ts {\n  declare const perf: Perf | undefined;\n  export function f() { return perf; }\n}\n",
+        ),
+        ("ns/b.ts", "namespace ts {\n  export function g() { return perf; }\n}\n"),
     ]);
     assert_eq!(refs(&index, "src/core.ts:4"), ["src/use.ts:1 import ambiguous", "src/use.ts:6 call"]);
     assert_eq!(refs(&index, "src/core.ts:1"), ["src/use.ts:1 import ambiguous", "src/use.ts:5 type"]);
@@ -2368,4 +2375,5 @@ fn calls_of_variables_holding_functions_bind_to_them() {
     // A script's own variable wins over another script's function.
     assert_eq!(refs(&index, "script/a.ts:1"), ["script/a.ts:3 call"]);
     assert_eq!(refs(&index, "script/b.ts:1"), ["script/b.ts:5 call"]);
+    assert_eq!(refs(&index, "ns/a.ts:2"), ["ns/a.ts:3 other"]);
 }

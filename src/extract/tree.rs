@@ -641,8 +641,8 @@ impl<'a> Visit<'a> {
 
     /// TS/JS: whether the declaration being visited stands in a namespace's
     /// body without `export` (`namespace ts.codefix { interface Info {} }`):
-    /// local to that body. An ambient namespace's (`declare namespace`)
-    /// declarations are all exported.
+    /// local to that body, as is a `declare const x` there. An ambient
+    /// namespace's (`declare namespace`) declarations are all exported.
     fn ts_namespace_local(&self) -> bool {
         if !graph::js_like(self.spec) {
             return false;
@@ -650,7 +650,7 @@ impl<'a> Visit<'a> {
         let path = &self.graph.path;
         let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| self.kind(n));
         let mut k = up.next();
-        while matches!(k, Some("lexical_declaration" | "variable_declaration")) {
+        while matches!(k, Some("lexical_declaration" | "variable_declaration" | "ambient_declaration")) {
             k = up.next();
         }
         k == Some("statement_block")
