@@ -2334,11 +2334,11 @@ fn module_level_variables_are_definitions_regression() {
 }
 
 /// A call of a name no function or type of it fits is a call of a variable
-/// or field holding a function; in TS/JS an interface is no value, so `new
-/// Map()` beside `interface Map` and `const Map` is the constant's. Regression:
+/// or field holding a function; in TS/JS an interface is no value, and
+/// `interface Map` with `const Map` in one file are one symbol. Regression:
 /// `timestamp()` with `export const timestamp = hasNow ? () => .. : Date.now`
 /// bound to nothing (scip-typescript: 42 references missed), `new Map()` to the
-/// interface.
+/// interface alone.
 #[test]
 fn calls_of_variables_holding_functions_bind_to_them() {
     let (_dir, index) = project_of(&[
@@ -2368,8 +2368,10 @@ fn calls_of_variables_holding_functions_bind_to_them() {
         ),
         ("ns/b.ts", "namespace ts {\n  export function g() { return perf; }\n}\n"),
     ]);
-    assert_eq!(refs(&index, "src/core.ts:4"), ["src/use.ts:1 import ambiguous", "src/use.ts:6 call"]);
-    assert_eq!(refs(&index, "src/core.ts:1"), ["src/use.ts:1 import ambiguous", "src/use.ts:5 type"]);
+    // The interface and the constant are one symbol (declaration merging).
+    let merged = ["src/use.ts:1 import", "src/use.ts:5 type", "src/use.ts:6 call"];
+    assert_eq!(refs(&index, "src/core.ts:4"), merged);
+    assert_eq!(refs(&index, "src/core.ts:1"), merged);
     assert_eq!(refs(&index, "timestamp"), ["src/use.ts:1 import", "src/use.ts:8 call"]);
     assert_eq!(refs(&index, "Props.onChange"), ["src/use.ts:7 call"]);
     // A script's own variable wins over another script's function.

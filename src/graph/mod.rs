@@ -1334,10 +1334,57 @@ impl<'i> Graph<'i> {
         if f.language == Language::TypeScript && !res.defs.is_empty() && !is_ts_module(f) {
             self.merge_ts_interfaces(f.name(r.name), &mut res)?;
         }
+        if matches!(f.language, Language::TypeScript | Language::JavaScript) && !res.defs.is_empty() {
+            self.merge_value_and_type(f, r, &mut res)?;
+        }
         if r.role == RefRole::Call && !res.defs.is_empty() {
             self.add_constructors(f, r, &mut res)?;
         }
         Ok(res)
+    }
+
+    /// TS declaration merging of a value and a type: an interface or type
+    /// alias and a variable of its name declared at the top of one file
+    /// (`interface Map<T> { .. }` and `const Map: MapConstructor`) are one
+    /// symbol, as for the compiler (find-all-references lists `new Map()`
+    /// under both). A reference binding to one binds to both, its ambiguity
+    /// unchanged.
+    fn merge_value_and_type(&self, f: &FileGraph, r: &PackedRef, res: &mut Resolution) -> Result<(), SnapshotError> {
+        let name = match r.receiver {
+            PackedReceiver::None if r.role != RefRole::Import => self.dealias(f, f.name(r.name)),
+            _ => f.name(r.name).to_string(),
+        };
+        let nd = self.name_defs_for(&name, f.language)?;
+        let top = |c: &Candidate| {
+            matches!(c.language, Language::TypeScript | Language::JavaScript) && c.def.parent.is_none() && !c.nested
+        };
+        let is_type = |c: &Candidate| c.def.cat == DefCat::Type && matches!(&*c.def.kind, "interface" | "type");
+        let is_value = |c: &Candidate| c.def.cat == DefCat::Property;
+        let mut partners = Vec::new();
+        for id in &res.defs {
+            let Some(c) = nd.items.iter().find(|c| c.id == *id).filter(|c| top(c)) else { continue };
+            let (want_value, want_type) = (is_type(c), is_value(c));
+            if !want_value && !want_type {
+                continue;
+            }
+            for &i in nd.by_file.get(&c.id.0).map(Vec::as_slice).unwrap_or_default() {
+                let p = &nd.items[i as usize];
+                let fits = (want_value && is_value(p)) || (want_type && is_type(p));
+                if fits && top(p) && !res.defs.contains(&p.id) && !partners.contains(&p.id) {
+                    partners.push(p.id);
+                }
+            }
+        }
+        res.defs.extend(partners);
+        // `import { Map }` naming both is not ambiguous between them.
+        let one = |id: &DefId| {
+            id.0 == res.defs[0].0
+                && nd.items.iter().find(|c| c.id == *id).is_some_and(|c| top(c) && (is_type(c) || is_value(c)))
+        };
+        if res.ambiguous && res.defs.iter().all(one) {
+            res.ambiguous = false;
+        }
+        Ok(())
     }
 
     /// A call of a type (`new Store(1)`, Python's `Store(1)`) runs its
