@@ -611,7 +611,6 @@ impl<'a> Visit<'a> {
         self.graph.frames.iter().rev().find_map(|f| f.locals.get(name))
     }
 
-    /// The names a binding node declares, with their type when the file tells.
     /// The type a binding node (a declaration of local or module-level names)
     /// gives its names, when it tells one.
     pub(super) fn binding_type(&self, node: Node<'a>) -> Option<String> {
@@ -619,6 +618,7 @@ impl<'a> Visit<'a> {
         self.binding(node, index as usize).1
     }
 
+    /// The names a binding node declares, with their type when the file tells.
     fn binding(&self, node: Node<'a>, index: usize) -> (Vec<&'a str>, Option<String>) {
         let b = &self.spec.graph.bindings[index];
         let mut names: Vec<Node<'a>> = Vec::new();

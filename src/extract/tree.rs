@@ -612,8 +612,8 @@ impl<'a> Visit<'a> {
             }
             start = up.start_byte();
         }
-        let end = ["value", "body"].iter().filter_map(|f| self.child(node, f)).map(|n| n.start_byte()).min();
-        let declaration = self.signature_text(start, end.unwrap_or(node.end_byte()));
+        let end = self.child(node, "value").map_or(node.end_byte(), |v| v.start_byte());
+        let declaration = self.signature_text(start, end);
         let modifiers = self.modifiers(node, names.first().copied());
         self.property_type = self.binding_type(node).filter(|t| graph::plain_name(t) || t.contains('|'));
         let end = Self::rows(node).1;

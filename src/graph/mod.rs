@@ -646,11 +646,10 @@ impl NameDefs {
     }
 
     /// The definitions among `indices` (ascending) of role class `class` that
-    /// `keep` accepts, in path and line order.
-    /// The definitions among `indices` a reference of role class `class` binds
-    /// to. A call finding no function or type there calls a variable of the
-    /// module holding one ([`CALLED_VALUES`]): a top-level property (a field
-    /// `x.f` is reached through its receiver).
+    /// `keep` accepts, in path and line order. A call finding no function or
+    /// type there calls a variable of the module holding one
+    /// ([`CALLED_VALUES`]): a top-level property (a field `x.f` is reached
+    /// through its receiver).
     fn select(&self, class: usize, indices: &[u32], keep: impl Fn(&Def) -> bool) -> Vec<DefId> {
         let pick = |class: usize, top: bool| -> Vec<DefId> {
             indices
@@ -1347,14 +1346,17 @@ impl<'i> Graph<'i> {
     /// alias and a variable of its name declared at the top of one file
     /// (`interface Map<T> { .. }` and `const Map: MapConstructor`) are one
     /// symbol, as for the compiler (find-all-references lists `new Map()`
-    /// under both). A reference binding to one binds to both, its ambiguity
-    /// unchanged.
+    /// under both). A reference binding to one binds to both, and is not
+    /// ambiguous between them.
     fn merge_value_and_type(&self, f: &FileGraph, r: &PackedRef, res: &mut Resolution) -> Result<(), SnapshotError> {
         let name = match r.receiver {
             PackedReceiver::None if r.role != RefRole::Import => self.dealias(f, f.name(r.name)),
             _ => f.name(r.name).to_string(),
         };
         let nd = self.name_defs_for(&name, f.language)?;
+        // A bound definition's candidate, among those of its file (few).
+        let in_file = |id: &DefId| nd.by_file.get(&id.0).map(Vec::as_slice).unwrap_or_default();
+        let candidate = |id: &DefId| in_file(id).iter().map(|&i| &nd.items[i as usize]).find(|c| c.id == *id);
         let top = |c: &Candidate| {
             matches!(c.language, Language::TypeScript | Language::JavaScript) && c.def.parent.is_none() && !c.nested
         };
@@ -1362,12 +1364,12 @@ impl<'i> Graph<'i> {
         let is_value = |c: &Candidate| c.def.cat == DefCat::Property;
         let mut partners = Vec::new();
         for id in &res.defs {
-            let Some(c) = nd.items.iter().find(|c| c.id == *id).filter(|c| top(c)) else { continue };
+            let Some(c) = candidate(id).filter(|c| top(c)) else { continue };
             let (want_value, want_type) = (is_type(c), is_value(c));
             if !want_value && !want_type {
                 continue;
             }
-            for &i in nd.by_file.get(&c.id.0).map(Vec::as_slice).unwrap_or_default() {
+            for &i in in_file(id) {
                 let p = &nd.items[i as usize];
                 let fits = (want_value && is_value(p)) || (want_type && is_type(p));
                 if fits && top(p) && !res.defs.contains(&p.id) && !partners.contains(&p.id) {
@@ -1377,10 +1379,8 @@ impl<'i> Graph<'i> {
         }
         res.defs.extend(partners);
         // `import { Map }` naming both is not ambiguous between them.
-        let one = |id: &DefId| {
-            id.0 == res.defs[0].0
-                && nd.items.iter().find(|c| c.id == *id).is_some_and(|c| top(c) && (is_type(c) || is_value(c)))
-        };
+        let one =
+            |id: &DefId| id.0 == res.defs[0].0 && candidate(id).is_some_and(|c| top(c) && (is_type(c) || is_value(c)));
         if res.ambiguous && res.defs.iter().all(one) {
             res.ambiguous = false;
         }
