@@ -2319,11 +2319,13 @@ fn module_level_variables_are_definitions_regression() {
     assert_eq!(refs(&index, "config.DEFAULT_TIMEOUT"), ["src/use.ts:1 import", "src/use.ts:2 other"]);
     assert_eq!(refs(&index, "mutable"), ["src/config.ts:8 other", "src/use.ts:1 import", "src/use.ts:2 other"]);
     assert_eq!(qualified(&index, "other"), ["config.other"]);
-    // A destructuring pattern, a `require` and a loop's binding declare nothing.
+    // A `require` and a loop's binding declare nothing.
     let g = Graph::new(&index);
-    for name in ["a", "fs", "i"] {
+    for name in ["fs", "i"] {
         assert!(g.find(name).is_err(), "{name} is no definition");
     }
+    // A destructuring pattern declares its names.
+    assert_eq!(qualified(&index, "a"), ["config.a"]);
     assert_eq!(refs(&index, "bump"), Vec::<String>::new());
     assert_eq!(qualified(&index, "count"), ["count.count", "store.count"]);
     assert_eq!(refs(&index, "count.count"), ["lib/count.js:2 other", "lib/count.js:2 other"]);
@@ -2331,6 +2333,75 @@ fn module_level_variables_are_definitions_regression() {
     // of the same name is the function's own.
     assert_eq!(refs(&index, "store.ErrNotFound"), ["cmd/main.go:6 other", "store/get.go:5 other"]);
     assert_eq!(refs(&index, "store.count"), ["store/errors.go:9 other", "store/get.go:4 other"]);
+}
+
+/// Module-level destructuring and CommonJS's `exports.X = value` are
+/// definitions; a pattern's key names no local. Regression: `export const {
+/// x, y } = point()` and `exports.MAX = 10` were no definitions (`cg refs MAX`:
+/// "no definition matches"), and `const { parent: p } = node` made `parent` a
+/// local, so the call `parent(p)` bound to nothing.
+#[test]
+fn destructuring_and_commonjs_exports_are_definitions_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "lib/util.js",
+            "function helper(x) { return x + 1; }\n\
+             exports.MAX = 10;\n\
+             exports.helper = helper;\n\
+             exports.sub = require(\"./sub\");\n\
+             exports.client = new Client();\n\
+             function later() { exports.inner = 3; }\n",
+        ),
+        ("lib/client.js", "class Client {\n  get() { return 1; }\n}\n"),
+        (
+            "lib/main.js",
+            "const util = require(\"./util\");\nfunction run() {\n  return util.MAX + util.client.get();\n}\n",
+        ),
+        ("src/point.ts", "export const { x, y: why } = point();\nexport function use() { return x + why; }\n"),
+        (
+            "src/walk.ts",
+            "export function f(node: N) {\n  const { parent: p, kind } = node;\n  return parent(p) + kind;\n}\n\
+             function parent(n: N) { return n; }\n",
+        ),
+    ]);
+    assert_eq!(qualified(&index, "MAX"), ["util.MAX"]);
+    assert_eq!(refs(&index, "util.MAX"), ["lib/main.js:3 other"]);
+    // The file's own function is exported, not declared again; a module
+    // passed on and an assignment in a function declare nothing.
+    assert_eq!(qualified(&index, "helper"), ["util.helper"]);
+    let g = Graph::new(&index);
+    for name in ["sub", "inner", "y"] {
+        assert!(g.find(name).is_err(), "{name} is no definition");
+    }
+    // `exports.client = new Client()` is a Client: its members bind.
+    assert_eq!(refs(&index, "Client.get"), ["lib/main.js:3 call"]);
+    assert_eq!(refs(&index, "point.x"), ["src/point.ts:2 other"]);
+    assert_eq!(refs(&index, "point.why"), ["src/point.ts:2 other"]);
+    assert_eq!(refs(&index, "walk.parent"), ["src/walk.ts:3 call"]);
+}
+
+/// Go constants declared in a function are that function's locals. Regression:
+/// `const local = 5` in two functions were two package-level properties `m.local`,
+/// and each function's use of its own was ambiguous between them; a local
+/// `const Limit` did not shadow the package's.
+#[test]
+fn go_constants_in_functions_are_locals_regression() {
+    let (_dir, index) = project_of(&[
+        ("go.mod", "module example.com/m\n"),
+        (
+            "m/a.go",
+            "package m\n\nconst Limit = 10\n\nconst (\n\tAlpha = iota\n\tBeta\n)\n\n\
+             func Work() int {\n\tconst local = 5\n\treturn local + Limit + Beta\n}\n\n\
+             func Other() int {\n\tconst local, Limit = 7, 1\n\treturn local + Limit\n}\n",
+        ),
+    ]);
+    let g = Graph::new(&index);
+    assert!(g.find("local").is_err(), "a function's constant is no definition");
+    assert_eq!(qualified(&index, "Limit"), ["m.Limit"]);
+    assert_eq!(qualified(&index, "Beta"), ["m.Beta"]);
+    // Other's own `Limit` shadows the package's.
+    assert_eq!(refs(&index, "m.Limit"), ["m/a.go:12 other"]);
+    assert_eq!(refs(&index, "m.Beta"), ["m/a.go:12 other"]);
 }
 
 /// A call of a name no function or type of it fits is a call of a variable

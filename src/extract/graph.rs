@@ -643,10 +643,14 @@ impl<'a> Visit<'a> {
             names.extend(self.children(node, b.names));
         }
         let mut idents: Vec<&'a str> = Vec::new();
+        // `const { parent } = node`: a part of the value, not of its type
+        // (an array pattern's elements are: arrays are their element's type).
+        let mut parts = false;
         for n in names {
+            parts |= self.kind(&n) == "object_pattern";
             self.pattern_names(n, &mut idents);
         }
-        if idents.is_empty() {
+        if idents.is_empty() || parts {
             return (idents, None);
         }
         let parent = self.graph.path.len().checked_sub(2).map(|i| self.graph.path[i].0);
@@ -831,8 +835,16 @@ impl<'a> Visit<'a> {
 
     /// Names in a pattern: the node itself when it is a name, else the names below it.
     fn pattern_names(&self, node: Node<'a>, out: &mut Vec<&'a str>) {
+        let mut nodes = Vec::new();
+        self.pattern_name_nodes(node, &mut nodes);
+        out.extend(nodes.into_iter().map(|n| self.text(n)));
+    }
+
+    /// [`Self::pattern_names`]' nodes. A key of a pattern (`{ parent: p }`)
+    /// names what is read, not what is bound.
+    pub(super) fn pattern_name_nodes(&self, node: Node<'a>, out: &mut Vec<Node<'a>>) {
         if self.roles.of(node).graph.name {
-            out.push(self.text(node));
+            out.push(node);
             return;
         }
         if self.roles.of(node).graph.member.1 != 0 {
@@ -847,15 +859,17 @@ impl<'a> Visit<'a> {
                 return;
             }
             let role = self.roles.of(n).graph;
-            if role.name && n.child_count() == 0 {
-                out.push(self.text(n));
+            let key = cursor.field_name() == Some("key");
+            if role.name && n.child_count() == 0 && !key {
+                out.push(n);
             }
             // Type annotations and values inside a pattern bind nothing, nor do
             // member targets (`self.x = ..` binds no local).
             let fields = &self.roles.graph_fields;
-            let into_type = cursor
-                .field_id()
-                .is_some_and(|f| fields.type_fields.contains(&f.get()) || fields.values.contains(&f.get()));
+            let into_type = key
+                || cursor
+                    .field_id()
+                    .is_some_and(|f| fields.type_fields.contains(&f.get()) || fields.values.contains(&f.get()));
             if !into_type && role.member.1 == 0 && cursor.goto_first_child() {
                 continue;
             }
@@ -942,7 +956,7 @@ impl<'a> Visit<'a> {
     /// `T::new()` (a path call on a capitalized type whose name starts with `new`,
     /// `default`, `from` or `with`); in TS, a cast to a union is `A|B` and
     /// `createNode<Decl>(k)` of a [`GraphState::generic_results`] function a `Decl`.
-    fn constructed_type(&self, mut value: Node<'a>) -> Option<String> {
+    pub(super) fn constructed_type(&self, mut value: Node<'a>) -> Option<String> {
         for _ in 0..3 {
             let role = self.roles.of(value);
             if role.graph.call_field != 0 && js_like(self.spec) {

@@ -236,13 +236,14 @@ fn memchr_count(bytes: &[u8]) -> usize {
 }
 
 /// Statements around a module-level variable declaration ([`Decl::Global`]).
-const GLOBAL_WRAPPERS: [&str; 6] = [
+const GLOBAL_WRAPPERS: [&str; 7] = [
     "lexical_declaration",
     "variable_declaration",
     "export_statement",
     "ambient_declaration",
     "var_declaration",
     "var_spec_list",
+    "const_declaration",
 ];
 
 impl<'a> Visit<'a> {
@@ -594,26 +595,38 @@ impl<'a> Visit<'a> {
         if required.is_some_and(|f| self.text(f) == "require") {
             return;
         }
-        let names: Vec<Node<'a>> = self
-            .children(node, "name")
-            .into_iter()
-            .filter(|n| self.roles.of(*n).graph.name && self.text(*n) != "_")
-            .collect();
+        // `export const { a, b: c } = point()` declares `a` and `c`.
+        let mut names: Vec<Node<'a>> = Vec::new();
+        for n in self.children(node, "name") {
+            self.pattern_name_nodes(n, &mut names);
+        }
+        names.retain(|n| self.text(*n) != "_");
         if names.is_empty() {
             return;
         }
-        // `export const LIMIT: number`, `var ErrNotFound`: from the statement's
-        // start when the declaration is its first.
-        let mut start = node.start_byte();
-        let path = &self.graph.path;
-        for (up, _) in path[..path.len().saturating_sub(1)].iter().rev() {
-            if !GLOBAL_WRAPPERS.contains(&self.kind(up)) || up.named_child(0).map(|c| c.start_byte()) != Some(start) {
-                break;
-            }
-            start = up.start_byte();
-        }
         let end = self.child(node, "value").map_or(node.end_byte(), |v| v.start_byte());
-        let declaration = self.signature_text(start, end);
+        let declaration = match self.kind(&node) {
+            // Go: each spec with its keyword, in a group too (`var (` ..
+            // `First = 1`: `var First`; `const Beta` after `Alpha = iota`).
+            kind @ ("var_spec" | "const_spec") => {
+                format!("{} {}", kind.trim_end_matches("_spec"), self.signature_text(node.start_byte(), end))
+            }
+            _ => {
+                // `export const LIMIT: number`: from the statement's start
+                // when the declaration is its first.
+                let mut start = node.start_byte();
+                let path = &self.graph.path;
+                for (up, _) in path[..path.len().saturating_sub(1)].iter().rev() {
+                    if !GLOBAL_WRAPPERS.contains(&self.kind(up))
+                        || up.named_child(0).map(|c| c.start_byte()) != Some(start)
+                    {
+                        break;
+                    }
+                    start = up.start_byte();
+                }
+                self.signature_text(start, end)
+            }
+        };
         let modifiers = self.modifiers(node, names.first().copied());
         self.property_type = self.binding_type(node).filter(|t| graph::plain_name(t) || t.contains('|'));
         let end = Self::rows(node).1;
@@ -783,17 +796,45 @@ impl<'a> Visit<'a> {
         let (Some(left), Some(right)) = (self.child(node, "left"), self.child(node, "right")) else {
             return;
         };
-        if self.kind(&left) != "member_expression" || !self.roles.of(right).function_value {
+        if self.kind(&left) != "member_expression" {
             return;
         }
         let Some(property) = self.child(left, "property") else { return };
         let object = self.child(left, "object").map(|o| self.text(o)).unwrap_or("");
+        if !self.roles.of(right).function_value {
+            self.exported_value(node, left, property, right, object);
+            return;
+        }
         let object = object.strip_suffix(".prototype").unwrap_or(object);
         let parent = match object {
             "" | "exports" | "module.exports" | "this" => None,
             o => Some(normalize_ws(o, 200)),
         };
         self.method_named(node, right, Some(right), Some(property), Some(parent));
+    }
+
+    /// CommonJS's `exports.MAX = 10` (or `module.exports.MAX`) as a statement
+    /// of the file: a property `MAX`, as `export const MAX = 10` is. Not
+    /// `exports.f = f` (the file's own `f` is exported, not declared again),
+    /// nor `exports.x = require("./x")` (a module passed on).
+    fn exported_value(&mut self, node: Node<'a>, left: Node<'a>, property: Node<'a>, right: Node<'a>, object: &str) {
+        if !matches!(object, "exports" | "module.exports") || self.roles.of(right).graph.name {
+            return;
+        }
+        let path = &self.graph.path;
+        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| self.kind(n));
+        if up.next() != Some("expression_statement") || up.next() != Some("program") {
+            return;
+        }
+        let required = self.child(right, "function").filter(|_| self.kind(&right) == "call_expression");
+        if required.is_some_and(|f| self.text(f) == "require") {
+            return;
+        }
+        let declaration = self.signature_text(left.start_byte(), left.end_byte());
+        self.property_type = self.constructed_type(right).filter(|t| graph::plain_name(t));
+        let end = Self::rows(node).1;
+        let text = self.text(property);
+        self.push_property(property, text, &declaration, &[], false, end);
     }
 
     /// A method named by `name_node`; `parent`, when given, overrides the parent the

@@ -182,13 +182,15 @@ pub enum Decl {
     /// (`const f = () => 1`, `{ f: function () {} }`, a class field holding an arrow
     /// function) and a property otherwise (class fields only: see `value_is_property`).
     Binding { value_is_property: bool },
-    /// A variable declaration (TS/JS `variable_declarator`, Go `var_spec`): a
+    /// A variable declaration (TS/JS `variable_declarator`, Go `var_spec` and
+    /// `const_spec`; a Go spec's declaration is its keyword and itself, `var
+    /// First` in a `var (..)` group): a
     /// method when its value is a function (as [`Decl::Binding`]); else, at
     /// module level (outside functions and types, TS/JS: a statement of the
     /// file or of a namespace's body), each name it declares is a property
     /// with its declared or constructed type (`export const LIMIT = 4`, Go's
     /// `var ErrNotFound = errors.New(..)`). Inside functions its names are
-    /// locals; a destructuring pattern, `_` and CommonJS's `require(..)`
+    /// locals (a Go `const` in a function too); a destructuring pattern, `_` and CommonJS's `require(..)`
     /// (an import) declare nothing.
     Global,
     /// An assignment whose value is a function and whose target is a member
