@@ -2380,6 +2380,60 @@ fn destructuring_and_commonjs_exports_are_definitions_regression() {
     assert_eq!(refs(&index, "walk.parent"), ["src/walk.ts:3 call"]);
 }
 
+/// C's and C++'s enumerators (of an enum that is no `enum class`) are
+/// declared where their enum is: plain names there, and `Mode::SLOW` too.
+/// Regression: `typedef enum { RED, GREEN } color;` declared `color.RED`, a
+/// member, and every use of `RED` bound to nothing (0 references).
+#[test]
+fn c_and_cpp_enumerators_are_plain_names_regression() {
+    let (_dir, index) = project_of(&[
+        ("src/color.h", "typedef enum { RED, GREEN } color;\nenum shade { DARK, LIGHT };\n"),
+        ("src/paint.c", "#include \"color.h\"\nint paint(color c) { return c == RED ? DARK : GREEN; }\n"),
+        (
+            "cpp/engine.cpp",
+            "enum Mode { FAST, SLOW };\nenum class Level { LOW, HIGH };\n\
+             class Engine {\n public:\n  enum State { IDLE, BUSY };\n  int run() { return IDLE + FAST; }\n};\n\
+             int go() { return Engine::BUSY + Mode::SLOW + (int)Level::HIGH + HIGH; }\n",
+        ),
+    ]);
+    assert_eq!(qualified(&index, "RED"), ["RED"]);
+    assert_eq!(refs(&index, "RED"), ["src/paint.c:2 other"]);
+    assert_eq!(refs(&index, "DARK"), ["src/paint.c:2 other"]);
+    assert_eq!(refs(&index, "FAST"), ["cpp/engine.cpp:6 other"]);
+    assert_eq!(refs(&index, "SLOW"), ["cpp/engine.cpp:8 other"]);
+    // A class's enum declares its enumerators in the class.
+    assert_eq!(qualified(&index, "IDLE"), ["Engine::IDLE"]);
+    assert_eq!(refs(&index, "Engine::IDLE"), ["cpp/engine.cpp:6 other"]);
+    assert_eq!(refs(&index, "Engine::BUSY"), ["cpp/engine.cpp:8 other"]);
+    // An enum class's are its own: the plain `HIGH` names none.
+    assert_eq!(qualified(&index, "HIGH"), ["Level::HIGH"]);
+    assert_eq!(refs(&index, "Level::HIGH"), ["cpp/engine.cpp:8 other"]);
+}
+
+/// Java names an enum's constant bare in a switch's `case` and after `import
+/// static`, which also imports methods. Regression: `case RED:` and `GREEN`
+/// after `import static p.Color.GREEN` bound to nothing, nor did guava's
+/// `checkNotNull(x)` after `import static ..Preconditions.checkNotNull`.
+#[test]
+fn java_enum_constants_in_cases_and_static_imports_regression() {
+    let (_dir, index) = project_of(&[
+        ("src/p/Color.java", "package p;\npublic enum Color { RED, GREEN }\n"),
+        (
+            "src/p/Checks.java",
+            "package p;\npublic final class Checks {\n  public static int check(int x) { return x; }\n}\n",
+        ),
+        (
+            "src/q/Use.java",
+            "package q;\nimport p.Color;\nimport static p.Color.GREEN;\nimport static p.Checks.check;\n\
+             class Use {\n  int f(Color c) {\n    switch (c) {\n      case RED: return check(1);\n\
+                   default: return c == GREEN ? 3 : 0;\n    }\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Color.RED"), ["src/q/Use.java:8 other"]);
+    assert_eq!(refs(&index, "Color.GREEN"), ["src/q/Use.java:3 import", "src/q/Use.java:9 other"]);
+    assert_eq!(refs(&index, "Checks.check"), ["src/q/Use.java:4 import", "src/q/Use.java:8 call"]);
+}
+
 /// Go constants declared in a function are that function's locals. Regression:
 /// `const local = 5` in two functions were two package-level properties `m.local`,
 /// and each function's use of its own was ambiguous between them; a local

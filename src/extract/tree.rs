@@ -528,6 +528,13 @@ impl<'a> Visit<'a> {
                 }
             },
             Decl::Assignment => self.assigned_method(node),
+            Decl::Property if self.unscoped_enumerator(node) => {
+                // C's and C++'s `enum Color { RED }`: `RED` is declared where
+                // the enum is (a plain name there), not in the enum.
+                let enumeration = self.scopes.pop();
+                self.property(node);
+                self.scopes.extend(enumeration);
+            }
             Decl::Property => self.property(node),
             Decl::Variable => self.variable(node, depth),
             Decl::Specifier(kind) => {
@@ -669,6 +676,21 @@ impl<'a> Visit<'a> {
         k == Some("statement_block")
             && matches!(up.next(), Some("internal_module" | "module"))
             && !up.any(|k| k == "ambient_declaration")
+    }
+
+    /// A C or C++ enumerator of an enum that is not an `enum class` (or `enum
+    /// struct`), whose scope is the enum's own (or, for `typedef enum { .. }
+    /// t`, the typedef's).
+    fn unscoped_enumerator(&self, node: Node<'a>) -> bool {
+        use crate::lang::Language;
+        if !matches!(self.spec.language, Language::C | Language::Cpp) || self.kind(&node) != "enumerator" {
+            return false;
+        }
+        let Some(enumeration) = node.parent().and_then(|list| list.parent()) else { return false };
+        let scoped = enumeration.children(&mut enumeration.walk()).any(|c| matches!(c.kind(), "class" | "struct"));
+        self.kind(&enumeration) == "enum_specifier"
+            && !scoped
+            && self.current_scope().is_some_and(|s| matches!(s.kind, "enum" | "typedef"))
     }
 
     fn current_scope(&self) -> Option<&Scope> {

@@ -1639,7 +1639,31 @@ impl<'i> Graph<'i> {
                 // From the definitions table (reading each definition's file
                 // to ask read thousands of archives for a receiver named like
                 // thousands of functions or variables).
-                if self.name_defs(&x)?.items.iter().any(|c| c.def.cat == DefCat::Type) {
+                let types = self.name_defs(&x)?;
+                if matches!(f.language, Language::C | Language::Cpp) {
+                    // `Mode::SLOW` of C++'s `enum Mode { FAST, SLOW }`: its
+                    // enumerators are declared beside it, within its lines.
+                    let enums: Vec<(FileKey, u32, u32)> = types
+                        .items
+                        .iter()
+                        .filter(|c| c.def.kind == "enum")
+                        .map(|c| (c.id.0, c.def.line, c.def.end_line))
+                        .collect();
+                    let found: Vec<DefId> = nd
+                        .items
+                        .iter()
+                        .filter(|c| {
+                            c.def.cat == DefCat::Property
+                                && fits(class, c)
+                                && enums.iter().any(|&(k, from, to)| c.id.0 == k && (from..=to).contains(&c.def.line))
+                        })
+                        .map(|c| c.id)
+                        .collect();
+                    if !found.is_empty() {
+                        return Ok(done(found));
+                    }
+                }
+                if types.items.iter().any(|c| c.def.cat == DefCat::Type) {
                     return Ok(Resolution::default());
                 }
                 // A module, package or namespace by its last name (`store::make`).
@@ -2028,7 +2052,9 @@ impl<'i> Graph<'i> {
                 // by the steps below.
                 return Ok(Resolution::default());
             }
-            let found = nd.select(class, &nd.in_files(&targets), importable);
+            // Java's `import static p.Color.GREEN` imports a member.
+            let members = f.language == Language::Java && imp.spec.starts_with("static ");
+            let found = nd.select(class, &nd.in_files(&targets), |d| importable(d) || members);
             if !found.is_empty() {
                 return Ok(done(found));
             }
@@ -2083,7 +2109,34 @@ impl<'i> Graph<'i> {
         if global.len() > MAX_CANDIDATES {
             return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: global.len() });
         }
+        if global.is_empty() && f.language == Language::Java {
+            // Java's `case RED:` in a switch over an enum names its constant
+            // bare (the switch's type, not known here, tells which).
+            let constants = self.enum_constants(nd, class)?;
+            if constants.len() <= MAX_AMBIGUOUS {
+                return Ok(done(constants));
+            }
+            return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: constants.len() });
+        }
         Ok(done(global.iter().map(|&i| nd.items[i as usize].id).collect()))
+    }
+
+    /// The members among `nd` of role class `class` whose parent is an enum.
+    fn enum_constants(&self, nd: &NameDefs, class: usize) -> Result<Vec<DefId>, SnapshotError> {
+        let mut found = Vec::new();
+        for &i in &nd.members[class] {
+            let c = &nd.items[i as usize];
+            let Some(parent) = &c.def.parent else { continue };
+            if c.def.cat == DefCat::Property && self.is_enum(parent)? {
+                found.push(c.id);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Whether a type of this name is an enum.
+    pub(crate) fn is_enum(&self, name: &str) -> Result<bool, SnapshotError> {
+        Ok(self.name_defs(name)?.items.iter().any(|c| c.def.kind == "enum"))
     }
 }
 

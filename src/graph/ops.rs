@@ -360,6 +360,10 @@ impl Graph<'_> {
             }
             downward |= matches!(f.language, Language::TypeScript | Language::JavaScript);
             let Some(parent) = d.parent.clone() else { return Ok(None) };
+            if f.language == Language::Java && self.is_enum(&parent)? {
+                // `case RED:` names its constant bare (`Graph::enum_constants`).
+                return Ok(None);
+            }
             if classes.iter().any(|&c| super::fits_class(c, &d) && nd.members[c].len() <= super::MAX_AMBIGUOUS) {
                 return Ok(None);
             }
