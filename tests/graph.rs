@@ -2434,6 +2434,25 @@ fn java_enum_constants_in_cases_and_static_imports_regression() {
     assert_eq!(refs(&index, "Checks.check"), ["src/q/Use.java:4 import", "src/q/Use.java:8 call"]);
 }
 
+/// A type the file defines is the one its name means there: in languages that
+/// keep a class's members in its body, `self.children` in one `class Node`
+/// binds to that class's member only. Regression: django's `tree.Node` and
+/// migrations' `graph.Node` made every `self.children` ambiguous between them
+/// (scip-python, 500 symbols: precision 0.904 -> 0.918).
+#[test]
+fn members_of_the_files_own_class_regression() {
+    let (_dir, index) = project_of(&[
+        ("utils/tree.py", "class Node:\n    def __init__(self):\n        self.children = []\n\n    def size(self):\n        return len(self.children)\n"),
+        ("migrations/graph.py", "class Node:\n    def __init__(self):\n        self.children = set()\n\n    def add(self, c):\n        self.children.add(c)\n"),
+        ("a/Node.java", "package a;\nclass Node {\n  int size;\n  int get() { return this.size; }\n}\n"),
+        ("b/Node.java", "package b;\nclass Node {\n  int size;\n  int get() { return size + this.size; }\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "utils/tree.py:3"), ["utils/tree.py:6 other"]);
+    assert_eq!(refs(&index, "migrations/graph.py:3"), ["migrations/graph.py:6 other"]);
+    assert_eq!(refs(&index, "a/Node.java:3"), ["a/Node.java:4 other"]);
+    assert_eq!(refs(&index, "b/Node.java:3"), ["b/Node.java:4 other", "b/Node.java:4 other"]);
+}
+
 /// Go constants declared in a function are that function's locals. Regression:
 /// `const local = 5` in two functions were two package-level properties `m.local`,
 /// and each function's use of its own was ambiguous between them; a local

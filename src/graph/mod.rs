@@ -1566,7 +1566,17 @@ impl<'i> Graph<'i> {
                     return Ok(done(visible));
                 }
             }
-            let found = self.members_through_supertypes(&nd, class, &t)?;
+            let mut found = self.members_through_supertypes(&nd, class, &t)?;
+            if found.len() > 1 && own_class_body(f.language) && found.iter().any(|d| d.0 == f.key) {
+                // `self.children` in `class Node` of tree.py is that class's,
+                // not also migrations' `class Node` (a type the file defines
+                // is the one its name means there, and these languages keep
+                // a class's members in its body).
+                let own_type = self.name_defs(&t)?.items.iter().any(|c| c.id.0 == f.key && c.def.cat == DefCat::Type);
+                if own_type {
+                    found.retain(|d| d.0 == f.key);
+                }
+            }
             if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
                 let below = self.members_through_subtypes(&nd, class, &t)?;
                 if below.len() > MAX_AMBIGUOUS {
@@ -2138,6 +2148,13 @@ impl<'i> Graph<'i> {
     pub(crate) fn is_enum(&self, name: &str) -> Result<bool, SnapshotError> {
         Ok(self.name_defs(name)?.items.iter().any(|c| c.def.kind == "enum"))
     }
+}
+
+/// Languages whose classes declare their members in their body, in one file
+/// (not C#'s partial classes, Go's and Rust's methods and impls, C++'s
+/// out-of-class definitions, Ruby's reopened classes).
+fn own_class_body(language: Language) -> bool {
+    matches!(language, Language::Python | Language::Java | Language::Php | Language::TypeScript | Language::JavaScript)
 }
 
 /// A TS/JS file with imports: a module, which sees other files' names only
