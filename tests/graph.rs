@@ -2453,6 +2453,34 @@ fn members_of_the_files_own_class_regression() {
     assert_eq!(refs(&index, "b/Node.java:3"), ["b/Node.java:4 other", "b/Node.java:4 other"]);
 }
 
+/// A Java package in two source roots (two modules) is the nearest root's.
+/// Regression: guava's `guava/src` and `android/guava/src` made every
+/// reference to a class of either ambiguous between the two copies
+/// (`Strings` of guava/src: 257 references, all ambiguous -> 131, 4).
+#[test]
+fn java_packages_in_two_source_roots_regression() {
+    let util = "package p;\npublic class Util {\n  public static int f() { return 1; }\n}\n";
+    let (_dir, index) = project_of(&[
+        ("a/src/p/Util.java", util),
+        ("b/src/p/Util.java", util),
+        ("a/src/p/Use.java", "package p;\nclass Use {\n  int g() { return Util.f(); }\n}\n"),
+        ("b/test/p/UseTest.java", "package p;\nclass UseTest {\n  int g() { return Util.f(); }\n}\n"),
+        (
+            "a/src/q/Imp.java",
+            "package q;\nimport p.Util;\nclass Imp {\n  Util u;\n  int h() { return u.f() + new Util().f(); }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        refs(&index, "a/src/p/Util.java:3"),
+        ["a/src/p/Use.java:3 call", "a/src/q/Imp.java:5 call", "a/src/q/Imp.java:5 call"]
+    );
+    assert_eq!(refs(&index, "b/src/p/Util.java:3"), ["b/test/p/UseTest.java:3 call"]);
+    assert_eq!(
+        refs(&index, "a/src/p/Util.java:2"),
+        ["a/src/p/Use.java:3 other", "a/src/q/Imp.java:2 import", "a/src/q/Imp.java:4 type", "a/src/q/Imp.java:5 call"]
+    );
+}
+
 /// Go constants declared in a function are that function's locals. Regression:
 /// `const local = 5` in two functions were two package-level properties `m.local`,
 /// and each function's use of its own was ambiguous between them; a local

@@ -35,7 +35,7 @@ pub fn resolve(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<F
         Language::Go => go(g, f, &imp.spec),
         Language::Rust => rust(g, f, imp),
         Language::CSharp => namespace(g, &imp.spec, '.'),
-        Language::Java => java(g, imp),
+        Language::Java => java(g, f, imp),
         Language::Php => namespace(g, &imp.spec, '\\'),
         Language::Python => python(g, f, imp),
         Language::C | Language::Cpp => include(g, f, &imp.spec),
@@ -45,12 +45,14 @@ pub fn resolve(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<F
 
 /// A Java import: the files of its package; for `import a.b.C`, only `C.java`
 /// when the package has it (Java's one public class per file).
-fn java(g: &Graph<'_>, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError> {
+/// A package in several source roots (two modules: guava's `guava/src` and
+/// `android/guava/src`) is the nearest root's ([`super::nearest_roots`]).
+fn java(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError> {
     let (package, class) = match imp.spec.strip_prefix("static ") {
         Some(class) => (package_of(class), class.rsplit('.').next()),
         None => (imp.spec.as_str(), imp.names.first().map(|n| n.name.as_str()).filter(|n| *n != "*")),
     };
-    let files = namespace(g, package, '.')?;
+    let mut files = namespace(g, package, '.')?;
     if let Some(class) = class {
         let own: Vec<FileKey> = files
             .iter()
@@ -58,8 +60,17 @@ fn java(g: &Graph<'_>, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError
             .filter(|&k| g.path_of(k).is_ok_and(|p| p.rsplit('/').next() == Some(&format!("{class}.java"))))
             .collect();
         if !own.is_empty() {
-            return Ok(own);
+            files = own;
         }
+    }
+    if files.len() > 1 {
+        let mut paths = Vec::with_capacity(files.len());
+        for &k in &files {
+            paths.push((k, g.path_of(k)?.to_string()));
+        }
+        let root = super::java_root(&f.path, &f.scope);
+        let near = super::nearest_roots(root, (0..paths.len()).collect(), |i| super::java_root(&paths[i].1, package));
+        return Ok(near.into_iter().map(|i| paths[i].0).collect());
     }
     Ok(files)
 }

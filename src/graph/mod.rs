@@ -328,6 +328,47 @@ fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
+/// A Java file's source root: its folder above its package's folders
+/// (`guava/src/` of `guava/src/com/google/common/base/X.java` in package
+/// `com.google.common.base`); its folder when the path does not end so.
+pub(crate) fn java_root<'p>(path: &'p str, package: &str) -> &'p str {
+    let dir = folder(path);
+    let tail = package.replace('.', "/");
+    if tail.is_empty() {
+        return dir;
+    }
+    match dir.strip_suffix(tail.as_str()) {
+        Some(root) if root.is_empty() || root.ends_with('/') => root,
+        _ => dir,
+    }
+}
+
+/// The items of `items` whose source root is nearest `root` in the folder
+/// tree (fewest folders up and down between them): a file's own module
+/// first, else the module beside it (`android/guava-tests/test` uses
+/// `android/guava/src`, `guava-tests/test` uses `guava/src`).
+pub(crate) fn nearest_roots<'r, T: Copy>(root: &str, items: Vec<T>, root_of: impl Fn(T) -> &'r str) -> Vec<T> {
+    let folders = |p: &str| p.split('/').filter(|c| !c.is_empty()).count();
+    let distance = |other: &str| {
+        let shared = root.split('/').zip(other.split('/')).take_while(|(a, b)| a == b && !a.is_empty()).count();
+        folders(root) + folders(other) - 2 * shared
+    };
+    let best = items.iter().map(|&i| distance(root_of(i))).min().unwrap_or(0);
+    items.into_iter().filter(|&i| distance(root_of(i)) == best).collect()
+}
+
+/// Java: of definitions found in several source roots (a package in two
+/// modules: guava's `guava/src` and `android/guava/src`), those of the root
+/// nearest the reference's file.
+fn java_nearest(f: &FileGraph, nd: &NameDefs, found: Vec<DefId>) -> Vec<DefId> {
+    if f.language != Language::Java || found.len() < 2 {
+        return found;
+    }
+    let root = java_root(&f.path, &f.scope);
+    let root_of = |d: DefId| nd.items.iter().find(|c| c.id == d).map_or("", |c| java_root(&c.path, &c.scope));
+    nearest_roots(root, found, root_of)
+}
+
 /// A Rust file's module path below its crate's `src/`: `src/a/b.rs` → `a::b`;
 /// `mod.rs`, `lib.rs` and `main.rs` name their folder.
 fn rust_module(path: &str) -> Vec<String> {
@@ -1566,7 +1607,7 @@ impl<'i> Graph<'i> {
                     return Ok(done(visible));
                 }
             }
-            let mut found = self.members_through_supertypes(&nd, class, &t)?;
+            let mut found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &t)?);
             if found.len() > 1 && own_class_body(f.language) && found.iter().any(|d| d.0 == f.key) {
                 // `self.children` in `class Node` of tree.py is that class's,
                 // not also migrations' `class Node` (a type the file defines
@@ -1598,7 +1639,7 @@ impl<'i> Graph<'i> {
             PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(unknown_receiver(&nd, class, f.language)),
             PackedReceiver::Name(x) => {
                 let x = self.dealias(f, f.name(x));
-                let found = of_parents(std::slice::from_ref(&x));
+                let found = java_nearest(f, &nd, of_parents(std::slice::from_ref(&x)));
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
@@ -2090,6 +2131,7 @@ impl<'i> Graph<'i> {
             Some(in_package) => nd.select(class, in_package, |d| d.parent.is_none() || d.cat == DefCat::Type),
             None => Vec::new(),
         };
+        let same = java_nearest(f, nd, same);
         if !same.is_empty() {
             return Ok(done(same));
         }
