@@ -1441,11 +1441,19 @@ impl<'i> Graph<'i> {
         };
         let Some(ctor) = constructor_name(f.language, &name) else { return Ok(()) };
         let types = self.name_defs_for(&name, f.language)?;
-        let files: Vec<FileKey> = types
-            .items
+        // From the bound definitions (a few) to their candidates (thousands
+        // for a common name: scanning them all was 5% of a card's time).
+        let files: Vec<FileKey> = res
+            .defs
             .iter()
-            .filter(|c| c.def.cat == DefCat::Type && res.defs.contains(&c.id))
-            .map(|c| c.id.0)
+            .filter(|d| {
+                let in_file = types.by_file.get(&d.0).map(Vec::as_slice).unwrap_or_default();
+                in_file.iter().any(|&i| {
+                    let c = &types.items[i as usize];
+                    c.id == **d && c.def.cat == DefCat::Type
+                })
+            })
+            .map(|d| d.0)
             .collect();
         if files.is_empty() {
             return Ok(());
@@ -1475,19 +1483,25 @@ impl<'i> Graph<'i> {
         // once, and a file is read only when several declarations could merge
         // (callees and cards name their targets without reading their files).
         let nd = self.name_defs_for(name, Language::TypeScript)?;
-        let merging: Vec<&Candidate> = nd
-            .items
-            .iter()
-            .filter(|c| {
-                let d = &c.def;
-                c.language == Language::TypeScript
-                    && d.kind == "interface"
-                    && d.parent.is_none()
-                    && !c.file_local
-                    && !c.nested
-            })
-            .collect();
-        if merging.len() < 2 || !res.defs.iter().all(|id| merging.iter().any(|c| c.id == *id)) {
+        let merges = |c: &Candidate| {
+            let d = &c.def;
+            c.language == Language::TypeScript
+                && d.kind == "interface"
+                && d.parent.is_none()
+                && !c.file_local
+                && !c.nested
+        };
+        // Each bound definition first, through its file's few candidates
+        // (the name's candidates are thousands for `get`).
+        let interfaces = res.defs.iter().all(|d| {
+            let in_file = nd.by_file.get(&d.0).map(Vec::as_slice).unwrap_or_default();
+            in_file.iter().any(|&i| nd.items[i as usize].id == *d && merges(&nd.items[i as usize]))
+        });
+        if !interfaces {
+            return Ok(());
+        }
+        let merging: Vec<&Candidate> = nd.items.iter().filter(|c| merges(c)).collect();
+        if merging.len() < 2 {
             return Ok(());
         }
         for &(key, _) in &res.defs {
