@@ -598,8 +598,7 @@ impl<'a> Visit<'a> {
             return;
         }
         // CommonJS's `const fs = require("fs")` imports a module.
-        let required = value.filter(|v| self.kind(v) == "call_expression").and_then(|v| self.child(v, "function"));
-        if required.is_some_and(|f| self.text(f) == "require") {
+        if value.is_some_and(|v| self.is_require(v)) {
             return;
         }
         // `export const { a, b: c } = point()` declares `a` and `c`.
@@ -641,6 +640,12 @@ impl<'a> Visit<'a> {
             let text = self.text(name);
             self.push_property(name, text, &declaration, &modifiers, false, end);
         }
+    }
+
+    /// CommonJS's `require(..)`: a module, not a value.
+    fn is_require(&self, value: Node<'a>) -> bool {
+        self.kind(&value) == "call_expression"
+            && self.child(value, "function").is_some_and(|f| self.text(f) == "require")
     }
 
     /// Whether the declaration being visited is a statement of the file or of a
@@ -848,8 +853,7 @@ impl<'a> Visit<'a> {
         if up.next() != Some("expression_statement") || up.next() != Some("program") {
             return;
         }
-        let required = self.child(right, "function").filter(|_| self.kind(&right) == "call_expression");
-        if required.is_some_and(|f| self.text(f) == "require") {
+        if self.is_require(right) {
             return;
         }
         let declaration = self.signature_text(left.start_byte(), left.end_byte());

@@ -365,7 +365,7 @@ fn java_nearest(f: &FileGraph, nd: &NameDefs, found: Vec<DefId>) -> Vec<DefId> {
         return found;
     }
     let root = java_root(&f.path, &f.scope);
-    let root_of = |d: DefId| nd.items.iter().find(|c| c.id == d).map_or("", |c| java_root(&c.path, &c.scope));
+    let root_of = |d: DefId| nd.candidate(d).map_or("", |c| java_root(&c.path, &c.scope));
     nearest_roots(root, found, root_of)
 }
 
@@ -707,6 +707,13 @@ impl NameDefs {
             return pick(CALLED_VALUES, true);
         }
         found
+    }
+
+    /// The candidate of a definition, found among its file's (few) rather
+    /// than all of the name's (thousands for `get`).
+    fn candidate(&self, id: DefId) -> Option<&Candidate> {
+        let in_file = self.by_file.get(&id.0).map(Vec::as_slice).unwrap_or_default();
+        in_file.iter().map(|&i| &self.items[i as usize]).find(|c| c.id == id)
     }
 
     /// The indices of the definitions in `files`, ascending.
@@ -1411,9 +1418,8 @@ impl<'i> Graph<'i> {
             _ => f.name(r.name).to_string(),
         };
         let nd = self.name_defs_for(&name, f.language)?;
-        // A bound definition's candidate, among those of its file (few).
         let in_file = |id: &DefId| nd.by_file.get(&id.0).map(Vec::as_slice).unwrap_or_default();
-        let candidate = |id: &DefId| in_file(id).iter().map(|&i| &nd.items[i as usize]).find(|c| c.id == *id);
+        let candidate = |id: &DefId| nd.candidate(*id);
         let top = |c: &Candidate| {
             matches!(c.language, Language::TypeScript | Language::JavaScript) && c.def.parent.is_none() && !c.nested
         };
@@ -1457,18 +1463,12 @@ impl<'i> Graph<'i> {
         };
         let Some(ctor) = constructor_name(f.language, &name) else { return Ok(()) };
         let types = self.name_defs_for(&name, f.language)?;
-        // From the bound definitions (a few) to their candidates (thousands
-        // for a common name: scanning them all was 5% of a card's time).
+        // From the bound definitions (a few) to their candidates (scanning
+        // all of a common name's was 5% of a card's time).
         let files: Vec<FileKey> = res
             .defs
             .iter()
-            .filter(|d| {
-                let in_file = types.by_file.get(&d.0).map(Vec::as_slice).unwrap_or_default();
-                in_file.iter().any(|&i| {
-                    let c = &types.items[i as usize];
-                    c.id == **d && c.def.cat == DefCat::Type
-                })
-            })
+            .filter(|&&d| types.candidate(d).is_some_and(|c| c.def.cat == DefCat::Type))
             .map(|d| d.0)
             .collect();
         if files.is_empty() {
@@ -1507,13 +1507,8 @@ impl<'i> Graph<'i> {
                 && !c.file_local
                 && !c.nested
         };
-        // Each bound definition first, through its file's few candidates
-        // (the name's candidates are thousands for `get`).
-        let interfaces = res.defs.iter().all(|d| {
-            let in_file = nd.by_file.get(&d.0).map(Vec::as_slice).unwrap_or_default();
-            in_file.iter().any(|&i| nd.items[i as usize].id == *d && merges(&nd.items[i as usize]))
-        });
-        if !interfaces {
+        // Each bound definition first ([`NameDefs::candidate`]).
+        if !res.defs.iter().all(|&d| nd.candidate(d).is_some_and(merges)) {
             return Ok(());
         }
         let merging: Vec<&Candidate> = nd.items.iter().filter(|c| merges(c)).collect();
@@ -1643,7 +1638,9 @@ impl<'i> Graph<'i> {
                 // not also migrations' `class Node` (a type the file defines
                 // is the one its name means there, and these languages keep
                 // a class's members in its body).
-                let own_type = self.name_defs(&t)?.items.iter().any(|c| c.id.0 == f.key && c.def.cat == DefCat::Type);
+                let types = self.name_defs(&t)?;
+                let in_file = types.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
+                let own_type = in_file.iter().any(|&i| types.items[i as usize].def.cat == DefCat::Type);
                 if own_type {
                     found.retain(|d| d.0 == f.key);
                 }

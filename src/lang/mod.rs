@@ -189,9 +189,10 @@ pub enum Decl {
     /// module level (outside functions and types, TS/JS: a statement of the
     /// file or of a namespace's body), each name it declares is a property
     /// with its declared or constructed type (`export const LIMIT = 4`, Go's
-    /// `var ErrNotFound = errors.New(..)`). Inside functions its names are
-    /// locals (a Go `const` in a function too); a destructuring pattern, `_` and CommonJS's `require(..)`
-    /// (an import) declare nothing.
+    /// `var ErrNotFound = errors.New(..)`; a destructuring pattern each name
+    /// it binds, untyped). Inside functions its names are locals (a Go
+    /// `const` in a function too); `_` and CommonJS's `require(..)` (an
+    /// import) declare nothing.
     Global,
     /// An assignment whose value is a function and whose target is a member
     /// (`Foo.prototype.bar = function () {}`, `exports.f = ...`): a method named
