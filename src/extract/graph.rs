@@ -15,6 +15,7 @@ use tree_sitter::Node;
 use super::{trim_quotes, Role, Visit};
 use crate::extract::{
     ImportFact, ImportKind, Receiver, RefFact, RefRole, DISCRIMINANT, FIELD_OF, GUARD_OR, MAX_CHAIN, MAX_UNION,
+    SUPER_OF,
 };
 use crate::lang::LanguageSpec;
 
@@ -1451,14 +1452,26 @@ impl<'a> Visit<'a> {
             }
             _ => (role, None),
         };
+        let ts_constituent = qualifier.is_some();
         if let Some((q, fallback)) = qualifier {
             self.graph.qualified_constituents.push((self.graph.refs.len(), q, fallback));
         }
         let receiver = match (role, object) {
-            (RefRole::Inherit, _) => match self.current_type() {
-                Some(t) => Pending::Done(Receiver::Type(t.to_string())),
-                None => Pending::Done(Receiver::Unknown),
-            },
+            (RefRole::Inherit, _) => {
+                // `class Log(models.Model)`, Go's embedded `metav1.ObjectMeta`:
+                // the qualifier (a module, package or namespace) is kept to
+                // resolve the supertype through.
+                let qualifier = match object.filter(|_| !ts_constituent).map(|o| self.receiver(o, 0)) {
+                    Some(Pending::Name(q, _)) => Some(q.to_string()),
+                    Some(Pending::Done(Receiver::Name(q))) => Some(q),
+                    _ => None,
+                };
+                match (self.current_type(), qualifier) {
+                    (Some(t), Some(q)) => Pending::Done(Receiver::Qualified(t.to_string(), q)),
+                    (Some(t), None) => Pending::Done(Receiver::Type(t.to_string())),
+                    (None, _) => Pending::Done(Receiver::Unknown),
+                }
+            }
             (RefRole::Import, _) => Pending::Done(Receiver::None),
             (_, Some(o)) => self.receiver(o, 0),
             (_, None) => match self.go_literal_key(k) {
@@ -2003,6 +2016,15 @@ impl<'a> Visit<'a> {
             true => o.named_child(0).unwrap_or(o),
             false => o,
         };
+        if self.is_super(o) {
+            // A member of the supertypes (a field of one, further down a chain,
+            // is the type's own).
+            return match self.current_type() {
+                Some(t) if level == 0 => Pending::Done(Receiver::Type(format!("{SUPER_OF}{t}"))),
+                Some(t) => Pending::Done(Receiver::Type(t.to_string())),
+                None => Pending::Done(Receiver::Unknown),
+            };
+        }
         let role = self.roles.of(o);
         let text = self.text(o);
         if role.graph.self_ || matches!(text, "this" | "self" | "Self" | "$this") {
@@ -2065,6 +2087,20 @@ impl<'a> Visit<'a> {
             // `make().add()`: whatever `make` is declared to return.
             Some(f) => Pending::Done(Receiver::Returns(f.trim_start_matches("()").to_string())),
             None => Pending::Done(Receiver::Unknown),
+        }
+    }
+
+    /// Whether `o` is the enclosing type's value seen as its supertypes
+    /// ([`SUPER_OF`]): `super` in TS/JS and Java, C#'s `base`, PHP's `parent`,
+    /// Python's `super()` and `super(T, self)`.
+    fn is_super(&self, o: Node<'a>) -> bool {
+        use crate::lang::Language;
+        match (self.spec.language, self.kind(&o)) {
+            (Language::TypeScript | Language::JavaScript | Language::Java, "super") => true,
+            (Language::CSharp, "base") => true,
+            (Language::Php, "relative_scope") => self.text(o).eq_ignore_ascii_case("parent"),
+            (Language::Python, "call") => self.child(o, "function").is_some_and(|f| self.text(f) == "super"),
+            _ => false,
         }
     }
 

@@ -232,6 +232,11 @@ pub enum Receiver {
     /// of `f` returns (`make().store.add()`), and may go on through fields
     /// joined by [`FIELD_OF`] (`a.b.c.m()`: `(A{FIELD_OF}b, c)`).
     Member(String, String),
+    /// For an [`RefRole::Inherit`] reference whose supertype is written with a
+    /// qualifier (`class Log(models.Model)`, Go's embedded `metav1.ObjectMeta`,
+    /// `impl fmt::Display for T`): the subtype and the qualifier, which the
+    /// supertype's name is resolved through as through a [`Receiver::Name`].
+    Qualified(String, String),
 }
 
 /// Named types a TS union kept as a type (`A|B`: a local's, a field's, a
@@ -248,6 +253,13 @@ pub const FIELD_OF: char = '\u{1}';
 /// a type guard (`v is X`), else `T`, the type it had (`()g`: what `g`
 /// returns; empty: none told).
 pub const GUARD_OR: char = '\u{2}';
+
+/// Begins a receiver's type, `{SUPER_OF}T`: the value is the `T` it is
+/// written in, seen as its supertypes (`super.m()` in TS/JS and Java, C#'s
+/// `base.M()`, PHP's `parent::m()`, Python's `super().m()`): a member is looked
+/// for from `T`'s supertypes up, not among `T`'s own (an override calling the
+/// method it overrides).
+pub const SUPER_OF: char = '\u{4}';
 
 /// Ends a TS/JS receiver's last name with a discriminant, `{DISCRIMINANT}f{DISCRIMINANT}A|B`:
 /// the value is of those of its union type's constituents whose field `f` is

@@ -110,6 +110,7 @@ fn reference(r: &RefFact) -> String {
         Receiver::Unknown => "?.".to_string(),
         Receiver::Returns(f) => format!("{}().", readable(f)),
         Receiver::Member(t, m) => format!("{}.{}.", readable(t), readable(m)),
+        Receiver::Qualified(t, q) => format!("{}.{q}:", readable(t)),
     };
     format!("{} {recv}{}", r.role.name(), r.name)
 }
@@ -119,6 +120,10 @@ fn reference(r: &RefFact) -> String {
 fn readable(name: &str) -> String {
     let mut parts = name.split(super::DISCRIMINANT);
     let base = parts.next().unwrap_or_default().replace(super::FIELD_OF, ".").replace(super::GUARD_OR, "|");
+    let base = match base.strip_prefix(super::SUPER_OF) {
+        Some(t) => format!("super({t})"),
+        None => base,
+    };
     match (parts.next(), parts.next()) {
         (Some(field), Some(members)) => format!("{base}[{field}={members}]"),
         _ => base,

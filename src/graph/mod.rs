@@ -1192,6 +1192,53 @@ impl<'i> Graph<'i> {
         Ok(Vec::new())
     }
 
+    /// What `super.m()` written in type `t` of `f` means (`super().m()`,
+    /// `base.M()`, `parent::m()`): the member of the first of the bases `f`
+    /// lists for `t` (resolved, in the order written) that declares it, else
+    /// the first reached through a base's own bases (read in its file: depth
+    /// first, left to right, as Python's method order mostly is). A base that
+    /// resolves to nothing in the project is a library's and holds none of
+    /// its members. In languages keeping a class's members in its body, the
+    /// members are those in the base's own file (not a same-named class's).
+    fn super_members(
+        &self,
+        f: &FileGraph,
+        nd: &NameDefs,
+        class: usize,
+        t: &str,
+        depth: usize,
+    ) -> Result<Vec<DefId>, SnapshotError> {
+        for r in f.refs.iter().filter(|r| r.role == RefRole::Inherit) {
+            let (PackedReceiver::Type(sub) | PackedReceiver::Qualified(sub, _)) = r.receiver else { continue };
+            if f.name(sub) != t {
+                continue;
+            }
+            let bases = self.resolve(f, r)?.defs;
+            let base = self.dealias(f, f.name(r.name));
+            let own: Vec<DefId> = nd
+                .own_members(class, &base)
+                .into_iter()
+                .map(|i| nd.items[i as usize].id)
+                .filter(|m| !own_class_body(f.language) || bases.iter().any(|b| b.0 == m.0))
+                .filter(|_| !bases.is_empty())
+                .collect();
+            if !own.is_empty() {
+                return Ok(java_nearest(f, nd, own));
+            }
+            if depth < 4 {
+                let mut files: Vec<FileKey> = bases.iter().map(|b| b.0).collect();
+                files.dedup();
+                for key in files {
+                    let found = self.super_members(&*self.scan_file(key)?, nd, class, &base, depth + 1)?;
+                    if !found.is_empty() {
+                        return Ok(found);
+                    }
+                }
+            }
+        }
+        Ok(Vec::new())
+    }
+
     /// The members of each of `types` ([`Graph::members_up`]), each once.
     fn members_of_each<'t>(
         &self,
@@ -1575,8 +1622,13 @@ impl<'i> Graph<'i> {
         }
         let of_parents = |parents: &[String]| nd.select(class, &nd.of_parents(parents), |_| true);
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
-        // A supertype reference's receiver is its subtype, not a qualifier.
-        let receiver = if r.role == RefRole::Inherit { PackedReceiver::None } else { r.receiver };
+        // A supertype reference's receiver is its subtype; a qualifier it is
+        // written with (`models.Model`) is read as a receiver name.
+        let receiver = match (r.role, r.receiver) {
+            (RefRole::Inherit, PackedReceiver::Qualified(_, q)) => PackedReceiver::Name(q),
+            (RefRole::Inherit, _) => PackedReceiver::None,
+            (_, receiver) => receiver,
+        };
         // TS/JS: a value narrowed by a discriminant (`n.kind === SyntaxKind.A`)
         // ends its receiver's last name with it.
         let mut discriminant = None;
@@ -1590,8 +1642,19 @@ impl<'i> Graph<'i> {
                 None => s,
             }
         };
+        // `super.m()`: a member of the supertypes of the type written there.
+        let mut from_super = false;
         let receiver_type = match receiver {
-            PackedReceiver::Type(t) => Some(self.dealias(f, last(t))),
+            PackedReceiver::Type(t) => {
+                let t = last(t);
+                match t.strip_prefix(crate::extract::SUPER_OF) {
+                    Some(own) => {
+                        from_super = true;
+                        Some(own.to_string())
+                    }
+                    None => Some(self.dealias(f, t)),
+                }
+            }
             PackedReceiver::Returns(func) => self.call_type(f, last(func))?,
             PackedReceiver::Member(t, m) => {
                 let m = last(m);
@@ -1617,6 +1680,9 @@ impl<'i> Graph<'i> {
             if !found.is_empty() {
                 return Ok(done(found));
             }
+        }
+        if let (Some(t), true) = (&receiver_type, from_super) {
+            return Ok(done(self.super_members(f, &nd, class, t, 0)?));
         }
         if let Some(t) = receiver_type {
             if f.language == Language::Go {
@@ -1662,7 +1728,8 @@ impl<'i> Graph<'i> {
             return Ok(done(found));
         }
         match receiver {
-            PackedReceiver::Type(_) => Ok(Resolution::default()),
+            // (A qualified supertype was read as a name above.)
+            PackedReceiver::Type(_) | PackedReceiver::Qualified(..) => Ok(Resolution::default()),
             PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(unknown_receiver(&nd, class, f.language)),
             PackedReceiver::Name(x) => {
                 let x = self.dealias(f, f.name(x));

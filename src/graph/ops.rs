@@ -763,6 +763,7 @@ fn external_label(f: &FileGraph, r: &PackedRef) -> String {
         PackedReceiver::Unknown => format!("?.{}", f.name(r.name)),
         PackedReceiver::Returns(func) => format!("{}().{}", f.name(func), f.name(r.name)),
         PackedReceiver::Member(t, m) => format!("{}.{}.{}", f.name(t), f.name(m), f.name(r.name)),
+        PackedReceiver::Qualified(_, q) => format!("{}.{}", f.name(q), f.name(r.name)),
         PackedReceiver::None => f.name(r.name).to_string(),
     }
 }
@@ -885,7 +886,7 @@ impl Graph<'_> {
                 if r.role != RefRole::Inherit || f.name(r.name) != name {
                     continue;
                 }
-                let PackedReceiver::Type(sub) = r.receiver else { continue };
+                let (PackedReceiver::Type(sub) | PackedReceiver::Qualified(sub, _)) = r.receiver else { continue };
                 let res = self.resolve(&f, r)?;
                 let binds = res.defs.iter().any(|d| targets.contains(d)) || targets.is_empty();
                 let sub = f.name(sub).to_string();

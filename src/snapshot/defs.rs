@@ -213,7 +213,8 @@ impl DefTableWriter {
                 real.unwrap_or(name).into()
             };
             for r in refs.iter().filter(|r| r.role == crate::extract::RefRole::Inherit) {
-                let super::structure::PackedReceiver::Type(sub) = r.receiver else { continue };
+                use super::structure::PackedReceiver;
+                let (PackedReceiver::Type(sub) | PackedReceiver::Qualified(sub, _)) = r.receiver else { continue };
                 let sub = s.names[sub as usize].as_str();
                 let sup = dealias(s.names[r.name as usize].as_str());
                 // An edge names both ends (an unnamed one, id 0, would be

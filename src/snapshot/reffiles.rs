@@ -56,7 +56,13 @@ fn names_of<'a>(refs: &[u8], names: &[&str], imports: impl Iterator<Item = &'a s
     let refs = decode_refs(refs, names.len())?;
     let mut out: FxHashMap<Box<str>, bool> = FxHashMap::default();
     for r in &refs {
-        let received = r.receiver != PackedReceiver::None && r.role != RefRole::Inherit;
+        // A supertype's receiver is its subtype, not a receiver, unless it is
+        // written with a qualifier (`models.Model`).
+        let received = match r.receiver {
+            PackedReceiver::None => false,
+            PackedReceiver::Qualified(..) => true,
+            _ => r.role != RefRole::Inherit,
+        };
         let name = *names.get(r.name as usize)?;
         match out.get_mut(name) {
             Some(v) => *v |= received,

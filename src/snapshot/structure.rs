@@ -318,13 +318,16 @@ pub enum PackedReceiver {
     Returns(u32),
     /// A field `.1` of a value of type `.0`.
     Member(u32, u32),
+    /// A supertype's subtype `.0` and the qualifier `.1` it is written with.
+    Qualified(u32, u32),
 }
 
 /// Packs references (sorted by line) as `varint(line - previous line)`,
 /// `varint(name)`, a byte `role | receiver kind << 4` (0 none, 1 type, 2 name,
 /// 3 unknown, 4 the result of calling the named function, 5 a field of a value
-/// of a type), then `varint(receiver name)` for kinds 1, 2, 4 and 5, and for
-/// kind 5 `varint(field name)`. Names go into
+/// of a type, 6 a supertype's subtype and qualifier), then `varint(receiver
+/// name)` for kinds 1, 2, 4, 5 and 6 (6: the subtype), and for kind 5 `varint(field
+/// name)`, for kind 6 `varint(qualifier)`. Names go into
 /// `names`, each once.
 pub fn encode_refs(refs: &[RefFact], names: &mut Vec<String>) -> Vec<u8> {
     let mut ids: rustc_hash::FxHashMap<String, u32> =
@@ -351,9 +354,10 @@ pub fn encode_refs(refs: &[RefFact], names: &mut Vec<String>) -> Vec<u8> {
             Receiver::Unknown => (3, None),
             Receiver::Returns(f) => (4, Some(id(f, names))),
             Receiver::Member(t, _) => (5, Some(id(t, names))),
+            Receiver::Qualified(t, _) => (6, Some(id(t, names))),
         };
         let member = match &r.receiver {
-            Receiver::Member(_, m) => Some(id(m, names)),
+            Receiver::Member(_, m) | Receiver::Qualified(_, m) => Some(id(m, names)),
             _ => None,
         };
         out.push(r.role as u8 | kind << 4);
@@ -389,6 +393,10 @@ pub fn decode_refs(bytes: &[u8], name_count: usize) -> Option<Vec<PackedRef>> {
             5 => {
                 let t = check(get_varint(bytes, &mut at)?)?;
                 PackedReceiver::Member(t, check(get_varint(bytes, &mut at)?)?)
+            }
+            6 => {
+                let t = check(get_varint(bytes, &mut at)?)?;
+                PackedReceiver::Qualified(t, check(get_varint(bytes, &mut at)?)?)
             }
             _ => return None,
         };
@@ -696,6 +704,7 @@ mod tests {
             Just(Receiver::Unknown),
             "[a-c]{1,2}".prop_map(Receiver::Returns),
             ("[a-c]{1,2}", "[a-c]{1,2}").prop_map(|(t, m)| Receiver::Member(t, m)),
+            ("[a-c]{1,2}", "[a-c]{1,2}").prop_map(|(t, q)| Receiver::Qualified(t, q)),
         ]
     }
 
@@ -724,6 +733,9 @@ mod tests {
                     PackedReceiver::Unknown => Receiver::Unknown,
                     PackedReceiver::Returns(i) => Receiver::Returns(names[i as usize].clone()),
                     PackedReceiver::Member(t, m) => Receiver::Member(names[t as usize].clone(), names[m as usize].clone()),
+                    PackedReceiver::Qualified(t, q) => {
+                        Receiver::Qualified(names[t as usize].clone(), names[q as usize].clone())
+                    }
                 };
                 prop_assert_eq!(&r, &f.receiver);
             }
