@@ -2625,3 +2625,28 @@ fn super_calls_bind_to_the_bases_method_regression() {
     assert_eq!(refs(&index, "a.cs:2"), ["a.cs:5 call"]);
     assert_eq!(refs(&index, "a.php:3"), ["a.php:6 call"]);
 }
+
+/// Python: a parameter's default is read, not bound (`def f(c=NAME)` made
+/// `NAME` a local of `f`, so neither it nor `return NAME` in the body was a
+/// reference); `self.x = ..` in a later method writes the property the first
+/// assignment declared (it was neither a definition nor a reference: django's
+/// `Query.default_cols` had 4 of its writes missing); `from pkg import mod as
+/// m` then `m.f()` reads the module (django's `capi.geom_clone(..)`, with
+/// `from django.contrib.gis.geos import prototypes as capi`, bound to nothing).
+#[test]
+fn python_defaults_writes_and_aliased_submodules_regression() {
+    let (_dir, index) = project_of(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/protos/__init__.py", "from pkg.protos.geom import clone\n"),
+        ("pkg/protos/geom.py", "def clone(g):\n    return g\n"),
+        (
+            "pkg/use.py",
+            "from pkg import protos as capi\n\nNAME = 'x'\n\ndef f(g, c=NAME, *, d: str = NAME):\n    \
+             return capi.clone(g) if c == NAME else None\n\nclass Q:\n    def __init__(self):\n        \
+             self.cols = True\n\n    def reset(self):\n        self.cols = False\n        return self.cols\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "pkg/use.py:3"), ["pkg/use.py:5 other", "pkg/use.py:5 other", "pkg/use.py:6 other"]);
+    assert_eq!(refs(&index, "pkg/protos/geom.py:1"), ["pkg/protos/__init__.py:1 import", "pkg/use.py:6 call"]);
+    assert_eq!(refs(&index, "Q.cols"), ["pkg/use.py:13 other", "pkg/use.py:14 other"]);
+}

@@ -861,16 +861,17 @@ impl<'a> Visit<'a> {
             }
             let role = self.roles.of(n).graph;
             let key = cursor.field_name() == Some("key");
-            if role.name && n.child_count() == 0 && !key {
-                out.push(n);
-            }
-            // Type annotations and values inside a pattern bind nothing, nor do
-            // member targets (`self.x = ..` binds no local).
+            // Type annotations and values inside a pattern bind nothing (a
+            // default's `NAME` of Python's `def f(c=NAME)` is read, not bound),
+            // nor do member targets (`self.x = ..` binds no local).
             let fields = &self.roles.graph_fields;
             let into_type = key
                 || cursor
                     .field_id()
                     .is_some_and(|f| fields.type_fields.contains(&f.get()) || fields.values.contains(&f.get()));
+            if role.name && n.child_count() == 0 && !into_type {
+                out.push(n);
+            }
             if !into_type && role.member.1 == 0 && cursor.goto_first_child() {
                 continue;
             }

@@ -1080,8 +1080,8 @@ impl<'a> Visit<'a> {
             let owner = self.current_scope().map(|s| s.name.clone()).unwrap_or_default();
             let text = self.text(m);
             if self.properties.iter().any(|p| p.name == text && p.parent.as_deref() == Some(owner.as_str())) {
-                // Declared already (at class level or by an earlier method).
-                self.graph.def_names.insert(m.start_byte());
+                // Declared already (at class level or by an earlier method):
+                // a write, a reference of that property.
                 return;
             }
             m

@@ -1732,14 +1732,16 @@ impl<'i> Graph<'i> {
             PackedReceiver::Type(_) | PackedReceiver::Qualified(..) => Ok(Resolution::default()),
             PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(unknown_receiver(&nd, class, f.language)),
             PackedReceiver::Name(x) => {
-                let x = self.dealias(f, f.name(x));
+                let written = f.name(x);
+                let x = self.dealias(f, written);
+                let aliased = |alias: &str| alias == x || alias == written;
                 let found = java_nearest(f, &nd, of_parents(std::slice::from_ref(&x)));
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
                 // An alias of an imported module or package: `pkg.Func`, `ns.f`.
                 for (i, imp) in f.imports.iter().enumerate() {
-                    if imp.names.iter().any(|n| n.alias == x && (n.name == "*" || n.name == "default")) {
+                    if imp.names.iter().any(|n| aliased(&n.alias) && (n.name == "*" || n.name == "default")) {
                         let targets = self.import_targets(f, i as u32)?;
                         if targets.is_empty() {
                             // An external package: not the project's.
@@ -1755,10 +1757,11 @@ impl<'i> Graph<'i> {
                     }
                 }
                 // Python's `from pkg import mod` then `mod.f`: the names of the
-                // imported module (or of the package's `__init__`).
+                // imported module (or of the package's `__init__`); `from pkg
+                // import mod as m` then `m.f` too.
                 if f.language == Language::Python {
                     for (i, imp) in f.imports.iter().enumerate() {
-                        if imp.names.iter().any(|n| n.alias == x && n.name != "*") {
+                        if imp.names.iter().any(|n| aliased(&n.alias) && n.name != "*") {
                             let targets = self.import_targets(f, i as u32)?;
                             let top = |d: &Def| d.parent.is_none();
                             let found = nd.select(class, &nd.in_files(&targets), top);
