@@ -861,17 +861,19 @@ impl<'a> Visit<'a> {
             }
             let role = self.roles.of(n).graph;
             let key = cursor.field_name() == Some("key");
-            // Type annotations and values inside a pattern bind nothing (a
-            // default's `NAME` of Python's `def f(c=NAME)` is read, not bound),
-            // nor do member targets (`self.x = ..` binds no local).
+            // Type annotations and values inside a pattern bind nothing, nor do
+            // member targets (`self.x = ..` binds no local); a value that is a
+            // name is bound (`{ y: why }`), unless it is a parameter's default
+            // (`NAME` of Python's `def f(c=NAME)` is read); a type is never
+            // (`Store` of C++'s `void add(Store* s)` is a type reference).
             let fields = &self.roles.graph_fields;
-            let into_type = key
-                || cursor
-                    .field_id()
-                    .is_some_and(|f| fields.type_fields.contains(&f.get()) || fields.values.contains(&f.get()));
-            if role.name && n.child_count() == 0 && !into_type {
+            let value = cursor.field_id().is_some_and(|f| fields.values.contains(&f.get()));
+            let default = value && n.parent().is_some_and(|p| self.kind(&p).contains("parameter"));
+            let a_type = cursor.field_id().is_some_and(|f| fields.type_fields.contains(&f.get()));
+            if role.name && n.child_count() == 0 && !key && !default && !a_type {
                 out.push(n);
             }
+            let into_type = key || value || a_type;
             if !into_type && role.member.1 == 0 && cursor.goto_first_child() {
                 continue;
             }

@@ -1730,7 +1730,7 @@ impl<'i> Graph<'i> {
         match receiver {
             // (A qualified supertype was read as a name above.)
             PackedReceiver::Type(_) | PackedReceiver::Qualified(..) => Ok(Resolution::default()),
-            PackedReceiver::Returns(_) | PackedReceiver::Member(..) => Ok(unknown_receiver(&nd, class, f.language)),
+            PackedReceiver::Returns(_) | PackedReceiver::Member(..) => self.unknown_member(f, &nd, class),
             PackedReceiver::Name(x) => {
                 let written = f.name(x);
                 let x = self.dealias(f, written);
@@ -1812,7 +1812,9 @@ impl<'i> Graph<'i> {
                     }
                 }
                 if types.items.iter().any(|c| c.def.cat == DefCat::Type) {
-                    return Ok(Resolution::default());
+                    // A static member a base declares (django's
+                    // `CharField._unregister_lookup()`, of `RegisterLookupMixin`).
+                    return Ok(done(java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &x)?)));
                 }
                 // A module, package or namespace by its last name (`store::make`).
                 let top = nd.by_module.get(&x).map(Vec::as_slice).unwrap_or_default();
@@ -1820,11 +1822,36 @@ impl<'i> Graph<'i> {
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
-                Ok(unknown_receiver(&nd, class, f.language))
+                self.unknown_member(f, &nd, class)
             }
-            PackedReceiver::Unknown => Ok(unknown_receiver(&nd, class, f.language)),
+            PackedReceiver::Unknown => self.unknown_member(f, &nd, class),
             PackedReceiver::None => self.resolve_plain(f, r, name, &nd, class),
         }
+    }
+
+    /// A member of a receiver of unknown type ([`unknown_receiver`]). In
+    /// Python, Ruby and PHP, where it lists the project's one member of the
+    /// name, only when the file can hold a value of its type as far as its
+    /// names tell: it defines or names the type or one of its subtypes (`dt.month`
+    /// of a `datetime` was django's `MonthMixin.month` in 35 files naming
+    /// neither); else it binds to nothing (`refs` counts its line among those
+    /// naming the symbol).
+    fn unknown_member(&self, f: &FileGraph, nd: &NameDefs, class: usize) -> Result<Resolution, SnapshotError> {
+        let res = unknown_receiver(nd, class, f.language);
+        if !matches!(f.language, Language::Python | Language::Ruby | Language::Php) || res.defs.len() != 1 {
+            return Ok(res);
+        }
+        let Some(c) = nd.candidate(res.defs[0]) else { return Ok(res) };
+        let Some(owner) = c.def.parent.as_deref() else { return Ok(res) };
+        if c.id.0 == f.key {
+            return Ok(res);
+        }
+        let named =
+            |t: &str| f.defs.iter().any(|d| d.name == t) || (0..f.name_ends.len() as u32).any(|i| f.name(i) == t);
+        if named(owner) || self.subtypes(owner)?.iter().flatten().any(|t| named(t)) {
+            return Ok(res);
+        }
+        Ok(Resolution::default())
     }
 
     /// The definitions among `nd` of role class `class` that a TS namespace
