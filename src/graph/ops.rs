@@ -45,17 +45,26 @@ pub struct DefView {
 
 impl Graph<'_> {
     pub fn view(&self, id: DefId) -> Result<DefView, SnapshotError> {
-        if let Some(c) = self.listed(id) {
-            return Ok(DefView {
+        Ok(self.view_as(id, None)?.0)
+    }
+
+    /// [`Graph::view`] of a definition a reference named `name` bound to
+    /// ([`Graph::listed`]), with its category.
+    fn view_as(&self, id: DefId, name: Option<&str>) -> Result<(DefView, DefCat), SnapshotError> {
+        if let Some(c) = self.listed(id, name) {
+            let cat = c.def.cat;
+            let view = DefView {
                 qualified_name: c.qualified_name(),
                 file: c.path,
                 line: c.def.line,
                 end_line: c.def.end_line,
                 kind: c.def.kind.to_string(),
                 name: c.def.name,
-            });
+            };
+            return Ok((view, cat));
         }
-        self.view_read(id)
+        let cat = self.file(id.0)?.defs.get(id.1 as usize).map_or(DefCat::Property, |d| d.cat);
+        Ok((self.view_read(id)?, cat))
     }
 
     /// [`Graph::view`] from the definition's file, read.
@@ -691,7 +700,9 @@ impl Graph<'_> {
             for &t in &frontier {
                 let (f, d) = self.def(t)?;
                 let via = if level > 1 { Some(f.qualified_name(&d)) } else { None };
-                let mut edges: Vec<(Option<DefId>, String, CallEdge)> = Vec::new();
+                // Each edge once, by callee and label, with the callee's category.
+                let mut edges: Vec<(Option<DefId>, Option<DefCat>, CallEdge)> = Vec::new();
+                let mut edge_at: FxHashMap<(Option<DefId>, String), usize> = FxHashMap::default();
                 for r in f.refs.iter().filter(|r| r.line >= d.line && r.line <= d.end_line) {
                     if r.role != RefRole::Call || f.enclosing(r.line) != Some(t.1) {
                         continue;
@@ -704,19 +715,20 @@ impl Graph<'_> {
                             Some(_) => String::new(),
                             None => external_label(&f, r),
                         };
-                        match edges.iter_mut().find(|(c, l, _)| *c == callee && *l == label) {
-                            Some((.., e)) => {
+                        match edge_at.get(&(callee, label.clone())) {
+                            Some(&i) => {
+                                let e = &mut edges[i].2;
                                 if !e.lines.contains(&r.line) {
                                     e.lines.push(r.line);
                                 }
                             }
                             None => {
-                                let (file, symbol) = match callee {
+                                let (file, symbol, cat) = match callee {
                                     Some(id) => {
-                                        let v = self.view(id)?;
-                                        (v.file.clone(), Some(v))
+                                        let (v, cat) = self.view_as(id, Some(f.name(r.name)))?;
+                                        (v.file.clone(), Some(v), Some(cat))
                                     }
-                                    None => (f.path.clone(), None),
+                                    None => (f.path.clone(), None, None),
                                 };
                                 let external = callee.is_none().then(|| label.clone());
                                 let edge = CallEdge {
@@ -728,18 +740,15 @@ impl Graph<'_> {
                                     lines: vec![r.line],
                                     ambiguous: res.ambiguous,
                                 };
-                                edges.push((callee, label, edge));
+                                edge_at.insert((callee, label), edges.len());
+                                edges.push((callee, cat, edge));
                             }
                         }
                     }
                 }
-                for (callee, _, edge) in edges {
+                for (callee, cat, edge) in edges {
                     if let Some(id) = callee {
-                        let cat = match self.listed(id) {
-                            Some(c) => c.def.cat,
-                            None => self.file(id.0)?.defs[id.1 as usize].cat,
-                        };
-                        let is_fn = cat == DefCat::Method;
+                        let is_fn = cat == Some(DefCat::Method);
                         if is_fn && !edge.ambiguous && seen.insert(id) {
                             next.push(id);
                         }

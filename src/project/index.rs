@@ -319,8 +319,7 @@ fn first_slot_at_or_after(seg: &Segment, key: &str) -> Result<u32, SnapshotError
     let (mut lo, mut hi) = (0u32, seg.slot_count);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        let slot = seg.slot(mid)?;
-        match seg.slot_path(&slot)?.cmp(key) {
+        match seg.slot_path_bytes(mid)?.cmp(key.as_bytes()) {
             std::cmp::Ordering::Less => lo = mid + 1,
             _ => hi = mid,
         }

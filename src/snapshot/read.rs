@@ -783,6 +783,17 @@ impl Segment {
         self.str_at(slot.path)
     }
 
+    /// The bytes of slot `i`'s path, without decoding the rest of its record
+    /// nor checking UTF-8: what a binary search over the paths compares (byte
+    /// order is `str` order).
+    pub fn slot_path_bytes(&self, i: u32) -> Result<&[u8], SnapshotError> {
+        let b = self.section(Section::Slots);
+        let o = i as usize * SLOT_LEN;
+        self.check_in(Section::Slots, o..o + 8)?;
+        let path = (|| Some((u32_at(b, o)?, u32_at(b, o + 4)?)))().ok_or_else(|| self.corrupt("slot record"))?;
+        self.bytes_at(path)
+    }
+
     /// The type of a file line (1-based, counted over the whole file).
     pub fn line_type(&self, slot: &SlotRec, line: u32) -> Result<LineType, SnapshotError> {
         if line == 0 || line > slot.line_count {
