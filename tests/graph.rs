@@ -2690,3 +2690,24 @@ fn static_members_of_a_base_through_a_subclass_regression() {
     assert_eq!(refs(&index, "lookups.py:3"), ["apps.py:4 call"]);
     assert_eq!(refs(&index, "Base.java:2"), ["Use.java:2 call"]);
 }
+
+/// A member a class of the file inherits is its bases' as the file names
+/// them, when same-named bases elsewhere declare it too. Regression: `class
+/// Q(tree.Node)` then `self.children` was ambiguous between django's
+/// `tree.Node.children` and migrations' `graph.Node.children` (bases were
+/// followed by name).
+#[test]
+fn inherited_members_of_the_bases_the_file_names_regression() {
+    let (_dir, index) = project_of(&[
+        ("utils/__init__.py", ""),
+        ("utils/tree.py", "class Node:\n    def __init__(self):\n        self.children = []\n"),
+        ("migrations/__init__.py", ""),
+        ("migrations/graph.py", "class Node:\n    def __init__(self):\n        self.children = set()\n"),
+        (
+            "query.py",
+            "from utils import tree\n\nclass Q(tree.Node):\n    def size(self):\n        return len(self.children)\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "utils/tree.py:3"), ["query.py:5 other"]);
+    assert_eq!(refs(&index, "migrations/graph.py:3"), Vec::<String>::new());
+}

@@ -1703,16 +1703,25 @@ impl<'i> Graph<'i> {
                 }
             }
             let mut found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &t)?);
-            if found.len() > 1 && own_class_body(f.language) && found.iter().any(|d| d.0 == f.key) {
+            if found.len() > 1 && own_class_body(f.language) {
                 // `self.children` in `class Node` of tree.py is that class's,
                 // not also migrations' `class Node` (a type the file defines
                 // is the one its name means there, and these languages keep
-                // a class's members in its body).
+                // a class's members in its body); in Python, one it inherits
+                // is its bases' as the file names them (`class Q(tree.Node)`:
+                // that `Node`'s, not also the other's).
                 let types = self.name_defs(&t)?;
                 let in_file = types.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
                 let own_type = in_file.iter().any(|&i| types.items[i as usize].def.cat == DefCat::Type);
-                if own_type {
+                if own_type && found.iter().any(|d| d.0 == f.key) {
                     found.retain(|d| d.0 == f.key);
+                } else if own_type && f.language == Language::Python {
+                    // (Python's method order; a TS interface extending two
+                    // that both declare it has both, as the compiler says.)
+                    let inherited = self.super_members(f, &nd, class, &t, 0)?;
+                    if !inherited.is_empty() {
+                        found = inherited;
+                    }
                 }
             }
             if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
