@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
@@ -63,22 +65,15 @@ impl Graph<'_> {
             };
             return Ok((view, cat));
         }
-        let cat = self.file(id.0)?.defs.get(id.1 as usize).map_or(DefCat::Property, |d| d.cat);
-        Ok((self.view_read(id)?, cat))
+        let (f, d) = self.def(id)?;
+        Ok((view_of(&f, &d), d.cat))
     }
 
     /// [`Graph::view`] from the definition's file, read.
     #[doc(hidden)]
     pub fn view_read(&self, id: DefId) -> Result<DefView, SnapshotError> {
         let (f, d) = self.def(id)?;
-        Ok(DefView {
-            file: f.path.clone(),
-            line: d.line,
-            end_line: d.end_line,
-            kind: d.kind.to_string(),
-            name: d.name.clone(),
-            qualified_name: f.qualified_name(&d),
-        })
+        Ok(view_of(&f, &d))
     }
 
     /// The definitions a SYMBOL names: `name`, `Type.member` (or `Type::member`),
@@ -715,14 +710,14 @@ impl Graph<'_> {
                             Some(_) => String::new(),
                             None => external_label(&f, r),
                         };
-                        match edge_at.get(&(callee, label.clone())) {
-                            Some(&i) => {
-                                let e = &mut edges[i].2;
+                        match edge_at.entry((callee, label)) {
+                            Entry::Occupied(at) => {
+                                let e = &mut edges[*at.get()].2;
                                 if !e.lines.contains(&r.line) {
                                     e.lines.push(r.line);
                                 }
                             }
-                            None => {
+                            Entry::Vacant(at) => {
                                 let (file, symbol, cat) = match callee {
                                     Some(id) => {
                                         let (v, cat) = self.view_as(id, Some(f.name(r.name)))?;
@@ -730,7 +725,7 @@ impl Graph<'_> {
                                     }
                                     None => (f.path.clone(), None, None),
                                 };
-                                let external = callee.is_none().then(|| label.clone());
+                                let external = callee.is_none().then(|| at.key().1.clone());
                                 let edge = CallEdge {
                                     depth: level,
                                     file,
@@ -740,7 +735,7 @@ impl Graph<'_> {
                                     lines: vec![r.line],
                                     ambiguous: res.ambiguous,
                                 };
-                                edge_at.insert((callee, label), edges.len());
+                                at.insert(edges.len());
                                 edges.push((callee, cat, edge));
                             }
                         }
@@ -762,6 +757,18 @@ impl Graph<'_> {
             frontier = next;
         }
         Ok(out)
+    }
+}
+
+/// A definition of a file read, as answers show it.
+fn view_of(f: &FileGraph, d: &super::Def) -> DefView {
+    DefView {
+        file: f.path.clone(),
+        line: d.line,
+        end_line: d.end_line,
+        kind: d.kind.to_string(),
+        name: d.name.clone(),
+        qualified_name: f.qualified_name(d),
     }
 }
 
