@@ -54,6 +54,27 @@ fn assert_current(root: &Path, slots: u32) {
     let listed: Vec<&str> = index.files().unwrap().iter().map(|f| f.path).collect::<Vec<_>>();
     let want: Vec<&str> = facts.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(listed, want, "files listed");
+    // Each current file is found at its path, where the listing has it; a
+    // deleted file's path, a folder and a path's prefix or extension are not.
+    for f in index.files().unwrap() {
+        let found = index.locate(f.path).unwrap().unwrap_or_else(|| panic!("locate {}", f.path));
+        assert_eq!((found.segment, found.slot_id, found.path), (f.segment, f.slot_id, f.path));
+        for near in
+            [&f.path[..f.path.len() - 1], &format!("{}x", f.path), f.path.rsplit_once('/').map_or("", |(d, _)| d)]
+        {
+            if !want.contains(&near) {
+                assert!(index.locate(near).unwrap().is_none(), "locate {near}");
+            }
+        }
+    }
+    assert!(index.locate("never/there.rs").unwrap().is_none());
+    // Every path a segment holds, a deleted file's included.
+    for seg in &index.segments {
+        for slot in 0..seg.slot_count {
+            let path = std::str::from_utf8(seg.slot_path_bytes(slot).unwrap()).unwrap();
+            assert_eq!(index.locate(path).unwrap().map(|f| f.path), want.contains(&path).then_some(path), "{path}");
+        }
+    }
     let stats = index.stats().unwrap();
     assert_eq!(stats.files, facts.len() as u64);
     assert_eq!(stats.lines, facts.iter().map(|f| f.line_count() as u64).sum::<u64>());

@@ -274,7 +274,7 @@ impl Index {
         let prefix = if folder.is_empty() { String::new() } else { format!("{folder}/") };
         let mut out = Vec::new();
         for (i, seg) in self.segments.iter().enumerate() {
-            for s in first_slot_at_or_after(seg, &prefix)?..seg.slot_count {
+            for s in seg.first_slot_at_or_after(&prefix)?..seg.slot_count {
                 let slot = seg.slot(s)?;
                 let path = seg.slot_path(&slot)?;
                 if !path.starts_with(&prefix) {
@@ -292,15 +292,14 @@ impl Index {
     }
 
     /// The current file at `path` (relative, `/`-separated): newest segments
-    /// first, a binary search in each (a segment's slots are in path order).
+    /// first, a hash probe in each ([`Segment::slot_of_path`]).
     pub fn locate(&self, path: &str) -> Result<Option<IndexedFile<'_>>, SnapshotError> {
         for (i, seg) in self.segments.iter().enumerate().rev() {
-            let lo = first_slot_at_or_after(seg, path)?;
-            if lo < seg.slot_count {
-                let slot = seg.slot(lo)?;
-                let found = seg.slot_path(&slot)?;
-                if found == path && self.is_live(i, lo) {
-                    return Ok(Some(IndexedFile { segment: i, slot_id: lo, slot, path: found, seg }));
+            if let Some(s) = seg.slot_of_path(path)? {
+                if self.is_live(i, s) {
+                    let slot = seg.slot(s)?;
+                    let found = seg.slot_path(&slot)?;
+                    return Ok(Some(IndexedFile { segment: i, slot_id: s, slot, path: found, seg }));
                 }
             }
         }
@@ -311,18 +310,4 @@ impl Index {
     pub fn verify(&self) -> Result<(), SnapshotError> {
         self.segments.iter().try_for_each(Segment::verify)
     }
-}
-
-/// The first slot of a segment whose path is not below `key` (slots are in path
-/// order): a binary search.
-fn first_slot_at_or_after(seg: &Segment, key: &str) -> Result<u32, SnapshotError> {
-    let (mut lo, mut hi) = (0u32, seg.slot_count);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        match seg.slot_path_bytes(mid)?.cmp(key.as_bytes()) {
-            std::cmp::Ordering::Less => lo = mid + 1,
-            _ => hi = mid,
-        }
-    }
-    Ok(lo)
 }
