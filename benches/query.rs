@@ -13,6 +13,11 @@
 //!     CG_BENCH_MODES=contains CG_BENCH_EACH=1 cargo bench --bench query -- none  (each query's time and total)
 //!     CG_BENCH_MODES=contains CG_BENCH_TERMS=ddin,lway cargo bench --bench query -- none  (these terms only)
 
+/// The allocator `cg` runs with (src/main.rs): what costs allocation here is
+/// what it costs a user.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -10,6 +10,11 @@
 //!
 //!     CG_BENCH_INDEX=~/corpus CG_BENCH_UPDATES=1000 cargo bench --bench update
 
+/// The allocator `cg` runs with (src/main.rs): what costs allocation here is
+/// what it costs a user.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
