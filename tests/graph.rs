@@ -2711,3 +2711,69 @@ fn inherited_members_of_the_bases_the_file_names_regression() {
     assert_eq!(refs(&index, "utils/tree.py:3"), ["query.py:5 other"]);
     assert_eq!(refs(&index, "migrations/graph.py:3"), Vec::<String>::new());
 }
+
+/// Java, C# and C++ overloads told apart by a call's number of arguments:
+/// guava's `checkArgument(ok)` was listed, ambiguous, under all 20
+/// `checkArgument` overloads (364 callers of the one-parameter one, every one
+/// marked ambiguous). Varargs, C# `params`, defaults and extension methods
+/// take their ranges; overloads of one count stay ambiguous; a call no
+/// overload fits keeps them all.
+#[test]
+fn overloads_told_apart_by_their_arguments_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "Checks.java",
+            "class Checks {\n  static void check(boolean ok) {}\n  static void check(boolean ok, String m) {}\n  \
+             static void check(boolean ok, String m, Object... args) {}\n  static void check(boolean ok, char c) {}\n  \
+             Checks() {}\n  Checks(int n) {}\n}\n",
+        ),
+        (
+            "Use.java",
+            "class Use {\n  void run() {\n    Checks.check(true);\n    Checks.check(true, \"m\");\n    \
+             Checks.check(true, \"m\", 1, 2);\n    Checks.check(true /* ok */, \"m\");\n    \
+             Checks c = new Checks(3);\n    Checks.check();\n  }\n}\n",
+        ),
+        (
+            "a.cs",
+            "static class Ext {\n  public static int Twice(this int x) { return x; }\n  \
+             public static int Twice(this int x, int y, int z = 0) { return x; }\n}\nclass Log {\n  \
+             public void Write(string s) {}\n  public void Write(string f, params object[] args) {}\n  \
+             void Run() {\n    Write(\"a\");\n    Write(\"a\", 1, 2);\n    int n = 2.Twice();\n    \
+             int m = 2.Twice(3);\n  }\n}\n",
+        ),
+        (
+            "s.cpp",
+            "struct S {\n  void put(int a);\n  void put(int a, int b, int c = 0);\n};\nvoid S::put(int a) {}\n\
+             void S::put(int a, int b, int c) {}\nvoid use(S& s) {\n  s.put(1);\n  s.put(1, 2);\n}\n",
+        ),
+    ]);
+    // One parameter; the `(boolean, String)` and `(boolean, char)` pair
+    // share two (a comment is no argument); varargs take three or more (two
+    // fit the pair without them, which the languages prefer). `check()`,
+    // which none takes (a mistake, or a prototype not understood), keeps
+    // them all.
+    let none = "Use.java:8 call ambiguous";
+    assert_eq!(refs(&index, "Checks.java:2"), ["Use.java:3 call", none]);
+    assert_eq!(refs(&index, "Checks.java:3"), ["Use.java:4 call ambiguous", "Use.java:6 call ambiguous", none]);
+    assert_eq!(refs(&index, "Checks.java:4"), ["Use.java:5 call", none]);
+    assert_eq!(refs(&index, "Checks.java:5"), ["Use.java:4 call ambiguous", "Use.java:6 call ambiguous", none]);
+    // Constructors: `new Checks(3)` is the one-parameter one.
+    assert_eq!(refs(&index, "Checks.java:7").iter().filter(|r| r.contains("call")).count(), 1);
+    assert!(refs(&index, "Checks.java:6").iter().all(|r| !r.contains("Use.java:7")));
+    // C#: `params` takes any number; an extension's `this` may be its
+    // receiver or its first argument (`Ext.Twice(3)`), so `2.Twice(3)` fits
+    // both.
+    assert_eq!(refs(&index, "a.cs:6"), ["a.cs:9 call"]);
+    assert_eq!(refs(&index, "a.cs:7"), ["a.cs:10 call"]);
+    assert_eq!(refs(&index, "a.cs:2"), ["a.cs:11 call", "a.cs:12 call ambiguous"]);
+    assert_eq!(refs(&index, "a.cs:3"), ["a.cs:12 call ambiguous"]);
+    // C++: a default fills the third.
+    let put = |line: &str| {
+        refs(&index, line)
+            .into_iter()
+            .filter(|r| r.starts_with("s.cpp:8") || r.starts_with("s.cpp:9"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(put("s.cpp:2"), ["s.cpp:8 call"]);
+    assert_eq!(put("s.cpp:3"), ["s.cpp:9 call"]);
+}

@@ -111,6 +111,9 @@ pub(super) struct GraphFields {
     values: Vec<u16>,
     /// The `declarator` field (C, C++), 0 elsewhere.
     declarator: u16,
+    /// A call's `arguments` field where overloads are told apart by their
+    /// number (Java, C#, C++), 0 elsewhere.
+    arguments: u16,
 }
 
 fn field(grammar: &tree_sitter::Language, name: &str) -> u16 {
@@ -232,6 +235,14 @@ pub(super) fn graph_fields(spec: &LanguageSpec, grammar: &tree_sitter::Language)
         } else {
             0
         },
+        arguments: if matches!(
+            spec.language,
+            crate::lang::Language::Java | crate::lang::Language::CSharp | crate::lang::Language::Cpp
+        ) {
+            field(grammar, "arguments")
+        } else {
+            0
+        },
     }
 }
 
@@ -270,6 +281,7 @@ pub(super) struct PendingRef<'a> {
     name: &'a str,
     role: RefRole,
     receiver: Pending<'a>,
+    args: Option<u8>,
 }
 
 #[derive(Default)]
@@ -1369,7 +1381,7 @@ impl<'a> Visit<'a> {
             // `const host: Host = { read() { .. } }`: the method is defined
             // here, and implements the context type's `read`.
             if let Some((Some(receiver @ Pending::Done(Receiver::Type(_))), _)) = key {
-                self.graph.refs.push(PendingRef { line, name: text, role: RefRole::Other, receiver });
+                self.graph.refs.push(PendingRef { line, name: text, role: RefRole::Other, receiver, args: None });
             }
             return;
         }
@@ -1378,7 +1390,7 @@ impl<'a> Visit<'a> {
             // a member of an unknown receiver, it was listed with every
             // same-named member: mostly wrong, compared with the compiler).
             if let Some(receiver) = receiver {
-                self.graph.refs.push(PendingRef { line, name: text, role: RefRole::Other, receiver });
+                self.graph.refs.push(PendingRef { line, name: text, role: RefRole::Other, receiver, args: None });
             }
             if !shorthand {
                 return;
@@ -1419,6 +1431,7 @@ impl<'a> Visit<'a> {
             // The package or namespace name itself.
             return;
         }
+        let mut call = None;
         let role = if let Some(at) = self.in_import(k) {
             if !self.imported_name(at, k) {
                 return;
@@ -1427,11 +1440,14 @@ impl<'a> Visit<'a> {
         } else if (self.in_inherit(k) || self.ruby_mixin(k)) && !is_object && !keyword_value {
             RefRole::Inherit
         } else if (top >= 1 && role_at(top - 1).call_field != 0 && role_at(top - 1).call_field == path[top].1)
-            || (k >= 1 && role_at(k - 1).call_field != 0 && role_at(k - 1).call_field == path[k].1)
             || (top >= 1 && role_at(top - 1).object_creation && path[top].1 == 0)
         {
             // The callee of a call, or the method of a call that holds its own
             // receiver (Java's `method_invocation`, Ruby's `call`).
+            call = Some(path[top - 1].0);
+            RefRole::Call
+        } else if k >= 1 && role_at(k - 1).call_field != 0 && role_at(k - 1).call_field == path[k].1 {
+            call = Some(path[k - 1].0);
             RefRole::Call
         } else if role_at(k).type_name
             || (top >= 1 && self.roles.graph_fields.type_fields.contains(&path[top].1))
@@ -1491,7 +1507,25 @@ impl<'a> Visit<'a> {
                 }
             },
         };
-        self.graph.refs.push(PendingRef { line, name: text, role, receiver });
+        let args = call.and_then(|c| self.argument_count(c));
+        self.graph.refs.push(PendingRef { line, name: text, role, receiver, args });
+    }
+
+    /// The number of arguments a call passes, where overloads are told apart
+    /// by it ([`GraphFields::arguments`]): `f(a, b)` 2, `new T()` and C#'s
+    /// `new T { .. }` 0; comments are no arguments.
+    fn argument_count(&self, call: Node<'a>) -> Option<u8> {
+        let field = self.roles.graph_fields.arguments;
+        if field == 0 {
+            return None;
+        }
+        let Some(list) = call.child_by_field_id(field) else {
+            // `new T { A = 1 }`, `new T`: the constructor without arguments.
+            return matches!(self.kind(&call), "object_creation_expression" | "new_expression").then_some(0);
+        };
+        let mut cursor = list.walk();
+        let n = list.named_children(&mut cursor).filter(|a| !self.kind(a).contains("comment")).count();
+        (n <= crate::extract::MAX_ARGS).then_some(n as u8)
     }
 
     /// TS's `T["name"]` (a `lookup_type`: what field `name` of `T` is declared as)
@@ -1513,7 +1547,7 @@ impl<'a> Visit<'a> {
             _ => return,
         };
         let line = index.start_position().row as u32 + 1;
-        self.graph.refs.push(PendingRef { line, name, role: RefRole::Other, receiver });
+        self.graph.refs.push(PendingRef { line, name, role: RefRole::Other, receiver, args: None });
     }
 
     /// The name a TS literal type `"name"` spells, when it is one.
@@ -1865,7 +1899,7 @@ impl<'a> Visit<'a> {
         }
         let line = target.start_position().row as u32 + 1;
         let receiver = Pending::Done(Receiver::Type(alias.to_string()));
-        self.graph.refs.push(PendingRef { line, name, role: RefRole::Inherit, receiver });
+        self.graph.refs.push(PendingRef { line, name, role: RefRole::Inherit, receiver, args: None });
     }
 
     /// Whether the name at `k` is a parameter's own name in a C / C++ parameter
@@ -2215,7 +2249,7 @@ impl<'a> Visit<'a> {
                     }
                     other => other,
                 };
-                RefFact { line: r.line, name: r.name.to_string(), role: r.role, receiver }
+                RefFact { line: r.line, name: r.name.to_string(), role: r.role, receiver, args: r.args }
             })
             .collect();
         // Walk order is source order, except around code inside strings.

@@ -279,7 +279,14 @@ pub struct RefFact {
     pub name: String,
     pub role: RefRole,
     pub receiver: Receiver,
+    /// A call's number of arguments, where overloads are told apart by it
+    /// (Java, C#, C++; at most [`MAX_ARGS`]); `None` elsewhere.
+    pub args: Option<u8>,
 }
+
+/// The most arguments a call's count records ([`RefFact::args`]); a call of
+/// more records none.
+pub const MAX_ARGS: usize = 63;
 
 /// One import statement: the module as written and the names it brings in.
 #[derive(Clone, Debug, PartialEq, Eq)]

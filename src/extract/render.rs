@@ -112,7 +112,8 @@ fn reference(r: &RefFact) -> String {
         Receiver::Member(t, m) => format!("{}.{}.", readable(t), readable(m)),
         Receiver::Qualified(t, q) => format!("{}.{q}:", readable(t)),
     };
-    format!("{} {recv}{}", r.role.name(), r.name)
+    let args = r.args.map(|n| format!("/{n}")).unwrap_or_default();
+    format!("{} {recv}{}{args}", r.role.name(), r.name)
 }
 
 /// A receiver's name as read: a chain's fields joined by `.`, a guarded

@@ -631,6 +631,118 @@ fn fits(class: usize, c: &Candidate) -> bool {
             && matches!(&*c.def.kind, "interface" | "type"))
 }
 
+/// How many arguments a method takes: `fewest..=most` without its variadic
+/// parameter, any number more with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arity {
+    pub fewest: u8,
+    pub most: u8,
+    pub variadic: bool,
+}
+
+/// The arguments a Java, C# or C++ method (or constructor)
+/// named `name` takes, read from its prototype: its parameters split at
+/// commas outside brackets; a C# / C++ parameter with a default value may be
+/// left out, a varargs one (`T... xs`, C#'s `params`, C++'s `...`) takes any
+/// number, a C# extension method's `this` parameter may be its receiver.
+/// `None` in other languages or when the parameter list is not found.
+pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Arity> {
+    if !matches!(language, Language::Java | Language::CSharp | Language::Cpp) || name.starts_with("operator") {
+        return None;
+    }
+    // The name's first occurrence followed by its parameter list (C#'s
+    // generic `M<T>(..)` and C++'s `A::m(..)` included).
+    let b = prototype.as_bytes();
+    let mut open = None;
+    let mut from = 0;
+    while let Some(i) = prototype[from..].find(name).map(|i| i + from) {
+        from = i + name.len();
+        let before = prototype[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut j = from;
+        let mut depth = 0i32;
+        while j < b.len() {
+            match b[j] {
+                b'<' => depth += 1,
+                b'>' => depth -= 1,
+                b' ' | b'\t' => {}
+                _ if depth > 0 => {}
+                _ => break,
+            }
+            j += 1;
+        }
+        if b.get(j) == Some(&b'(') {
+            open = Some(j);
+            break;
+        }
+    }
+    let open = open?;
+    let mut params: Vec<&str> = Vec::new();
+    let (mut depth, mut start, mut close) = (0i32, open + 1, None);
+    for (j, &c) in b.iter().enumerate().skip(open + 1) {
+        match c {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b')' if depth == 0 => {
+                close = Some(j);
+                break;
+            }
+            b')' | b']' | b'}' | b'>' => depth -= 1,
+            b',' if depth == 0 => {
+                params.push(&prototype[start..j]);
+                start = j + 1;
+            }
+            _ => {}
+        }
+    }
+    let close = close?;
+    params.push(&prototype[start..close]);
+    let params: Vec<&str> = params.into_iter().map(str::trim).collect();
+    if params == [""] || (language == Language::Cpp && params == ["void"]) {
+        return Some(Arity { fewest: 0, most: 0, variadic: false });
+    }
+    let (mut lo, mut hi) = (0usize, 0usize);
+    let mut unbounded = false;
+    for (i, &p) in params.iter().enumerate() {
+        // Attributes before a C# parameter (`[NotNull] string s`).
+        let mut p = p;
+        while let Some(rest) = p.strip_prefix('[') {
+            p = rest.split_once(']').map_or("", |(_, after)| after.trim_start());
+        }
+        if p.contains("...") || (language == Language::CSharp && p.starts_with("params ")) {
+            unbounded = true;
+            continue;
+        }
+        hi += 1;
+        let defaulted = language != Language::Java && top_level_has(p, b'=');
+        if !defaulted {
+            lo += 1;
+        }
+        if i == 0 && language == Language::CSharp && p.starts_with("this ") {
+            // Called on its receiver: one argument fewer.
+            lo = lo.saturating_sub(1);
+        }
+    }
+    let cap = |n: usize| n.min(u8::MAX as usize) as u8;
+    Some(Arity { fewest: cap(lo), most: cap(hi), variadic: unbounded })
+}
+
+/// `c` in `s` outside brackets (a default value's `=`, not one inside a
+/// template argument or a nested call).
+fn top_level_has(s: &str, c: u8) -> bool {
+    let mut depth = 0i32;
+    for &b in s.as_bytes() {
+        match b {
+            b'(' | b'[' | b'{' | b'<' => depth += 1,
+            b')' | b']' | b'}' | b'>' => depth -= 1,
+            _ if b == c && depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 impl NameDefs {
     fn new(items: Vec<Candidate>) -> NameDefs {
         let family = items.first().map(|c| c.language.family());
@@ -766,6 +878,8 @@ pub struct Graph<'i> {
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<std::sync::Arc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
+    /// [`Graph::arity`] of methods overloads were told apart among.
+    arities: RefCell<FxHashMap<DefId, Option<Arity>>>,
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
@@ -791,6 +905,7 @@ impl<'i> Graph<'i> {
             import_files: RefCell::default(),
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
+            arities: RefCell::default(),
             exhaustive: false,
             scanned: Default::default(),
             model: None,
@@ -1457,7 +1572,58 @@ impl<'i> Graph<'i> {
         if r.role == RefRole::Call && !res.defs.is_empty() {
             self.add_constructors(f, r, &mut res)?;
         }
+        if let Some(n) = r.args.filter(|_| res.defs.len() > 1) {
+            self.narrow_by_arity(n, &mut res)?;
+        }
         Ok(res)
+    }
+
+    /// Java, C# and C++ overloads told apart by a call's number of arguments:
+    /// of the methods (constructors too) `res` binds to, those whose
+    /// parameters take `n` arguments ([`arity_range`]) without a variadic
+    /// parameter, else those taking them with one (as the three languages
+    /// prefer), when some methods take them and some do not; types and
+    /// properties stay. One method left is no longer ambiguous
+    /// (`checkArgument(ok)` is the one-parameter overload of 20).
+    fn narrow_by_arity(&self, n: u8, res: &mut Resolution) -> Result<(), SnapshotError> {
+        let mut arities = Vec::with_capacity(res.defs.len());
+        for &d in &res.defs {
+            arities.push(self.arity(d)?);
+        }
+        // Passing a variadic parameter's array itself is not told apart.
+        let plain = |a: &Arity| !a.variadic && (a.fewest..=a.most).contains(&n);
+        let expanded = |a: &Arity| a.variadic && n >= a.fewest;
+        let fits: &dyn Fn(&Arity) -> bool = if arities.iter().flatten().any(plain) { &plain } else { &expanded };
+        let (methods, fitting) =
+            (arities.iter().flatten().count(), arities.iter().flatten().filter(|a| fits(a)).count());
+        if fitting == 0 || fitting == methods {
+            return Ok(());
+        }
+        let mut arities = arities.into_iter();
+        res.defs.retain(|_| arities.next().flatten().is_none_or(|a| fits(&a)));
+        if res.defs.len() == 1 {
+            res.ambiguous = false;
+        }
+        Ok(())
+    }
+
+    /// How many arguments method `id` takes, from the prototype its file's
+    /// archive keeps ([`arity_range`]); `None` for a type or property, or a
+    /// prototype not understood.
+    fn arity(&self, id: DefId) -> Result<Option<Arity>, SnapshotError> {
+        if let Some(&a) = self.arities.borrow().get(&id) {
+            return Ok(a);
+        }
+        let seg = &self.index.segments[id.0 .0];
+        let slot = seg.slot(id.0 .1)?;
+        let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
+        let a = seg.with_archive(slot.structure, |bytes| -> Option<Arity> {
+            let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
+            let m = s.methods.get((id.1 as usize).checked_sub(s.types.len())?)?;
+            arity_range(language, m.name.as_str(), m.prototype.as_str())
+        })?;
+        self.arities.borrow_mut().insert(id, a);
+        Ok(a)
     }
 
     /// TS declaration merging of a value and a type: an interface or type
@@ -2390,6 +2556,34 @@ fn unknown_receiver(nd: &NameDefs, class: usize, language: Language) -> Resoluti
 mod tests {
     use super::*;
 
+    #[test]
+    fn arity_ranges_read_from_prototypes() {
+        use Language::*;
+        type Case<'a> = (Language, &'a str, &'a str, Option<(u8, u8, bool)>);
+        let cases: &[Case] = &[
+            (Java, "checkArgument", "public static void checkArgument(boolean expression)", Some((1, 1, false))),
+            (Java, "of", "public static <E> ImmutableList<E> of(E e1, E e2, E e3, E e4, E e5, E e6, E e7, E e8, E e9, E e10, E e11, E e12, E... others)", Some((12, 12, true))),
+            (Java, "put", "V put(Map<K, V> into, @Nullable K key)", Some((2, 2, false))),
+            (Java, "Store", "public Store()", Some((0, 0, false))),
+            (Java, "run", "void run(final Function<String, Integer> f, int[] xs)", Some((2, 2, false))),
+            (CSharp, "Format", "public static string Format(string format, params object[] args)", Some((1, 1, true))),
+            (CSharp, "Add", "public void Add(int a, int b = 0, [CallerMemberName] string c = \"\")", Some((1, 3, false))),
+            (CSharp, "Twice", "public static int Twice(this int x, int y)", Some((1, 2, false))),
+            (CSharp, "Get", "public T Get<T>(string key) where T : class", Some((1, 1, false))),
+            (Cpp, "Put", "Status DB::Put(const WriteOptions& opt, const Slice& key, const Slice& value)", Some((3, 3, false))),
+            (Cpp, "Store", "Store::Store(std::map<int, int> m, int n = f(1, 2))", Some((1, 2, false))),
+            (Cpp, "size", "size_t size(void) const", Some((0, 0, false))),
+            (Cpp, "printf", "int printf(const char* fmt, ...)", Some((1, 1, true))),
+            (Cpp, "operator<", "bool operator<(const A& a, const A& b)", None),
+            (Java, "missing", "void other(int a)", None),
+            (Python, "f", "def f(a, b)", None),
+        ];
+        for (language, name, prototype, want) in cases {
+            let got = arity_range(*language, name, prototype).map(|a| (a.fewest, a.most, a.variadic));
+            assert_eq!(got, *want, "{prototype}");
+        }
+    }
+
     fn defs(n: usize) -> Arc<NameDefs> {
         let def = Def {
             name: "Get".into(),
@@ -2460,7 +2654,7 @@ mod tests {
     }
 
     fn file_of(key: FileKey, refs: usize) -> Arc<FileGraph> {
-        let r = PackedRef { line: 1, name: 0, role: RefRole::Call, receiver: PackedReceiver::None };
+        let r = PackedRef { line: 1, name: 0, role: RefRole::Call, receiver: PackedReceiver::None, args: None };
         Arc::new(FileGraph {
             key,
             path: format!("f{}.cs", key.1),

@@ -307,6 +307,8 @@ pub struct PackedRef {
     pub name: u32,
     pub role: RefRole,
     pub receiver: PackedReceiver,
+    /// A call's number of arguments ([`crate::extract::RefFact::args`]).
+    pub args: Option<u8>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,12 +325,13 @@ pub enum PackedReceiver {
 }
 
 /// Packs references (sorted by line) as `varint(line - previous line)`,
-/// `varint(name)`, a byte `role | receiver kind << 4` (0 none, 1 type, 2 name,
-/// 3 unknown, 4 the result of calling the named function, 5 a field of a value
-/// of a type, 6 a supertype's subtype and qualifier), then `varint(receiver
-/// name)` for kinds 1, 2, 4, 5 and 6 (6: the subtype), and for kind 5 `varint(field
-/// name)`, for kind 6 `varint(qualifier)`. Names go into
-/// `names`, each once.
+/// `varint(name)`, a byte `role | receiver kind << 4 | 0x80 when the call's
+/// number of arguments follows` (kinds: 0 none, 1 type, 2 name, 3 unknown, 4
+/// the result of calling the named function, 5 a field of a value of a type, 6
+/// a supertype's subtype and qualifier), then `varint(receiver name)` for kinds
+/// 1, 2, 4, 5 and 6 (6: the subtype), and for kind 5 `varint(field name)`, for
+/// kind 6 `varint(qualifier)`, then the number of arguments (a byte) when
+/// flagged. Names go into `names`, each once.
 pub fn encode_refs(refs: &[RefFact], names: &mut Vec<String>) -> Vec<u8> {
     let mut ids: rustc_hash::FxHashMap<String, u32> =
         names.iter().enumerate().map(|(i, n)| (n.clone(), i as u32)).collect();
@@ -360,12 +363,16 @@ pub fn encode_refs(refs: &[RefFact], names: &mut Vec<String>) -> Vec<u8> {
             Receiver::Member(_, m) | Receiver::Qualified(_, m) => Some(id(m, names)),
             _ => None,
         };
-        out.push(r.role as u8 | kind << 4);
+        let args = r.args.filter(|&n| n as usize <= crate::extract::MAX_ARGS);
+        out.push(r.role as u8 | kind << 4 | if args.is_some() { 0x80 } else { 0 });
         if let Some(recv) = recv {
             put_varint(&mut out, recv as u64);
         }
         if let Some(m) = member {
             put_varint(&mut out, m as u64);
+        }
+        if let Some(n) = args {
+            out.push(n);
         }
     }
     out
@@ -384,7 +391,7 @@ pub fn decode_refs(bytes: &[u8], name_count: usize) -> Option<Vec<PackedRef>> {
         let tag = *bytes.get(at)?;
         at += 1;
         let role = RefRole::from_u8(tag & 0x0f)?;
-        let receiver = match tag >> 4 {
+        let receiver = match (tag >> 4) & 7 {
             0 => PackedReceiver::None,
             1 => PackedReceiver::Type(check(get_varint(bytes, &mut at)?)?),
             2 => PackedReceiver::Name(check(get_varint(bytes, &mut at)?)?),
@@ -400,7 +407,15 @@ pub fn decode_refs(bytes: &[u8], name_count: usize) -> Option<Vec<PackedRef>> {
             }
             _ => return None,
         };
-        out.push(PackedRef { line, name, role, receiver });
+        let args = if tag & 0x80 != 0 {
+            let n = *bytes.get(at)?;
+            at += 1;
+            Some(n).filter(|&n| n as usize <= crate::extract::MAX_ARGS)?;
+            Some(n)
+        } else {
+            None
+        };
+        out.push(PackedRef { line, name, role, receiver, args });
     }
     Some(out)
 }
@@ -712,11 +727,11 @@ mod tests {
         /// Packing and unpacking references gives them back, names and all.
         #[test]
         fn refs_round_trip(mut refs in proptest::collection::vec(
-            (1u32..100_000, "[a-d]{1,3}", 0usize..5, receiver()), 0..50)) {
+            (1u32..100_000, "[a-d]{1,3}", 0usize..5, receiver(), proptest::option::of(0u8..64)), 0..50)) {
             refs.sort_by_key(|r| r.0);
             let facts: Vec<RefFact> = refs
                 .into_iter()
-                .map(|(line, name, role, receiver)| RefFact { line, name, role: RefRole::ALL[role], receiver })
+                .map(|(line, name, role, receiver, args)| RefFact { line, name, role: RefRole::ALL[role], receiver, args })
                 .collect();
             let mut names = Vec::new();
             let bytes = encode_refs(&facts, &mut names);
@@ -738,6 +753,7 @@ mod tests {
                     }
                 };
                 prop_assert_eq!(&r, &f.receiver);
+                prop_assert_eq!(p.args, f.args);
             }
             // Truncated bytes never panic.
             for cut in 0..bytes.len() {
