@@ -812,7 +812,8 @@ fn ruby_new_calls_initialize() {
         ("lib/run.rb", "require_relative 'shop'\n\ndef run\n  s = Store.new\n  c = Child.new(2)\n  [s, c]\nend\n"),
     ]);
     assert_eq!(refs(&index, "Store.initialize"), ["lib/run.rb:4 call"]);
-    assert_eq!(refs(&index, "Base.initialize"), ["lib/run.rb:5 call"]);
+    // `super(1)` in `Store#initialize` too.
+    assert_eq!(refs(&index, "Base.initialize"), ["lib/run.rb:5 call", "lib/shop.rb:9 call"]);
     assert_eq!(callers(&index, "Store.initialize"), ["run [4]"]);
     assert_eq!(callees(&index, "run"), ["Store::initialize", "Base::initialize"]);
 }
@@ -2776,4 +2777,25 @@ fn overloads_told_apart_by_their_arguments_regression() {
     };
     assert_eq!(put("s.cpp:2"), ["s.cpp:8 call"]);
     assert_eq!(put("s.cpp:3"), ["s.cpp:9 call"]);
+}
+
+/// Ruby's `super`, bare or with arguments, calls the method it is written in
+/// as the base class declares it: it was no reference at all (rails'
+/// `initialize` methods calling `super` were missing from their bases'
+/// callers).
+#[test]
+fn ruby_super_calls_the_bases_method_regression() {
+    let (_dir, index) = project_of(&[
+        ("base.rb", "class Base\n  def run\n  end\n\n  def initialize(a)\n  end\nend\n"),
+        ("other.rb", "class Other\n  def run\n  end\nend\n"),
+        (
+            "sub.rb",
+            "require_relative 'base'\n\nclass Sub < Base\n  def run\n    super\n  end\n\n  def initialize(a)\n    \
+             super(a)\n    [1].each { super(a) }\n  end\nend\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "base.rb:2"), ["sub.rb:5 call"]);
+    assert_eq!(refs(&index, "base.rb:5"), ["sub.rb:9 call", "sub.rb:10 call"]);
+    assert_eq!(refs(&index, "other.rb:2"), Vec::<String>::new());
+    assert_eq!(refs(&index, "sub.rb:4"), Vec::<String>::new());
 }

@@ -411,6 +411,9 @@ impl<'a> Visit<'a> {
         if self.kind(&node) == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
         }
+        if self.spec.language == crate::lang::Language::Ruby && self.kind(&node) == "super" {
+            self.ruby_super(node);
+        }
         if g.scope && self.graph.scope.is_empty() {
             let name = self.child(node, "name").or_else(|| node.named_child(0));
             if let Some(n) = name {
@@ -1526,6 +1529,24 @@ impl<'a> Visit<'a> {
         let mut cursor = list.walk();
         let n = list.named_children(&mut cursor).filter(|a| !self.kind(a).contains("comment")).count();
         (n <= crate::extract::MAX_ARGS).then_some(n as u8)
+    }
+
+    /// Ruby's `super` (bare, or `super(..)`): a call of the method it is in,
+    /// as the supertypes declare it (the receiver a [`SUPER_OF`] type).
+    fn ruby_super(&mut self, node: Node<'a>) {
+        let Some(t) = self.current_type() else { return };
+        let mut up = node.parent();
+        while let Some(p) = up {
+            match self.kind(&p) {
+                "method" | "singleton_method" => break,
+                "class" | "module" | "singleton_class" | "program" => return,
+                _ => up = p.parent(),
+            }
+        }
+        let Some(name) = up.and_then(|m| self.child(m, "name")).map(|n| self.text(n)) else { return };
+        let receiver = Pending::Done(Receiver::Type(format!("{SUPER_OF}{t}")));
+        let line = node.start_position().row as u32 + 1;
+        self.graph.refs.push(PendingRef { line, name, role: RefRole::Call, receiver, args: None });
     }
 
     /// TS's `T["name"]` (a `lookup_type`: what field `name` of `T` is declared as)
