@@ -2004,7 +2004,8 @@ fn typescript_union_typed_fields_hold_every_type() {
 /// alone, so `cg refs Store.Store` / `callers` of a constructor (C#, Java,
 /// C++; `constructor`, `__construct`, `__init__`) answered "0 references"
 /// for a type built all over the project. A call of a type is also a call of
-/// its constructors (overloads not told apart); the type keeps the reference.
+/// its constructors (overloads told apart by their number of arguments); the
+/// type keeps the reference.
 #[test]
 fn calls_of_a_type_are_calls_of_its_constructors() {
     let (_dir, index) = project_of(&[
@@ -2039,7 +2040,10 @@ fn calls_of_a_type_are_calls_of_its_constructors() {
         ("py/shop/store.py", "class Store:\n    def __init__(self, n):\n        self.n = n\n"),
         ("py/shop/run.py", "from .store import Store\n\n\ndef go():\n    return Store(2)\n"),
     ]);
-    assert_eq!(refs(&index, "Shop.Store.Store"), ["cs/Run.cs:4 call", "cs/Run.cs:5 call"]);
+    assert_eq!(refs(&index, "Shop.Store.Store"), ["cs/Run.cs:4 call", "cs/Run.cs:5 call", "cs/Store.cs:4 call"]);
+    // Each overload by its number of arguments (`: this(1)` too).
+    assert_eq!(refs(&index, "cs/Store.cs:3"), ["cs/Run.cs:4 call", "cs/Store.cs:4 call"]);
+    assert_eq!(refs(&index, "cs/Store.cs:4"), ["cs/Run.cs:5 call"]);
     assert_eq!(refs(&index, "Shop.Other.Other"), ["cs/Run.cs:6 call"]);
     // The type keeps its references (a type position and the `new`).
     assert_eq!(refs(&index, "Shop.Store"), ["cs/Run.cs:4 call", "cs/Run.cs:5 type", "cs/Run.cs:5 call"]);
@@ -2798,4 +2802,36 @@ fn ruby_super_calls_the_bases_method_regression() {
     assert_eq!(refs(&index, "base.rb:5"), ["sub.rb:9 call", "sub.rb:10 call"]);
     assert_eq!(refs(&index, "other.rb:2"), Vec::<String>::new());
     assert_eq!(refs(&index, "sub.rb:4"), Vec::<String>::new());
+}
+
+/// A constructor calling another, Java's `this(..)` / `super(..)` and C#'s
+/// `: this(..)` / `: base(..)`, calls the overload of that many arguments:
+/// they were no references, so an abstract class's constructors had no
+/// callers at all.
+#[test]
+fn constructor_chains_call_the_overload_they_pass_arguments_to_regression() {
+    let (_dir, index) = project_of(&[
+        ("Shape.java", "abstract class Shape {\n  Shape() {}\n  Shape(int n) {}\n}\n"),
+        (
+            "Square.java",
+            "class Square extends Shape {\n  Square() {\n    this(4);\n  }\n  Square(int side) {\n    super(side);\n  }\n}\n",
+        ),
+        // A base written with its outer class and type arguments.
+        ("Outer.java", "class Outer {\n  Outer() {}\n  static class Inner<T> {\n    Inner(int n) {}\n  }\n}\n"),
+        ("Sub.java", "class Sub extends Outer.Inner<String> {\n  Sub() {\n    super(1);\n  }\n}\n"),
+        (
+            "a.cs",
+            "class Shape {\n  public Shape() {}\n  public Shape(int n) {}\n}\nclass Square : Shape {\n  \
+             public Square() : this(4) {}\n  public Square(int side) : base(side) {}\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Shape.java:3"), ["Square.java:6 call"]);
+    assert_eq!(refs(&index, "Shape.java:2"), Vec::<String>::new());
+    assert_eq!(refs(&index, "Square.java:5"), ["Square.java:3 call"]);
+    assert_eq!(refs(&index, "a.cs:3"), ["a.cs:7 call"]);
+    assert_eq!(refs(&index, "a.cs:2"), Vec::<String>::new());
+    assert_eq!(refs(&index, "a.cs:7"), ["a.cs:6 call"]);
+    assert_eq!(callers(&index, "Shape.java:3"), ["Square.Square [6]"]);
+    assert_eq!(refs(&index, "Outer.java:4"), ["Sub.java:3 call"]);
+    assert_eq!(refs(&index, "Outer.java:2"), Vec::<String>::new());
 }

@@ -411,8 +411,11 @@ impl<'a> Visit<'a> {
         if self.kind(&node) == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
         }
-        if self.spec.language == crate::lang::Language::Ruby && self.kind(&node) == "super" {
-            self.ruby_super(node);
+        match (self.spec.language, self.kind(&node)) {
+            (crate::lang::Language::Ruby, "super") => self.ruby_super(node),
+            (crate::lang::Language::Java, "explicit_constructor_invocation")
+            | (crate::lang::Language::CSharp, "constructor_initializer") => self.constructor_chain(node),
+            _ => {}
         }
         if g.scope && self.graph.scope.is_empty() {
             let name = self.child(node, "name").or_else(|| node.named_child(0));
@@ -1547,6 +1550,69 @@ impl<'a> Visit<'a> {
         let receiver = Pending::Done(Receiver::Type(format!("{SUPER_OF}{t}")));
         let line = node.start_position().row as u32 + 1;
         self.graph.refs.push(PendingRef { line, name, role: RefRole::Call, receiver, args: None });
+    }
+
+    /// A constructor's call of another (Java's `this(..)` / `super(..)`, C#'s
+    /// `: this(..)` / `: base(..)`): a call of the type's own constructor, or
+    /// of its base class's (named as the class declaration writes it,
+    /// received by the type seen as its bases), with its number of arguments.
+    fn constructor_chain(&mut self, node: Node<'a>) {
+        use crate::lang::Language;
+        let java = self.spec.language == Language::Java;
+        if java && self.child(node, "object").is_some() {
+            // `outer.super(..)`: an inner class's base, not followed.
+            return;
+        }
+        let to_base = match java {
+            true => node.child_by_field_name("constructor").is_some_and(|c| self.kind(&c) == "super"),
+            false => self.text(node).trim_start_matches(':').trim_start().starts_with("base"),
+        };
+        let mut up = node.parent();
+        while let Some(p) = up {
+            if matches!(
+                self.kind(&p),
+                "class_declaration" | "record_declaration" | "enum_declaration" | "struct_declaration"
+            ) {
+                break;
+            }
+            up = p.parent();
+        }
+        let Some(class) = up else { return };
+        let Some(own) = self.child(class, "name").map(|n| self.text(n)) else { return };
+        let (name, receiver) = if to_base {
+            let base = if java {
+                self.child(class, "superclass").and_then(|s| s.named_child(0))
+            } else {
+                let mut c = class.walk();
+                let list = class.named_children(&mut c).find(|c| self.kind(c) == "base_list");
+                list.and_then(|l| l.named_child(0))
+            };
+            // Its last name (`ImmutableCollection.ArrayBasedBuilder<E>`:
+            // `ArrayBasedBuilder`), as a constructor is named.
+            let last = |b: Node<'a>| {
+                let written = self.text(b).split('<').next().unwrap_or_default().trim();
+                written.rsplit(['.', ':']).next().unwrap_or_default().trim()
+            };
+            let Some(base) = base.map(last).filter(|b| plain_name(b)) else { return };
+            (base, Receiver::Type(format!("{SUPER_OF}{own}")))
+        } else {
+            (own, Receiver::Type(own.to_string()))
+        };
+        let list = match java {
+            true => self.child(node, "arguments"),
+            false => {
+                let mut c = node.walk();
+                let list = node.named_children(&mut c).find(|c| self.kind(c) == "argument_list");
+                list
+            }
+        };
+        let args = list.map(|l| {
+            let mut c = l.walk();
+            l.named_children(&mut c).filter(|a| !self.kind(a).contains("comment")).count()
+        });
+        let args = args.filter(|&n| n <= crate::extract::MAX_ARGS).map(|n| n as u8);
+        let line = node.start_position().row as u32 + 1;
+        self.graph.refs.push(PendingRef { line, name, role: RefRole::Call, receiver: Pending::Done(receiver), args });
     }
 
     /// TS's `T["name"]` (a `lookup_type`: what field `name` of `T` is declared as)

@@ -1381,7 +1381,7 @@ impl<'a> Visit<'a> {
     /// The class a declared type names: [`Visit::type_name`], except that a
     /// Python annotation is read as [`python_annotation_type`] (`Optional[Store]`
     /// is a `Store`); empty when it names none.
-    fn declared_name(&self, t: Node<'a>) -> &'a str {
+    pub(super) fn declared_name(&self, t: Node<'a>) -> &'a str {
         if self.spec.language == crate::lang::Language::Python {
             python_annotation_type(self.text(t)).filter(|n| !self.roles.is_keyword(n)).unwrap_or("")
         } else {
