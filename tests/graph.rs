@@ -2744,7 +2744,7 @@ fn overloads_told_apart_by_their_arguments_regression() {
              public static int Twice(this int x, int y, int z = 0) { return x; }\n}\nclass Log {\n  \
              public void Write(string s) {}\n  public void Write(string f, params object[] args) {}\n  \
              void Run() {\n    Write(\"a\");\n    Write(\"a\", 1, 2);\n    int n = 2.Twice();\n    \
-             int m = 2.Twice(3);\n  }\n}\n",
+             int m = 2.Twice(3);\n    int k = Ext.Twice(2);\n  }\n}\n",
         ),
         (
             "s.cpp",
@@ -2765,13 +2765,13 @@ fn overloads_told_apart_by_their_arguments_regression() {
     // Constructors: `new Checks(3)` is the one-parameter one.
     assert_eq!(refs(&index, "Checks.java:7").iter().filter(|r| r.contains("call")).count(), 1);
     assert!(refs(&index, "Checks.java:6").iter().all(|r| !r.contains("Use.java:7")));
-    // C#: `params` takes any number; an extension's `this` may be its
-    // receiver or its first argument (`Ext.Twice(3)`), so `2.Twice(3)` fits
-    // both.
+    // C#: `params` takes any number; an extension method called on a value
+    // takes it as its first argument (`2.Twice(3)` passes two), called on a
+    // name (`Ext.Twice(2, 3)`, or a field's) either.
     assert_eq!(refs(&index, "a.cs:6"), ["a.cs:9 call"]);
     assert_eq!(refs(&index, "a.cs:7"), ["a.cs:10 call"]);
-    assert_eq!(refs(&index, "a.cs:2"), ["a.cs:11 call", "a.cs:12 call ambiguous"]);
-    assert_eq!(refs(&index, "a.cs:3"), ["a.cs:12 call ambiguous"]);
+    assert_eq!(refs(&index, "a.cs:2"), ["a.cs:11 call", "a.cs:13 call ambiguous"]);
+    assert_eq!(refs(&index, "a.cs:3"), ["a.cs:12 call", "a.cs:13 call ambiguous"]);
     // C++: a default fills the third.
     let put = |line: &str| {
         refs(&index, line)

@@ -638,13 +638,17 @@ pub struct Arity {
     pub fewest: u8,
     pub most: u8,
     pub variadic: bool,
+    /// A C# extension method: called on a value, that value is its first
+    /// argument (`xs.First(p)` passes two).
+    pub extension: bool,
 }
 
 /// The arguments a Java, C# or C++ method (or constructor)
 /// named `name` takes, read from its prototype: its parameters split at
 /// commas outside brackets; a C# / C++ parameter with a default value may be
 /// left out, a varargs one (`T... xs`, C#'s `params`, C++'s `...`) takes any
-/// number, a C# extension method's `this` parameter may be its receiver.
+/// number; a C# extension method is marked (its `this` parameter may be the
+/// receiver of the call).
 /// `None` in other languages or when the parameter list is not found.
 pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Arity> {
     if !matches!(language, Language::Java | Language::CSharp | Language::Cpp) || name.starts_with("operator") {
@@ -700,11 +704,11 @@ pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Ar
     params.push(&prototype[start..close]);
     let params: Vec<&str> = params.into_iter().map(str::trim).collect();
     if params == [""] || (language == Language::Cpp && params == ["void"]) {
-        return Some(Arity { fewest: 0, most: 0, variadic: false });
+        return Some(Arity { fewest: 0, most: 0, variadic: false, extension: false });
     }
     let (mut lo, mut hi) = (0usize, 0usize);
     let mut unbounded = false;
-    for (i, &p) in params.iter().enumerate() {
+    for &p in &params {
         // Attributes before a C# parameter (`[NotNull] string s`).
         let mut p = p;
         while let Some(rest) = p.strip_prefix('[') {
@@ -719,13 +723,10 @@ pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Ar
         if !defaulted {
             lo += 1;
         }
-        if i == 0 && language == Language::CSharp && p.starts_with("this ") {
-            // Called on its receiver: one argument fewer.
-            lo = lo.saturating_sub(1);
-        }
     }
+    let extension = language == Language::CSharp && params[0].trim_start().starts_with("this ");
     let cap = |n: usize| n.min(u8::MAX as usize) as u8;
-    Some(Arity { fewest: cap(lo), most: cap(hi), variadic: unbounded })
+    Some(Arity { fewest: cap(lo), most: cap(hi), variadic: unbounded, extension })
 }
 
 /// `c` in `s` outside brackets (a default value's `=`, not one inside a
@@ -1573,7 +1574,7 @@ impl<'i> Graph<'i> {
             self.add_constructors(f, r, &mut res)?;
         }
         if let Some(n) = r.args.filter(|_| res.defs.len() > 1) {
-            self.narrow_by_arity(n, &mut res)?;
+            self.narrow_by_arity(n, &r.receiver, &mut res)?;
         }
         Ok(res)
     }
@@ -1585,14 +1586,25 @@ impl<'i> Graph<'i> {
     /// prefer), when some methods take them and some do not; types and
     /// properties stay. One method left is no longer ambiguous
     /// (`checkArgument(ok)` is the one-parameter overload of 20).
-    fn narrow_by_arity(&self, n: u8, res: &mut Resolution) -> Result<(), SnapshotError> {
+    fn narrow_by_arity(&self, n: u8, receiver: &PackedReceiver, res: &mut Resolution) -> Result<(), SnapshotError> {
         let mut arities = Vec::with_capacity(res.defs.len());
         for &d in &res.defs {
             arities.push(self.arity(d)?);
         }
+        // What a method receives: a C# extension method called on a value
+        // (`xs.First(p)`) takes it first; called plainly (in its class) or on
+        // a name (its class's, or a field's), either.
+        let on_value = n.saturating_add(1);
+        let counts = |a: &Arity| -> [u8; 2] {
+            match (a.extension, receiver) {
+                (false, _) | (true, PackedReceiver::None) => [n, n],
+                (true, PackedReceiver::Name(_)) => [n, on_value],
+                (true, _) => [on_value, on_value],
+            }
+        };
         // Passing a variadic parameter's array itself is not told apart.
-        let plain = |a: &Arity| !a.variadic && (a.fewest..=a.most).contains(&n);
-        let expanded = |a: &Arity| a.variadic && n >= a.fewest;
+        let plain = |a: &Arity| !a.variadic && counts(a).iter().any(|c| (a.fewest..=a.most).contains(c));
+        let expanded = |a: &Arity| a.variadic && counts(a).iter().any(|&c| c >= a.fewest);
         let fits: &dyn Fn(&Arity) -> bool = if arities.iter().flatten().any(plain) { &plain } else { &expanded };
         let (methods, fitting) =
             (arities.iter().flatten().count(), arities.iter().flatten().filter(|a| fits(a)).count());
@@ -2568,7 +2580,7 @@ mod tests {
             (Java, "run", "void run(final Function<String, Integer> f, int[] xs)", Some((2, 2, false))),
             (CSharp, "Format", "public static string Format(string format, params object[] args)", Some((1, 1, true))),
             (CSharp, "Add", "public void Add(int a, int b = 0, [CallerMemberName] string c = \"\")", Some((1, 3, false))),
-            (CSharp, "Twice", "public static int Twice(this int x, int y)", Some((1, 2, false))),
+            (CSharp, "Twice", "public static int Twice(this int x, int y)", Some((2, 2, false))),
             (CSharp, "Get", "public T Get<T>(string key) where T : class", Some((1, 1, false))),
             (Cpp, "Put", "Status DB::Put(const WriteOptions& opt, const Slice& key, const Slice& value)", Some((3, 3, false))),
             (Cpp, "Store", "Store::Store(std::map<int, int> m, int n = f(1, 2))", Some((1, 2, false))),
@@ -2581,6 +2593,8 @@ mod tests {
         for (language, name, prototype, want) in cases {
             let got = arity_range(*language, name, prototype).map(|a| (a.fewest, a.most, a.variadic));
             assert_eq!(got, *want, "{prototype}");
+            let extension = arity_range(*language, name, prototype).is_some_and(|a| a.extension);
+            assert_eq!(extension, *name == "Twice", "{prototype}");
         }
     }
 
