@@ -631,6 +631,10 @@ fn fits(class: usize, c: &Candidate) -> bool {
             && matches!(&*c.def.kind, "interface" | "type"))
 }
 
+/// The most files a call's candidates may lie in for
+/// [`Graph::narrow_by_arity`] to read their prototypes.
+const MAX_OVERLOAD_FILES: usize = 4;
+
 /// How many arguments a method takes: `fewest..=most` without its variadic
 /// parameter, any number more with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1587,6 +1591,16 @@ impl<'i> Graph<'i> {
     /// properties stay. One method left is no longer ambiguous
     /// (`checkArgument(ok)` is the one-parameter overload of 20).
     fn narrow_by_arity(&self, n: u8, receiver: &PackedReceiver, res: &mut Resolution) -> Result<(), SnapshotError> {
+        // A prototype is read from its file's archive: overloads of one type
+        // (its file, or a few copies of it), not a common member name's
+        // candidates all over the project (reading theirs made mono's calls
+        // of `Add` read hundreds of archives a question).
+        let mut files: Vec<FileKey> = res.defs.iter().map(|d| d.0).collect();
+        files.sort_unstable();
+        files.dedup();
+        if files.len() > MAX_OVERLOAD_FILES {
+            return Ok(());
+        }
         let mut arities = Vec::with_capacity(res.defs.len());
         for &d in &res.defs {
             arities.push(self.arity(d)?);
