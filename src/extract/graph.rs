@@ -411,11 +411,15 @@ impl<'a> Visit<'a> {
         if self.kind(&node) == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
         }
-        match (self.spec.language, self.kind(&node)) {
-            (crate::lang::Language::Ruby, "super") => self.ruby_super(node),
-            (crate::lang::Language::Java, "explicit_constructor_invocation")
-            | (crate::lang::Language::CSharp, "constructor_initializer") => self.constructor_chain(node),
-            _ => {}
+        use crate::lang::Language::{CSharp, Java, Ruby};
+        if matches!(self.spec.language, Ruby | Java | CSharp) {
+            match (self.spec.language, self.kind(&node)) {
+                (Ruby, "super") => self.ruby_super(node),
+                (Java, "explicit_constructor_invocation") | (CSharp, "constructor_initializer") => {
+                    self.constructor_chain(node)
+                }
+                _ => {}
+            }
         }
         if g.scope && self.graph.scope.is_empty() {
             let name = self.child(node, "name").or_else(|| node.named_child(0));
@@ -1529,6 +1533,12 @@ impl<'a> Visit<'a> {
             // `new T { A = 1 }`, `new T`: the constructor without arguments.
             return matches!(self.kind(&call), "object_creation_expression" | "new_expression").then_some(0);
         };
+        self.arguments_in(list)
+    }
+
+    /// The arguments of an argument list, comments left out; `None` past
+    /// [`crate::extract::MAX_ARGS`].
+    fn arguments_in(&self, list: Node<'a>) -> Option<u8> {
         let mut cursor = list.walk();
         let n = list.named_children(&mut cursor).filter(|a| !self.kind(a).contains("comment")).count();
         (n <= crate::extract::MAX_ARGS).then_some(n as u8)
@@ -1606,11 +1616,7 @@ impl<'a> Visit<'a> {
                 list
             }
         };
-        let args = list.map(|l| {
-            let mut c = l.walk();
-            l.named_children(&mut c).filter(|a| !self.kind(a).contains("comment")).count()
-        });
-        let args = args.filter(|&n| n <= crate::extract::MAX_ARGS).map(|n| n as u8);
+        let args = list.and_then(|l| self.arguments_in(l));
         let line = node.start_position().row as u32 + 1;
         self.graph.refs.push(PendingRef { line, name, role: RefRole::Call, receiver: Pending::Done(receiver), args });
     }

@@ -410,7 +410,9 @@ pub fn decode_refs(bytes: &[u8], name_count: usize) -> Option<Vec<PackedRef>> {
         let args = if tag & 0x80 != 0 {
             let n = *bytes.get(at)?;
             at += 1;
-            Some(n).filter(|&n| n as usize <= crate::extract::MAX_ARGS)?;
+            if n as usize > crate::extract::MAX_ARGS {
+                return None;
+            }
             Some(n)
         } else {
             None
