@@ -2783,6 +2783,51 @@ fn overloads_told_apart_by_their_arguments_regression() {
     assert_eq!(put("s.cpp:3"), ["s.cpp:9 call"]);
 }
 
+/// Overloads were told apart only among candidates in at most four files
+/// (each method's prototype was read from its file's archive at question
+/// time): a member call on a receiver of unknown type, with same-named methods
+/// in six classes, stayed ambiguous between all of them. Each method's arity
+/// is now in the definitions table.
+#[test]
+fn overloads_in_many_files_told_apart_regression() {
+    let mut files: Vec<(String, String)> =
+        (0..6).map(|i| (format!("C{i}.java"), format!("class C{i} {{\n  void put(int a) {{}}\n}}\n"))).collect();
+    files.push(("Map.java".into(), "class Map {\n  void put(int k, int v) {}\n}\n".into()));
+    files.push((
+        "Use.java".into(),
+        "class Use {\n  void run() {\n    get().put(1, 2);\n    var x = make();\n    x.put(3, 4);\n  }\n}\n".into(),
+    ));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = project_of(&files);
+    assert_eq!(refs(&index, "Map.java:2"), ["Use.java:3 call", "Use.java:5 call"]);
+    for i in 0..6 {
+        assert_eq!(refs(&index, &format!("C{i}.java:2")), Vec::<String>::new(), "C{i}");
+    }
+}
+
+/// A C++ constructor's member initializer naming a base class (`Derived() :
+/// Base(1)`) or the class itself (a delegating constructor) was a plain name
+/// (`other`), bound to every constructor of the base and not a call: the
+/// base's constructors had no callers. It is a call of the constructor of
+/// that many arguments; an initializer of a member stays the member's.
+#[test]
+fn cpp_base_initializers_call_the_bases_constructor_regression() {
+    let (_dir, index) = project_of(&[
+        ("base.hpp", "struct Base {\n  Base(int a) {}\n  Base(int a, int b) {}\n};\n"),
+        (
+            "derived.hpp",
+            "#include \"base.hpp\"\nstruct Member {\n  Member(int x) {}\n};\nstruct Derived : public Base {\n  \
+             Member m_;\n  Derived() : Base(1), m_(2) {}\n  Derived(int a) : Derived() {}\n  \
+             Derived(int a, int b) : Base{a, b}, m_{3} {}\n};\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "base.hpp:2"), ["derived.hpp:7 call"]);
+    assert_eq!(refs(&index, "base.hpp:3"), ["derived.hpp:9 call"]);
+    assert_eq!(refs(&index, "derived.hpp:7"), ["derived.hpp:8 call"]);
+    assert_eq!(refs(&index, "derived.hpp:6"), ["derived.hpp:7 other", "derived.hpp:9 other"]);
+    assert_eq!(refs(&index, "derived.hpp:3"), Vec::<String>::new());
+}
+
 /// Ruby's `super`, bare or with arguments, calls the method it is written in
 /// as the base class declares it: it was no reference at all (rails'
 /// `initialize` methods calling `super` were missing from their bases'

@@ -411,13 +411,14 @@ impl<'a> Visit<'a> {
         if self.kind(&node) == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
         }
-        use crate::lang::Language::{CSharp, Java, Ruby};
-        if matches!(self.spec.language, Ruby | Java | CSharp) {
+        use crate::lang::Language::{CSharp, Cpp, Java, Ruby};
+        if matches!(self.spec.language, Ruby | Java | CSharp | Cpp) {
             match (self.spec.language, self.kind(&node)) {
                 (Ruby, "super") => self.ruby_super(node),
                 (Java, "explicit_constructor_invocation") | (CSharp, "constructor_initializer") => {
                     self.constructor_chain(node)
                 }
+                (Cpp, "field_initializer") => self.cpp_base_initializer(node),
                 _ => {}
             }
         }
@@ -1618,6 +1619,87 @@ impl<'a> Visit<'a> {
         };
         let args = list.and_then(|l| self.arguments_in(l));
         let line = node.start_position().row as u32 + 1;
+        self.graph.refs.push(PendingRef { line, name, role: RefRole::Call, receiver: Pending::Done(receiver), args });
+    }
+
+    /// A C++ constructor's member initializer naming a base class (`Derived()
+    /// : Base(1), m_(2)`): a call of the base's constructor, received by the
+    /// class seen as its bases, with its number of arguments; one naming the
+    /// class itself (`Derived() : Derived(0)`) delegates to its own. Which
+    /// names are bases is read from the class's base list, so an initializer
+    /// of a constructor defined outside its class is one only when it
+    /// delegates; the others initialize members (left as their references).
+    fn cpp_base_initializer(&mut self, node: Node<'a>) {
+        let Some(written) = node.named_child(0) else { return };
+        // The name's leaf: `ns::Base` → `Base`, `Base<T>` → `Base`.
+        let mut leaf = written;
+        for _ in 0..8 {
+            match self.kind(&leaf) {
+                "qualified_identifier" | "template_method" | "template_type" => match self.child(leaf, "name") {
+                    Some(n) => leaf = n,
+                    None => return,
+                },
+                _ => break,
+            }
+        }
+        if !matches!(self.kind(&leaf), "field_identifier" | "type_identifier" | "identifier") {
+            return;
+        }
+        let name = self.text(leaf);
+        // The constructor's class: the class whose body holds it, or the
+        // qualifier of an out-of-line definition (`Derived::Derived`).
+        let mut function = node.parent();
+        while let Some(f) = function.filter(|f| self.kind(f) != "function_definition") {
+            function = f.parent();
+        }
+        let Some(function) = function else { return };
+        let body = function.parent().filter(|b| self.kind(b) == "field_declaration_list");
+        let class =
+            body.and_then(|b| b.parent()).filter(|c| matches!(self.kind(c), "class_specifier" | "struct_specifier"));
+        let last = |n: Node<'a>| -> &'a str {
+            let text = self.text(n);
+            let text = text.split('<').next().unwrap_or_default().trim();
+            text.rsplit("::").next().unwrap_or_default().trim()
+        };
+        let (own, bases): (&str, Vec<&str>) = match class {
+            Some(c) => {
+                let Some(own) = self.child(c, "name").map(last) else { return };
+                let mut cursor = c.walk();
+                let clause = c.named_children(&mut cursor).find(|n| self.kind(n) == "base_class_clause");
+                let mut bases = Vec::new();
+                if let Some(clause) = clause {
+                    let mut cursor = clause.walk();
+                    for b in clause.named_children(&mut cursor) {
+                        if matches!(self.kind(&b), "type_identifier" | "qualified_identifier" | "template_type") {
+                            bases.push(last(b));
+                        }
+                    }
+                }
+                (own, bases)
+            }
+            None => {
+                let mut declarator = self.child(function, "declarator");
+                while let Some(d) = declarator.filter(|d| self.kind(d) != "qualified_identifier") {
+                    declarator = self.child(d, "declarator");
+                }
+                let Some(scope) = declarator.and_then(|d| self.child(d, "scope")) else { return };
+                (last(scope), Vec::new())
+            }
+        };
+        let receiver = if name == own {
+            Receiver::Type(own.to_string())
+        } else if bases.contains(&name) {
+            Receiver::Type(format!("{SUPER_OF}{own}"))
+        } else {
+            return;
+        };
+        let mut cursor = node.walk();
+        let list =
+            node.named_children(&mut cursor).find(|c| matches!(self.kind(c), "argument_list" | "initializer_list"));
+        let args = list.and_then(|l| self.arguments_in(l));
+        let line = leaf.start_position().row as u32 + 1;
+        // Its name is this call, not also a member's reference.
+        self.graph.def_names.insert(leaf.start_byte());
         self.graph.refs.push(PendingRef { line, name, role: RefRole::Call, receiver: Pending::Done(receiver), args });
     }
 

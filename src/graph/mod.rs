@@ -41,6 +41,8 @@ pub use ops::*;
 pub use search::*;
 pub use semantic::*;
 
+pub use crate::lang::arity::{arity_range, Arity};
+
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -410,6 +412,8 @@ pub struct Candidate {
     /// Seen only from its own file: a C / C++ top-level `static` in a source
     /// file (in a header it is the including files' too).
     pub file_local: bool,
+    /// How many arguments it takes: a Java, C# or C++ method's.
+    pub arity: Option<Arity>,
 }
 
 impl Candidate {
@@ -631,123 +635,6 @@ fn fits(class: usize, c: &Candidate) -> bool {
             && matches!(&*c.def.kind, "interface" | "type"))
 }
 
-/// The most files a call's candidates may lie in for
-/// [`Graph::narrow_by_arity`] to read their prototypes.
-const MAX_OVERLOAD_FILES: usize = 4;
-
-/// How many arguments a method takes: `fewest..=most` without its variadic
-/// parameter, any number more with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Arity {
-    pub fewest: u8,
-    pub most: u8,
-    pub variadic: bool,
-    /// A C# extension method: called on a value, that value is its first
-    /// argument (`xs.First(p)` passes two).
-    pub extension: bool,
-}
-
-/// The arguments a Java, C# or C++ method (or constructor)
-/// named `name` takes, read from its prototype: its parameters split at
-/// commas outside brackets; a C# / C++ parameter with a default value may be
-/// left out, a varargs one (`T... xs`, C#'s `params`, C++'s `...`) takes any
-/// number; a C# extension method is marked (its `this` parameter may be the
-/// receiver of the call).
-/// `None` in other languages or when the parameter list is not found.
-pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Arity> {
-    if !matches!(language, Language::Java | Language::CSharp | Language::Cpp) || name.starts_with("operator") {
-        return None;
-    }
-    // The name's first occurrence followed by its parameter list (C#'s
-    // generic `M<T>(..)` and C++'s `A::m(..)` included).
-    let b = prototype.as_bytes();
-    let mut open = None;
-    let mut from = 0;
-    while let Some(i) = prototype[from..].find(name).map(|i| i + from) {
-        from = i + name.len();
-        let before = prototype[..i].chars().next_back();
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        let mut j = from;
-        let mut depth = 0i32;
-        while j < b.len() {
-            match b[j] {
-                b'<' => depth += 1,
-                b'>' => depth -= 1,
-                b' ' | b'\t' => {}
-                _ if depth > 0 => {}
-                _ => break,
-            }
-            j += 1;
-        }
-        if b.get(j) == Some(&b'(') {
-            open = Some(j);
-            break;
-        }
-    }
-    let open = open?;
-    let mut params: Vec<&str> = Vec::new();
-    let (mut depth, mut start, mut close) = (0i32, open + 1, None);
-    for (j, &c) in b.iter().enumerate().skip(open + 1) {
-        match c {
-            b'(' | b'[' | b'{' | b'<' => depth += 1,
-            b')' if depth == 0 => {
-                close = Some(j);
-                break;
-            }
-            b')' | b']' | b'}' | b'>' => depth -= 1,
-            b',' if depth == 0 => {
-                params.push(&prototype[start..j]);
-                start = j + 1;
-            }
-            _ => {}
-        }
-    }
-    let close = close?;
-    params.push(&prototype[start..close]);
-    let params: Vec<&str> = params.into_iter().map(str::trim).collect();
-    if params == [""] || (language == Language::Cpp && params == ["void"]) {
-        return Some(Arity { fewest: 0, most: 0, variadic: false, extension: false });
-    }
-    let (mut lo, mut hi) = (0usize, 0usize);
-    let mut unbounded = false;
-    for &p in &params {
-        // Attributes before a C# parameter (`[NotNull] string s`).
-        let mut p = p;
-        while let Some(rest) = p.strip_prefix('[') {
-            p = rest.split_once(']').map_or("", |(_, after)| after.trim_start());
-        }
-        if p.contains("...") || (language == Language::CSharp && p.starts_with("params ")) {
-            unbounded = true;
-            continue;
-        }
-        hi += 1;
-        let defaulted = language != Language::Java && top_level_has(p, b'=');
-        if !defaulted {
-            lo += 1;
-        }
-    }
-    let extension = language == Language::CSharp && params[0].trim_start().starts_with("this ");
-    let cap = |n: usize| n.min(u8::MAX as usize) as u8;
-    Some(Arity { fewest: cap(lo), most: cap(hi), variadic: unbounded, extension })
-}
-
-/// `c` in `s` outside brackets (a default value's `=`, not one inside a
-/// template argument or a nested call).
-fn top_level_has(s: &str, c: u8) -> bool {
-    let mut depth = 0i32;
-    for &b in s.as_bytes() {
-        match b {
-            b'(' | b'[' | b'{' | b'<' => depth += 1,
-            b')' | b']' | b'}' | b'>' => depth -= 1,
-            _ if b == c && depth == 0 => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
 impl NameDefs {
     fn new(items: Vec<Candidate>) -> NameDefs {
         let family = items.first().map(|c| c.language.family());
@@ -883,8 +770,6 @@ pub struct Graph<'i> {
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
     gomods: RefCell<FxHashMap<String, Option<std::sync::Arc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
-    /// [`Graph::arity`] of methods overloads were told apart among.
-    arities: RefCell<FxHashMap<DefId, Option<Arity>>>,
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
@@ -910,7 +795,6 @@ impl<'i> Graph<'i> {
             import_files: RefCell::default(),
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
-            arities: RefCell::default(),
             exhaustive: false,
             scanned: Default::default(),
             model: None,
@@ -1218,8 +1102,9 @@ impl<'i> Graph<'i> {
                     && e.parent.is_none()
                     && ((matches!(language, Language::C | Language::Cpp) && is_c_source(&path))
                         || matches!(language, Language::TypeScript | Language::JavaScript));
+                let arity = e.arity;
                 let (def, scope) = Def::from_entry(name, e);
-                items.push(Candidate { id, def, path, language, scope, nested, file_local });
+                items.push(Candidate { id, def, path, language, scope, nested, file_local, arity });
             }
         }
         if self.index.has_updates() {
@@ -1578,7 +1463,7 @@ impl<'i> Graph<'i> {
             self.add_constructors(f, r, &mut res)?;
         }
         if let Some(n) = r.args.filter(|_| res.defs.len() > 1) {
-            self.narrow_by_arity(n, &r.receiver, &mut res)?;
+            self.narrow_by_arity(f, r, n, &mut res)?;
         }
         Ok(res)
     }
@@ -1590,27 +1475,26 @@ impl<'i> Graph<'i> {
     /// prefer), when some methods take them and some do not; types and
     /// properties stay. One method left is no longer ambiguous
     /// (`checkArgument(ok)` is the one-parameter overload of 20).
-    fn narrow_by_arity(&self, n: u8, receiver: &PackedReceiver, res: &mut Resolution) -> Result<(), SnapshotError> {
-        // A prototype is read from its file's archive: overloads of one type
-        // (its file, or a few copies of it), not a common member name's
-        // candidates all over the project (reading theirs made mono's calls
-        // of `Add` read hundreds of archives a question).
-        let mut files: Vec<FileKey> = res.defs.iter().map(|d| d.0).collect();
-        files.sort_unstable();
-        files.dedup();
-        if files.len() > MAX_OVERLOAD_FILES {
-            return Ok(());
+    fn narrow_by_arity(&self, f: &FileGraph, r: &PackedRef, n: u8, res: &mut Resolution) -> Result<(), SnapshotError> {
+        // Each method's arity is in its definitions-table record: found among
+        // the candidates of the name the call was resolved by, or of its
+        // constructors' name ([`Graph::add_constructors`]).
+        let name = match r.receiver {
+            PackedReceiver::None => self.dealias(f, f.name(r.name)),
+            _ => f.name(r.name).to_string(),
+        };
+        let mut names = vec![self.name_defs_for(&name, f.language)?];
+        if let Some(ctor) = constructor_name(f.language, &name).filter(|c| *c != name) {
+            names.push(self.name_defs_for(ctor, f.language)?);
         }
-        let mut arities = Vec::with_capacity(res.defs.len());
-        for &d in &res.defs {
-            arities.push(self.arity(d)?);
-        }
+        let arities: Vec<Option<Arity>> =
+            res.defs.iter().map(|&d| names.iter().find_map(|nd| nd.candidate(d)).and_then(|c| c.arity)).collect();
         // What a method receives: a C# extension method called on a value
         // (`xs.First(p)`) takes it first; called plainly (in its class) or on
         // a name (its class's, or a field's), either.
         let on_value = n.saturating_add(1);
         let counts = |a: &Arity| -> [u8; 2] {
-            match (a.extension, receiver) {
+            match (a.extension, &r.receiver) {
                 (false, _) | (true, PackedReceiver::None) => [n, n],
                 (true, PackedReceiver::Name(_)) => [n, on_value],
                 (true, _) => [on_value, on_value],
@@ -1631,25 +1515,6 @@ impl<'i> Graph<'i> {
             res.ambiguous = false;
         }
         Ok(())
-    }
-
-    /// How many arguments method `id` takes, from the prototype its file's
-    /// archive keeps ([`arity_range`]); `None` for a type or property, or a
-    /// prototype not understood.
-    fn arity(&self, id: DefId) -> Result<Option<Arity>, SnapshotError> {
-        if let Some(&a) = self.arities.borrow().get(&id) {
-            return Ok(a);
-        }
-        let seg = &self.index.segments[id.0 .0];
-        let slot = seg.slot(id.0 .1)?;
-        let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
-        let a = seg.with_archive(slot.structure, |bytes| -> Option<Arity> {
-            let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
-            let m = s.methods.get((id.1 as usize).checked_sub(s.types.len())?)?;
-            arity_range(language, m.name.as_str(), m.prototype.as_str())
-        })?;
-        self.arities.borrow_mut().insert(id, a);
-        Ok(a)
     }
 
     /// TS declaration merging of a value and a type: an interface or type
@@ -2582,36 +2447,6 @@ fn unknown_receiver(nd: &NameDefs, class: usize, language: Language) -> Resoluti
 mod tests {
     use super::*;
 
-    #[test]
-    fn arity_ranges_read_from_prototypes() {
-        use Language::*;
-        type Case<'a> = (Language, &'a str, &'a str, Option<(u8, u8, bool)>);
-        let cases: &[Case] = &[
-            (Java, "checkArgument", "public static void checkArgument(boolean expression)", Some((1, 1, false))),
-            (Java, "of", "public static <E> ImmutableList<E> of(E e1, E e2, E e3, E e4, E e5, E e6, E e7, E e8, E e9, E e10, E e11, E e12, E... others)", Some((12, 12, true))),
-            (Java, "put", "V put(Map<K, V> into, @Nullable K key)", Some((2, 2, false))),
-            (Java, "Store", "public Store()", Some((0, 0, false))),
-            (Java, "run", "void run(final Function<String, Integer> f, int[] xs)", Some((2, 2, false))),
-            (CSharp, "Format", "public static string Format(string format, params object[] args)", Some((1, 1, true))),
-            (CSharp, "Add", "public void Add(int a, int b = 0, [CallerMemberName] string c = \"\")", Some((1, 3, false))),
-            (CSharp, "Twice", "public static int Twice(this int x, int y)", Some((2, 2, false))),
-            (CSharp, "Get", "public T Get<T>(string key) where T : class", Some((1, 1, false))),
-            (Cpp, "Put", "Status DB::Put(const WriteOptions& opt, const Slice& key, const Slice& value)", Some((3, 3, false))),
-            (Cpp, "Store", "Store::Store(std::map<int, int> m, int n = f(1, 2))", Some((1, 2, false))),
-            (Cpp, "size", "size_t size(void) const", Some((0, 0, false))),
-            (Cpp, "printf", "int printf(const char* fmt, ...)", Some((1, 1, true))),
-            (Cpp, "operator<", "bool operator<(const A& a, const A& b)", None),
-            (Java, "missing", "void other(int a)", None),
-            (Python, "f", "def f(a, b)", None),
-        ];
-        for (language, name, prototype, want) in cases {
-            let got = arity_range(*language, name, prototype).map(|a| (a.fewest, a.most, a.variadic));
-            assert_eq!(got, *want, "{prototype}");
-            let extension = arity_range(*language, name, prototype).is_some_and(|a| a.extension);
-            assert_eq!(extension, *name == "Twice", "{prototype}");
-        }
-    }
-
     fn defs(n: usize) -> Arc<NameDefs> {
         let def = Def {
             name: "Get".into(),
@@ -2631,6 +2466,7 @@ mod tests {
                 scope: "p".into(),
                 nested: false,
                 file_local: false,
+                arity: None,
             })
             .collect();
         Arc::new(NameDefs::new(items))

@@ -6,6 +6,7 @@
 //! The extractor itself knows no language. Adding a language means one new file
 //! beside this one (its spec) and one line in [`SPECS`].
 
+pub mod arity;
 mod c;
 mod csharp;
 mod go;

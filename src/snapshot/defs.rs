@@ -12,6 +12,8 @@ use rustc_hash::FxHashMap;
 
 use super::postings::{get_varint, put_varint};
 use super::structure::ArchivedFileStructure;
+use crate::lang::arity::{arity_range, Arity};
+use crate::lang::Language;
 
 /// A definition as the table holds it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +42,9 @@ pub struct DefEntry {
     pub returns: String,
     /// The file's package or namespace (Go, C#); empty elsewhere.
     pub scope: String,
+    /// How many arguments a Java, C# or C++ method takes ([`arity_range`]);
+    /// `None` for other definitions and languages.
+    pub arity: Option<Arity>,
 }
 
 /// Most definitions of one name one segment's table holds (the count shares its
@@ -109,6 +114,7 @@ struct Row {
     line: u32,
     end_line: u32,
     tag: u8,
+    arity: Option<Arity>,
     kind: u32,
     parent: u32,
     returns: u32,
@@ -132,21 +138,28 @@ impl DefTableWriter {
     /// Adds the definitions of the file whose first slot is `slot`, read from its
     /// structure archive (nothing when it is empty or invalid); `terms` are the
     /// file's exact terms with their increasing lines (to mark the definitions
-    /// whose name is indexed on their first line).
-    pub fn add_file(&mut self, slot: u32, archive: &[u8], terms: &[(&str, &[u32])]) {
+    /// whose name is indexed on their first line); `language` is the file's
+    /// (its methods' arities are read from their prototypes by its rules).
+    pub fn add_file(&mut self, slot: u32, language: Option<Language>, archive: &[u8], terms: &[(&str, &[u32])]) {
         if archive.is_empty() {
             return;
         }
         let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(archive).ok();
-        self.add_archived(slot, s, terms);
+        self.add_archived(slot, language, s, terms);
     }
 
     /// [`DefTableWriter::add_file`] with the archive already checked (`None`:
     /// none, or invalid).
-    pub fn add_archived(&mut self, slot: u32, s: Option<&ArchivedFileStructure>, terms: &[(&str, &[u32])]) {
+    pub fn add_archived(
+        &mut self,
+        slot: u32,
+        language: Option<Language>,
+        s: Option<&ArchivedFileStructure>,
+        terms: &[(&str, &[u32])],
+    ) {
         let Some(s) = s else { return };
-        // (name, line, end_line, cat, kind, parent, returns, private)
-        type Fields<'a> = (&'a str, u32, u32, u8, &'a str, Option<&'a str>, &'a str, bool);
+        // (name, line, end_line, cat, kind, parent, returns, private, arity)
+        type Fields<'a> = (&'a str, u32, u32, u8, &'a str, Option<&'a str>, &'a str, bool, Option<Arity>);
         let private = |v: &rkyv::option::ArchivedOption<rkyv::string::ArchivedString>| {
             v.as_ref().is_some_and(|v| v.as_str() == "private")
         };
@@ -162,6 +175,7 @@ impl DefTableWriter {
                 t.parent.as_ref().map(|p| p.as_str()),
                 "",
                 private(&t.visibility),
+                None,
             ));
         }
         for m in s.methods.iter() {
@@ -175,6 +189,7 @@ impl DefTableWriter {
                 m.parent.as_ref().map(|p| p.as_str()),
                 m.returns.as_str(),
                 private(&m.visibility),
+                language.and_then(|l| arity_range(l, m.name.as_str(), m.prototype.as_str())),
             ));
         }
         for p in s.properties.iter() {
@@ -188,6 +203,7 @@ impl DefTableWriter {
                 p.parent.as_ref().map(|p| p.as_str()),
                 p.ty.as_str(),
                 private(&p.visibility),
+                None,
             ));
         }
         // Which definitions have their name among the terms of their first line
@@ -241,7 +257,7 @@ impl DefTableWriter {
         let mut functions: Vec<(u32, u32)> = defs.iter().filter(|d| d.3 == 1).map(|d| (d.1, d.2)).collect();
         functions.sort_unstable();
         let scope = self.id(&s.scope);
-        for (index, &(name, line, end_line, cat, kind, parent, returns, private)) in defs.iter().enumerate() {
+        for (index, &(name, line, end_line, cat, kind, parent, returns, private, arity)) in defs.iter().enumerate() {
             let nested =
                 functions.iter().take_while(|f| f.0 <= line).any(|&(l, e)| (l, e) != (line, end_line) && end_line <= e);
             let row = Row {
@@ -249,7 +265,12 @@ impl DefTableWriter {
                 index: index as u32,
                 line,
                 end_line,
-                tag: cat | (nested as u8) << 2 | (on_line[index] as u8) << 3 | (private as u8) << 4,
+                tag: cat
+                    | (nested as u8) << 2
+                    | (on_line[index] as u8) << 3
+                    | (private as u8) << 4
+                    | (arity.is_some() as u8) << 5,
+                arity,
                 kind: self.id(kind),
                 parent: parent.map_or(0, |p| if p.is_empty() { 0 } else { self.id(p) }),
                 returns: self.id(returns),
@@ -279,6 +300,9 @@ impl DefTableWriter {
                 put_varint(out, r.line as u64);
                 put_varint(out, (r.end_line - r.line) as u64);
                 out.push(r.tag);
+                if let Some(a) = r.arity {
+                    out.extend_from_slice(&[a.fewest, a.most, a.variadic as u8 | (a.extension as u8) << 1]);
+                }
                 for id in [r.kind, r.parent, r.returns, r.scope] {
                     put_varint(out, id as u64);
                 }
@@ -347,6 +371,7 @@ struct RawRecord {
     line: u32,
     end_line: u32,
     tag: u8,
+    arity: Option<Arity>,
     /// kind, parent, returns, scope: string ids plus one (0: none).
     ids: [u64; 4],
 }
@@ -361,12 +386,24 @@ fn raw_record(records: &[u8], at: &mut usize, slot: u32) -> Option<RawRecord> {
     let end_line = line.checked_add(u32::try_from(next()?).ok()?)?;
     // The tag is one byte: a one-byte varint (a set high bit fails here).
     let tag = u8::try_from(get_varint(records.get(..*at + 1)?, at)?).ok()?;
-    if tag & 3 > 2 || tag > 31 {
+    if tag & 3 > 2 || tag > 63 {
         return None;
     }
+    // Bit 5: the method's arity follows (fewest, most, flags).
+    let arity = match tag & 32 {
+        0 => None,
+        _ => {
+            let &[fewest, most, flags] = records.get(*at..*at + 3)? else { return None };
+            *at += 3;
+            if flags > 3 || fewest > most {
+                return None;
+            }
+            Some(Arity { fewest, most, variadic: flags & 1 != 0, extension: flags & 2 != 0 })
+        }
+    };
     let mut next = || get_varint(records, at);
     let ids = [next()?, next()?, next()?, next()?];
-    Some(RawRecord { slot, index, line, end_line, tag, ids })
+    Some(RawRecord { slot, index, line, end_line, tag, arity, ids })
 }
 
 /// Decodes a group of `count` records at `offset` of the `defs` section, with
@@ -397,6 +434,7 @@ pub fn read_heads(records: &[u8], offset: usize, count: usize) -> Option<Vec<(De
             nested: r.tag & 4 != 0,
             on_line: r.tag & 8 != 0,
             private: r.tag & 16 != 0,
+            arity: r.arity,
             kind: String::new(),
             parent: None,
             returns: String::new(),
@@ -536,6 +574,7 @@ mod tests {
             end_line,
             parent: parent.map(Into::into),
             returns: returns.into(),
+            prototype: format!("Store {name}(int a, int b = 1, params int[] rest)"),
             ..MethodRecord::default()
         };
         FileStructure {
@@ -560,9 +599,10 @@ mod tests {
         let mut w = DefTableWriter::default();
         // `add` is named on line 2 only (not on its field's line 40).
         let terms: [(&str, &[u32]); 2] = [("add", &[2, 9]), ("Store", &[1, 2])];
-        w.add_file(3, &archive(), &terms);
-        w.add_file(9, &archive(), &[]);
-        w.add_file(10, b"not an archive", &terms);
+        w.add_file(3, Some(Language::Java), &archive(), &terms);
+        w.add_file(9, Some(Language::CSharp), &archive(), &[]);
+        w.add_file(10, Some(Language::Java), b"not an archive", &terms);
+        w.add_file(11, None, &archive(), &[]);
         let DefSections { fst, records, strings, .. } = w.finish();
         let map = fst::Map::new(fst).unwrap();
         let group = |name: &str| {
@@ -570,10 +610,24 @@ mod tests {
             read_group(&records, &strings, (v >> 24) as usize, (v & 0xff_ffff) as usize).unwrap()
         };
         let add = group("add");
-        assert_eq!(add.len(), 4);
+        assert_eq!(add.len(), 6);
         assert_eq!(
             add.iter().map(|d| (d.slot, d.index, d.cat, d.parent.as_deref())).collect::<Vec<_>>(),
-            [(3, 2, 1, Some("Store")), (3, 4, 2, Some("Other")), (9, 2, 1, Some("Store")), (9, 4, 2, Some("Other"))]
+            [
+                (3, 2, 1, Some("Store")),
+                (3, 4, 2, Some("Other")),
+                (9, 2, 1, Some("Store")),
+                (9, 4, 2, Some("Other")),
+                (11, 2, 1, Some("Store")),
+                (11, 4, 2, Some("Other"))
+            ]
+        );
+        // Each method's arity by its file's language (Java has no defaults
+        // and no `params`); none for a property or an unknown language.
+        let arity = |fewest, most, variadic| Some(Arity { fewest, most, variadic, extension: false });
+        assert_eq!(
+            add.iter().map(|d| d.arity).collect::<Vec<_>>(),
+            [arity(3, 3, false), None, arity(1, 2, true), None, None, None]
         );
         assert_eq!(
             (add[0].line, add[0].end_line, add[0].returns.as_str(), add[0].scope.as_str()),
@@ -588,14 +642,44 @@ mod tests {
         assert!(map.get("missing").is_none());
         let v = map.get("add").unwrap();
         let mut lines = DefLines::new(&records, (v >> 24) as usize, (v & 0xff_ffff) as usize);
-        assert_eq!(lines.by_ref().collect::<Vec<_>>(), [(3, 2, true), (3, 40, false), (9, 2, false), (9, 40, false)]);
+        assert_eq!(
+            lines.by_ref().collect::<Vec<_>>(),
+            [(3, 2, true), (3, 40, false), (9, 2, false), (9, 40, false), (11, 2, false), (11, 40, false)]
+        );
         assert!(!lines.failed);
-        let mut short = DefLines::new(&records[..records.len() - 1], (v >> 24) as usize, 40);
-        assert_eq!(short.by_ref().count(), 3, "the last record is cut short");
+        let end = |name: &str| {
+            let v = map.get(name).unwrap();
+            let mut at = (v >> 24) as usize;
+            (0..(v & 0xff_ffff)).fold(0, |slot, _| raw_record(&records, &mut at, slot).unwrap().slot);
+            at
+        };
+        let mut short = DefLines::new(&records[..end("add") - 1], (v >> 24) as usize, 40);
+        assert_eq!(short.by_ref().count(), 5, "the last record is cut short");
         assert!(short.failed);
         // Truncated bytes are an error, not a panic.
         let v = map.get("add").unwrap();
-        assert!(read_group(&records[..records.len() - 1], &strings, (v >> 24) as usize, 40).is_none());
+        assert!(read_group(&records[..end("add") - 1], &strings, (v >> 24) as usize, 40).is_none());
         assert!(read_group(&records, &strings[..6], (v >> 24) as usize, 4).is_none());
+    }
+
+    #[test]
+    fn malformed_arities_are_refused() {
+        let mut w = DefTableWriter::default();
+        w.add_file(0, Some(Language::CSharp), &archive(), &[]);
+        let DefSections { fst, records, strings, .. } = w.finish();
+        let v = fst::Map::new(fst).unwrap().get("New").unwrap();
+        let (offset, count) = ((v >> 24) as usize, (v & 0xff_ffff) as usize);
+        let group = read_group(&records, &strings, offset, count).unwrap();
+        assert_eq!(group[0].arity, Some(Arity { fewest: 1, most: 2, variadic: true, extension: false }));
+        // The record: slot 0, index 3, line 30, extent 2 (a byte each), its
+        // tag, then the arity's bytes.
+        let tag_at = offset + 4;
+        assert_eq!(records[offset..tag_at], [0, 3, 30, 2]);
+        assert_eq!(records[tag_at], 1 | 32);
+        for (at, bad) in [(tag_at + 3, 4u8), (tag_at + 1, 3), (tag_at, 64 | 33)] {
+            let mut broken = records.clone();
+            broken[at] = bad;
+            assert!(read_group(&broken, &strings, offset, count).is_none(), "byte {at} = {bad}");
+        }
     }
 }

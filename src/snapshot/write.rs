@@ -12,6 +12,7 @@ use super::structure::{self, AheadFrame, FileStructure, FrameDict, FrameWriter, 
 use super::*;
 use crate::extract::words::MAX_TERM_BYTES;
 use crate::extract::FileFacts;
+use crate::lang::Language;
 
 /// An exact term's postings, two disjoint increasing lists: those on other lines,
 /// and those on definition lines; then the first slots of the files holding a
@@ -241,7 +242,7 @@ impl SegmentWriter {
             true => None,
             false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(entry.structure).ok(),
         };
-        self.defs.add_archived(first_slot, archived, &terms);
+        self.defs.add_archived(first_slot, Language::from_id(entry.meta.language), archived, &terms);
         // The names the file's references name (all of its terms when its
         // references do not decode), made ahead for an extracted file.
         let ref_names = ref_names.unwrap_or_else(|| archived.map(super::reffiles::ref_names));
