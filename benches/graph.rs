@@ -54,7 +54,19 @@ fn at(v: &[Duration], p: f64) -> Duration {
     v[((v.len() as f64 - 1.0) * p) as usize]
 }
 
+/// And the memory settings of `cg`'s commands that answer questions
+/// (src/main.rs `no_huge_pages`).
+#[allow(unsafe_code)]
+fn no_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_THP_DISABLE only sets a flag of this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 fn main() {
+    no_huge_pages();
     let Some(root) = index_root() else {
         eprintln!("graph bench: no index (set CG_BENCH_INDEX to an indexed project root)");
         return;

@@ -23,12 +23,15 @@ fn use_mimalloc_in_tree_sitter() {
     unsafe { tree_sitter::set_allocator(Some(mi_malloc), Some(mi_calloc), Some(mi_realloc), Some(mi_free)) };
 }
 
-/// For the long-running server: no transparent huge pages for its memory. Calls
-/// take and free buffers of a few KiB to a few MiB; mimalloc hands out fresh
-/// arena memory, and with huge pages each first touch had the kernel zero a
-/// whole 2 MiB page: `clear_page_erms` under `do_huge_pmd_anonymous_page` was
-/// 20-30% of `cg mcp`'s time in the MCP bench (perf; 15% fewer samples for the
-/// same calls without). Segments are mapped files, not affected.
+/// For the commands that answer questions (the server and the others): no
+/// transparent huge pages for their memory. Calls take and free buffers of a
+/// few KiB to a few MiB; mimalloc hands out fresh arena memory, and with huge
+/// pages each first touch had the kernel zero a whole 2 MiB page:
+/// `clear_page_erms` under `do_huge_pmd_anonymous_page` was 20-30% of `cg
+/// mcp`'s time in the MCP bench (perf; 15% fewer samples for the same calls
+/// without), 24% of the graph bench's refs, and `cg refs` / `cg symbol` on the
+/// four budget corpora took 10% longer a command. Segments are mapped files,
+/// not affected.
 #[allow(unsafe_code)]
 pub fn no_huge_pages() {
     #[cfg(target_os = "linux")]

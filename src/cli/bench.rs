@@ -142,8 +142,11 @@ pub fn run(args: Args) -> Result<()> {
     let peak = peak_rss_bytes();
     let snapshot_bytes: u64 = names.iter().filter_map(|n| std::fs::metadata(dir.join(n)).ok()).map(|m| m.len()).sum();
 
-    // 3. Open and query.
+    // 3. Open and query, with the memory settings of the commands that ask
+    // questions (`cg mcp` and the others: no transparent huge pages; the
+    // build above keeps them, as `cg init` does).
     note("opening and querying");
+    crate::no_huge_pages();
     let mut opens = Vec::new();
     for _ in 0..50 {
         let t = Instant::now();

@@ -21,7 +21,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<()> {
-    crate::no_huge_pages();
     let start = match args.project {
         Some(p) => p,
         None => std::env::current_dir().context("cannot read the current directory")?,

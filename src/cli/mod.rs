@@ -118,6 +118,22 @@ enum Command {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Commands that answer questions run without transparent huge pages
+    // ([`crate::no_huge_pages`]); those that build an index keep them (`cg
+    // bench` turns them off after its build).
+    let builds = matches!(
+        cli.command,
+        Command::Bench(_)
+            | Command::Init(_)
+            | Command::Update(_)
+            | Command::Compact(_)
+            | Command::Watch(_)
+            | Command::Embed(_)
+            | Command::Extract(_)
+    );
+    if !builds {
+        crate::no_huge_pages();
+    }
     let result = match cli.command {
         Command::Bench(args) => bench::run(args),
         Command::Mcp(args) => mcp::run(args),
