@@ -2828,6 +2828,30 @@ fn cpp_base_initializers_call_the_bases_constructor_regression() {
     assert_eq!(refs(&index, "derived.hpp:3"), Vec::<String>::new());
 }
 
+/// A scope without a name took its first child for one: C++'s and PHP's
+/// unnamed `namespace { .. }` made the whole body the file's namespace (a
+/// qualified name `{\nint helper(..) ..}::helper`), and a Java
+/// `package-info.java` with annotations before `package` was in the package
+/// `@Deprecated`, not `p`.
+#[test]
+fn unnamed_namespaces_and_annotated_packages_regression() {
+    let (_dir, index) = project_of(&[
+        ("a.cpp", "namespace {\nint helper(int a) { return a; }\n}\n"),
+        ("b.cpp", "namespace outer::inner {\nstruct S {};\n}\n"),
+        ("c.php", "<?php\nnamespace {\nfunction g() {}\n}\n"),
+        ("p/package-info.java", "@Deprecated\n@SuppressWarnings(\"x\")\npackage p;\n"),
+        ("p/A.java", "package p;\nclass A {}\n"),
+    ]);
+    assert_eq!(qualified(&index, "helper"), ["helper"]);
+    assert_eq!(qualified(&index, "S"), ["outer::inner::S"]);
+    assert_eq!(qualified(&index, "g"), ["g"]);
+    let g = Graph::new(&index);
+    let mut files: Vec<String> = g.scope_files("p").unwrap().into_iter().map(|k| g.path_of(k).unwrap()).collect();
+    files.sort();
+    assert_eq!(files, ["p/A.java", "p/package-info.java"]);
+    assert!(g.scope_files("@Deprecated").unwrap().is_empty());
+}
+
 /// Ruby's `super`, bare or with arguments, calls the method it is written in
 /// as the base class declares it: it was no reference at all (rails'
 /// `initialize` methods calling `super` were missing from their bases'

@@ -423,7 +423,16 @@ impl<'a> Visit<'a> {
             }
         }
         if g.scope && self.graph.scope.is_empty() {
-            let name = self.child(node, "name").or_else(|| node.named_child(0));
+            // Its name: the `name` field, else its first name child (Go's
+            // `package_identifier`, Java's `scoped_identifier` after the
+            // annotations of a `package-info.java`). An unnamed namespace (C++'s
+            // `namespace { .. }`, PHP's `namespace { .. }`) names none: its body
+            // was taken for the name.
+            let name = self.child(node, "name").or_else(|| {
+                let mut cursor = node.walk();
+                let first = node.named_children(&mut cursor).find(|c| self.kind(c).contains("identifier"));
+                first
+            });
             if let Some(n) = name {
                 self.graph.scope = self.text(n).to_string();
             }
