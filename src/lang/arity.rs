@@ -24,7 +24,7 @@ pub struct Arity {
 /// number; a C# extension method is marked (its `this` parameter may be the
 /// receiver of the call).
 /// `None` in other languages or when the parameter list is not found.
-pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Arity> {
+pub fn arity_range<'a>(language: Language, name: &str, prototype: &'a str) -> Option<Arity> {
     // An unnamed method (C++'s conversion and anonymous declarations) is
     // called by no name (and an empty name is found everywhere).
     if !matches!(language, Language::Java | Language::CSharp | Language::Cpp)
@@ -38,7 +38,11 @@ pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Ar
     let b = prototype.as_bytes();
     let mut open = None;
     let mut from = 0;
-    while let Some(i) = prototype[from..].find(name).map(|i| i + from) {
+    let (nb, head) = (name.as_bytes(), name.as_bytes()[0]);
+    // The next occurrence of the name (a byte scan: a `str::find` searcher
+    // set up for every method was most of this function's time).
+    let next = |from: usize| (from..b.len()).find(|&i| b[i] == head && b[i..].starts_with(nb));
+    while let Some(i) = next(from) {
         from = i + name.len();
         let before = prototype[..i].chars().next_back();
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
@@ -62,7 +66,31 @@ pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Ar
         }
     }
     let open = open?;
-    let mut params: Vec<&str> = Vec::new();
+    // Each parameter as it is found (no list is allocated: this runs for
+    // every method when a segment's definitions table is written).
+    let (mut lo, mut hi, mut count) = (0usize, 0usize, 0usize);
+    let (mut unbounded, mut first) = (false, "");
+    let mut parameter = |p: &'a str| {
+        let p = p.trim();
+        if count == 0 {
+            first = p;
+        }
+        count += 1;
+        // Attributes before a C# parameter (`[NotNull] string s`).
+        let mut p = p;
+        while let Some(rest) = p.strip_prefix('[') {
+            p = rest.split_once(']').map_or("", |(_, after)| after.trim_start());
+        }
+        if p.contains("...") || (language == Language::CSharp && p.starts_with("params ")) {
+            unbounded = true;
+            return;
+        }
+        hi += 1;
+        let defaulted = language != Language::Java && top_level_has(p, b'=');
+        if !defaulted {
+            lo += 1;
+        }
+    };
     let (mut depth, mut start, mut close) = (0i32, open + 1, None);
     for (j, &c) in b.iter().enumerate().skip(open + 1) {
         match c {
@@ -73,37 +101,18 @@ pub fn arity_range(language: Language, name: &str, prototype: &str) -> Option<Ar
             }
             b')' | b']' | b'}' | b'>' => depth -= 1,
             b',' if depth == 0 => {
-                params.push(&prototype[start..j]);
+                parameter(&prototype[start..j]);
                 start = j + 1;
             }
             _ => {}
         }
     }
     let close = close?;
-    params.push(&prototype[start..close]);
-    let params: Vec<&str> = params.into_iter().map(str::trim).collect();
-    if params == [""] || (language == Language::Cpp && params == ["void"]) {
+    parameter(&prototype[start..close]);
+    if count == 1 && (first.is_empty() || (language == Language::Cpp && first == "void")) {
         return Some(Arity { fewest: 0, most: 0, variadic: false, extension: false });
     }
-    let (mut lo, mut hi) = (0usize, 0usize);
-    let mut unbounded = false;
-    for &p in &params {
-        // Attributes before a C# parameter (`[NotNull] string s`).
-        let mut p = p;
-        while let Some(rest) = p.strip_prefix('[') {
-            p = rest.split_once(']').map_or("", |(_, after)| after.trim_start());
-        }
-        if p.contains("...") || (language == Language::CSharp && p.starts_with("params ")) {
-            unbounded = true;
-            continue;
-        }
-        hi += 1;
-        let defaulted = language != Language::Java && top_level_has(p, b'=');
-        if !defaulted {
-            lo += 1;
-        }
-    }
-    let extension = language == Language::CSharp && params[0].trim_start().starts_with("this ");
+    let extension = language == Language::CSharp && first.starts_with("this ");
     let cap = |n: usize| n.min(u8::MAX as usize) as u8;
     Some(Arity { fewest: cap(lo), most: cap(hi), variadic: unbounded, extension })
 }
