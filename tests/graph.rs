@@ -2852,6 +2852,26 @@ fn unnamed_namespaces_and_annotated_packages_regression() {
     assert!(g.scope_files("@Deprecated").unwrap().is_empty());
 }
 
+/// A C++ file's namespace was its first named one only: `namespace leveldb {
+/// namespace log { class Reader` qualified `leveldb::Reader`, and
+/// `leveldb::log::Reader` found nothing. A namespace opened first in that one's
+/// body extends it; one after other declarations leaves it (one namespace a
+/// file: `x::V` below is a known limit).
+#[test]
+fn nested_cpp_namespaces_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "a.cpp",
+            "// log\nnamespace leveldb {\n// inner\nclass Env;\nstruct File;\nnamespace log {\nstruct Reader {};\n}\n}\n",
+        ),
+        ("b.cpp", "namespace x {\nstruct U {};\nnamespace y {\nstruct V {};\n}\n}\n"),
+    ]);
+    assert_eq!(qualified(&index, "Reader"), ["leveldb::log::Reader"]);
+    assert_eq!(qualified(&index, "leveldb::log::Reader"), ["leveldb::log::Reader"]);
+    assert_eq!(qualified(&index, "U"), ["x::U"]);
+    assert_eq!(qualified(&index, "V"), ["x::V"]);
+}
+
 /// Ruby's `super`, bare or with arguments, calls the method it is written in
 /// as the base class declares it: it was no reference at all (rails'
 /// `initialize` methods calling `super` were missing from their bases'

@@ -302,6 +302,9 @@ pub(super) struct GraphState<'a> {
     refs: Vec<PendingRef<'a>>,
     imports: Vec<ImportFact>,
     scope: String,
+    /// The C++ namespace whose name ends `scope` (by node id): one nested first
+    /// in its body extends it (`namespace a { namespace b {` is `a::b`).
+    scope_node: Option<usize>,
     /// Names of generic parameters declared in the file.
     type_params: rustc_hash::FxHashSet<&'a str>,
     /// (type, field) → the field's declared type.
@@ -422,7 +425,9 @@ impl<'a> Visit<'a> {
                 _ => {}
             }
         }
-        if g.scope && self.graph.scope.is_empty() {
+        if g.scope && !self.graph.scope.is_empty() && self.spec.language == crate::lang::Language::Cpp {
+            self.nested_namespace(node);
+        } else if g.scope && self.graph.scope.is_empty() {
             // Its name: the `name` field, else its first name child (Go's
             // `package_identifier`, Java's `scoped_identifier` after the
             // annotations of a `package-info.java`). An unnamed namespace (C++'s
@@ -435,6 +440,7 @@ impl<'a> Visit<'a> {
             });
             if let Some(n) = name {
                 self.graph.scope = self.text(n).to_string();
+                self.graph.scope_node = Some(node.id());
             }
         }
     }
@@ -1629,6 +1635,34 @@ impl<'a> Visit<'a> {
         let args = list.and_then(|l| self.arguments_in(l));
         let line = node.start_position().row as u32 + 1;
         self.graph.refs.push(PendingRef { line, name, role: RefRole::Call, receiver: Pending::Done(receiver), args });
+    }
+
+    /// A C++ namespace opened first in the body of the one that named the
+    /// file's scope, after comments and forward declarations at most
+    /// (`namespace leveldb { class Env; namespace log { class Reader`):
+    /// the file's definitions are in both (`leveldb::log::Reader`). One after
+    /// other declarations, or a second one, leaves the scope as it is.
+    fn nested_namespace(&mut self, node: Node<'a>) {
+        let Some(body) = node.parent().filter(|b| self.kind(b) == "declaration_list") else { return };
+        if body.parent().map(|p| p.id()) != self.graph.scope_node {
+            return;
+        }
+        // Before it only comments and forward declarations (`class Env;`,
+        // which define nothing).
+        let declares = |c: &Node<'a>| {
+            let forward = matches!(self.kind(c), "class_specifier" | "struct_specifier" | "union_specifier")
+                && self.child(*c, "body").is_none();
+            self.kind(c) != "comment" && !forward
+        };
+        let mut cursor = body.walk();
+        let first = body.named_children(&mut cursor).find(declares);
+        if first.map(|f| f.id()) != Some(node.id()) {
+            return;
+        }
+        let Some(name) = self.child(node, "name") else { return };
+        let name = self.text(name);
+        self.graph.scope = format!("{}::{name}", self.graph.scope);
+        self.graph.scope_node = Some(node.id());
     }
 
     /// A C++ constructor's member initializer naming a base class (`Derived()
