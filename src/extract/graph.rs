@@ -183,6 +183,14 @@ pub(super) fn js_like(spec: &LanguageSpec) -> bool {
     matches!(spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript)
 }
 
+/// The last name of a type as written, without its generic arguments
+/// (`ImmutableCollection.ArrayBasedBuilder<E>`, `ns::Tpl<int>`: the name its
+/// constructors have).
+fn last_name(written: &str) -> &str {
+    let written = written.split('<').next().unwrap_or_default().trim();
+    written.rsplit(['.', ':']).next().unwrap_or_default().trim()
+}
+
 /// JS arrays' methods whose callback's first parameter is an element.
 const ARRAY_METHODS: &[&str] =
     &["every", "filter", "find", "findIndex", "findLast", "findLastIndex", "flatMap", "forEach", "map", "some", "sort"];
@@ -1615,11 +1623,7 @@ impl<'a> Visit<'a> {
             };
             // Its last name (`ImmutableCollection.ArrayBasedBuilder<E>`:
             // `ArrayBasedBuilder`), as a constructor is named.
-            let last = |b: Node<'a>| {
-                let written = self.text(b).split('<').next().unwrap_or_default().trim();
-                written.rsplit(['.', ':']).next().unwrap_or_default().trim()
-            };
-            let Some(base) = base.map(last).filter(|b| plain_name(b)) else { return };
+            let Some(base) = base.map(|b| last_name(self.text(b))).filter(|b| plain_name(b)) else { return };
             (base, Receiver::Type(format!("{SUPER_OF}{own}")))
         } else {
             (own, Receiver::Type(own.to_string()))
@@ -1699,11 +1703,7 @@ impl<'a> Visit<'a> {
         let body = function.parent().filter(|b| self.kind(b) == "field_declaration_list");
         let class =
             body.and_then(|b| b.parent()).filter(|c| matches!(self.kind(c), "class_specifier" | "struct_specifier"));
-        let last = |n: Node<'a>| -> &'a str {
-            let text = self.text(n);
-            let text = text.split('<').next().unwrap_or_default().trim();
-            text.rsplit("::").next().unwrap_or_default().trim()
-        };
+        let last = |n: Node<'a>| last_name(self.text(n));
         let (own, bases): (&str, Vec<&str>) = match class {
             Some(c) => {
                 let Some(own) = self.child(c, "name").map(last) else { return };

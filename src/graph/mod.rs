@@ -1479,10 +1479,7 @@ impl<'i> Graph<'i> {
         // Each method's arity is in its definitions-table record: found among
         // the candidates of the name the call was resolved by, or of its
         // constructors' name ([`Graph::add_constructors`]).
-        let name = match r.receiver {
-            PackedReceiver::None => self.dealias(f, f.name(r.name)),
-            _ => f.name(r.name).to_string(),
-        };
+        let name = self.called_name(f, r);
         let mut names = vec![self.name_defs_for(&name, f.language)?];
         if let Some(ctor) = constructor_name(f.language, &name).filter(|c| *c != name) {
             names.push(self.name_defs_for(ctor, f.language)?);
@@ -1561,6 +1558,15 @@ impl<'i> Graph<'i> {
         Ok(())
     }
 
+    /// The name a call of `r` was resolved by: a plain name through the
+    /// file's import aliases, a member's as written.
+    fn called_name(&self, f: &FileGraph, r: &PackedRef) -> String {
+        match r.receiver {
+            PackedReceiver::None => self.dealias(f, f.name(r.name)),
+            _ => f.name(r.name).to_string(),
+        }
+    }
+
     /// A call of a type (`new Store(1)`, Python's `Store(1)`) runs its
     /// constructors: they are bound too (all overloads, not told apart), the
     /// type keeping the reference, whose ambiguity is the type's. A type's
@@ -1568,10 +1574,7 @@ impl<'i> Graph<'i> {
     /// C++ also those defined outside it, `Store::Store`); inherited ones are
     /// not followed.
     fn add_constructors(&self, f: &FileGraph, r: &PackedRef, res: &mut Resolution) -> Result<(), SnapshotError> {
-        let name = match r.receiver {
-            PackedReceiver::None => self.dealias(f, f.name(r.name)),
-            _ => f.name(r.name).to_string(),
-        };
+        let name = self.called_name(f, r);
         let Some(ctor) = constructor_name(f.language, &name) else { return Ok(()) };
         let types = self.name_defs_for(&name, f.language)?;
         // From the bound definitions (a few) to their candidates (scanning
