@@ -2924,3 +2924,42 @@ fn constructor_chains_call_the_overload_they_pass_arguments_to_regression() {
     assert_eq!(refs(&index, "Outer.java:4"), ["Sub.java:3 call"]);
     assert_eq!(refs(&index, "Outer.java:2"), Vec::<String>::new());
 }
+
+/// A C++ class declared with an export macro (`class LEVELDB_EXPORT
+/// EnvWrapper : public Env {`) parses as a function `EnvWrapper` whose body is
+/// the class's: its constructors and destructor were calls and errors (not
+/// methods), its base an error (no supertype), and the file had syntax
+/// errors. Such files are parsed again with the macros blanked out; the
+/// macro stays a word of its line and a reference.
+#[test]
+fn cpp_export_macro_classes_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "api.h",
+            "#define API\nnamespace ns {\nclass API Base {\n public:\n  Base();\n  virtual ~Base();\n};\n\
+             class API Derived : public Base {\n public:\n  Derived();\n  class API Inner final {\n    Inner(int a);\n  };\n};\n}\n",
+        ),
+        ("use.cpp", "#include \"api.h\"\nnamespace ns {\nvoid use() {\n  Base* b = new Derived();\n}\n}\n"),
+    ]);
+    assert_eq!(qualified(&index, "api.h:5"), ["ns::Base::Base"]);
+    assert_eq!(qualified(&index, "api.h:6"), ["ns::Base::~Base"]);
+    assert_eq!(qualified(&index, "api.h:12"), ["ns::Inner::Inner"]);
+    assert_eq!(refs(&index, "api.h:10"), ["use.cpp:4 call"]);
+    let g = Graph::new(&index);
+    let h = g.hierarchy(g.find("Derived").unwrap()[0]).unwrap();
+    let sup: Vec<&str> = h.supertypes.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(sup, ["Base"]);
+    assert_eq!(refs(&index, "API"), ["api.h:3 other", "api.h:8 other", "api.h:11 other"]);
+    let mut q = codegraph::query::Query::new("API", codegraph::query::Mode::Exact);
+    q.case_sensitive = true;
+    let hits = codegraph::query::search(&index, &q).unwrap().hits;
+    let lines: Vec<String> = hits.iter().map(|h| format!("{}:{}", h.path, h.line)).collect();
+    assert_eq!(lines, ["api.h:1", "api.h:3", "api.h:8", "api.h:11"]);
+    let facts = codegraph::extract::Extractor::new().extract(
+        "api.h",
+        codegraph::lang::Language::Cpp,
+        std::fs::read(_dir.path().join("api.h")).unwrap().as_slice(),
+        0,
+    );
+    assert!(facts.diagnostics.is_empty(), "{:?}", facts.diagnostics);
+}

@@ -70,12 +70,35 @@ impl Extractor {
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let grammar = self.grammar(language, &ext);
         let spec = language.spec();
-        let (tree, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes());
+        let (mut tree, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes());
+        // C++ classes declared with an export macro (`class API Name : Base {
+        // .. }`) parse as a function whose body is the class's: its
+        // constructors become calls and its bases errors. The file is parsed
+        // again with those macros blanked out (same offsets and lines); the
+        // walk reads the text as written, and takes the macros' words itself.
+        let macros = match (&tree, language) {
+            (Some(t), Language::Cpp) => export_macro_spans(t.root_node(), source.as_bytes()),
+            _ => Vec::new(),
+        };
+        if !macros.is_empty() {
+            let mut blanked = source.as_bytes().to_vec();
+            for (r, _) in &macros {
+                if let Some(span) = blanked.get_mut(r.clone()) {
+                    span.fill(b' ');
+                }
+            }
+            if let (Some(again), false) = parse_bounded(&mut grammar.parser, &blanked) {
+                tree = Some(again);
+            }
+        }
         let mut visit = Visit::new(&source, spec, &grammar.roles);
         match &tree {
             Some(tree) => {
                 let root = tree.root_node();
                 visit.walk(root);
+                for (r, row) in &macros {
+                    visit.macro_word(r.clone(), *row);
+                }
                 facts.header = visit.header(root);
                 visit.finish(&mut facts, false);
             }
@@ -154,6 +177,73 @@ impl Extractor {
         };
         &mut self.grammars[index]
     }
+}
+
+/// The byte ranges of the export macros of C++ classes the grammar misread
+/// (`class LEVELDB_EXPORT Env {` as a function `Env` returning `class
+/// LEVELDB_EXPORT`): a class, struct or union specifier named in capitals,
+/// without a body, as the result type of a function definition whose
+/// declarator is a plain name (`Env`, or `final` after an error holding the
+/// name), not a function declarator. Only declarations are looked in
+/// (namespaces, linkage blocks, templates, class bodies, preprocessor
+/// branches, and the bodies misread so), not function bodies. Each with its
+/// line (0-based).
+fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops::Range<usize>, u32)> {
+    const CONTAINERS: [&str; 14] = [
+        "translation_unit",
+        "namespace_definition",
+        "declaration_list",
+        "linkage_specification",
+        "template_declaration",
+        "class_specifier",
+        "struct_specifier",
+        "union_specifier",
+        "field_declaration_list",
+        "preproc_if",
+        "preproc_ifdef",
+        "preproc_else",
+        "preproc_elif",
+        "compound_statement",
+    ];
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    let mut cursor = root.walk();
+    while let Some(node) = stack.pop() {
+        for child in node.named_children(&mut cursor) {
+            let kind = child.kind();
+            if kind == "function_definition" {
+                if let Some(span) = misread_export_macro(child, src) {
+                    out.push(span);
+                    // Its body is the class's: nested classes may be misread too.
+                    stack.extend(child.child_by_field_name("body"));
+                }
+            } else if CONTAINERS.contains(&kind) && kind != "compound_statement" {
+                stack.push(child);
+            }
+        }
+    }
+    out.sort_by_key(|(r, _)| r.start);
+    out
+}
+
+/// [`export_macro_spans`] for one function definition.
+fn misread_export_macro(function: tree_sitter::Node<'_>, src: &[u8]) -> Option<(std::ops::Range<usize>, u32)> {
+    let ty = function.child_by_field_name("type")?;
+    if !matches!(ty.kind(), "class_specifier" | "struct_specifier" | "union_specifier")
+        || ty.child_by_field_name("body").is_some()
+    {
+        return None;
+    }
+    let declarator = function.child_by_field_name("declarator")?;
+    if !matches!(declarator.kind(), "identifier" | "field_identifier" | "type_identifier") {
+        return None;
+    }
+    let name = ty.child_by_field_name("name")?;
+    let text = src.get(name.byte_range())?;
+    let capitals = text.len() > 1
+        && text.iter().any(u8::is_ascii_uppercase)
+        && text.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+    capitals.then(|| (name.byte_range(), name.start_position().row as u32))
 }
 
 /// How long parsing one file may take: [`PARSE_BUDGET_BASE`] plus

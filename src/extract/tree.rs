@@ -322,6 +322,16 @@ impl<'a> Visit<'a> {
         }
     }
 
+    /// A C++ export macro blanked out before parsing (`class API Name`): a
+    /// word of code on its line, and a reference to the macro.
+    pub(crate) fn macro_word(&mut self, range: std::ops::Range<usize>, row: u32) {
+        let Some(text) = self.src.get(range) else { return };
+        self.mark((row, row), F_CODE);
+        let words = &mut self.words;
+        for_each_word(text, row, WordSource::Code, |w, row| words.push((w, row)));
+        self.macro_reference(row + 1, text);
+    }
+
     /// Lexical fallback when there is no tree: every word is a code term.
     pub(crate) fn words_only(&mut self) {
         let src = self.src;
