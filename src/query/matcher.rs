@@ -17,6 +17,16 @@ const REGEX_DFA_SIZE_LIMIT: usize = 4 << 20;
 /// Candidate keys whose reads are started together (see [`Matcher::verify`]).
 const VERIFY_BATCH: usize = 32;
 
+/// An exact term in one segment ([`Matcher::exact_term`]).
+pub struct ExactTerm {
+    pub fold: FoldRec,
+    /// The variants that match, in id order.
+    pub variants: Vec<VariantRec>,
+    /// Whether `variants` are all of the fold's (so its record counts their
+    /// distinct lines).
+    pub every_variant: bool,
+}
+
 /// A compiled query term.
 pub struct Matcher {
     mode: Mode,
@@ -125,16 +135,19 @@ impl Matcher {
         }
     }
 
-    /// For a case-insensitive exact term: its fold in the segment (all of whose
-    /// variants match), whose record counts the distinct lines of all of them.
-    pub fn exact_fold(&self, seg: &Segment) -> Result<Option<FoldRec>, SnapshotError> {
-        if self.mode != Mode::Exact || self.case_sensitive {
+    /// An exact term's fold in the segment and its variants that match (all of
+    /// them unless case matters), from one dictionary lookup: what the hits, the
+    /// total and the lines defining the term are read from. `None` for another
+    /// mode, or a term the segment does not hold.
+    pub fn exact_term(&self, seg: &Segment) -> Result<Option<ExactTerm>, SnapshotError> {
+        if self.mode != Mode::Exact {
             return Ok(None);
         }
-        match seg.term_fst()?.get(&self.folded) {
-            Some(id) => seg.fold(id as u32).map(Some),
-            None => Ok(None),
-        }
+        let Some(id) = seg.term_fst()?.get(&self.folded) else { return Ok(None) };
+        let fold = seg.fold(id as u32)?;
+        let mut variants = Vec::new();
+        self.push_variants(seg, fold, None, &mut variants)?;
+        Ok(Some(ExactTerm { fold, variants, every_variant: !self.case_sensitive }))
     }
 
     /// The variants of a segment that match.

@@ -21,14 +21,14 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use rayon::prelude::*;
 
-pub use matcher::Matcher;
+pub use matcher::{ExactTerm, Matcher};
 pub use paths::PathFilter;
 
 use crate::extract::words::{for_each_word, WordSource};
 use crate::extract::LineType;
 use crate::project::Index;
 use crate::snapshot::postings::{add_to_bits, extend_into, LineBits};
-use crate::snapshot::{unpack, Segment, SlotRec, SlotSet, SnapshotError, VariantRec};
+use crate::snapshot::{unpack, FoldRec, Segment, SlotRec, SlotSet, SnapshotError, VariantRec};
 use matcher::intersect_sorted;
 
 /// How a query term matches index terms.
@@ -181,10 +181,26 @@ pub fn search_tuned(index: &Index, query: &Query, tuning: Tuning) -> Result<Matc
     let mut defs: Vec<Hit> = Vec::new();
     let mut rest: Vec<Hit> = Vec::new();
     let mut total = 0u64;
+    // An exact term is looked up once per segment, for its hits, its total and
+    // the lines defining it.
+    let exact: Vec<Option<ExactTerm>> = match matchers.as_slice() {
+        [one] if query.mode == Mode::Exact => index
+            .segments
+            .iter()
+            .map(|seg| guarded(seg, || one.exact_term(seg).map_err(QueryError::from)))
+            .collect::<Result<_, _>>()?,
+        _ => Vec::new(),
+    };
     let run = |i: usize| {
         let (seg, skip) = (&index.segments[i], &index.superseded[i]);
         guarded(seg, || match matchers.as_slice() {
-            [one] => search_segment(seg, i as u32, skip, one, &filter, limit, tuning),
+            [one] => {
+                let exact = match exact.is_empty() {
+                    true => None,
+                    false => Some(exact[i].as_ref()),
+                };
+                search_segment(seg, i as u32, skip, one, exact, &filter, limit, tuning)
+            }
             several => search_segment_words(seg, i as u32, skip, several, &filter, limit),
         })
     };
@@ -214,11 +230,16 @@ pub fn search_tuned(index: &Index, query: &Query, tuning: Tuning) -> Result<Matc
     // Each segment kept its first `limit` definition lines, so what is left
     // after taking these out still fills the answer.
     let mut hits = match (&words, query.mode) {
-        (None, Mode::Exact) if !query.path_order => defining_hits(index, &matchers[0], query, &filter, limit)?,
+        (None, Mode::Exact) if !query.path_order => defining_hits(index, &exact, query, &filter, limit)?,
         // One subword: the definitions named by it whole lead.
         (None, Mode::Subword) if !query.path_order => match matchers[0].single_part() {
             Some(part) => {
-                let exact = Matcher::new(part, Mode::Exact, query.case_sensitive)?;
+                let matcher = Matcher::new(part, Mode::Exact, query.case_sensitive)?;
+                let exact: Vec<Option<ExactTerm>> = index
+                    .segments
+                    .iter()
+                    .map(|seg| guarded(seg, || matcher.exact_term(seg).map_err(QueryError::from)))
+                    .collect::<Result<_, _>>()?;
                 defining_hits(index, &exact, query, &filter, limit)?
             }
             None => Vec::new(),
@@ -240,10 +261,11 @@ pub fn search_tuned(index: &Index, query: &Query, tuning: Tuning) -> Result<Matc
 /// that name, from the segments' definitions tables) that match the query: its
 /// spelling as given first, then the others, each in path order; at most
 /// `limit`. Only lines holding the term count (a definition's first line may be
-/// an attribute or a decorator above its name): the table marks them.
+/// an attribute or a decorator above its name): the table marks them. `exact`
+/// is the term in each segment ([`Matcher::exact_term`]).
 fn defining_hits(
     index: &Index,
-    matcher: &Matcher,
+    exact: &[Option<ExactTerm>],
     query: &Query,
     filter: &Filter,
     limit: usize,
@@ -252,9 +274,10 @@ fn defining_hits(
     let mut found: Vec<(bool, String, u32, u32, u32, LineType)> = Vec::new();
     for (i, seg) in index.segments.iter().enumerate() {
         let skip = &index.superseded[i];
+        let Some(term) = exact.get(i).and_then(Option::as_ref) else { continue };
         guarded(seg, || {
             let mut slots = SlotCache::default();
-            for v in matcher.variants(seg)? {
+            for &v in &term.variants {
                 let spelling = seg.str_at(v.term)?;
                 let mut lines = seg.definition_lines(spelling)?;
                 let rank = spelling != query.term;
@@ -391,17 +414,35 @@ fn guarded<T>(seg: &Segment, f: impl FnOnce() -> Result<T, QueryError>) -> Resul
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| Err(seg.corrupt("term dictionary").into()))
 }
 
-/// The hits and total of one segment.
+/// The hits and total of one segment; `exact`: an exact term looked up
+/// already (`Some(None)`: not in the segment).
+#[allow(clippy::too_many_arguments)]
 fn search_segment(
     seg: &Segment,
     seg_index: u32,
     skip: &SlotSet,
     matcher: &Matcher,
+    exact: Option<Option<&ExactTerm>>,
     filter: &Filter,
     limit: usize,
     tuning: Tuning,
 ) -> Result<SegmentMatches, QueryError> {
-    let Tuning { part_candidates, part_variants, bits_postings } = tuning;
+    let part_candidates = tuning.part_candidates;
+    if let Some(exact) = exact {
+        let Some(term) = exact else {
+            return Ok(SegmentMatches { defs: Vec::new(), rest: Vec::new(), total: 0 });
+        };
+        return search_variants(
+            seg,
+            seg_index,
+            skip,
+            &term.variants,
+            term.every_variant.then_some(term.fold),
+            filter,
+            limit,
+            tuning,
+        );
+    }
     let variants = match matcher.candidate_ids(seg)? {
         // Many candidate keys (a substring, a regex's literal): checked in parts
         // on the pool.
@@ -423,6 +464,24 @@ fn search_segment(
         }
         None => matcher.variants(seg)?,
     };
+    search_variants(seg, seg_index, skip, &variants, None, filter, limit, tuning)
+}
+
+/// [`search_segment`] once the matching variants are known; `fold`: the fold
+/// holding all of them and no other (an exact term), whose record counts
+/// their distinct lines.
+#[allow(clippy::too_many_arguments)]
+fn search_variants(
+    seg: &Segment,
+    seg_index: u32,
+    skip: &SlotSet,
+    variants: &[VariantRec],
+    fold: Option<FoldRec>,
+    filter: &Filter,
+    limit: usize,
+    tuning: Tuning,
+) -> Result<SegmentMatches, QueryError> {
+    let Tuning { part_variants, bits_postings, .. } = tuning;
     let mut out = SegmentMatches { defs: Vec::new(), rest: Vec::new(), total: 0 };
     if variants.is_empty() {
         return Ok(out);
@@ -450,9 +509,9 @@ fn search_segment(
     // the distinct lines of all of them, so merging the first postings of each
     // spelling's stream is enough. Cost follows the limit, as for one spelling.
     if filter.is_empty() && skip.is_empty() {
-        if let Some(fold) = matcher.exact_fold(seg)? {
+        if let Some(fold) = fold {
             out.total = fold.occurrences;
-            let (defs, rest) = (merged(seg, &variants, true)?, merged(seg, &variants, false)?);
+            let (defs, rest) = (merged(seg, variants, true)?, merged(seg, variants, false)?);
             first_hits(&mut out, &mut slots, seg, seg_index, limit, defs, rest)?;
             return Ok(out);
         }
@@ -467,7 +526,7 @@ fn search_segment(
     let chunk = variants.len().div_ceil(parts);
     if postings >= bits_postings {
         if let Some(starts) = seg.line_starts()? {
-            let (rest, defs) = union_bits(seg, &variants, chunk, starts, skip)?;
+            let (rest, defs) = union_bits(seg, variants, chunk, starts, skip)?;
             let total = rest.count() + defs.count();
             let out = collect_from(seg, seg_index, filter, limit, defs.postings(starts), rest.postings(starts), total);
             seg.give_line_bits(rest);
@@ -720,6 +779,8 @@ fn sort_dedup(v: &mut Vec<u32>) {
 #[derive(Default)]
 struct SlotCache {
     last: Option<(u32, SlotRec, bool)>,
+    /// The last hit's slot and path (hits of one file come together).
+    path: Option<(u32, String)>,
 }
 
 impl SlotCache {
@@ -749,13 +810,15 @@ impl SlotCache {
             }
         };
         let line = rec.line_number(line_id);
-        Ok(Hit {
-            path: seg.slot_path(&rec)?.to_string(),
-            line,
-            line_type: seg.line_type(&rec, line)?,
-            segment: seg_index,
-            slot: slot_id,
-        })
+        let path = match &self.path {
+            Some((slot, path)) if *slot == slot_id => path.clone(),
+            _ => {
+                let path = seg.slot_path(&rec)?.to_string();
+                self.path = Some((slot_id, path.clone()));
+                path
+            }
+        };
+        Ok(Hit { path, line, line_type: seg.line_type(&rec, line)?, segment: seg_index, slot: slot_id })
     }
 }
 
