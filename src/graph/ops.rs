@@ -112,9 +112,12 @@ impl Graph<'_> {
         // namespace there, taken from its path or its file's scope: most
         // candidates of a common function name (`main`) are passed without
         // spelling theirs.
+        // (Checked for each of thousands of candidates of a common name: the
+        // substring search is prepared once.)
+        let finder = memchr::memmem::Finder::new(before.as_bytes());
         let fits = |c: &super::Candidate| match &c.def.parent {
-            Some(p) => p.rsplit(['.', ':', '\\']).next() == Some(before),
-            None => c.path.contains(before) || c.scope.contains(before),
+            Some(p) => p.strip_suffix(before).is_some_and(|head| head.is_empty() || head.ends_with(['.', ':', '\\'])),
+            None => finder.find(c.path.as_bytes()).is_some() || finder.find(c.scope.as_bytes()).is_some(),
         };
         let defs = self.name_defs(&name)?;
         if !qualified && defs.items.len() > MAX_CANDIDATES {
