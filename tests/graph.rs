@@ -2929,8 +2929,9 @@ fn constructor_chains_call_the_overload_they_pass_arguments_to_regression() {
 /// EnvWrapper : public Env {`) parses as a function `EnvWrapper` whose body is
 /// the class's: its constructors and destructor were calls and errors (not
 /// methods), its base an error (no supertype), and the file had syntax
-/// errors. Such files are parsed again with the macros blanked out; the
-/// macro stays a word of its line and a reference.
+/// errors. So did a macro alone on a line of a class body (`Q_OBJECT`). Such
+/// files are parsed again with the macros blanked out; the macro stays a word
+/// of its line and a reference.
 #[test]
 fn cpp_export_macro_classes_regression() {
     let (_dir, index) = project_of(&[
@@ -2940,7 +2941,20 @@ fn cpp_export_macro_classes_regression() {
              class API Derived : public Base {\n public:\n  Derived();\n  class API Inner final {\n    Inner(int a);\n  };\n};\n}\n",
         ),
         ("use.cpp", "#include \"api.h\"\nnamespace ns {\nvoid use() {\n  Base* b = new Derived();\n}\n}\n"),
+        ("widget.h", "class Widget : public QObject {\n  Q_OBJECT\n\n public:\n  Widget();\n  void paint();\n};\n"),
     ]);
+    // A macro alone on a line of a class body took in the label and the
+    // constructor after it (a field `public` of type `Q_OBJECT`).
+    assert_eq!(qualified(&index, "widget.h:5"), ["Widget::Widget"]);
+    let widget = codegraph::extract::Extractor::new().extract(
+        "widget.h",
+        codegraph::lang::Language::Cpp,
+        std::fs::read(_dir.path().join("widget.h")).unwrap().as_slice(),
+        0,
+    );
+    let methods: Vec<(&str, Option<&str>)> = widget.methods.iter().map(|m| (m.name.as_str(), m.visibility)).collect();
+    assert_eq!(methods, [("Widget", Some("public")), ("paint", Some("public"))]);
+    assert!(widget.properties.is_empty());
     assert_eq!(qualified(&index, "api.h:5"), ["ns::Base::Base"]);
     assert_eq!(qualified(&index, "api.h:6"), ["ns::Base::~Base"]);
     assert_eq!(qualified(&index, "api.h:12"), ["ns::Inner::Inner"]);

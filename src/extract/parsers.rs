@@ -73,9 +73,11 @@ impl Extractor {
         let (mut tree, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes());
         // C++ classes declared with an export macro (`class API Name : Base {
         // .. }`) parse as a function whose body is the class's: its
-        // constructors become calls and its bases errors. The file is parsed
-        // again with those macros blanked out (same offsets and lines); the
-        // walk reads the text as written, and takes the macros' words itself.
+        // constructors become calls and its bases errors; a macro alone on a
+        // line of a class body (`Q_OBJECT`) swallows the access label and
+        // constructor after it. The file is parsed again with those macros
+        // blanked out (same offsets and lines); the walk reads the text as
+        // written, and takes the macros' words itself.
         let macros = match (&tree, language) {
             (Some(t), Language::Cpp) => export_macro_spans(t.root_node(), source.as_bytes()),
             _ => Vec::new(),
@@ -179,12 +181,13 @@ impl Extractor {
     }
 }
 
-/// The byte ranges of the export macros of C++ classes the grammar misread
-/// (`class LEVELDB_EXPORT Env {` as a function `Env` returning `class
-/// LEVELDB_EXPORT`): a class, struct or union specifier named in capitals,
+/// The byte ranges of the C++ macros the grammar misread: export macros of
+/// classes (`class LEVELDB_EXPORT Env {` as a function `Env` returning `class
+/// LEVELDB_EXPORT`: a class, struct or union specifier named in capitals,
 /// without a body, as the result type of a function definition whose
-/// declarator is a plain name (`Env`, or `final` after an error holding the
-/// name), not a function declarator. Only declarations are looked in
+/// declarator is a plain name, `Env`, or `final` after an error holding the
+/// name, not a function declarator), and macros alone on a line of a class
+/// body (`Q_OBJECT`, [`misread_body_macro`]). Only declarations are looked in
 /// (namespaces, linkage blocks, templates, class bodies, preprocessor
 /// branches, and the bodies misread so), not function bodies. Each with its
 /// line (0-based).
@@ -217,6 +220,8 @@ fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops:
                     // Its body is the class's: nested classes may be misread too.
                     stack.extend(child.child_by_field_name("body"));
                 }
+            } else if kind == "field_declaration" {
+                out.extend(misread_body_macro(child, src));
             } else if CONTAINERS.contains(&kind) && kind != "compound_statement" {
                 stack.push(child);
             }
@@ -224,6 +229,36 @@ fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops:
     }
     out.sort_by_key(|(r, _)| r.start);
     out
+}
+
+/// [`export_macro_spans`] for a class member that is a macro alone on its
+/// line (`Q_OBJECT`, then `public: Widget();` on the next lines): read as the
+/// type of a field declaration that takes in what follows (the access label as
+/// its name, the constructor as a bit field).
+fn misread_body_macro(field: tree_sitter::Node<'_>, src: &[u8]) -> Option<(std::ops::Range<usize>, u32)> {
+    let ty = field.child_by_field_name("type")?;
+    if ty.kind() != "type_identifier" || ty.start_byte() != field.start_byte() || !capitals(src.get(ty.byte_range())?) {
+        return None;
+    }
+    if field.end_position().row == ty.end_position().row {
+        return None;
+    }
+    let (start, end) = (ty.start_byte(), ty.end_byte());
+    let before = src.get(..start)?;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let after = src.get(end..)?;
+    let line_end = after.iter().position(|&b| b == b'\n').map_or(src.len(), |i| end + i);
+    let blank = |r: std::ops::Range<usize>| src.get(r).is_some_and(|b| b.iter().all(u8::is_ascii_whitespace));
+    (blank(line_start..start) && blank(end..line_end)).then(|| (ty.byte_range(), ty.start_position().row as u32))
+}
+
+/// Whether a name is written in capitals (a macro's, by convention): two
+/// characters or more, uppercase letters, digits and underscores, one letter
+/// at least.
+fn capitals(text: &[u8]) -> bool {
+    text.len() > 1
+        && text.iter().any(u8::is_ascii_uppercase)
+        && text.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// [`export_macro_spans`] for one function definition.
@@ -239,11 +274,7 @@ fn misread_export_macro(function: tree_sitter::Node<'_>, src: &[u8]) -> Option<(
         return None;
     }
     let name = ty.child_by_field_name("name")?;
-    let text = src.get(name.byte_range())?;
-    let capitals = text.len() > 1
-        && text.iter().any(u8::is_ascii_uppercase)
-        && text.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
-    capitals.then(|| (name.byte_range(), name.start_position().row as u32))
+    capitals(src.get(name.byte_range())?).then(|| (name.byte_range(), name.start_position().row as u32))
 }
 
 /// How long parsing one file may take: [`PARSE_BUDGET_BASE`] plus
