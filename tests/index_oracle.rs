@@ -242,3 +242,55 @@ fn substrings_matching_more_keys_than_a_batch_answer_like_a_brute_force_scan() {
         assert_eq!(all.total, 4 * 150, "every line holds a key with eedl");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// `files_in` (a folder's own files, its subfolders passed by binary
+    /// search) against `files_under` filtered to the folder's direct children,
+    /// for every folder, on paths whose names sort around `/` (`a.go`, `a-x`,
+    /// `a0`, `a/..`) and segments of a few files.
+    #[test]
+    fn a_folders_own_files_are_its_files_without_subfolders(
+        paths in prop::collection::btree_set(prop::collection::vec(0usize..6, 1..4), 1..24),
+        slots in 1u32..6,
+    ) {
+        const NAMES: [&str; 6] = ["a", "a-x", "a0", "a.d", "b", "ab"];
+        let dir = tempfile::tempdir().unwrap();
+        let mut folders = std::collections::BTreeSet::from([String::new()]);
+        let mut written = std::collections::BTreeSet::new();
+        for p in &paths {
+            let folder: Vec<&str> = p[..p.len() - 1].iter().map(|&i| NAMES[i]).collect();
+            let rel = match folder.is_empty() {
+                true => format!("{}.go", NAMES[p[p.len() - 1]]),
+                false => format!("{}/{}.go", folder.join("/"), NAMES[p[p.len() - 1]]),
+            };
+            // A folder and a file of one name cannot both exist.
+            if written.iter().any(|w: &String| w.starts_with(&format!("{}/", rel.trim_end_matches(".go"))))
+                || folders.contains(rel.trim_end_matches(".go"))
+            {
+                continue;
+            }
+            for k in 1..=folder.len() {
+                folders.insert(folder[..k].join("/"));
+            }
+            let path = dir.path().join(&rel);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "package p\n").unwrap();
+            written.insert(rel);
+        }
+        let index = build(dir.path(), slots);
+        for folder in &folders {
+            let start = if folder.is_empty() { 0 } else { folder.len() + 1 };
+            let want: Vec<&str> = index
+                .files_under(folder)
+                .unwrap()
+                .iter()
+                .map(|f| f.path)
+                .filter(|p| !p[start..].contains('/'))
+                .collect();
+            let got: Vec<&str> = index.files_in(folder).unwrap().iter().map(|f| f.path).collect();
+            prop_assert_eq!(got, want, "folder {:?}", folder);
+        }
+    }
+}

@@ -339,13 +339,11 @@ fn go(g: &Graph<'_>, f: &FileGraph, spec: &str) -> Result<Vec<FileKey>, Snapshot
     }
     folders.push(format!("vendor/{spec}"));
     for folder in folders {
-        // The root folder's files have no `folder/` before their names.
-        let start = if folder.is_empty() { 0 } else { folder.len() + 1 };
         let files: Vec<FileKey> = g
             .index
-            .files_under(&folder)?
+            .files_in(&folder)?
             .into_iter()
-            .filter(|x| x.path.get(start..).is_some_and(|n| !n.contains('/')) && x.path.ends_with(".go"))
+            .filter(|x| x.path.ends_with(".go"))
             .map(|x| (x.segment, x.slot_id))
             .collect();
         if !files.is_empty() {

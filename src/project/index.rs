@@ -291,6 +291,39 @@ impl Index {
         Ok(out)
     }
 
+    /// The current files directly in the folder `folder` (relative, no
+    /// trailing `/`; "" is the root), in path order: [`Index::files_under`]
+    /// without its subfolders, each subfolder's contiguous range of paths
+    /// passed with a binary search (a Go import names a folder whose
+    /// subfolders may hold thousands of files).
+    pub fn files_in(&self, folder: &str) -> Result<Vec<IndexedFile<'_>>, SnapshotError> {
+        let prefix = if folder.is_empty() { String::new() } else { format!("{folder}/") };
+        let mut out = Vec::new();
+        for (i, seg) in self.segments.iter().enumerate() {
+            let mut s = seg.first_slot_at_or_after(&prefix)?;
+            while s < seg.slot_count {
+                let slot = seg.slot(s)?;
+                let path = seg.slot_path(&slot)?;
+                let Some(name) = path.strip_prefix(prefix.as_str()) else { break };
+                if let Some(cut) = name.find('/') {
+                    // Past `folder/sub/..`: the first path after them is at or
+                    // after `folder/sub0` ('0' follows '/').
+                    let after = format!("{}0", &path[..prefix.len() + cut]);
+                    s = seg.first_slot_at_or_after(&after)?.max(s + 1);
+                    continue;
+                }
+                if slot.part == 0 && self.is_live(i, s) {
+                    out.push(IndexedFile { segment: i, slot_id: s, slot, path, seg });
+                }
+                s += 1;
+            }
+        }
+        if self.has_updates() {
+            out.sort_by(|a, b| a.path.cmp(b.path));
+        }
+        Ok(out)
+    }
+
     /// The current file at `path` (relative, `/`-separated): newest segments
     /// first, a hash probe in each ([`Segment::slot_of_path`]).
     pub fn locate(&self, path: &str) -> Result<Option<IndexedFile<'_>>, SnapshotError> {
