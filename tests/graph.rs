@@ -2977,3 +2977,27 @@ fn cpp_export_macro_classes_regression() {
     );
     assert!(facts.diagnostics.is_empty(), "{:?}", facts.diagnostics);
 }
+
+/// A qualified SYMBOL of three names or more passes the candidates whose
+/// file, scope or parents do not hold the name before the type's (thousands
+/// of TypeScript test files declare `class C { constructor() }`); the ones
+/// that do are still found: a file's stem, an `index` file's folder, a
+/// namespace's part.
+#[test]
+fn qualified_symbols_of_three_names_find_their_definition_among_namesakes() {
+    let (_dir, index) = project_of(&[
+        ("one.ts", "export class C {\n  constructor() {}\n}\n"),
+        ("two.ts", "export class C {\n  constructor() {}\n}\n"),
+        ("lib/index.ts", "export class C {\n  constructor() {}\n}\n"),
+        ("A.cs", "namespace Shop.Orders {\n  class C {\n    public C() {}\n  }\n}\n"),
+        ("B.cs", "namespace Shop.Bills {\n  class Outer {\n    class C {\n      public C() {}\n    }\n  }\n}\n"),
+    ]);
+    assert_eq!(qualified(&index, "one.C.constructor"), ["one.C.constructor"]);
+    assert_eq!(qualified(&index, "lib.C.constructor"), ["lib.C.constructor"]);
+    assert_eq!(qualified(&index, "Orders.C.C"), ["Shop.Orders.C.C"]);
+    // A nested class's qualified name holds its namespace, not its outer class.
+    assert_eq!(qualified(&index, "Bills.C.C"), ["Shop.Bills.C.C"]);
+    assert_eq!(qualified(&index, "Shop.Bills.C.C"), ["Shop.Bills.C.C"]);
+    let g = Graph::new(&index);
+    assert!(g.find("three.C.constructor").is_err());
+}

@@ -115,9 +115,28 @@ impl Graph<'_> {
         // (Checked for each of thousands of candidates of a common name: the
         // substring search is prepared once.)
         let finder = memchr::memmem::Finder::new(before.as_bytes());
-        let fits = |c: &super::Candidate| match &c.def.parent {
-            Some(p) => p.strip_suffix(before).is_some_and(|head| head.is_empty() || head.ends_with(['.', ':', '\\'])),
-            None => finder.find(c.path.as_bytes()).is_some() || finder.find(c.scope.as_bytes()).is_some(),
+        // The name before that (`Overloads` of `Overloads.C.constructor`, where
+        // thousands of classes `C` have a constructor): outside Rust (whose
+        // module names are made from paths), a qualified name's parts are
+        // those of its file's scope, or the name of its file or folder, or its
+        // parents', so it is in one of those as written.
+        let outer = normalized.rsplit('.').nth(2).filter(|o| !o.is_empty()).map(memchr::memmem::Finder::new);
+        let in_outer = |c: &super::Candidate| match &outer {
+            Some(o) if c.language != Language::Rust => {
+                o.find(c.path.as_bytes()).is_some()
+                    || o.find(c.scope.as_bytes()).is_some()
+                    || c.def.parent.as_ref().is_some_and(|p| o.find(p.as_bytes()).is_some())
+            }
+            _ => true,
+        };
+        let fits = |c: &super::Candidate| {
+            let named = match &c.def.parent {
+                Some(p) => {
+                    p.strip_suffix(before).is_some_and(|head| head.is_empty() || head.ends_with(['.', ':', '\\']))
+                }
+                None => finder.find(c.path.as_bytes()).is_some() || finder.find(c.scope.as_bytes()).is_some(),
+            };
+            named && in_outer(c)
         };
         let defs = self.name_defs(&name)?;
         if !qualified && defs.items.len() > MAX_CANDIDATES {
