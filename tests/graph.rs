@@ -2946,12 +2946,11 @@ fn cpp_export_macro_classes_regression() {
     // A macro alone on a line of a class body took in the label and the
     // constructor after it (a field `public` of type `Q_OBJECT`).
     assert_eq!(qualified(&index, "widget.h:5"), ["Widget::Widget"]);
-    let widget = codegraph::extract::Extractor::new().extract(
-        "widget.h",
-        codegraph::lang::Language::Cpp,
-        std::fs::read(_dir.path().join("widget.h")).unwrap().as_slice(),
-        0,
-    );
+    let extract = |path: &str| {
+        let bytes = std::fs::read(_dir.path().join(path)).unwrap();
+        codegraph::extract::Extractor::new().extract(path, codegraph::lang::Language::Cpp, &bytes, 0)
+    };
+    let widget = extract("widget.h");
     let methods: Vec<(&str, Option<&str>)> = widget.methods.iter().map(|m| (m.name.as_str(), m.visibility)).collect();
     assert_eq!(methods, [("Widget", Some("public")), ("paint", Some("public"))]);
     assert!(widget.properties.is_empty());
@@ -2969,12 +2968,7 @@ fn cpp_export_macro_classes_regression() {
     let hits = codegraph::query::search(&index, &q).unwrap().hits;
     let lines: Vec<String> = hits.iter().map(|h| format!("{}:{}", h.path, h.line)).collect();
     assert_eq!(lines, ["api.h:1", "api.h:3", "api.h:8", "api.h:11"]);
-    let facts = codegraph::extract::Extractor::new().extract(
-        "api.h",
-        codegraph::lang::Language::Cpp,
-        std::fs::read(_dir.path().join("api.h")).unwrap().as_slice(),
-        0,
-    );
+    let facts = extract("api.h");
     assert!(facts.diagnostics.is_empty(), "{:?}", facts.diagnostics);
 }
 

@@ -1393,15 +1393,15 @@ impl<'a> Visit<'a> {
         }
     }
 
-    /// A name leaf in code: decides its role and receiver, or leaves it out when it
-    /// is a definition's own name, a keyword or a local name.
-    /// A plain reference of a name the tree does not hold (a C++ export
-    /// macro blanked out before parsing), on a line (1-based).
+    /// A plain reference of a name the tree does not hold (a C++ macro
+    /// blanked out before parsing), on a line (1-based).
     pub(super) fn macro_reference(&mut self, line: u32, name: &'a str) {
         let receiver = Pending::Done(Receiver::None);
         self.graph.refs.push(PendingRef { line, name, role: RefRole::Other, receiver, args: None });
     }
 
+    /// A name leaf in code: decides its role and receiver, or leaves it out when it
+    /// is a definition's own name, a keyword or a local name.
     pub(super) fn reference(&mut self, node: Node<'a>, text: &'a str) {
         let keyword = self.roles.is_keyword(text) && !self.roles.of(node).never_keyword;
         if text.bytes().all(|b| b == b'_') || keyword || self.graph.type_params.contains(text) {

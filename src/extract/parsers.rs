@@ -192,7 +192,7 @@ impl Extractor {
 /// branches, and the bodies misread so), not function bodies. Each with its
 /// line (0-based).
 fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops::Range<usize>, u32)> {
-    const CONTAINERS: [&str; 14] = [
+    const CONTAINERS: [&str; 13] = [
         "translation_unit",
         "namespace_definition",
         "declaration_list",
@@ -206,7 +206,6 @@ fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops:
         "preproc_ifdef",
         "preproc_else",
         "preproc_elif",
-        "compound_statement",
     ];
     let mut out = Vec::new();
     let mut stack = vec![root];
@@ -222,7 +221,7 @@ fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops:
                 }
             } else if kind == "field_declaration" {
                 out.extend(misread_body_macro(child, src));
-            } else if CONTAINERS.contains(&kind) && kind != "compound_statement" {
+            } else if CONTAINERS.contains(&kind) {
                 stack.push(child);
             }
         }

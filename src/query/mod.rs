@@ -184,11 +184,7 @@ pub fn search_tuned(index: &Index, query: &Query, tuning: Tuning) -> Result<Matc
     // An exact term is looked up once per segment, for its hits, its total and
     // the lines defining it.
     let exact: Vec<Option<ExactTerm>> = match matchers.as_slice() {
-        [one] if query.mode == Mode::Exact => index
-            .segments
-            .iter()
-            .map(|seg| guarded(seg, || one.exact_term(seg).map_err(QueryError::from)))
-            .collect::<Result<_, _>>()?,
+        [one] if query.mode == Mode::Exact => exact_terms(index, one)?,
         _ => Vec::new(),
     };
     let run = |i: usize| {
@@ -235,12 +231,7 @@ pub fn search_tuned(index: &Index, query: &Query, tuning: Tuning) -> Result<Matc
         (None, Mode::Subword) if !query.path_order => match matchers[0].single_part() {
             Some(part) => {
                 let matcher = Matcher::new(part, Mode::Exact, query.case_sensitive)?;
-                let exact: Vec<Option<ExactTerm>> = index
-                    .segments
-                    .iter()
-                    .map(|seg| guarded(seg, || matcher.exact_term(seg).map_err(QueryError::from)))
-                    .collect::<Result<_, _>>()?;
-                defining_hits(index, &exact, query, &filter, limit)?
+                defining_hits(index, &exact_terms(index, &matcher)?, query, &filter, limit)?
             }
             None => Vec::new(),
         },
@@ -255,6 +246,11 @@ pub fn search_tuned(index: &Index, query: &Query, tuning: Tuning) -> Result<Matc
     let room = limit - hits.len();
     hits.extend(rest.into_iter().take(room));
     Ok(Matches { hits, total, words: words.unwrap_or_default() })
+}
+
+/// An exact matcher's term in each segment ([`Matcher::exact_term`]).
+fn exact_terms(index: &Index, matcher: &Matcher) -> Result<Vec<Option<ExactTerm>>, QueryError> {
+    index.segments.iter().map(|seg| guarded(seg, || matcher.exact_term(seg).map_err(QueryError::from))).collect()
 }
 
 /// The lines defining an exact term (a type, function, method or property of
