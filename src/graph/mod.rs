@@ -130,6 +130,9 @@ pub struct Def {
     pub line: u32,
     pub end_line: u32,
     pub parent: Option<String>,
+    /// The types around its parent, outermost first, joined by `.`
+    /// ([`crate::snapshot::defs::Nesting::outer`]): `Outer` for `Outer.C.add`.
+    pub outer: String,
     /// The declared type (plain name): a function's result, a property's type;
     /// empty when none.
     pub returns: String,
@@ -152,6 +155,7 @@ impl Def {
             line: e.line,
             end_line: e.end_line,
             parent: e.parent,
+            outer: e.outer,
             returns: e.returns,
         };
         (def, e.scope)
@@ -270,6 +274,20 @@ impl FileGraph {
     }
 }
 
+/// Fills each definition's [`Def::outer`] from the file's types (as the
+/// definitions table does).
+fn set_outer(defs: &mut [Def]) {
+    let types = defs
+        .iter()
+        .filter(|d| d.cat == DefCat::Type)
+        .map(|d| (d.name.as_str(), d.line, d.end_line, d.parent.as_deref()));
+    let Some(nesting) = crate::snapshot::defs::Nesting::new(types) else { return };
+    let outers: Vec<String> = defs.iter().map(|d| nesting.outer(d.parent.as_deref(), d.line)).collect();
+    for (d, outer) in defs.iter_mut().zip(outers) {
+        d.outer = outer;
+    }
+}
+
 /// The qualified name of a definition `d` of the file at `path`.
 pub fn qualified_name(language: Language, path: &str, scope: &str, d: &Def) -> String {
     let mut parts: Vec<&str> = Vec::new();
@@ -287,13 +305,17 @@ pub fn qualified_name(language: Language, path: &str, scope: &str, d: &Def) -> S
             parts.push(stem);
         }
     }
+    // The types around its parent (`Outer` of `Outer.C.add`).
+    let outer = d.outer.split('.').filter(|o| !o.is_empty());
     if language == Language::Php {
         // `App\Models\Invoice::make`
-        let mut members: Vec<&str> = d.parent.iter().map(String::as_str).collect();
+        let mut members: Vec<&str> = outer.collect();
+        members.extend(d.parent.as_deref());
         members.push(&d.name);
         let members = members.join("::");
         return if scope.is_empty() { members } else { format!("{scope}\\{members}") };
     }
+    parts.extend(outer);
     if let Some(p) = &d.parent {
         parts.push(p);
     }
@@ -897,20 +919,40 @@ impl<'i> Graph<'i> {
             for t in s.types.iter() {
                 let (line, end_line) = (t.line.to_native(), t.end_line.to_native().max(t.line.to_native()));
                 let (name, kind, parent) = (text(&t.name), kind_of(&t.kind), parent(&t.parent));
-                defs.push(Def { name, kind, cat: DefCat::Type, line, end_line, parent, returns: String::new() });
+                let (outer, returns) = Default::default();
+                defs.push(Def { name, kind, cat: DefCat::Type, line, end_line, parent, outer, returns });
             }
             for m in s.methods.iter() {
                 let (line, end_line) = (m.line.to_native(), m.end_line.to_native().max(m.line.to_native()));
                 let kind = Cow::Borrowed(if m.parent.is_some() { "method" } else { "function" });
                 let (name, parent, returns) = (text(&m.name), parent(&m.parent), text(&m.returns));
-                defs.push(Def { name, kind, cat: DefCat::Method, line, end_line, parent, returns });
+                defs.push(Def {
+                    name,
+                    kind,
+                    cat: DefCat::Method,
+                    line,
+                    end_line,
+                    parent,
+                    outer: String::new(),
+                    returns,
+                });
             }
             for p in s.properties.iter() {
                 let (line, end_line) = (p.line.to_native(), p.end_line.to_native().max(p.line.to_native()));
                 let kind = Cow::Borrowed("property");
                 let (name, parent, returns) = (text(&p.name), parent(&p.parent), text(&p.ty));
-                defs.push(Def { name, kind, cat: DefCat::Property, line, end_line, parent, returns });
+                defs.push(Def {
+                    name,
+                    kind,
+                    cat: DefCat::Property,
+                    line,
+                    end_line,
+                    parent,
+                    outer: String::new(),
+                    returns,
+                });
             }
+            set_outer(&mut defs);
             let mut names = String::with_capacity(s.names.iter().map(|n| n.len()).sum());
             let mut name_ends = Vec::with_capacity(s.names.len());
             for n in s.names.iter() {
@@ -2458,6 +2500,7 @@ mod tests {
             line: 1,
             end_line: 1,
             parent: None,
+            outer: String::new(),
             returns: String::new(),
         };
         let items = (0..n)
@@ -2489,6 +2532,7 @@ mod tests {
                     line,
                     end_line: line + len,
                     parent: None,
+                    outer: String::new(),
                     returns: String::new(),
                 })
                 .collect();

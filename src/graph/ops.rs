@@ -119,13 +119,14 @@ impl Graph<'_> {
         // thousands of classes `C` have a constructor): outside Rust (whose
         // module names are made from paths), a qualified name's parts are
         // those of its file's scope, or the name of its file or folder, or its
-        // parents', so it is in one of those as written.
+        // parent's or the types' around it, so it is in one of those as written.
         let outer = normalized.rsplit('.').nth(2).filter(|o| !o.is_empty()).map(memchr::memmem::Finder::new);
         let in_outer = |c: &super::Candidate| match &outer {
             Some(o) if c.language != Language::Rust => {
                 o.find(c.path.as_bytes()).is_some()
                     || o.find(c.scope.as_bytes()).is_some()
                     || c.def.parent.as_ref().is_some_and(|p| o.find(p.as_bytes()).is_some())
+                    || o.find(c.def.outer.as_bytes()).is_some()
             }
             _ => true,
         };

@@ -38,6 +38,9 @@ pub struct DefEntry {
     /// A type's kind (`class`, `struct`, ...); empty for the others.
     pub kind: String,
     pub parent: Option<String>,
+    /// The types around its parent, outermost first, joined by `.`
+    /// ([`Nesting::outer`]); empty when none.
+    pub outer: String,
     /// The declared result (functions) or type (properties); empty when none.
     pub returns: String,
     /// The file's package or namespace (Go, C#); empty elsewhere.
@@ -119,6 +122,8 @@ struct Row {
     parent: u32,
     returns: u32,
     scope: u32,
+    /// 0 when none (then not written: tag bit 6 clear).
+    outer: u32,
 }
 
 impl DefTableWriter {
@@ -257,7 +262,12 @@ impl DefTableWriter {
         let mut functions: Vec<(u32, u32)> = defs.iter().filter(|d| d.3 == 1).map(|d| (d.1, d.2)).collect();
         functions.sort_unstable();
         let scope = self.id(&s.scope);
+        let nesting = Nesting::new(defs.iter().filter(|d| d.3 == 0).map(|d| (d.0, d.1, d.2, d.5)));
         for (index, &(name, line, end_line, cat, kind, parent, returns, private, arity)) in defs.iter().enumerate() {
+            let outer = match &nesting {
+                Some(n) => self.id(&n.outer(parent, line)),
+                None => 0,
+            };
             let nested =
                 functions.iter().take_while(|f| f.0 <= line).any(|&(l, e)| (l, e) != (line, end_line) && end_line <= e);
             let row = Row {
@@ -269,12 +279,14 @@ impl DefTableWriter {
                     | (nested as u8) << 2
                     | (on_line[index] as u8) << 3
                     | (private as u8) << 4
-                    | (arity.is_some() as u8) << 5,
+                    | (arity.is_some() as u8) << 5
+                    | ((outer != 0) as u8) << 6,
                 arity,
                 kind: self.id(kind),
                 parent: parent.map_or(0, |p| if p.is_empty() { 0 } else { self.id(p) }),
                 returns: self.id(returns),
                 scope,
+                outer,
             };
             self.rows.push((name.into(), row));
         }
@@ -305,6 +317,9 @@ impl DefTableWriter {
                 }
                 for id in [r.kind, r.parent, r.returns, r.scope] {
                     put_varint(out, id as u64);
+                }
+                if r.outer != 0 {
+                    put_varint(out, r.outer as u64);
                 }
             },
         );
@@ -372,8 +387,8 @@ struct RawRecord {
     end_line: u32,
     tag: u8,
     arity: Option<Arity>,
-    /// kind, parent, returns, scope: string ids plus one (0: none).
-    ids: [u64; 4],
+    /// kind, parent, returns, scope, outer: string ids plus one (0: none).
+    ids: StringIds,
 }
 
 /// Decodes the record at `*at` (the previous record's slot is `slot`); `None`
@@ -386,7 +401,7 @@ fn raw_record(records: &[u8], at: &mut usize, slot: u32) -> Option<RawRecord> {
     let end_line = line.checked_add(u32::try_from(next()?).ok()?)?;
     // The tag is one byte: a one-byte varint (a set high bit fails here).
     let tag = u8::try_from(get_varint(records.get(..*at + 1)?, at)?).ok()?;
-    if tag & 3 > 2 || tag > 63 {
+    if tag & 3 > 2 || tag > 127 {
         return None;
     }
     // Bit 5: the method's arity follows (fewest, most, flags).
@@ -402,7 +417,11 @@ fn raw_record(records: &[u8], at: &mut usize, slot: u32) -> Option<RawRecord> {
         }
     };
     let mut next = || get_varint(records, at);
-    let ids = [next()?, next()?, next()?, next()?];
+    let mut ids = [next()?, next()?, next()?, next()?, 0];
+    // Bit 6: the types around its parent follow (else none).
+    if tag & 64 != 0 {
+        ids[4] = next().filter(|&id| id != 0)?;
+    }
     Some(RawRecord { slot, index, line, end_line, tag, arity, ids })
 }
 
@@ -412,9 +431,9 @@ pub fn read_group(records: &[u8], strings: &[u8], offset: usize, count: usize) -
     read_heads(records, offset, count)?.into_iter().map(|(e, ids)| fill_strings(strings, e, ids)).collect()
 }
 
-/// The string ids of a record (kind, parent, returns, scope; 0 for none), to
-/// read with [`fill_strings`].
-pub type StringIds = [u64; 4];
+/// The string ids of a record (kind, parent, returns, scope, outer; 0 for
+/// none), to read with [`fill_strings`].
+pub type StringIds = [u64; 5];
 
 /// [`read_group`] without the strings: each entry's `kind`, `parent`,
 /// `returns` and `scope` empty (nothing allocated), with their ids.
@@ -437,6 +456,7 @@ pub fn read_heads(records: &[u8], offset: usize, count: usize) -> Option<Vec<(De
             arity: r.arity,
             kind: String::new(),
             parent: None,
+            outer: String::new(),
             returns: String::new(),
             scope: String::new(),
         };
@@ -453,12 +473,58 @@ pub fn fill_strings(strings: &[u8], mut e: DefEntry, ids: StringIds) -> Option<D
             _ => string_at(strings, id - 1),
         }
     };
-    let [kind, parent, returns, scope] = ids;
+    let [kind, parent, returns, scope, outer] = ids;
     e.kind = string(kind)?;
     e.parent = if parent == 0 { None } else { Some(string(parent)?) };
     e.returns = string(returns)?;
     e.scope = string(scope)?;
+    e.outer = string(outer)?;
     Some(e)
+}
+
+/// A type's `(line, end_line, parent)`.
+type Extent<'a> = (u32, u32, Option<&'a str>);
+
+/// A file's types by name, to tell the types around a definition's parent.
+pub struct Nesting<'a> {
+    by_name: FxHashMap<&'a str, Vec<Extent<'a>>>,
+}
+
+impl<'a> Nesting<'a> {
+    /// The file's types as `(name, line, end_line, parent)`; `None` when no
+    /// type has a parent (most files nest no type in another).
+    pub fn new(types: impl Iterator<Item = (&'a str, u32, u32, Option<&'a str>)> + Clone) -> Option<Nesting<'a>> {
+        if types.clone().all(|t| t.3.is_none()) {
+            return None;
+        }
+        let mut by_name: FxHashMap<&str, Vec<_>> = FxHashMap::default();
+        for (name, line, end_line, parent) in types {
+            by_name.entry(name).or_default().push((line, end_line, parent));
+        }
+        Some(Nesting { by_name })
+    }
+
+    /// The types around a definition's parent, outermost first, joined by
+    /// `.`: `Outer` for a method `add` of `C` declared in class `Outer`
+    /// (qualified `Outer.C.add`), `Shop.Outer` for Ruby's `module Shop; class
+    /// Outer; class C`. Empty when its parent is declared at top level, or not
+    /// in its file (a Go method's receiver declared above it, C++'s `void
+    /// C::add() {..}`). A parent is the innermost type of its name whose extent
+    /// holds the line named by it.
+    pub fn outer(&self, parent: Option<&str>, line: u32) -> String {
+        let mut chain: Vec<&str> = Vec::new();
+        let (mut name, mut at) = (parent, line);
+        // (Bounded: a malformed archive's parents could go round.)
+        while let Some(p) = name.filter(|_| chain.len() < 16) {
+            let types = self.by_name.get(p).map(Vec::as_slice).unwrap_or_default();
+            let around = types.iter().filter(|t| t.0 <= at && at <= t.1).min_by_key(|t| t.1 - t.0);
+            let Some(&(type_line, _, up)) = around else { break };
+            chain.extend(up);
+            (name, at) = (up, type_line);
+        }
+        chain.reverse();
+        chain.join(".")
+    }
 }
 
 /// A relation edge as the relation sections hold it: in the file whose first
@@ -676,10 +742,61 @@ mod tests {
         let tag_at = offset + 4;
         assert_eq!(records[offset..tag_at], [0, 3, 30, 2]);
         assert_eq!(records[tag_at], 1 | 32);
-        for (at, bad) in [(tag_at + 3, 4u8), (tag_at + 1, 3), (tag_at, 64 | 33)] {
+        for (at, bad) in [(tag_at + 3, 4u8), (tag_at + 1, 3), (tag_at, 128 | 33)] {
             let mut broken = records.clone();
             broken[at] = bad;
             assert!(read_group(&broken, &strings, offset, count).is_none(), "byte {at} = {bad}");
         }
+    }
+
+    /// The types around a member's type: the innermost of its name holding its
+    /// line, then theirs; a namesake declared elsewhere has none.
+    #[test]
+    fn outer_types_are_the_chain_of_innermost_holders() {
+        let t = |name: &str, line, end_line, parent: Option<&str>| TypeRecord {
+            name: name.into(),
+            kind: "class".into(),
+            line,
+            end_line,
+            parent: parent.map(Into::into),
+            ..TypeRecord::default()
+        };
+        let m = |name: &str, line, parent: &str| MethodRecord {
+            name: name.into(),
+            line,
+            end_line: line,
+            parent: Some(parent.into()),
+            ..MethodRecord::default()
+        };
+        let file = FileStructure {
+            types: vec![
+                t("Store", 1, 20, None),
+                t("Inner", 3, 10, Some("Store")),
+                t("Deep", 4, 6, Some("Inner")),
+                t("Inner", 30, 40, None),
+            ],
+            methods: vec![m("put", 5, "Deep"), m("get", 8, "Inner"), m("get", 31, "Inner"), m("go", 50, "Elsewhere")],
+            ..FileStructure::default()
+        }
+        .to_archive();
+        let mut w = DefTableWriter::default();
+        w.add_file(0, Some(Language::Java), &file, &[]);
+        let DefSections { fst, records, strings, .. } = w.finish();
+        let map = fst::Map::new(fst).unwrap();
+        let outer = |name: &str| -> Vec<String> {
+            let v = map.get(name).unwrap();
+            let group = read_group(&records, &strings, (v >> 24) as usize, (v & 0xff_ffff) as usize).unwrap();
+            group.into_iter().map(|d| d.outer).collect()
+        };
+        assert_eq!(outer("put"), ["Store.Inner"]);
+        assert_eq!(outer("get"), ["Store", ""]);
+        assert_eq!(outer("Deep"), ["Store"]);
+        assert_eq!(outer("Inner"), ["", ""]);
+        assert_eq!(outer("go"), [""]);
+        // A record says whether its outer id follows: none written for "".
+        let v = map.get("go").unwrap();
+        assert_eq!(records[(v >> 24) as usize + 4] & 64, 0);
+        let v = map.get("put").unwrap();
+        assert_eq!(records[(v >> 24) as usize + 4] & 64, 64);
     }
 }
