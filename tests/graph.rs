@@ -3041,3 +3041,85 @@ fn nested_types_members_are_named_through_their_outer_types_regression() {
     // The call through a local of the nested type binds to it.
     assert_eq!(refs(&index, "Outer.C.Add"), ["Shop.cs:7 call"]);
 }
+
+/// Rust's inline modules were not definitions: three `bar`s of one file (the
+/// file's, `mod foo`'s, `mod foo { mod deep }`'s) were all `shop::bar`, every
+/// plain `bar()` was ambiguous between them, and `foo::bar()` was external.
+#[test]
+fn rust_inline_modules_name_and_scope_their_items_regression() {
+    let shop = "pub fn bar() -> u32 { 2 }
+
+pub mod foo {
+    pub fn bar() -> u32 { 3 }
+    pub struct Cart;
+    impl Cart {
+        pub fn total(&self) -> u32 { bar() }
+    }
+    pub mod deep {
+        pub fn bar() -> u32 { 4 }
+    }
+}
+
+pub fn run() -> u32 {
+    let c = foo::Cart;
+    foo::bar() + bar() + c.total() + foo::deep::bar()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn it_runs() { bar(); }
+}
+";
+    let (_dir, index) = project_of(&[
+        ("Cargo.toml", "[package]\nname = \"shop\"\n"),
+        ("src/lib.rs", "pub mod shop;\nmod other;\npub fn bar() -> u32 { 1 }\n"),
+        ("src/shop.rs", shop),
+        ("src/other.rs", "pub fn other() {}\n"),
+    ]);
+    let mut bars = qualified(&index, "bar");
+    bars.sort();
+    assert_eq!(bars, ["bar", "shop::bar", "shop::foo::bar", "shop::foo::deep::bar"]);
+    assert_eq!(qualified(&index, "foo::Cart::total"), ["shop::foo::Cart::total"]);
+    assert_eq!(qualified(&index, "tests::it_runs"), ["shop::tests::it_runs"]);
+    assert_eq!(qualified(&index, "shop::foo"), ["shop::foo"]);
+    // `mod other;` declares no module here: it is the file other.rs.
+    assert!(Graph::new(&index).find("other").unwrap().len() == 1);
+    // Each plain `bar()` is its own module's (or, in `mod tests`, its
+    // parent's); `foo::bar()` and `foo::deep::bar()` are those modules'.
+    assert_eq!(refs(&index, "shop::bar"), ["src/shop.rs:16 call", "src/shop.rs:22 call"]);
+    assert_eq!(refs(&index, "shop::foo::bar"), ["src/shop.rs:7 call", "src/shop.rs:16 call"]);
+    assert_eq!(refs(&index, "shop::foo::deep::bar"), ["src/shop.rs:16 call"]);
+    let g = Graph::new(&index);
+    let run = g.find("shop::run").unwrap();
+    let mut callees: Vec<String> = g
+        .callees(run[0], 1)
+        .unwrap()
+        .into_iter()
+        .map(|c| {
+            format!(
+                "{}{}",
+                c.symbol.map_or("?".into(), |s| s.qualified_name),
+                if c.ambiguous { " ambiguous" } else { "" }
+            )
+        })
+        .collect();
+    callees.sort();
+    assert_eq!(callees, ["shop::bar", "shop::foo::Cart::total", "shop::foo::bar", "shop::foo::deep::bar"]);
+}
+
+/// A plain name no module around it declares is still the file's own (rustc's
+/// ui test `import2.rs`: `use baz::zed::bar;`, which fails, then `bar()`), not
+/// every `bar` of the project (976 of them there).
+#[test]
+fn rust_plain_names_of_an_inner_module_stay_in_their_file() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/main.rs",
+            "use baz::zed::bar;\nmod baz {}\nmod zed {\n    pub fn bar() {}\n}\nfn main() {\n    bar();\n}\n",
+        ),
+        ("src/other.rs", "pub fn bar() {}\n"),
+    ]);
+    assert_eq!(refs(&index, "zed::bar"), ["src/main.rs:1 import", "src/main.rs:7 call"]);
+    assert_eq!(refs(&index, "other::bar"), Vec::<String>::new());
+}

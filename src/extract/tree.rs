@@ -558,7 +558,10 @@ impl<'a> Visit<'a> {
                 while let Some(n) = name.filter(|n| self.kind(n) == "nested_identifier") {
                     name = self.child(n, "property").or_else(|| n.named_child(n.named_child_count().saturating_sub(1)));
                 }
-                if let Some(name) = name.filter(|n| matches!(self.kind(n), "identifier" | "property_identifier")) {
+                let declared = self.spec.language != crate::lang::Language::Rust || self.child(node, "body").is_some();
+                if let Some(name) =
+                    name.filter(|n| declared && matches!(self.kind(n), "identifier" | "property_identifier"))
+                {
                     self.namespace(node, name);
                 }
             }
@@ -785,11 +788,14 @@ impl<'a> Visit<'a> {
         }
     }
 
-    /// A namespace: a type that is no scope of what its body declares.
+    /// A namespace: a type that is no scope of what its body declares (a TS
+    /// `namespace`, a Rust inline `mod`, whose kind is `mod`).
     fn namespace(&mut self, node: Node<'a>, name_node: Node<'a>) {
         let name = self.text(name_node).to_string();
+        let rust = self.spec.language == crate::lang::Language::Rust;
+        let modifiers = if rust { self.modifiers(node, Some(name_node)) } else { Vec::new() };
         let visibility = (self.spec.visibility)(&VisibilityInput {
-            modifiers: &[],
+            modifiers: &modifiers,
             name: &name,
             parent_kind: None,
             is_type: true,
@@ -799,7 +805,7 @@ impl<'a> Visit<'a> {
         self.graph.def_names.insert(name_node.start_byte());
         self.types.push(TypeDef {
             name,
-            kind: "namespace",
+            kind: if rust { "mod" } else { "namespace" },
             line: name_node.start_position().row as u32 + 1,
             end_line: Self::rows(node).1 + 1,
             parent: None,

@@ -89,8 +89,9 @@ pub enum DefCat {
 /// A definition's kind, borrowed when it is one of the kinds extraction
 /// writes (a graph question reads thousands of definitions).
 pub fn kind_of(kind: &str) -> Cow<'static, str> {
-    const KINDS: [&str; 22] = [
+    const KINDS: [&str; 23] = [
         "class",
+        "mod",
         "struct",
         "interface",
         "enum",
@@ -247,6 +248,33 @@ impl FileGraph {
             .collect()
     }
 
+    /// Rust: the inline modules (`mod tests { .. }`) whose extents hold
+    /// `line`, outermost first, joined by `.` (as [`Def::outer`] names a
+    /// definition's); empty outside any, and in other languages.
+    pub fn module_path(&self, line: u32) -> String {
+        if self.language != Language::Rust {
+            return String::new();
+        }
+        // (A file's types come first among its definitions.)
+        let mut around: Vec<(u32, &str)> = self
+            .types()
+            .filter(|d| d.kind == "mod" && d.line <= line && line <= d.end_line)
+            .map(|d| (d.line, d.name.as_str()))
+            .collect();
+        around.sort_unstable();
+        around.iter().map(|m| m.1).collect::<Vec<_>>().join(".")
+    }
+
+    /// Whether the file declares a Rust inline module named `name`.
+    pub fn has_module(&self, name: &str) -> bool {
+        self.language == Language::Rust && self.types().any(|d| d.kind == "mod" && d.name == name)
+    }
+
+    /// The file's types: its first definitions.
+    fn types(&self) -> impl Iterator<Item = &Def> {
+        self.defs.iter().take_while(|d| d.cat == DefCat::Type)
+    }
+
     /// The innermost type whose extent holds `line`.
     pub fn enclosing_type(&self, line: u32) -> Option<&str> {
         let inner = self.enclosing(line).map(|i| &self.defs[i as usize])?;
@@ -280,9 +308,9 @@ fn set_outer(defs: &mut [Def]) {
     let types = defs
         .iter()
         .filter(|d| d.cat == DefCat::Type)
-        .map(|d| (d.name.as_str(), d.line, d.end_line, d.parent.as_deref()));
+        .map(|d| (d.name.as_str(), &*d.kind, d.line, d.end_line, d.parent.as_deref()));
     let Some(nesting) = crate::snapshot::defs::Nesting::new(types) else { return };
-    let outers: Vec<String> = defs.iter().map(|d| nesting.outer(d.parent.as_deref(), d.line)).collect();
+    let outers: Vec<String> = defs.iter().map(|d| nesting.outer(d.parent.as_deref(), d.line, &d.name)).collect();
     for (d, outer) in defs.iter_mut().zip(outers) {
         d.outer = outer;
     }
@@ -1751,6 +1779,17 @@ impl<'i> Graph<'i> {
                 None => s,
             }
         };
+        if let PackedReceiver::Name(m) | PackedReceiver::Type(m) = receiver {
+            let m = f.name(m);
+            if f.has_module(m) {
+                // Rust: `foo::bar()` with an inline `mod foo { .. }` in the
+                // file: that module's `bar` (its last name is written there:
+                // `foo::deep::bar()` is `deep`'s).
+                let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
+                let of_module = |d: &Def| d.parent.is_none() && d.outer.rsplit('.').next() == Some(m);
+                return Ok(done(nd.select(class, own, of_module)));
+            }
+        }
         // `super.m()`: a member of the supertypes of the type written there.
         let mut from_super = false;
         let receiver_type = match receiver {
@@ -2290,7 +2329,26 @@ impl<'i> Graph<'i> {
             }
         }
         let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
-        let found = nd.select(class, own, |d| d.parent.is_none());
+        let found = if f.language == Language::Rust && !own.is_empty() {
+            // Rust: the definitions of the reference's inline module, else of
+            // the modules around it (a `mod tests` names its parent's items
+            // through `use super::*`), else of the modules inside (brought in
+            // by a `use`: `use zed::bar;`, then `bar()`).
+            let here = f.module_path(r.line);
+            let mut path = here.as_str();
+            loop {
+                let found = nd.select(class, own, |d| d.parent.is_none() && d.outer == path);
+                if !found.is_empty() {
+                    break found;
+                }
+                if path.is_empty() {
+                    break nd.select(class, own, |d| d.parent.is_none());
+                }
+                path = path.rsplit_once('.').map_or("", |(outer, _)| outer);
+            }
+        } else {
+            nd.select(class, own, |d| d.parent.is_none())
+        };
         if !found.is_empty() {
             return Ok(done(found));
         }

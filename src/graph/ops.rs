@@ -109,7 +109,8 @@ impl Graph<'_> {
         // passed without spelling their qualified names.
         let before = normalized.rsplit('.').nth(1).unwrap_or("");
         // A top-level definition's qualified name has its module, package or
-        // namespace there, taken from its path or its file's scope: most
+        // namespace there, taken from its path, its file's scope or the
+        // modules around it (Rust's `mod tests { .. }`): most
         // candidates of a common function name (`main`) are passed without
         // spelling theirs.
         // (Checked for each of thousands of candidates of a common name: the
@@ -135,7 +136,11 @@ impl Graph<'_> {
                 Some(p) => {
                     p.strip_suffix(before).is_some_and(|head| head.is_empty() || head.ends_with(['.', ':', '\\']))
                 }
-                None => finder.find(c.path.as_bytes()).is_some() || finder.find(c.scope.as_bytes()).is_some(),
+                None => {
+                    finder.find(c.path.as_bytes()).is_some()
+                        || finder.find(c.scope.as_bytes()).is_some()
+                        || finder.find(c.def.outer.as_bytes()).is_some()
+                }
             };
             named && in_outer(c)
         };

@@ -31,6 +31,8 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         ("trait_item", Decl::Type("trait")),
         ("type_item", Decl::Type("type")),
         ("impl_item", Decl::Scope("type")),
+        // `mod tests { .. }` (`mod x;` is an import).
+        ("mod_item", Decl::Namespace),
         ("function_item", Decl::Method),
         ("function_signature_item", Decl::Method),
         ("macro_definition", Decl::Method),

@@ -262,10 +262,10 @@ impl DefTableWriter {
         let mut functions: Vec<(u32, u32)> = defs.iter().filter(|d| d.3 == 1).map(|d| (d.1, d.2)).collect();
         functions.sort_unstable();
         let scope = self.id(&s.scope);
-        let nesting = Nesting::new(defs.iter().filter(|d| d.3 == 0).map(|d| (d.0, d.1, d.2, d.5)));
+        let nesting = Nesting::new(defs.iter().filter(|d| d.3 == 0).map(|d| (d.0, d.4, d.1, d.2, d.5)));
         for (index, &(name, line, end_line, cat, kind, parent, returns, private, arity)) in defs.iter().enumerate() {
             let outer = match &nesting {
-                Some(n) => self.id(&n.outer(parent, line)),
+                Some(n) => self.id(&n.outer(parent, line, name)),
                 None => 0,
             };
             let nested =
@@ -485,33 +485,50 @@ pub fn fill_strings(strings: &[u8], mut e: DefEntry, ids: StringIds) -> Option<D
 /// A type's `(line, end_line, parent)`.
 type Extent<'a> = (u32, u32, Option<&'a str>);
 
-/// A file's types by name, to tell the types around a definition's parent.
+/// A file's types by name, to tell the types and modules around a
+/// definition's parent.
 pub struct Nesting<'a> {
     by_name: FxHashMap<&'a str, Vec<Extent<'a>>>,
+    /// Rust's inline modules (`mod tests { .. }`, kind `mod`): `(line,
+    /// end_line, name)`, in order of their first lines.
+    modules: Vec<(u32, u32, &'a str)>,
 }
 
+/// A file's type as [`Nesting::new`] takes it: `(name, kind, line, end_line,
+/// parent)`.
+pub type NestedType<'a> = (&'a str, &'a str, u32, u32, Option<&'a str>);
+
 impl<'a> Nesting<'a> {
-    /// The file's types as `(name, line, end_line, parent)`; `None` when no
-    /// type has a parent (most files nest no type in another).
-    pub fn new(types: impl Iterator<Item = (&'a str, u32, u32, Option<&'a str>)> + Clone) -> Option<Nesting<'a>> {
-        if types.clone().all(|t| t.3.is_none()) {
+    /// `None` when no type has a parent and none is a module (most files nest
+    /// nothing).
+    pub fn new(types: impl Iterator<Item = NestedType<'a>> + Clone) -> Option<Nesting<'a>> {
+        if types.clone().all(|t| t.4.is_none() && t.1 != "mod") {
             return None;
         }
         let mut by_name: FxHashMap<&str, Vec<_>> = FxHashMap::default();
-        for (name, line, end_line, parent) in types {
+        let mut modules = Vec::new();
+        for (name, kind, line, end_line, parent) in types {
             by_name.entry(name).or_default().push((line, end_line, parent));
+            if kind == "mod" {
+                modules.push((line, end_line, name));
+            }
         }
-        Some(Nesting { by_name })
+        modules.sort_unstable();
+        Some(Nesting { by_name, modules })
     }
 
-    /// The types around a definition's parent, outermost first, joined by
-    /// `.`: `Outer` for a method `add` of `C` declared in class `Outer`
-    /// (qualified `Outer.C.add`), `Shop.Outer` for Ruby's `module Shop; class
-    /// Outer; class C`. Empty when its parent is declared at top level, or not
-    /// in its file (a Go method's receiver declared above it, C++'s `void
-    /// C::add() {..}`). A parent is the innermost type of its name whose extent
-    /// holds the line named by it.
-    pub fn outer(&self, parent: Option<&str>, line: u32) -> String {
+    /// The types and modules around a definition's parent (or around it, with
+    /// none), outermost first, joined by `.`: `Outer` for a method `add` of
+    /// `C` declared in class `Outer` (qualified `Outer.C.add`), `Shop.Outer`
+    /// for Ruby's `module Shop; class Outer; class C`, `tests` for a Rust
+    /// function in `mod tests { .. }`. Types are followed from the parent: a
+    /// parent is the innermost type of its name whose extent holds the line
+    /// named by it; none is found for one declared at top level or not in its
+    /// file (a Go method's receiver declared above it, C++'s `void C::add()
+    /// {..}`, Rust's `impl C` apart from `struct C`). Then the Rust modules
+    /// whose extent holds the last line reached, but the definition itself
+    /// (`own`: its name and first line).
+    pub fn outer(&self, parent: Option<&str>, line: u32, own: &str) -> String {
         let mut chain: Vec<&str> = Vec::new();
         let (mut name, mut at) = (parent, line);
         // (Bounded: a malformed archive's parents could go round.)
@@ -523,7 +540,15 @@ impl<'a> Nesting<'a> {
             (name, at) = (up, type_line);
         }
         chain.reverse();
-        chain.join(".")
+        let modules = self
+            .modules
+            .iter()
+            .take_while(|m| m.0 <= at)
+            .filter(|m| at <= m.1 && (m.0, m.2) != (line, own))
+            .map(|m| m.2);
+        let mut parts: Vec<&str> = modules.collect();
+        parts.extend(chain);
+        parts.join(".")
     }
 }
 
