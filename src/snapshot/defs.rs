@@ -650,15 +650,19 @@ mod tests {
     use super::*;
     use crate::snapshot::structure::{FileStructure, MethodRecord, PropertyRecord, TypeRecord};
 
-    fn archive() -> Vec<u8> {
-        let t = |name: &str, line, end_line, parent: Option<&str>| TypeRecord {
+    /// A class `name` at `line..=end_line` inside `parent`.
+    fn class(name: &str, line: u32, end_line: u32, parent: Option<&str>) -> TypeRecord {
+        TypeRecord {
             name: name.into(),
             kind: "class".into(),
             line,
             end_line,
             parent: parent.map(Into::into),
             ..TypeRecord::default()
-        };
+        }
+    }
+
+    fn archive() -> Vec<u8> {
         let m = |name: &str, line, end_line, parent: Option<&str>, returns: &str| MethodRecord {
             name: name.into(),
             line,
@@ -670,7 +674,7 @@ mod tests {
         };
         FileStructure {
             scope: "shop".into(),
-            types: vec![t("Store", 1, 20, None), t("Local", 12, 13, None)],
+            types: vec![class("Store", 1, 20, None), class("Local", 12, 13, None)],
             methods: vec![m("add", 2, 15, Some("Store"), "Store"), m("New", 30, 32, None, "Store")],
             properties: vec![PropertyRecord {
                 name: "add".into(),
@@ -778,14 +782,6 @@ mod tests {
     /// line, then theirs; a namesake declared elsewhere has none.
     #[test]
     fn outer_types_are_the_chain_of_innermost_holders() {
-        let t = |name: &str, line, end_line, parent: Option<&str>| TypeRecord {
-            name: name.into(),
-            kind: "class".into(),
-            line,
-            end_line,
-            parent: parent.map(Into::into),
-            ..TypeRecord::default()
-        };
         let m = |name: &str, line, parent: &str| MethodRecord {
             name: name.into(),
             line,
@@ -795,10 +791,10 @@ mod tests {
         };
         let file = FileStructure {
             types: vec![
-                t("Store", 1, 20, None),
-                t("Inner", 3, 10, Some("Store")),
-                t("Deep", 4, 6, Some("Inner")),
-                t("Inner", 30, 40, None),
+                class("Store", 1, 20, None),
+                class("Inner", 3, 10, Some("Store")),
+                class("Deep", 4, 6, Some("Inner")),
+                class("Inner", 30, 40, None),
             ],
             methods: vec![m("put", 5, "Deep"), m("get", 8, "Inner"), m("get", 31, "Inner"), m("go", 50, "Elsewhere")],
             ..FileStructure::default()
