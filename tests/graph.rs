@@ -3123,3 +3123,65 @@ fn rust_plain_names_of_an_inner_module_stay_in_their_file() {
     assert_eq!(refs(&index, "zed::bar"), ["src/main.rs:1 import", "src/main.rs:7 call"]);
     assert_eq!(refs(&index, "other::bar"), Vec::<String>::new());
 }
+
+#[test]
+fn rust_paths_from_crate_super_and_self_name_their_module_regression() {
+    // `super::helper()` and `self::helper()` were receivers of unknown type,
+    // `crate::util::helper()` was `util`'s by its last name (both `helper`s of
+    // util.rs, ambiguous), `crate::top()` and `super::open()` found nothing.
+    let (_dir, index) = project_of(&[
+        ("Cargo.toml", "[package]\nname = \"shop\"\n"),
+        ("src/lib.rs", "pub mod util;\npub mod net;\npub mod store;\npub fn top() -> u32 { 1 }\n"),
+        (
+            "src/util.rs",
+            "pub fn helper() -> u32 { 1 }
+pub fn top() -> u32 { 9 }
+pub mod inner {
+    pub fn helper() -> u32 { 2 }
+    pub fn call_up() -> u32 { super::helper() + self::helper() }
+}
+",
+        ),
+        (
+            "src/net/mod.rs",
+            "pub mod conn;
+pub fn open() -> u32 { crate::util::helper() + super::top() + self::conn::dial() }
+",
+        ),
+        (
+            "src/net/conn.rs",
+            "pub fn dial() -> u32 { super::open() + crate::top() + crate::util::inner::helper() }
+pub struct Store;
+impl Store {
+    pub fn new() -> Store { Store }
+}
+pub fn make() { crate::store::Store::new(); }
+",
+        ),
+        (
+            "src/store.rs",
+            "pub struct Store;
+impl Store {
+    pub fn new() -> Store { Store }
+    pub fn helper(&self) -> u32 { self::helper() + self.size() }
+    fn size(&self) -> u32 { 0 }
+}
+pub fn helper() -> u32 { 5 }
+",
+        ),
+    ]);
+    assert_eq!(refs(&index, "util::helper"), ["src/net/mod.rs:2 call", "src/util.rs:5 call"]);
+    assert_eq!(refs(&index, "util::inner::helper"), ["src/net/conn.rs:1 call", "src/util.rs:5 call"]);
+    assert_eq!(refs(&index, "src/lib.rs:4"), ["src/net/conn.rs:1 call", "src/net/mod.rs:2 call"]);
+    assert_eq!(refs(&index, "net::open"), ["src/net/conn.rs:1 call"]);
+    assert_eq!(refs(&index, "net::conn::dial"), ["src/net/mod.rs:2 call"]);
+    assert_eq!(refs(&index, "util::top"), Vec::<String>::new());
+    // `self::helper()` in an impl is the module's function, not the method.
+    assert_eq!(refs(&index, "store::helper"), ["src/store.rs:4 call"]);
+    assert_eq!(refs(&index, "store::Store::helper"), Vec::<String>::new());
+    assert_eq!(refs(&index, "store::Store::size"), ["src/store.rs:4 call"]);
+    // `crate::store::Store::new()`: the `Store` of module `store`.
+    assert_eq!(refs(&index, "store::Store::new"), ["src/net/conn.rs:6 call"]);
+    assert_eq!(refs(&index, "net::conn::Store::new"), Vec::<String>::new());
+    assert_eq!(callees(&index, "net::open"), ["util::helper", "top", "net::conn::dial"]);
+}

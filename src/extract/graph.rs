@@ -2278,6 +2278,9 @@ impl<'a> Visit<'a> {
             true => o.named_child(0).unwrap_or(o),
             false => o,
         };
+        if let Some(path) = self.rust_module_path(o) {
+            return Pending::Name(path, None);
+        }
         if self.is_super(o) {
             // A member of the supertypes (a field of one, further down a chain,
             // is the type's own).
@@ -2350,6 +2353,23 @@ impl<'a> Visit<'a> {
             Some(f) => Pending::Done(Receiver::Returns(f.trim_start_matches("()").to_string())),
             None => Pending::Done(Receiver::Unknown),
         }
+    }
+
+    /// Rust: a path that starts at a module written `crate`, `super` or
+    /// `self` (`super::f()`, `crate::a::T::new()`, `self::f()`, whose `self`
+    /// is the module, not the value): the whole path, which names its module
+    /// from the reference's own when the file is read; other paths name
+    /// their receiver by their last segment.
+    fn rust_module_path(&self, o: Node<'a>) -> Option<&'a str> {
+        if self.spec.language != crate::lang::Language::Rust {
+            return None;
+        }
+        let mut first = o;
+        while self.kind(&first) == "scoped_identifier" {
+            first = self.child(first, "path")?;
+        }
+        let written_as_path = first != o || o.parent().is_some_and(|p| self.kind(&p).starts_with("scoped_"));
+        (matches!(self.kind(&first), "crate" | "super" | "self") && written_as_path).then(|| self.text(o))
     }
 
     /// Whether `o` is the enclosing type's value seen as its supertypes

@@ -208,6 +208,16 @@ impl FileGraph {
         self.names.get(start as usize..end as usize).unwrap_or("")
     }
 
+    /// A receiver's name as resolution reads it by name: a Rust path kept
+    /// whole (`crate::a::b`, [`rust_path_module`]) by its last segment.
+    pub fn receiver_name(&self, i: u32) -> &str {
+        let name = self.name(i);
+        match self.language {
+            Language::Rust => name.rsplit("::").next().unwrap_or(name).trim(),
+            _ => name,
+        }
+    }
+
     /// The innermost definition whose extent holds `line` (methods before the
     /// types around them), if any.
     pub fn enclosing(&self, line: u32) -> Option<u32> {
@@ -431,6 +441,50 @@ fn rust_module(path: &str) -> Vec<String> {
         parts.pop();
     }
     parts
+}
+
+/// The part of a Rust file's path up to its crate's `src/` (as [`rust_module`]
+/// counts modules from).
+fn rust_crate(path: &str) -> &str {
+    path.rsplit_once("src/").map_or("", |(pre, _)| &path[..pre.len() + 4])
+}
+
+/// A Rust definition's module: its file's, then the inline modules around it.
+fn rust_module_of(c: &Candidate) -> Vec<String> {
+    let mut module = rust_module(&c.path);
+    module.extend(c.def.outer.split('.').filter(|s| !s.is_empty()).map(str::to_string));
+    module
+}
+
+/// Rust: the crate and module a path written at `line` of `f` names when it
+/// starts at `crate`, `super` or `self` (extraction keeps such a receiver
+/// whole): [`rust_crate`] of the file and the module's names below it
+/// (`super::` in `mod tests` of `src/a/b.rs` is `a::b`). `None` for other
+/// paths and for a `super` above the crate's root.
+fn rust_path_module<'f>(f: &'f FileGraph, line: u32, path: &str) -> Option<(&'f str, Vec<String>)> {
+    let mut parts = path.split("::").map(str::trim);
+    let first = parts.next()?;
+    let mut module = match first {
+        "crate" => Vec::new(),
+        "self" | "super" => {
+            let mut here = rust_module(&f.path);
+            here.extend(f.module_path(line).split('.').filter(|s| !s.is_empty()).map(str::to_string));
+            if first == "super" {
+                here.pop()?;
+            }
+            here
+        }
+        _ => return None,
+    };
+    for p in parts {
+        match p {
+            "super" => {
+                module.pop()?;
+            }
+            p => module.push(p.to_string()),
+        }
+    }
+    Some((rust_crate(&f.path), module))
 }
 
 /// The files an import resolves to.
@@ -714,7 +768,12 @@ impl NameDefs {
                 _ => {}
             }
             if d.parent.is_none() {
-                nd.by_module.entry(module_name(c.language, &c.path, &c.scope).to_string()).or_default().push(i);
+                // A Rust item of an inline module is that module's.
+                let module = match d.outer.rsplit('.').next() {
+                    Some(inline) if c.language == Language::Rust && !inline.is_empty() => inline,
+                    _ => module_name(c.language, &c.path, &c.scope),
+                };
+                nd.by_module.entry(module.to_string()).or_default().push(i);
             }
             if let Some(p) = &d.parent {
                 nd.by_parent.entry(p.clone()).or_default().push(i);
@@ -1722,7 +1781,7 @@ impl<'i> Graph<'i> {
         let name = name.as_str();
         // A member of an external package's alias (`fmt.Println`): nothing to load.
         if let PackedReceiver::Name(x) = r.receiver {
-            let x = f.name(x);
+            let x = f.receiver_name(x);
             for (i, imp) in f.imports.iter().enumerate() {
                 if imp.names.iter().any(|n| n.alias == x && (n.name == "*" || n.name == "default"))
                     && self.import_targets(f, i as u32)?.is_empty()
@@ -1761,7 +1820,7 @@ impl<'i> Graph<'i> {
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // A supertype reference's receiver is its subtype; a qualifier it is
         // written with (`models.Model`) is read as a receiver name.
-        let receiver = match (r.role, r.receiver) {
+        let mut receiver = match (r.role, r.receiver) {
             (RefRole::Inherit, PackedReceiver::Qualified(_, q)) => PackedReceiver::Name(q),
             (RefRole::Inherit, _) => PackedReceiver::None,
             (_, receiver) => receiver,
@@ -1779,8 +1838,23 @@ impl<'i> Graph<'i> {
                 None => s,
             }
         };
+        if let (PackedReceiver::Name(x), Language::Rust) = (receiver, f.language) {
+            if let Some(found) = self.rust_path_members(f, r.line, f.name(x), &nd, class) {
+                return Ok(done(found));
+            }
+            if matches!(f.receiver_name(x), "crate" | "super" | "self") {
+                // The module defines no such item (a `pub use` of another
+                // module's, or a crate root the path does not tell): a
+                // supertype as a plain name, else a member of an unknown
+                // receiver.
+                receiver = match r.role {
+                    RefRole::Inherit => PackedReceiver::None,
+                    _ => PackedReceiver::Unknown,
+                };
+            }
+        }
         if let PackedReceiver::Name(m) | PackedReceiver::Type(m) = receiver {
-            let m = f.name(m);
+            let m = f.receiver_name(m);
             if f.has_module(m) {
                 // Rust: `foo::bar()` with an inline `mod foo { .. }` in the
                 // file: that module's `bar` (its last name is written there:
@@ -1889,7 +1963,7 @@ impl<'i> Graph<'i> {
             PackedReceiver::Type(_) | PackedReceiver::Qualified(..) => Ok(Resolution::default()),
             PackedReceiver::Returns(_) | PackedReceiver::Member(..) => self.unknown_member(f, &nd, class),
             PackedReceiver::Name(x) => {
-                let written = f.name(x);
+                let written = f.receiver_name(x);
                 let x = self.dealias(f, written);
                 let aliased = |alias: &str| alias == x || alias == written;
                 let found = java_nearest(f, &nd, of_parents(std::slice::from_ref(&x)));
@@ -1984,6 +2058,40 @@ impl<'i> Graph<'i> {
             PackedReceiver::Unknown => self.unknown_member(f, &nd, class),
             PackedReceiver::None => self.resolve_plain(f, r, name, &nd, class),
         }
+    }
+
+    /// Rust: the definitions of module `path` ([`rust_path_module`]: `crate::a`,
+    /// `super`, `self::b`) of role class `class`, else the members of its last
+    /// segment taken as a type of the module before it (`crate::a::Store::new`);
+    /// `None` when neither has any (a name the module imports, another crate's:
+    /// resolved by the path's last segment, as other paths are).
+    fn rust_path_members(
+        &self,
+        f: &FileGraph,
+        line: u32,
+        path: &str,
+        nd: &NameDefs,
+        class: usize,
+    ) -> Option<Vec<DefId>> {
+        let (krate, module) = rust_path_module(f, line, path)?;
+        let in_module = |c: &Candidate, m: &[String]| {
+            c.language == Language::Rust && !c.nested && rust_crate(&c.path) == krate && rust_module_of(c) == m
+        };
+        let top: Vec<u32> = (0..nd.items.len() as u32)
+            .filter(|&i| {
+                let c = &nd.items[i as usize];
+                c.def.parent.is_none() && in_module(c, &module)
+            })
+            .collect();
+        let found = nd.select(class, &top, |_| true);
+        if !found.is_empty() {
+            return Some(found);
+        }
+        let (ty, of) = module.split_last()?;
+        let members = nd.by_parent.get(ty.as_str()).map(Vec::as_slice).unwrap_or_default();
+        let members: Vec<u32> = members.iter().copied().filter(|&i| in_module(&nd.items[i as usize], of)).collect();
+        let found = nd.select(class, &members, |_| true);
+        (!found.is_empty()).then_some(found)
     }
 
     /// A member of a receiver of unknown type ([`unknown_receiver`]). In

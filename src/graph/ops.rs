@@ -803,6 +803,8 @@ fn view_of(f: &FileGraph, d: &super::Def) -> DefView {
 /// `recv.name` as written for a call outside the project.
 fn external_label(f: &FileGraph, r: &PackedRef) -> String {
     match r.receiver {
+        // (A Rust path kept whole, `crate::a`: `crate::a::f`.)
+        PackedReceiver::Name(t) if f.name(t).contains("::") => format!("{}::{}", f.name(t), f.name(r.name)),
         PackedReceiver::Type(t) | PackedReceiver::Name(t) => format!("{}.{}", f.name(t), f.name(r.name)),
         PackedReceiver::Unknown => format!("?.{}", f.name(r.name)),
         PackedReceiver::Returns(func) => format!("{}().{}", f.name(func), f.name(r.name)),
