@@ -3185,3 +3185,47 @@ pub fn helper() -> u32 { 5 }
     assert_eq!(refs(&index, "net::conn::Store::new"), Vec::<String>::new());
     assert_eq!(callees(&index, "net::open"), ["util::helper", "top", "net::conn::dial"]);
 }
+
+#[test]
+fn rust_paths_follow_the_files_modules_imports_and_crates_regression() {
+    // A path's receiver was its last segment, a module or type by that name
+    // anywhere: `shop::util::helper()` was ambiguous with the app's own `util`,
+    // `store::Store::new()` with the app's `Store`.
+    let (_dir, index) = project_of(&[
+        ("Cargo.toml", "[workspace]\nmembers = [\"shop\", \"app\", \"other\"]\n"),
+        ("shop/src/lib.rs", "pub mod store;\npub mod util;\npub use self::util::deep::shout;\n"),
+        ("shop/src/store.rs", "pub struct Store;\nimpl Store {\n    pub fn new() -> Store { Store }\n}\n"),
+        ("shop/src/util/mod.rs", "pub mod deep;\npub fn helper() -> u32 { 1 }\n"),
+        ("shop/src/util/deep.rs", "pub fn shout() {}\npub fn helper() -> u32 { 2 }\n"),
+        ("other/src/lib.rs", "pub mod deep;\n"),
+        ("other/src/deep.rs", "pub fn helper() -> u32 { 5 }\npub fn shout() {}\n"),
+        (
+            "app/src/main.rs",
+            "use shop::store;
+use shop::util::{self as u};
+mod util;
+mod local { pub fn helper() -> u32 { 3 } }
+fn main() {
+    store::Store::new();
+    shop::util::helper();
+    u::deep::helper();
+    shop::shout();
+    local::helper();
+    util::helper();
+}
+",
+        ),
+        ("app/src/util.rs", "pub fn helper() -> u32 { 4 }\n"),
+        ("app/src/store.rs", "pub struct Store;\nimpl Store {\n    pub fn new() -> Store { Store }\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "shop/src/store.rs:3"), ["app/src/main.rs:6 call"]);
+    assert_eq!(refs(&index, "app/src/store.rs:3"), Vec::<String>::new());
+    assert_eq!(refs(&index, "shop/src/util/mod.rs:2"), ["app/src/main.rs:7 call"]);
+    assert_eq!(refs(&index, "shop/src/util/deep.rs:2"), ["app/src/main.rs:8 call"]);
+    assert_eq!(refs(&index, "other/src/deep.rs:1"), Vec::<String>::new());
+    // `shop::shout()`: the crate's root brings it in from a module below it.
+    assert_eq!(refs(&index, "shop/src/util/deep.rs:1"), ["app/src/main.rs:9 call", "shop/src/lib.rs:3 import"]);
+    assert_eq!(refs(&index, "other/src/deep.rs:2"), Vec::<String>::new());
+    assert_eq!(refs(&index, "local::helper"), ["app/src/main.rs:10 call"]);
+    assert_eq!(refs(&index, "app/src/util.rs:1"), ["app/src/main.rs:11 call"]);
+}

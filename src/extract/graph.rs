@@ -2355,11 +2355,11 @@ impl<'a> Visit<'a> {
         }
     }
 
-    /// Rust: a path that starts at a module written `crate`, `super` or
-    /// `self` (`super::f()`, `crate::a::T::new()`, `self::f()`, whose `self`
-    /// is the module, not the value): the whole path, which names its module
-    /// from the reference's own when the file is read; other paths name
-    /// their receiver by their last segment.
+    /// Rust: a path of several segments (`a::b::f()`, `crate::a::T::new()`)
+    /// or one that is `crate`, `super` or `self` (`super::f()`, `self::f()`,
+    /// whose `self` is the module, not the value): the whole path, which the
+    /// reader follows from the file's modules, imports and crates; a path of
+    /// one other segment (`T::new()`) names it as other receivers do.
     fn rust_module_path(&self, o: Node<'a>) -> Option<&'a str> {
         if self.spec.language != crate::lang::Language::Rust {
             return None;
@@ -2368,8 +2368,10 @@ impl<'a> Visit<'a> {
         while self.kind(&first) == "scoped_identifier" {
             first = self.child(first, "path")?;
         }
-        let written_as_path = first != o || o.parent().is_some_and(|p| self.kind(&p).starts_with("scoped_"));
-        (matches!(self.kind(&first), "crate" | "super" | "self") && written_as_path).then(|| self.text(o))
+        let segments = first != o && matches!(self.kind(&first), "identifier" | "crate" | "super" | "self");
+        let module = matches!(self.kind(&o), "crate" | "super" | "self")
+            && o.parent().is_some_and(|p| self.kind(&p).starts_with("scoped_"));
+        (segments || module).then(|| self.text(o))
     }
 
     /// Whether `o` is the enclosing type's value seen as its supertypes

@@ -467,7 +467,7 @@ fn rust_bases(g: &Graph<'_>, f: &FileGraph, parts: &[&str]) -> Result<Vec<(Strin
 /// `A/name/src/lib.rs` (or with `-` for `_`) for a folder `A` holding `from`,
 /// nearest first (`compiler/rustc_middle/src` from `compiler/rustc_ast/src/ast.rs`,
 /// `library/core/src` from `library/alloc/src/vec/mod.rs`).
-fn rust_crate_src(g: &Graph<'_>, from: &str, name: &str) -> Result<Option<String>, SnapshotError> {
+pub(crate) fn rust_crate_src(g: &Graph<'_>, from: &str, name: &str) -> Result<Option<String>, SnapshotError> {
     let mut folders = vec![name.to_string()];
     if name.contains('_') {
         folders.push(name.replace('_', "-"));

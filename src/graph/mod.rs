@@ -281,7 +281,7 @@ impl FileGraph {
     }
 
     /// The file's types: its first definitions.
-    fn types(&self) -> impl Iterator<Item = &Def> {
+    pub fn types(&self) -> impl Iterator<Item = &Def> {
         self.defs.iter().take_while(|d| d.cat == DefCat::Type)
     }
 
@@ -456,36 +456,8 @@ fn rust_module_of(c: &Candidate) -> Vec<String> {
     module
 }
 
-/// Rust: the crate and module a path written at `line` of `f` names when it
-/// starts at `crate`, `super` or `self` (extraction keeps such a receiver
-/// whole): [`rust_crate`] of the file and the module's names below it
-/// (`super::` in `mod tests` of `src/a/b.rs` is `a::b`). `None` for other
-/// paths and for a `super` above the crate's root.
-fn rust_path_module<'f>(f: &'f FileGraph, line: u32, path: &str) -> Option<(&'f str, Vec<String>)> {
-    let mut parts = path.split("::").map(str::trim);
-    let first = parts.next()?;
-    let mut module = match first {
-        "crate" => Vec::new(),
-        "self" | "super" => {
-            let mut here = rust_module(&f.path);
-            here.extend(f.module_path(line).split('.').filter(|s| !s.is_empty()).map(str::to_string));
-            if first == "super" {
-                here.pop()?;
-            }
-            here
-        }
-        _ => return None,
-    };
-    for p in parts {
-        match p {
-            "super" => {
-                module.pop()?;
-            }
-            p => module.push(p.to_string()),
-        }
-    }
-    Some((rust_crate(&f.path), module))
-}
+/// A Rust module: its crate ([`rust_crate`]) and its names below the crate's root.
+type RustModule = Option<(String, Vec<String>)>;
 
 /// The files an import resolves to.
 type Targets = Rc<Vec<FileKey>>;
@@ -877,6 +849,9 @@ pub struct Graph<'i> {
     /// [`Graph::supertypes`] (`true`) and [`Graph::subtypes`] of a type name.
     supers: RefCell<FxHashMap<(String, bool), TypeLevels>>,
     import_files: RefCell<FxHashMap<(FileKey, u32), Targets>>,
+    /// [`Graph::rust_path_module`], by file, the inline modules around the
+    /// reference and the path.
+    rust_paths: RefCell<FxHashMap<(FileKey, String, String), RustModule>>,
     gomods: RefCell<FxHashMap<String, Option<std::sync::Arc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
     /// Read every file naming a symbol, never only those its receivers can be
@@ -902,6 +877,7 @@ impl<'i> Graph<'i> {
             referencing: RefCell::default(),
             supers: RefCell::default(),
             import_files: RefCell::default(),
+            rust_paths: RefCell::default(),
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
             exhaustive: false,
@@ -2060,8 +2036,122 @@ impl<'i> Graph<'i> {
         }
     }
 
-    /// Rust: the definitions of module `path` ([`rust_path_module`]: `crate::a`,
-    /// `super`, `self::b`) of role class `class`, else the members of its last
+    /// Rust: the crate and module a path written at `line` of `f` names
+    /// (extraction keeps a path receiver whole: `crate::a`, `super`,
+    /// `rustc_middle::ty`), read as the compiler reads a path's first name:
+    /// `crate`, `super` and `self`, counted from the file's module and the
+    /// inline modules around the reference (`super` in `mod tests` of
+    /// `src/a/b.rs` is `a::b`); else a module the file declares (`mod x { .. }`
+    /// or `mod x;`); else a name a `use` brings in, followed once; else one of
+    /// the project's crates ([`imports::rust_crate_src`]). `None` for what is
+    /// none of these (another crate's), and for a `super` above a crate's
+    /// root.
+    fn rust_path_module(&self, f: &FileGraph, line: u32, path: &str) -> Result<RustModule, SnapshotError> {
+        let inline = f.module_path(line);
+        let key = (f.key, inline, path.to_string());
+        if let Some(m) = self.rust_paths.borrow().get(&key) {
+            return Ok(m.clone());
+        }
+        let module = self.rust_path_uncached(f, &key.1, path, 0)?;
+        self.rust_paths.borrow_mut().insert(key, module.clone());
+        Ok(module)
+    }
+
+    fn rust_path_uncached(
+        &self,
+        f: &FileGraph,
+        inline: &str,
+        path: &str,
+        depth: usize,
+    ) -> Result<RustModule, SnapshotError> {
+        let parts: Vec<&str> = path.split("::").map(str::trim).collect();
+        let (first, rest) = match parts.split_first() {
+            Some((first, rest)) => (*first, rest),
+            None => return Ok(None),
+        };
+        let here = || {
+            let mut here = rust_module(&f.path);
+            here.extend(inline.split('.').filter(|s| !s.is_empty()).map(str::to_string));
+            here
+        };
+        let own = rust_crate(&f.path).to_string();
+        let (krate, mut module) = match first {
+            "crate" => (own, Vec::new()),
+            "self" => (own, here()),
+            "super" => {
+                let mut up = here();
+                if up.pop().is_none() {
+                    return Ok(None);
+                }
+                (own, up)
+            }
+            name => {
+                if let Some(d) = f.types().find(|d| d.kind == "mod" && d.name == name) {
+                    // An inline module of the file.
+                    let mut m = rust_module(&f.path);
+                    m.extend(d.outer.split('.').filter(|s| !s.is_empty()).map(str::to_string));
+                    m.push(name.to_string());
+                    (own, m)
+                } else if f.imports.iter().any(|i| i.kind == 2 && i.spec == name) {
+                    // `mod x;`: the file's child module.
+                    let mut m = rust_module(&f.path);
+                    m.push(name.to_string());
+                    (own, m)
+                } else if let Some(used) = self.rust_used_path(f, name, depth)? {
+                    let mut m = used;
+                    m.1.extend(rest.iter().map(|s| s.to_string()));
+                    return Ok(Some(m));
+                } else if let Some(src) = imports::rust_crate_src(self, &f.path, name)? {
+                    (format!("{src}/"), Vec::new())
+                } else {
+                    return Ok(None);
+                }
+            }
+        };
+        for p in rest {
+            match *p {
+                "super" => {
+                    if module.pop().is_none() {
+                        return Ok(None);
+                    }
+                }
+                p => module.push(p.to_string()),
+            }
+        }
+        Ok(Some((krate, module)))
+    }
+
+    /// The module a name `use` brings into `f` names (`use rustc_middle::ty;`,
+    /// `use a::b::{self as c}`), when its path resolves
+    /// ([`Graph::rust_path_module`]; followed once).
+    fn rust_used_path(&self, f: &FileGraph, name: &str, depth: usize) -> Result<RustModule, SnapshotError> {
+        if depth > 0 {
+            return Ok(None);
+        }
+        for imp in f.imports.iter().filter(|i| i.kind != 2) {
+            for n in imp.names.iter().filter(|n| n.alias == name && n.name != "*") {
+                // (`use a::b::{self}` is kept as `a::b`, name `b`; `use
+                // a::b::{self as c}` as `a::b`, name `self`.)
+                if n.name == "self" {
+                    return self.rust_path_uncached(f, "", imp.spec.trim_start_matches("::"), depth + 1);
+                }
+                let mut paths = vec![format!("{}::{}", imp.spec, n.name)];
+                if imp.spec.rsplit("::").next() == Some(n.name.as_str()) {
+                    paths.insert(0, imp.spec.clone());
+                }
+                for p in paths {
+                    let p = p.trim_start_matches("::");
+                    if let Some(m) = self.rust_path_uncached(f, "", p, depth + 1)? {
+                        return Ok(Some(m));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Rust: the definitions of module `path` ([`Graph::rust_path_module`]) of
+    /// role class `class`, else the members of its last
     /// segment taken as a type of the module before it (`crate::a::Store::new`);
     /// `None` when neither has any (a name the module imports, another crate's:
     /// resolved by the path's last segment, as other paths are).
@@ -2073,7 +2163,7 @@ impl<'i> Graph<'i> {
         nd: &NameDefs,
         class: usize,
     ) -> Option<Vec<DefId>> {
-        let (krate, module) = rust_path_module(f, line, path)?;
+        let (krate, module) = self.rust_path_module(f, line, path).ok()??;
         let in_module = |c: &Candidate, m: &[String]| {
             c.language == Language::Rust && !c.nested && rust_crate(&c.path) == krate && rust_module_of(c) == m
         };
@@ -2087,10 +2177,32 @@ impl<'i> Graph<'i> {
         if !found.is_empty() {
             return Some(found);
         }
-        let (ty, of) = module.split_last()?;
-        let members = nd.by_parent.get(ty.as_str()).map(Vec::as_slice).unwrap_or_default();
-        let members: Vec<u32> = members.iter().copied().filter(|&i| in_module(&nd.items[i as usize], of)).collect();
-        let found = nd.select(class, &members, |_| true);
+        let in_crate = |c: &Candidate| c.language == Language::Rust && !c.nested && rust_crate(&c.path) == krate;
+        if let Some((ty, of)) = module.split_last() {
+            let members = nd.by_parent.get(ty.as_str()).map(Vec::as_slice).unwrap_or_default();
+            let of_type = |keep: &dyn Fn(&Candidate) -> bool| -> Vec<u32> {
+                members.iter().copied().filter(|&i| keep(&nd.items[i as usize])).collect()
+            };
+            let found = nd.select(class, &of_type(&|c| in_module(c, of)), |_| true);
+            if !found.is_empty() {
+                return Some(found);
+            }
+            if ty.starts_with(char::is_uppercase) {
+                // The type's `impl` in another module of its crate.
+                let found = nd.select(class, &of_type(&in_crate), |_| true);
+                return (!found.is_empty()).then_some(found);
+            }
+        }
+        // A name the module brings in from a module below it with `pub use`
+        // (`serde_json::to_string`, of its module `ser`; `ty::Ty`, of
+        // `ty::sty`): the top-level definitions of it there.
+        let top: Vec<u32> = (0..nd.items.len() as u32)
+            .filter(|&i| {
+                let c = &nd.items[i as usize];
+                c.def.parent.is_none() && in_crate(c) && rust_module_of(c).starts_with(&module)
+            })
+            .collect();
+        let found = nd.select(class, &top, |_| true);
         (!found.is_empty()).then_some(found)
     }
 
