@@ -449,11 +449,18 @@ fn rust_crate(path: &str) -> &str {
     path.rsplit_once("src/").map_or("", |(pre, _)| &path[..pre.len() + 4])
 }
 
-/// A Rust definition's module: its file's, then the inline modules around it.
-fn rust_module_of(c: &Candidate) -> Vec<String> {
+/// A Rust definition's crate and module (its file's, then the inline modules
+/// around it) as one key ([`rust_module_key`]).
+fn rust_key_of(c: &Candidate) -> String {
     let mut module = rust_module(&c.path);
     module.extend(c.def.outer.split('.').filter(|s| !s.is_empty()).map(str::to_string));
-    module
+    rust_module_key(rust_crate(&c.path), &module)
+}
+
+/// A Rust module as one string: its crate ([`rust_crate`]), a NUL, its names
+/// joined by `::` (so a module's and those below it sort together).
+fn rust_module_key(krate: &str, module: &[String]) -> String {
+    format!("{krate}\u{0}{}", module.join("::"))
 }
 
 /// A Rust module: its crate ([`rust_crate`]) and its names below the crate's root.
@@ -511,6 +518,13 @@ pub struct NameDefs {
     by_module: FxHashMap<String, Vec<u32>>,
     /// By package: Go (folder, package), C# ("", namespace).
     by_package: FxHashMap<(String, String), Vec<u32>>,
+    /// Rust: each item's crate and module ([`rust_key_of`]; empty for other
+    /// languages' items and those inside a function).
+    rust_keys: Vec<String>,
+    /// Rust: the top-level items (not inside a function) by that key, whose
+    /// order puts a module's items and those of the modules below it in one
+    /// range.
+    rust_top: std::collections::BTreeMap<String, Vec<u32>>,
     /// Per role class ([`role_class`]): the members, whether any fits at all,
     /// and what a plain name may bind to project-wide (top-level definitions
     /// and types not inside a function).
@@ -722,6 +736,8 @@ impl NameDefs {
             by_file: FxHashMap::default(),
             by_module: FxHashMap::default(),
             by_package: FxHashMap::default(),
+            rust_keys: Vec::new(),
+            rust_top: Default::default(),
             members: Default::default(),
             any: [false; CLASSES],
             global: Default::default(),
@@ -750,6 +766,14 @@ impl NameDefs {
             if let Some(p) = &d.parent {
                 nd.by_parent.entry(p.clone()).or_default().push(i);
             }
+            let rust_key = match c.language == Language::Rust && !c.nested {
+                true => rust_key_of(c),
+                false => String::new(),
+            };
+            if !rust_key.is_empty() && d.parent.is_none() {
+                nd.rust_top.entry(rust_key.clone()).or_default().push(i);
+            }
+            nd.rust_keys.push(rust_key);
             for class in 0..CLASSES {
                 if !fits(class, c) {
                     continue;
@@ -2047,6 +2071,10 @@ impl<'i> Graph<'i> {
     /// none of these (another crate's), and for a `super` above a crate's
     /// root.
     fn rust_path_module(&self, f: &FileGraph, line: u32, path: &str) -> Result<RustModule, SnapshotError> {
+        if !path.contains("::") && path.starts_with(char::is_uppercase) {
+            // A type (`Vec::new()`): modules and crates are named in lower case.
+            return Ok(None);
+        }
         let inline = f.module_path(line);
         let key = (f.key, inline, path.to_string());
         if let Some(m) = self.rust_paths.borrow().get(&key) {
@@ -2164,31 +2192,26 @@ impl<'i> Graph<'i> {
         class: usize,
     ) -> Option<Vec<DefId>> {
         let (krate, module) = self.rust_path_module(f, line, path).ok()??;
-        let in_module = |c: &Candidate, m: &[String]| {
-            c.language == Language::Rust && !c.nested && rust_crate(&c.path) == krate && rust_module_of(c) == m
-        };
-        let top: Vec<u32> = (0..nd.items.len() as u32)
-            .filter(|&i| {
-                let c = &nd.items[i as usize];
-                c.def.parent.is_none() && in_module(c, &module)
-            })
-            .collect();
-        let found = nd.select(class, &top, |_| true);
+        let key = rust_module_key(&krate, &module);
+        let top = nd.rust_top.get(&key).map(Vec::as_slice).unwrap_or_default();
+        let found = nd.select(class, top, |_| true);
         if !found.is_empty() {
             return Some(found);
         }
-        let in_crate = |c: &Candidate| c.language == Language::Rust && !c.nested && rust_crate(&c.path) == krate;
         if let Some((ty, of)) = module.split_last() {
             let members = nd.by_parent.get(ty.as_str()).map(Vec::as_slice).unwrap_or_default();
-            let of_type = |keep: &dyn Fn(&Candidate) -> bool| -> Vec<u32> {
-                members.iter().copied().filter(|&i| keep(&nd.items[i as usize])).collect()
+            let of_key = rust_module_key(&krate, of);
+            let of_type = |keep: &dyn Fn(&str) -> bool| -> Vec<u32> {
+                members.iter().copied().filter(|&i| keep(&nd.rust_keys[i as usize])).collect()
             };
-            let found = nd.select(class, &of_type(&|c| in_module(c, of)), |_| true);
+            let found = nd.select(class, &of_type(&|k| k == of_key), |_| true);
             if !found.is_empty() {
                 return Some(found);
             }
             if ty.starts_with(char::is_uppercase) {
                 // The type's `impl` in another module of its crate.
+                let crate_key = rust_module_key(&krate, &[]);
+                let in_crate = |k: &str| k.starts_with(crate_key.as_str());
                 let found = nd.select(class, &of_type(&in_crate), |_| true);
                 return (!found.is_empty()).then_some(found);
             }
@@ -2196,12 +2219,18 @@ impl<'i> Graph<'i> {
         // A name the module brings in from a module below it with `pub use`
         // (`serde_json::to_string`, of its module `ser`; `ty::Ty`, of
         // `ty::sty`): the top-level definitions of it there.
-        let top: Vec<u32> = (0..nd.items.len() as u32)
-            .filter(|&i| {
-                let c = &nd.items[i as usize];
-                c.def.parent.is_none() && in_crate(c) && rust_module_of(c).starts_with(&module)
-            })
+        let below = match module.is_empty() {
+            true => key.clone(),
+            false => format!("{key}::"),
+        };
+        let mut top: Vec<u32> = nd
+            .rust_top
+            .range(key.clone()..)
+            .take_while(|(k, _)| k.starts_with(key.as_str()))
+            .filter(|(k, _)| k.starts_with(below.as_str()) || **k == key)
+            .flat_map(|(_, v)| v.iter().copied())
             .collect();
+        top.sort_unstable();
         let found = nd.select(class, &top, |_| true);
         (!found.is_empty()).then_some(found)
     }
