@@ -80,7 +80,7 @@ fn package_of(class: &str) -> &str {
     class.rsplit_once('.').map_or("", |(p, _)| p)
 }
 
-fn locate(g: &Graph<'_>, path: &str) -> Result<Option<FileKey>, SnapshotError> {
+pub(crate) fn locate(g: &Graph<'_>, path: &str) -> Result<Option<FileKey>, SnapshotError> {
     Ok(g.index.locate(path)?.map(|f| (f.segment, f.slot_id)))
 }
 

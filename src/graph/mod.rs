@@ -2104,6 +2104,9 @@ impl<'i> Graph<'i> {
         };
         let own = rust_crate(&f.path).to_string();
         let (krate, mut module) = match first {
+            // (A file outside a crate's `src/`, a test or an example, is a
+            // crate root of its own: its `crate::` is not followed.)
+            "crate" if !self.rust_crate_root(&own)? => return Ok(None),
             "crate" => (own, Vec::new()),
             "self" => (own, here()),
             "super" => {
@@ -2147,6 +2150,17 @@ impl<'i> Graph<'i> {
             }
         }
         Ok(Some((krate, module)))
+    }
+
+    /// Whether `krate` ([`rust_crate`]) holds a crate's root, `lib.rs` or
+    /// `main.rs`.
+    fn rust_crate_root(&self, krate: &str) -> Result<bool, SnapshotError> {
+        for root in ["lib.rs", "main.rs"] {
+            if imports::locate(self, &format!("{krate}{root}"))?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// The module a name `use` brings into `f` names (`use rustc_middle::ty;`,
@@ -2232,7 +2246,8 @@ impl<'i> Graph<'i> {
             .collect();
         top.sort_unstable();
         let found = nd.select(class, &top, |_| true);
-        (!found.is_empty()).then_some(found)
+        // (Past a few, a guess no better than the last segment's.)
+        (!found.is_empty() && found.len() <= MAX_AMBIGUOUS).then_some(found)
     }
 
     /// A member of a receiver of unknown type ([`unknown_receiver`]). In
