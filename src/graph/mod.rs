@@ -209,7 +209,7 @@ impl FileGraph {
     }
 
     /// A receiver's name as resolution reads it by name: a Rust path kept
-    /// whole (`crate::a::b`, [`rust_path_module`]) by its last segment.
+    /// whole (`crate::a::b`, [`Graph::rust_path_module`]) by its last segment.
     pub fn receiver_name(&self, i: u32) -> &str {
         let name = self.name(i);
         match self.language {
@@ -1839,7 +1839,7 @@ impl<'i> Graph<'i> {
             }
         };
         if let (PackedReceiver::Name(x), Language::Rust) = (receiver, f.language) {
-            if let Some(found) = self.rust_path_members(f, r.line, f.name(x), &nd, class) {
+            if let Some(found) = self.rust_path_members(f, r.line, f.name(x), &nd, class)? {
                 return Ok(done(found));
             }
             if matches!(f.receiver_name(x), "crate" | "super" | "self") {
@@ -2192,11 +2192,13 @@ impl<'i> Graph<'i> {
         Ok(None)
     }
 
-    /// Rust: the definitions of module `path` ([`Graph::rust_path_module`]) of
-    /// role class `class`, else the members of its last
-    /// segment taken as a type of the module before it (`crate::a::Store::new`);
-    /// `None` when neither has any (a name the module imports, another crate's:
-    /// resolved by the path's last segment, as other paths are).
+    /// Rust: the definitions of role class `class` in module `path`
+    /// ([`Graph::rust_path_module`]); else the members of its last segment
+    /// taken as a type of the module before it (`crate::a::Store::new`), or,
+    /// for a capitalized one, of that type anywhere in its crate; else up to
+    /// [`MAX_AMBIGUOUS`] definitions in the modules below it (what `pub use`
+    /// brings up). `None` when none of these has any (another crate's
+    /// re-export: resolved by the path's last segment, as other paths are).
     fn rust_path_members(
         &self,
         f: &FileGraph,
@@ -2204,13 +2206,13 @@ impl<'i> Graph<'i> {
         path: &str,
         nd: &NameDefs,
         class: usize,
-    ) -> Option<Vec<DefId>> {
-        let (krate, module) = self.rust_path_module(f, line, path).ok()??;
+    ) -> Result<Option<Vec<DefId>>, SnapshotError> {
+        let Some((krate, module)) = self.rust_path_module(f, line, path)? else { return Ok(None) };
         let key = rust_module_key(&krate, &module);
         let top = nd.rust_top.get(&key).map(Vec::as_slice).unwrap_or_default();
         let found = nd.select(class, top, |_| true);
         if !found.is_empty() {
-            return Some(found);
+            return Ok(Some(found));
         }
         if let Some((ty, of)) = module.split_last() {
             let members = nd.by_parent.get(ty.as_str()).map(Vec::as_slice).unwrap_or_default();
@@ -2220,14 +2222,14 @@ impl<'i> Graph<'i> {
             };
             let found = nd.select(class, &of_type(&|k| k == of_key), |_| true);
             if !found.is_empty() {
-                return Some(found);
+                return Ok(Some(found));
             }
             if ty.starts_with(char::is_uppercase) {
                 // The type's `impl` in another module of its crate.
                 let crate_key = rust_module_key(&krate, &[]);
                 let in_crate = |k: &str| k.starts_with(crate_key.as_str());
                 let found = nd.select(class, &of_type(&in_crate), |_| true);
-                return (!found.is_empty()).then_some(found);
+                return Ok((!found.is_empty()).then_some(found));
             }
         }
         // A name the module brings in from a module below it with `pub use`
@@ -2247,7 +2249,7 @@ impl<'i> Graph<'i> {
         top.sort_unstable();
         let found = nd.select(class, &top, |_| true);
         // (Past a few, a guess no better than the last segment's.)
-        (!found.is_empty() && found.len() <= MAX_AMBIGUOUS).then_some(found)
+        Ok((!found.is_empty() && found.len() <= MAX_AMBIGUOUS).then_some(found))
     }
 
     /// A member of a receiver of unknown type ([`unknown_receiver`]). In
