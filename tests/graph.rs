@@ -3229,3 +3229,19 @@ fn main() {
     assert_eq!(refs(&index, "local::helper"), ["app/src/main.rs:10 call"]);
     assert_eq!(refs(&index, "app/src/util.rs:1"), ["app/src/main.rs:11 call"]);
 }
+
+#[test]
+fn rust_paths_through_a_reexported_module_are_that_module_regression() {
+    // `use std::ptr;` then `ptr::write()`: std re-exports core's `ptr`, which
+    // the path does not follow; `ptr` was then read as a type (a test's
+    // `type ptr = Handle`) and the call bound to `Handle::write`.
+    let (_dir, index) = project_of(&[
+        ("core/src/lib.rs", "pub mod ptr;\n"),
+        ("core/src/ptr.rs", "pub fn write() {}\n"),
+        ("std/src/lib.rs", "pub use core::ptr;\n"),
+        ("app/src/main.rs", "use std::ptr;\nfn main() {\n    ptr::write();\n}\n"),
+        ("other/src/lib.rs", "pub struct Handle;\nimpl Handle {\n    pub fn write(&self) {}\n}\npub type ptr = Handle;\n"),
+    ]);
+    assert_eq!(refs(&index, "core/src/ptr.rs:1"), ["app/src/main.rs:3 call"]);
+    assert_eq!(refs(&index, "Handle::write"), Vec::<String>::new());
+}

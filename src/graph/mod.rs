@@ -1842,7 +1842,8 @@ impl<'i> Graph<'i> {
             if let Some(found) = self.rust_path_members(f, r.line, f.name(x), &nd, class)? {
                 return Ok(done(found));
             }
-            if matches!(f.receiver_name(x), "crate" | "super" | "self") {
+            let last = f.receiver_name(x);
+            if matches!(last, "crate" | "super" | "self") {
                 // The module defines no such item (a `pub use` of another
                 // module's, or a crate root the path does not tell): a
                 // supertype as a plain name, else a member of an unknown
@@ -1851,6 +1852,18 @@ impl<'i> Graph<'i> {
                     RefRole::Inherit => PackedReceiver::None,
                     _ => PackedReceiver::Unknown,
                 };
+            } else if last.starts_with(char::is_lowercase) && self.rust_path_module(f, r.line, f.name(x))?.is_some() {
+                // A module of the project that does not define the name (`use
+                // std::ptr;` then `ptr::write()`: std re-exports `core::ptr`):
+                // first a module of that last name's, before a type of that
+                // name's members (it was `Handle::write` through a test's
+                // `type ptr`); else as before (a glob `pub use` of an enum's
+                // variants: `token::OpenDelim`).
+                let top = nd.by_module.get(last).map(Vec::as_slice).unwrap_or_default();
+                let found = nd.select(class, top, |_| true);
+                if !found.is_empty() {
+                    return Ok(done(found));
+                }
             }
         }
         if let PackedReceiver::Name(m) | PackedReceiver::Type(m) = receiver {
