@@ -3240,7 +3240,10 @@ fn rust_paths_through_a_reexported_module_are_that_module_regression() {
         ("core/src/ptr.rs", "pub fn write() {}\n"),
         ("std/src/lib.rs", "pub use core::ptr;\n"),
         ("app/src/main.rs", "use std::ptr;\nfn main() {\n    ptr::write();\n}\n"),
-        ("other/src/lib.rs", "pub struct Handle;\nimpl Handle {\n    pub fn write(&self) {}\n}\npub type ptr = Handle;\n"),
+        (
+            "other/src/lib.rs",
+            "pub struct Handle;\nimpl Handle {\n    pub fn write(&self) {}\n}\npub type ptr = Handle;\n",
+        ),
     ]);
     assert_eq!(refs(&index, "core/src/ptr.rs:1"), ["app/src/main.rs:3 call"]);
     assert_eq!(refs(&index, "Handle::write"), Vec::<String>::new());
