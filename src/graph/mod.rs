@@ -449,12 +449,18 @@ fn rust_crate(path: &str) -> &str {
     path.rsplit_once("src/").map_or("", |(pre, _)| &path[..pre.len() + 4])
 }
 
+/// A Rust file's module ([`rust_module`]), then the inline modules `inline`
+/// names, joined by `.` as [`Def::outer`] and [`FileGraph::module_path`] are.
+fn rust_module_within(path: &str, inline: &str) -> Vec<String> {
+    let mut module = rust_module(path);
+    module.extend(inline.split('.').filter(|s| !s.is_empty()).map(str::to_string));
+    module
+}
+
 /// A Rust definition's crate and module (its file's, then the inline modules
 /// around it) as one key ([`rust_module_key`]).
 fn rust_key_of(c: &Candidate) -> String {
-    let mut module = rust_module(&c.path);
-    module.extend(c.def.outer.split('.').filter(|s| !s.is_empty()).map(str::to_string));
-    rust_module_key(rust_crate(&c.path), &module)
+    rust_module_key(rust_crate(&c.path), &rust_module_within(&c.path, &c.def.outer))
 }
 
 /// A Rust module as one string: its crate ([`rust_crate`]), a NUL, its names
@@ -1839,8 +1845,11 @@ impl<'i> Graph<'i> {
             }
         };
         if let (PackedReceiver::Name(x), Language::Rust) = (receiver, f.language) {
-            if let Some(found) = self.rust_path_members(f, r.line, f.name(x), &nd, class)? {
-                return Ok(done(found));
+            let path_module = self.rust_path_module(f, r.line, f.name(x))?;
+            if let Some((krate, module)) = &path_module {
+                if let Some(found) = Self::rust_path_members(krate, module, &nd, class) {
+                    return Ok(done(found));
+                }
             }
             let last = f.receiver_name(x);
             if matches!(last, "crate" | "super" | "self") {
@@ -1852,7 +1861,7 @@ impl<'i> Graph<'i> {
                     RefRole::Inherit => PackedReceiver::None,
                     _ => PackedReceiver::Unknown,
                 };
-            } else if last.starts_with(char::is_lowercase) && self.rust_path_module(f, r.line, f.name(x))?.is_some() {
+            } else if last.starts_with(char::is_lowercase) && path_module.is_some() {
                 // A module of the project that does not define the name (`use
                 // std::ptr;` then `ptr::write()`: std re-exports `core::ptr`):
                 // first a module of that last name's, before a type of that
@@ -2110,20 +2119,15 @@ impl<'i> Graph<'i> {
             Some((first, rest)) => (*first, rest),
             None => return Ok(None),
         };
-        let here = || {
-            let mut here = rust_module(&f.path);
-            here.extend(inline.split('.').filter(|s| !s.is_empty()).map(str::to_string));
-            here
-        };
         let own = rust_crate(&f.path).to_string();
         let (krate, mut module) = match first {
             // (A file outside a crate's `src/`, a test or an example, is a
             // crate root of its own: its `crate::` is not followed.)
             "crate" if !self.rust_crate_root(&own)? => return Ok(None),
             "crate" => (own, Vec::new()),
-            "self" => (own, here()),
+            "self" => (own, rust_module_within(&f.path, inline)),
             "super" => {
-                let mut up = here();
+                let mut up = rust_module_within(&f.path, inline);
                 if up.pop().is_none() {
                     return Ok(None);
                 }
@@ -2132,8 +2136,7 @@ impl<'i> Graph<'i> {
             name => {
                 if let Some(d) = f.types().find(|d| d.kind == "mod" && d.name == name) {
                     // An inline module of the file.
-                    let mut m = rust_module(&f.path);
-                    m.extend(d.outer.split('.').filter(|s| !s.is_empty()).map(str::to_string));
+                    let mut m = rust_module_within(&f.path, &d.outer);
                     m.push(name.to_string());
                     (own, m)
                 } else if f.imports.iter().any(|i| i.kind == 2 && i.spec == name) {
@@ -2205,44 +2208,36 @@ impl<'i> Graph<'i> {
         Ok(None)
     }
 
-    /// Rust: the definitions of role class `class` in module `path`
-    /// ([`Graph::rust_path_module`]); else the members of its last segment
+    /// Rust: the definitions of role class `class` in module `module` of crate
+    /// `krate` (a path's, [`Graph::rust_path_module`]); else the members of its last segment
     /// taken as a type of the module before it (`crate::a::Store::new`), or,
     /// for a capitalized one, of that type anywhere in its crate; else up to
     /// [`MAX_AMBIGUOUS`] definitions in the modules below it (what `pub use`
     /// brings up). `None` when none of these has any (another crate's
     /// re-export: resolved by the path's last segment, as other paths are).
-    fn rust_path_members(
-        &self,
-        f: &FileGraph,
-        line: u32,
-        path: &str,
-        nd: &NameDefs,
-        class: usize,
-    ) -> Result<Option<Vec<DefId>>, SnapshotError> {
-        let Some((krate, module)) = self.rust_path_module(f, line, path)? else { return Ok(None) };
-        let key = rust_module_key(&krate, &module);
+    fn rust_path_members(krate: &str, module: &[String], nd: &NameDefs, class: usize) -> Option<Vec<DefId>> {
+        let key = rust_module_key(krate, module);
         let top = nd.rust_top.get(&key).map(Vec::as_slice).unwrap_or_default();
         let found = nd.select(class, top, |_| true);
         if !found.is_empty() {
-            return Ok(Some(found));
+            return Some(found);
         }
         if let Some((ty, of)) = module.split_last() {
             let members = nd.by_parent.get(ty.as_str()).map(Vec::as_slice).unwrap_or_default();
-            let of_key = rust_module_key(&krate, of);
+            let of_key = rust_module_key(krate, of);
             let of_type = |keep: &dyn Fn(&str) -> bool| -> Vec<u32> {
                 members.iter().copied().filter(|&i| keep(&nd.rust_keys[i as usize])).collect()
             };
             let found = nd.select(class, &of_type(&|k| k == of_key), |_| true);
             if !found.is_empty() {
-                return Ok(Some(found));
+                return Some(found);
             }
             if ty.starts_with(char::is_uppercase) {
                 // The type's `impl` in another module of its crate.
-                let crate_key = rust_module_key(&krate, &[]);
+                let crate_key = rust_module_key(krate, &[]);
                 let in_crate = |k: &str| k.starts_with(crate_key.as_str());
                 let found = nd.select(class, &of_type(&in_crate), |_| true);
-                return Ok((!found.is_empty()).then_some(found));
+                return (!found.is_empty()).then_some(found);
             }
         }
         // A name the module brings in from a module below it with `pub use`
@@ -2262,7 +2257,7 @@ impl<'i> Graph<'i> {
         top.sort_unstable();
         let found = nd.select(class, &top, |_| true);
         // (Past a few, a guess no better than the last segment's.)
-        Ok((!found.is_empty() && found.len() <= MAX_AMBIGUOUS).then_some(found))
+        (!found.is_empty() && found.len() <= MAX_AMBIGUOUS).then_some(found)
     }
 
     /// A member of a receiver of unknown type ([`unknown_receiver`]). In
