@@ -3248,3 +3248,36 @@ fn rust_paths_through_a_reexported_module_are_that_module_regression() {
     assert_eq!(refs(&index, "core/src/ptr.rs:1"), ["app/src/main.rs:3 call"]);
     assert_eq!(refs(&index, "Handle::write"), Vec::<String>::new());
 }
+
+/// TS scripts each declaring their own `class foo` and writing `new foo()`
+/// (the compiler tests' `class2.ts` among 3,379 such files): `refs` of one's
+/// constructor reads only the files whose `new foo()` can construct it, and
+/// answers what reading every file does: its own file, a script declaring
+/// no `foo`, one declaring only an interface `foo` (which a script's class
+/// may merge with), one writing `new m.foo()`; not the others.
+#[test]
+fn constructors_of_a_class_others_declare_too_read_only_files_without_their_own_regression() {
+    let mut files: Vec<(String, String)> = (0..10)
+        .map(|i| {
+            (
+                format!("tests/c{i:02}.ts"),
+                format!("class foo {{\n    constructor(x: number) {{}}\n}}\nconst a{i} = new foo({i});\n"),
+            )
+        })
+        .collect();
+    files.push(("tests/class2.ts".into(), "class foo {\n    constructor() {}\n}\nvar f = new foo();\n".into()));
+    files.push(("tests/use.ts".into(), "var g = new foo();\n".into()));
+    files.push(("tests/iface.ts".into(), "interface foo {\n    x: number;\n}\nvar h = new foo();\n".into()));
+    files.push(("tests/fn.ts".into(), "function foo() {}\nvar k = new foo();\n".into()));
+    files.push(("tests/ns.ts".into(), "import * as m from \"./class2\";\nclass foo {}\nvar j = new m.foo();\n".into()));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = project_of(&refs);
+    let (narrowed, wide) = (Graph::new(&index), Graph::new(&index).exhaustive());
+    let got = refs_and_other_lines(&narrowed, "tests/class2.ts:2");
+    assert_eq!(got, refs_and_other_lines(&wide, "tests/class2.ts:2"));
+    assert_eq!(got.0, ["tests/class2.ts:4 call", "tests/iface.ts:4 call", "tests/ns.ts:3 call", "tests/use.ts:1 call"]);
+    // The ten scripts with their own class are not read (fn.ts is: its own
+    // `foo` is a function).
+    assert_eq!(narrowed.files_read(), 5, "reading all: {}", wide.files_read());
+    assert!(wide.files_read() >= 15, "{}", wide.files_read());
+}

@@ -223,11 +223,18 @@ impl Graph<'_> {
         let mut top: Option<Vec<DefCat>> = Some(Vec::new());
         // A reference binds only to definitions of its language family.
         let mut families: Vec<Language> = Vec::new();
+        // Whether every target is a TS / JS constructor of a top-level class:
+        // `new Store()` in a file declaring its own top-level `Store` class
+        // constructs that one.
+        let mut ts_constructors = true;
         for &t in targets {
             let (f, d) = self.def(t)?;
             if !families.contains(&f.language.family()) {
                 families.push(f.language.family());
             }
+            ts_constructors &= matches!(f.language, Language::TypeScript | Language::JavaScript)
+                && d.name == "constructor"
+                && d.parent.as_ref().is_some_and(|p| !p.contains('.'));
             match (&mut top, d.parent.is_none() && d.kind != "interface") {
                 (Some(cats), true) => cats.push(d.cat),
                 _ => top = None,
@@ -263,7 +270,10 @@ impl Graph<'_> {
                     let (files, plain) = self.files_with_refs(name)?;
                     match &top {
                         Some(cats) if !via_new && !plain.is_empty() => {
-                            self.unshadowed(name, targets, cats, files, &plain)?
+                            self.unshadowed(name, targets, cats, false, files, &plain)?
+                        }
+                        _ if via_new && ts_constructors && !plain.is_empty() => {
+                            self.unshadowed(name, targets, &[DefCat::Type], true, files, &plain)?
                         }
                         _ => files,
                     }
@@ -328,12 +338,17 @@ impl Graph<'_> {
     /// its own `foo` (a function when the targets are, or a type) calls no
     /// other file's `foo` by that name; `targets` are top-level definitions
     /// of categories `cats` (the TS test scripts each declare a `foo` and call
-    /// it: `refs` of one read 4,534 archives to find none).
+    /// it: `refs` of one read 4,534 archives to find none). With
+    /// `constructed`, `name` is the class whose constructors are the targets
+    /// (TS / JS), and a file's own class of that name (not an interface, which
+    /// another script's class may merge with) constructs its own: the tests'
+    /// `class2.ts` is one of 3,379 files writing `new foo()`.
     fn unshadowed(
         &self,
         name: &str,
         targets: &[DefId],
         cats: &[DefCat],
+        constructed: bool,
         files: Vec<FileKey>,
         plain: &FxHashSet<FileKey>,
     ) -> Result<Vec<FileKey>, SnapshotError> {
@@ -343,7 +358,9 @@ impl Graph<'_> {
             cats.iter().all(|&cat| {
                 at.iter().any(|&i| {
                     let d = &nd.items[i as usize].def;
-                    d.parent.is_none() && (d.cat == cat || d.cat == DefCat::Type)
+                    d.parent.is_none()
+                        && (d.cat == cat || d.cat == DefCat::Type)
+                        && !(constructed && d.kind == "interface")
                 })
             })
         };
