@@ -90,16 +90,18 @@ fn files_whose_paths_hold_the_task_words_are_found_by_their_paths() {
     let by_path: Vec<String> = b
         .focus
         .iter()
-        .filter(|f| f.reason.contains("whose path matches the task"))
-        .map(|f| format!("{} {}", f.path, f.qualified_name.as_deref().unwrap_or("")))
+        .filter(|f| f.reason.contains("whose path matches the task") || f.reason.contains("a file the task names"))
+        .map(|f| format!("{} {}: {}", f.path, f.qualified_name.as_deref().unwrap_or(""), f.reason))
         .collect();
-    // Best first: 2 + 2 points, 2 + 1, then 2 (`api` whole in the file name).
+    // Best first: 2 + 2 points, 2 + 1, then 2 (`api` whole in the file name);
+    // the files named by the task's words (`endpoints_controller.go`, and
+    // `endpoints.go` as few paths hold `endpoints` here) before the others.
     assert_eq!(
         by_path,
         [
-            "pkg/endpoints/endpoints_controller.go endpoints.RunA",
-            "pkg/Controller/endpoints.go controller.RunB",
-            "api/api_client.go api.RunD",
+            "pkg/endpoints/endpoints_controller.go endpoints.RunA: in pkg/endpoints/endpoints_controller.go, a file the task names",
+            "pkg/Controller/endpoints.go controller.RunB: in pkg/Controller/endpoints.go, a file the task names",
+            "api/api_client.go api.RunD: in api/api_client.go, whose path matches the task",
         ],
         "{:#?}",
         b.focus

@@ -3,7 +3,10 @@
 //!
 //! Candidates, strongest first: the hints (paths or symbols the caller names),
 //! identifiers and paths written in the task (`Store.add`, `getUserById`,
-//! `src/store.ts`), then symbol search over the task's words. The best
+//! `src/store.ts`), then symbol search over the task's words (a word many
+//! hits hold counting less with each) and the files whose paths hold them (a
+//! file the task names by its name, `runserver` → runserver.py, as strong as
+//! the best hits). The best
 //! functions among them are expanded through the graph: what they call and
 //! what calls them (one level), and the files their files import. Each
 //! candidate keeps the best score it was reached with and the reason. Snippets
@@ -42,6 +45,12 @@ const MAX_MISFITS: usize = 12;
 const CALLER_NAME_DEFS: usize = 8;
 /// Files found by their paths.
 const PATH_FILES: usize = 5;
+/// The score of a file the task names ([`named_by`]), shared among them.
+const NAMED_FILE_SCORE: f64 = 16.0;
+/// Files the task may name: words naming more name none.
+const NAMED_FILES: usize = 4;
+/// A word in at most this many paths may name a file by itself.
+const RARE_IN_PATHS: usize = 25;
 
 /// Words of a task that say nothing about the code.
 const STOP_WORDS: &[&str] = &[
@@ -197,6 +206,67 @@ struct Cand {
     order: usize,
 }
 
+/// Each further search hit holding the same task words counts for this much
+/// less than the one before it ([`diversified`]).
+const SAME_REASON_DECAY: f64 = 0.7;
+/// The reason of a search hit, before the task words it holds.
+const MATCHES: &str = "matches ";
+
+/// `cands` best first, each search hit holding the same task words as others
+/// (`matches python`) counting [`SAME_REASON_DECAY`] less than the one before
+/// it: a word many definitions hold (`to_python` in every form field) does not
+/// fill the bundle before the task's other words are heard. (What the task
+/// names, and each copy of it, keeps its score.)
+fn diversified(mut cands: Vec<&Cand>) -> Vec<&Cand> {
+    let by_score = |a: &(f64, &Cand), b: &(f64, &Cand)| b.0.total_cmp(&a.0).then(a.1.order.cmp(&b.1.order));
+    let mut scored: Vec<(f64, &Cand)> = cands.drain(..).map(|c| (c.score, c)).collect();
+    scored.sort_by(by_score);
+    let mut seen: FxHashMap<&str, i32> = FxHashMap::default();
+    for (score, c) in scored.iter_mut() {
+        if !c.reason.starts_with(MATCHES) {
+            continue;
+        }
+        let n = seen.entry(c.reason.as_str()).or_insert(0);
+        if *score > 0.0 {
+            *score *= SAME_REASON_DECAY.powi(*n);
+        }
+        *n += 1;
+    }
+    scored.sort_by(by_score);
+    scored.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Whether `path` (lower-cased) is a file the task's `words` name: each part
+/// of its file name before the extension (`_` or `-` between parts) is one of
+/// the words, or two of them written together, and one part has four letters
+/// or more (`endpoints controller` names endpoints_controller.go and
+/// EndpointsController.cs). A name of one word names a file only when the
+/// word is `rare` in paths (`runserver` names runserver.py; `file`, in many
+/// paths, names no file.py).
+fn named_by(path: &str, words: &[&String], rare: &dyn Fn(&str) -> bool) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file.split_once('.').map_or(file, |(s, _)| s);
+    let parts: Vec<&str> = stem.split(['_', '-']).collect();
+    let one = |p: &str| words.iter().any(|w| w.as_str() == p);
+    let two = |p: &str| {
+        words
+            .windows(2)
+            .any(|w| p.len() == w[0].len() + w[1].len() && p.starts_with(w[0].as_str()) && p.ends_with(w[1].as_str()))
+    };
+    if !parts.iter().any(|p| p.len() >= 4) || !parts.iter().all(|p| !p.is_empty() && (one(p) || two(p))) {
+        return false;
+    }
+    match parts.as_slice() {
+        [p] => two(p) || rare(p),
+        _ => true,
+    }
+}
+
+/// The files whose paths match a task's words, with their share of the
+/// words' weight, and those of them the task names
+/// ([`Graph::paths_matching`]).
+type PathsMatching = (Vec<(String, f64)>, Vec<String>);
+
 /// A candidate's key: file, line, name (what every answer shows of a
 /// definition, so that none is read to find its id).
 type CandKey = (String, u32, String);
@@ -283,7 +353,7 @@ impl Graph<'_> {
                 let why = if held.is_empty() {
                     "close in meaning to the task".to_string()
                 } else {
-                    format!("matches {}", held.join(", "))
+                    format!("{MATCHES}{}", held.join(", "))
                 };
                 add(&mut cands, search_view(h), Some(id), 20.0 * h.score / top, why);
             }
@@ -291,10 +361,22 @@ impl Graph<'_> {
         // Files whose paths hold the task's words (`endpoints controller` →
         // `endpoints_controller.go`): their definitions holding the words, or
         // their first ones.
-        for (path, share) in self.paths_matching(&words)? {
+        let (matching, named) = self.paths_matching(&words)?;
+        for (path, share) in matching {
             let g = match self.index.locate(&path)? {
                 Some(f) => self.file((f.segment, f.slot_id))?,
                 None => continue,
+            };
+            // A file the task names by its name (`runserver` → runserver.py)
+            // is read first, as a careful reader would: as strong as the best
+            // search hits, shared among the files so named.
+            let base = match named.contains(&path) {
+                true => NAMED_FILE_SCORE / (named.len() as f64).sqrt(),
+                false => 0.0,
+            };
+            let why = match base > 0.0 {
+                true => format!("in {path}, a file the task names"),
+                false => format!("in {path}, whose path matches the task"),
             };
             let mut any = false;
             let nested = g.nested();
@@ -305,15 +387,13 @@ impl Graph<'_> {
                 let held = subwords(&d.name).map(crate::snapshot::fold).filter(|p| words.contains(p)).count();
                 if held > 0 {
                     any = true;
-                    let score = 12.0 * share + 2.0 * held as f64;
-                    let why = format!("in {path}, whose path matches the task");
-                    add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), score, why);
+                    let score = base + 12.0 * share + 2.0 * held as f64;
+                    add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), score, why.clone());
                 }
             }
             if !any {
                 for (i, d) in g.defs.iter().enumerate().filter(|&(i, _)| !nested[i]).take(3) {
-                    let why = format!("in {path}, whose path matches the task");
-                    add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), 8.0 * share, why);
+                    add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), base + 8.0 * share, why.clone());
                 }
             }
         }
@@ -323,8 +403,7 @@ impl Graph<'_> {
 
         // 3. The best functions expanded: callees, callers (one level), and
         //    tests of them when the task is about tests.
-        let mut ranked: Vec<&Cand> = cands.values().collect();
-        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.order.cmp(&b.order)));
+        let ranked: Vec<&Cand> = diversified(cands.values().collect());
         let seeds: Vec<(Option<DefId>, DefView, f64)> =
             ranked.iter().take(EXPANDED).map(|c| (c.id, c.view.clone(), c.score)).collect();
         let mut edges: Vec<(CandKey, CandKey)> = Vec::new();
@@ -385,8 +464,7 @@ impl Graph<'_> {
         }
 
         // 4. Snippets, best first, while they fit.
-        let mut ranked: Vec<Cand> = cands.into_values().collect();
-        ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.order.cmp(&b.order)));
+        let ranked: Vec<&Cand> = diversified(cands.values().collect());
         let limit_bytes = budget.saturating_mul(BYTES_PER_TOKEN);
         // What the bundle takes without snippets: its skeleton with the file
         // focus entries, and room for the notes.
@@ -553,15 +631,20 @@ impl Graph<'_> {
     /// a folder or file name, a shorter one as a whole part; twice the weight in
     /// the file's own name), with the share of the words' weight they hold: at
     /// most [`PATH_FILES`], holding at least two words or one in the file name.
-    fn paths_matching(&self, words: &[String]) -> Result<Vec<(String, f64)>, GraphError> {
+    /// And of those, the ones the task names ([`named_by`]; up to
+    /// [`NAMED_FILES`], not vendored), which are listed even when not among
+    /// the best by share.
+    fn paths_matching(&self, words: &[String]) -> Result<PathsMatching, GraphError> {
         let words: Vec<&String> = words.iter().filter(|w| w.len() >= 3).collect();
         if words.is_empty() {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         }
         // One scan of all paths (lower-cased) per word; per file, the best
         // place of each word: its file name (2) or a folder (1).
         let table = self.index.path_table()?;
         let mut scores: FxHashMap<usize, f64> = FxHashMap::default();
+        // How many paths hold each word.
+        let mut held: FxHashMap<&str, usize> = FxHashMap::default();
         for w in &words {
             let w = w.as_bytes();
             let mut best: FxHashMap<usize, f64> = FxHashMap::default();
@@ -581,6 +664,7 @@ impl Graph<'_> {
                 let b = best.entry(i).or_insert(0.0);
                 *b = f64::max(*b, place);
             }
+            held.insert(std::str::from_utf8(w).unwrap_or(""), best.len());
             for (i, place) in best {
                 *scores.entry(i).or_insert(0.0) += place;
             }
@@ -589,11 +673,28 @@ impl Graph<'_> {
         let mut found: Vec<(f64, usize)> = scores.into_iter().filter(|&(_, s)| s >= 2.0).map(|(i, s)| (s, i)).collect();
         found.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let most = 2.0 * words.len() as f64;
+        let rare = |w: &str| held.get(w).is_some_and(|&n| n <= RARE_IN_PATHS);
+        let named: Vec<usize> = found
+            .iter()
+            .map(|&(_, i)| i)
+            .filter(|&i| {
+                let path = std::str::from_utf8(table.path(i)).unwrap_or("");
+                named_by(path, &words, &rare) && !crate::project::summary::is_vendored(path)
+            })
+            .collect();
         let mut out = Vec::new();
-        for (s, i) in found.into_iter().take(PATH_FILES) {
-            out.push((self.path_of(table.keys[i])?, s / most));
+        let mut named_paths = Vec::new();
+        if named.len() <= NAMED_FILES {
+            for &i in &named {
+                named_paths.push(self.path_of(table.keys[i])?);
+            }
         }
-        Ok(out)
+        for (k, &(s, i)) in found.iter().enumerate() {
+            if k < PATH_FILES || (named.contains(&i) && named_paths.len() == named.len()) {
+                out.push((self.path_of(table.keys[i])?, s / most));
+            }
+        }
+        Ok((out, named_paths))
     }
 
     /// The top-level definitions of a file, in source order.
@@ -772,6 +873,60 @@ mod tests {
             ["Store.add", "getUserById", "src/store.ts", "parse_config"]
         );
         assert!(mentions("make the cache faster").is_empty());
+    }
+
+    #[test]
+    fn files_the_task_names() {
+        let words: Vec<String> = ["endpoints", "controller", "keeps", "runserver", "file", "api", "client", "ab", "cd"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        let words: Vec<&String> = words.iter().collect();
+        let rare = |w: &str| w == "runserver";
+        let named = |path: &str| named_by(path, &words, &rare);
+        // Every part a word, or two written together.
+        assert!(named("pkg/controller/endpoint/endpoints_controller.go"));
+        assert!(named("src/endpointscontroller.cs"), "EndpointsController.cs, lower-cased");
+        assert!(named("lib/endpoints-controller.test.ts"));
+        assert!(named("a/api_client.go"));
+        // One word names a file only when few paths hold it.
+        assert!(named("django/core/management/commands/runserver.py"));
+        assert!(!named("sessions/backends/file.py"));
+        assert!(!named("pkg/endpoints.go"), "`endpoints` is not rare here");
+        // Not every part a word; no part of four letters; no name.
+        assert!(!named("pkg/controller/replica_calculator.go"));
+        assert!(!named("x/ab_cd.go"));
+        assert!(!named("x/api.go"));
+        assert!(!named("x/.gitignore"));
+    }
+
+    #[test]
+    fn a_word_many_hits_hold_does_not_crowd_out_the_others() {
+        let cand = |name: &str, score: f64, reason: &str, order: usize| Cand {
+            view: DefView {
+                file: format!("{name}.py"),
+                line: 1,
+                end_line: 2,
+                kind: "function".into(),
+                name: name.into(),
+                qualified_name: name.into(),
+            },
+            id: None,
+            score,
+            reason: reason.into(),
+            order,
+        };
+        let cands = [
+            cand("to_python_a", 20.0, "matches python", 0),
+            cand("to_python_b", 19.0, "matches python", 1),
+            cand("to_python_c", 18.0, "matches python", 2),
+            cand("runserver", 15.0, "matches runserver", 3),
+            cand("Store", 14.0, "named in the task: Store", 4),
+            cand("Store2", 13.5, "named in the task: Store", 5),
+        ];
+        let order: Vec<&str> = diversified(cands.iter().collect()).iter().map(|c| c.view.name.as_str()).collect();
+        // python: 20, 13.3, 8.8; what the task names keeps its score.
+        assert_eq!(order, ["to_python_a", "runserver", "Store", "Store2", "to_python_b", "to_python_c"]);
     }
 
     #[test]
