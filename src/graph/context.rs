@@ -211,20 +211,33 @@ struct Cand {
 const SAME_REASON_DECAY: f64 = 0.7;
 /// The reason of a search hit, before the task words it holds.
 const MATCHES: &str = "matches ";
+/// The reasons of a file's definitions found by its path, after the path.
+const NAMED_FILE: &str = "a file the task names";
+const PATH_MATCHES: &str = "whose path matches the task";
 
 /// `cands` best first, each search hit holding the same task words as others
-/// (`matches python`) counting [`SAME_REASON_DECAY`] less than the one before
-/// it: a word many definitions hold (`to_python` in every form field) does not
-/// fill the bundle before the task's other words are heard. (What the task
-/// names, and each copy of it, keeps its score.)
-fn diversified(mut cands: Vec<&Cand>) -> Vec<&Cand> {
+/// (`matches python`), and each definition of a file found by its path after
+/// the first, counting [`SAME_REASON_DECAY`] less than the one before it: a
+/// word many definitions hold (`to_python` in every form field) or one file
+/// does not fill the bundle before the task's other words are heard. (Hits
+/// holding all `words` the search looked for, and what the task names, keep
+/// their scores.)
+fn diversified(mut cands: Vec<&Cand>, words: usize) -> Vec<&Cand> {
     let by_score = |a: &(f64, &Cand), b: &(f64, &Cand)| b.0.total_cmp(&a.0).then(a.1.order.cmp(&b.1.order));
     let mut scored: Vec<(f64, &Cand)> = cands.drain(..).map(|c| (c.score, c)).collect();
     scored.sort_by(by_score);
     let mut seen: FxHashMap<&str, i32> = FxHashMap::default();
     for (score, c) in scored.iter_mut() {
-        if !c.reason.starts_with(MATCHES) {
-            continue;
+        // Hits holding every word are what the task describes
+        // (`TestGetImageUser` and `TestGetUserFromImageUser` for "get user
+        // from image user test").
+        match c.reason.strip_prefix(MATCHES) {
+            Some(held) if held.split(", ").count() >= words => continue,
+            Some(_) => {}
+            // A file's definitions found by its path: one file does not fill
+            // the bundle either.
+            None if c.reason.ends_with(NAMED_FILE) || c.reason.ends_with(PATH_MATCHES) => {}
+            None => continue,
         }
         let n = seen.entry(c.reason.as_str()).or_insert(0);
         if *score > 0.0 {
@@ -332,6 +345,8 @@ impl Graph<'_> {
 
         // 2. Symbol search over the task's words.
         let words: Vec<String> = search_words(task);
+        // How many words the search looked for.
+        let mut searched = 0;
         if !words.is_empty() {
             let found = match self.model.as_deref() {
                 Some(m) if super::SearchMode::default_for(self.index, Some(m)) == super::SearchMode::Hybrid => {
@@ -339,6 +354,7 @@ impl Graph<'_> {
                 }
                 _ => self.search(&words.join(" "), SEARCH_RESULTS)?,
             };
+            searched = found.subwords.len();
             let top = found.hits.first().map_or(1.0, |h| h.score.max(1e-9));
             for h in &found.hits {
                 let id = ((h.segment as usize, h.slot), h.index);
@@ -361,7 +377,7 @@ impl Graph<'_> {
         // Files whose paths hold the task's words (`endpoints controller` →
         // `endpoints_controller.go`): their definitions holding the words, or
         // their first ones.
-        let (matching, named) = self.paths_matching(&words)?;
+        let (matching, named) = self.paths_matching(&words, intent == "tests")?;
         for (path, share) in matching {
             let g = match self.index.locate(&path)? {
                 Some(f) => self.file((f.segment, f.slot_id))?,
@@ -375,8 +391,8 @@ impl Graph<'_> {
                 false => 0.0,
             };
             let why = match base > 0.0 {
-                true => format!("in {path}, a file the task names"),
-                false => format!("in {path}, whose path matches the task"),
+                true => format!("in {path}, {NAMED_FILE}"),
+                false => format!("in {path}, {PATH_MATCHES}"),
             };
             let mut any = false;
             let nested = g.nested();
@@ -403,7 +419,7 @@ impl Graph<'_> {
 
         // 3. The best functions expanded: callees, callers (one level), and
         //    tests of them when the task is about tests.
-        let ranked: Vec<&Cand> = diversified(cands.values().collect());
+        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched);
         let seeds: Vec<(Option<DefId>, DefView, f64)> =
             ranked.iter().take(EXPANDED).map(|c| (c.id, c.view.clone(), c.score)).collect();
         let mut edges: Vec<(CandKey, CandKey)> = Vec::new();
@@ -464,7 +480,7 @@ impl Graph<'_> {
         }
 
         // 4. Snippets, best first, while they fit.
-        let ranked: Vec<&Cand> = diversified(cands.values().collect());
+        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched);
         let limit_bytes = budget.saturating_mul(BYTES_PER_TOKEN);
         // What the bundle takes without snippets: its skeleton with the file
         // focus entries, and room for the notes.
@@ -632,9 +648,10 @@ impl Graph<'_> {
     /// the file's own name), with the share of the words' weight they hold: at
     /// most [`PATH_FILES`], holding at least two words or one in the file name.
     /// And of those, the ones the task names ([`named_by`]; up to
-    /// [`NAMED_FILES`], not vendored), which are listed even when not among
-    /// the best by share.
-    fn paths_matching(&self, words: &[String]) -> Result<PathsMatching, GraphError> {
+    /// [`NAMED_FILES`], not vendored, not tests unless `tests`: `get_test.go`
+    /// is no file "get test user from image" names), which are listed even
+    /// when not among the best by share.
+    fn paths_matching(&self, words: &[String], tests: bool) -> Result<PathsMatching, GraphError> {
         let words: Vec<&String> = words.iter().filter(|w| w.len() >= 3).collect();
         if words.is_empty() {
             return Ok((Vec::new(), Vec::new()));
@@ -679,7 +696,9 @@ impl Graph<'_> {
             .map(|&(_, i)| i)
             .filter(|&i| {
                 let path = std::str::from_utf8(table.path(i)).unwrap_or("");
-                named_by(path, &words, &rare) && !crate::project::summary::is_vendored(path)
+                named_by(path, &words, &rare)
+                    && !crate::project::summary::is_vendored(path)
+                    && (tests || !super::is_test_file(path))
             })
             .collect();
         let mut out = Vec::new();
@@ -923,10 +942,34 @@ mod tests {
             cand("runserver", 15.0, "matches runserver", 3),
             cand("Store", 14.0, "named in the task: Store", 4),
             cand("Store2", 13.5, "named in the task: Store", 5),
+            cand("TestGetImageUser", 13.2, "matches get, image, user", 6),
+            cand("TestGetUserFromImageUser", 13.1, "matches get, image, user", 7),
+            cand("GetImage", 12.0, "matches get, image", 8),
+            cand("GetImage2", 11.9, "matches get, image", 9),
+            cand("TestGetA", 12.5, "in get_test.go, a file the task names", 10),
+            cand("TestGetB", 12.4, "in get_test.go, a file the task names", 11),
         ];
-        let order: Vec<&str> = diversified(cands.iter().collect()).iter().map(|c| c.view.name.as_str()).collect();
-        // python: 20, 13.3, 8.8; what the task names keeps its score.
-        assert_eq!(order, ["to_python_a", "runserver", "Store", "Store2", "to_python_b", "to_python_c"]);
+        let order: Vec<&str> = diversified(cands.iter().collect(), 3).iter().map(|c| c.view.name.as_str()).collect();
+        // python: 20, 13.3, 8.8; get, image: 12, 8.3; one file's: 12.5, 8.7;
+        // what the task names, and hits holding every word searched for
+        // (three), keep their scores.
+        assert_eq!(
+            order,
+            [
+                "to_python_a",
+                "runserver",
+                "Store",
+                "Store2",
+                "to_python_b",
+                "TestGetImageUser",
+                "TestGetUserFromImageUser",
+                "TestGetA",
+                "GetImage",
+                "to_python_c",
+                "TestGetB",
+                "GetImage2"
+            ]
+        );
     }
 
     #[test]
