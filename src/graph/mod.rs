@@ -190,6 +190,8 @@ struct FileLookups {
     /// Where the innermost definition changes: `(first line, definition)`
     /// sorted by line, [`NO_DEF`] where none holds the line.
     enclosing: std::sync::OnceLock<Box<[(u32, u32)]>>,
+    /// How many times the innermost definition was asked for by scanning.
+    asked: std::sync::atomic::AtomicU32,
     /// The indexes of the `inherit` references written for a type, by its name.
     inherits: std::sync::OnceLock<Box<[u32]>>,
 }
@@ -202,9 +204,10 @@ fn enclosing_in(table: &[(u32, u32)], line: u32) -> Option<u32> {
     Some(table[at].1).filter(|&d| d != NO_DEF)
 }
 
-/// Files with more definitions than this build [`FileLookups::enclosing`];
-/// the others are scanned.
+/// Files with more definitions than this build [`FileLookups::enclosing`]
+/// once asked [`ENCLOSING_SCANS`] times; the others are scanned.
 const ENCLOSING_SCAN_MAX: usize = 16;
+const ENCLOSING_SCANS: u32 = 16;
 
 impl FileGraph {
     /// About how much memory its facts take.
@@ -249,7 +252,13 @@ impl FileGraph {
     /// The innermost definition whose extent holds `line` (methods before the
     /// types around them), if any.
     pub fn enclosing(&self, line: u32) -> Option<u32> {
-        if self.defs.len() <= ENCLOSING_SCAN_MAX {
+        if let Some(table) = self.lookups.enclosing.get() {
+            return enclosing_in(table, line);
+        }
+        // A few questions of a file (a method's callees, a name's references
+        // in it) cost less scanned than the table costs to build.
+        let asked = self.lookups.asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if self.defs.len() <= ENCLOSING_SCAN_MAX || asked < ENCLOSING_SCANS {
             return self.enclosing_scan(line);
         }
         enclosing_in(self.lookups.enclosing.get_or_init(|| self.enclosing_table()), line)
