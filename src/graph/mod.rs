@@ -176,12 +176,12 @@ pub struct FileGraph {
     name_ends: Vec<u32>,
     pub refs: Vec<PackedRef>,
     pub imports: Vec<ImportRecord>,
-    /// Built on first use: what a question asks of the file per reference.
+    /// Built when first needed: what a question asks of the file per reference.
     lookups: FileLookups,
 }
 
-/// A file's answers to questions asked once per reference, built the first
-/// time one is asked ([`FileGraph::enclosing`], [`FileGraph::inherit_refs`]):
+/// A file's answers to questions asked once per reference, built when a file
+/// is asked often enough ([`FileGraph::enclosing`], [`FileGraph::inherit_refs_of`]):
 /// asking them of the definitions or references anew was quadratic in a
 /// large file (mono's `XmlDsigC14NTransform.GetInnerXml`: 1 s for `refs`,
 /// 81% of it these two scans).
