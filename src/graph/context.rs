@@ -701,16 +701,17 @@ impl Graph<'_> {
                     && (tests || !super::is_test_file(path))
             })
             .collect();
-        let mut out = Vec::new();
-        let mut named_paths = Vec::new();
-        if named.len() <= NAMED_FILES {
-            for &i in &named {
-                named_paths.push(self.path_of(table.keys[i])?);
-            }
-        }
+        // More files named than that: the words name none.
+        let named: FxHashSet<usize> =
+            if named.len() <= NAMED_FILES { named.into_iter().collect() } else { FxHashSet::default() };
+        let (mut out, mut named_paths) = (Vec::new(), Vec::new());
         for (k, &(s, i)) in found.iter().enumerate() {
-            if k < PATH_FILES || (named.contains(&i) && named_paths.len() == named.len()) {
-                out.push((self.path_of(table.keys[i])?, s / most));
+            if k < PATH_FILES || named.contains(&i) {
+                let path = self.path_of(table.keys[i])?;
+                if named.contains(&i) {
+                    named_paths.push(path.clone());
+                }
+                out.push((path, s / most));
             }
         }
         Ok((out, named_paths))

@@ -2978,36 +2978,41 @@ mod tests {
         Arc::new(NameDefs::new(items))
     }
 
+    /// A Rust file of definitions with these `(line, end_line, category)`:
+    /// 0 a type, 1 a method, 2 a property.
+    fn file_of_extents(extents: impl Iterator<Item = (u32, u32, u8)>) -> FileGraph {
+        let defs: Vec<Def> = extents
+            .map(|(line, end_line, cat)| Def {
+                name: "x".into(),
+                kind: Cow::Borrowed("method"),
+                cat: [DefCat::Type, DefCat::Method, DefCat::Property][cat as usize],
+                line,
+                end_line,
+                parent: None,
+                outer: String::new(),
+                returns: String::new(),
+            })
+            .collect();
+        FileGraph {
+            key: (0, 0),
+            path: "a.rs".into(),
+            language: Language::Rust,
+            scope: String::new(),
+            defs,
+            names: String::new(),
+            name_ends: Vec::new(),
+            refs: Vec::new(),
+            imports: Vec::new(),
+            lookups: FileLookups::default(),
+        }
+    }
+
     proptest::proptest! {
         #[test]
         fn nested_definitions_are_those_inside_another_function(
             spans in proptest::collection::vec((0u32..40, 0u32..12, 0u8..3), 0..30)
         ) {
-            let defs: Vec<Def> = spans
-                .iter()
-                .map(|&(line, len, cat)| Def {
-                    name: "x".into(),
-                    kind: Cow::Borrowed("method"),
-                    cat: [DefCat::Type, DefCat::Method, DefCat::Property][cat as usize],
-                    line,
-                    end_line: line + len,
-                    parent: None,
-                    outer: String::new(),
-                    returns: String::new(),
-                })
-                .collect();
-            let f = FileGraph {
-                key: (0, 0),
-                path: "a.rs".into(),
-                language: Language::Rust,
-                scope: String::new(),
-                defs,
-                names: String::new(),
-                name_ends: Vec::new(),
-                refs: Vec::new(),
-                imports: Vec::new(),
-                lookups: FileLookups::default(),
-            };
+            let f = file_of_extents(spans.iter().map(|&(line, len, cat)| (line, line + len, cat)));
             // The definition's own words, asked of every definition.
             let oracle: Vec<bool> = f
                 .defs
@@ -3030,31 +3035,7 @@ mod tests {
         ) {
             // Extents nested, overlapping, equal, empty-bodied and (a
             // malformed archive) ending before they start.
-            let defs: Vec<Def> = spans
-                .iter()
-                .map(|&(line, end_line, cat)| Def {
-                    name: "x".into(),
-                    kind: Cow::Borrowed("method"),
-                    cat: [DefCat::Type, DefCat::Method, DefCat::Property][cat as usize],
-                    line,
-                    end_line,
-                    parent: None,
-                    outer: String::new(),
-                    returns: String::new(),
-                })
-                .collect();
-            let f = FileGraph {
-                key: (0, 0),
-                path: "a.rs".into(),
-                language: Language::Rust,
-                scope: String::new(),
-                defs,
-                names: String::new(),
-                name_ends: Vec::new(),
-                refs: Vec::new(),
-                imports: Vec::new(),
-                lookups: FileLookups::default(),
-            };
+            let f = file_of_extents(spans.iter().copied());
             let table = f.enclosing_table();
             for line in 0..60 {
                 proptest::prop_assert_eq!(enclosing_in(&table, line), f.enclosing_scan(line), "line {}", line);
