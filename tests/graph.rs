@@ -3281,3 +3281,66 @@ fn constructors_of_a_class_others_declare_too_read_only_files_without_their_own_
     assert_eq!(narrowed.files_read(), 5, "reading all: {}", wide.files_read());
     assert!(wide.files_read() >= 15, "{}", wide.files_read());
 }
+
+/// Found on guava by comparing `cg refs` of uniquely named methods with every
+/// code line naming them. Regressions: a method reference (`Type::m`,
+/// `this::m`) named no method; a nested class's call of a method of the class
+/// around it (`seekByValue(..)` in `HashBiMap.Inverse`) bound to nothing; a
+/// call named like a local declared on its line (`Path missing =
+/// missing(p)`) was taken for the local; and a value declared of a qualified
+/// type (`ImmutableSet.Builder<String> b`, `java.util.List<T>`) was typed by
+/// the type's first part (`b.add()` was `ImmutableSet.add`).
+#[test]
+fn java_method_references_outer_members_calls_named_as_locals_and_qualified_types_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/p/Set.java",
+            "package p;\npublic class Set {\n  public static Builder builder() { return new Builder(); }\n\
+             \x20 public void add(int x) {}\n\
+             \x20 public static class Builder {\n    public void add(int x) {}\n    void forceJdk() {}\n  }\n}\n",
+        ),
+        (
+            "src/p/Map.java",
+            "package p;\npublic class Map {\n  int seek(int k) { return k; }\n  int missing(int k) { return k; }\n\
+             \x20 static int twice(int k) { return 2 * k; }\n\
+             \x20 class Inverse {\n    int get(int k) { return seek(k) + twice(k); }\n  }\n\
+             \x20 int f(java.util.List<Integer> xs) {\n    xs.stream().map(Map::twice);\n    Runnable r = this::g;\n\
+             \x20   int missing = missing(1);\n    return missing;\n  }\n  void g() {}\n}\n",
+        ),
+        (
+            "src/q/Use.java",
+            "package q;\nimport p.Set;\nclass Use {\n  void u(Set.Builder b) {\n    Set.Builder c = Set.builder();\n\
+             \x20   c.forceJdk();\n    b.add(1);\n    java.util.function.Supplier<Set.Builder> s = Set::builder;\n  }\n\
+             \x20 Set.Builder builder() { return null; }\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Map.seek"), ["src/p/Map.java:7 call"]);
+    assert_eq!(refs(&index, "Map.twice"), ["src/p/Map.java:7 call", "src/p/Map.java:10 other"]);
+    assert_eq!(refs(&index, "Map.g"), ["src/p/Map.java:11 other"]);
+    assert_eq!(refs(&index, "Map.missing"), ["src/p/Map.java:12 call"]);
+    assert_eq!(refs(&index, "Set.Builder.forceJdk"), ["src/q/Use.java:6 call"]);
+    assert_eq!(refs(&index, "Set.Builder.add"), ["src/q/Use.java:7 call"]);
+    assert_eq!(refs(&index, "Set.add"), Vec::<String>::new());
+    assert_eq!(refs(&index, "Set.builder"), ["src/q/Use.java:5 call", "src/q/Use.java:8 other"]);
+    assert_eq!(refs(&index, "Use.builder"), Vec::<String>::new());
+}
+
+/// C# and C++ nested types name the static members of the types around them
+/// bare, as Java's do.
+#[test]
+fn csharp_and_cpp_nested_types_name_the_members_around_them() {
+    let (_dir, index) = project_of(&[
+        (
+            "cs/Outer.cs",
+            "namespace N {\n  class Outer {\n    static int Twice(int k) { return 2 * k; }\n\
+             \x20   class Inner {\n      int Get(int k) { return Twice(k); }\n    }\n  }\n}\n",
+        ),
+        (
+            "cpp/outer.hpp",
+            "class Outer {\n  static int twice(int k) { return 2 * k; }\n\
+             \x20 class Inner {\n    int get(int k) { return twice(k); }\n  };\n};\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "N.Outer.Twice"), ["cs/Outer.cs:5 call"]);
+    assert_eq!(refs(&index, "Outer::twice"), ["cpp/outer.hpp:4 call"]);
+}

@@ -1451,6 +1451,17 @@ impl<'a> Visit<'a> {
             if mem_f != 0 && path[k].1 == mem_f {
                 object = path[k - 1].0.child_by_field_id(obj_f);
                 top = k - 1;
+            } else if self.spec.language == crate::lang::Language::Java {
+                // A method reference, `Type::m`, `this::m`, `list::add` (its
+                // parts have no field names): the method of what is before `::`.
+                let m = path[k - 1].0;
+                if self.kind(&m) == "method_reference" && m.named_child(0).is_some_and(|o| o.id() != node.id()) {
+                    let last = m.named_child(m.named_child_count().saturating_sub(1));
+                    if last.is_some_and(|l| l.id() == node.id()) {
+                        object = m.named_child(0);
+                        top = k - 1;
+                    }
+                }
             }
         }
         for _ in 0..4 {
@@ -1541,7 +1552,11 @@ impl<'a> Visit<'a> {
                     // A TS value does not hide a type of its name where a type
                     // is written (`const Type = ctor(); let t: Type`).
                     let type_space = role == RefRole::Type && js_like(self.spec);
-                    if (!type_space && self.lookup_local(text).is_some()) || self.is_module_alias(text) {
+                    // Java: a call names a method, never a variable
+                    // (`Path pathNotFound = pathNotFound(path)`).
+                    let method_space = role == RefRole::Call && self.spec.language == crate::lang::Language::Java;
+                    let local = !type_space && !method_space && self.lookup_local(text).is_some();
+                    if local || self.is_module_alias(text) {
                         return;
                     }
                     Pending::Done(Receiver::None)

@@ -1423,7 +1423,14 @@ impl<'a> Visit<'a> {
                     continue;
                 }
             }
-            let next = self.child(node, "name").or_else(|| self.child(node, "type")).or_else(|| node.named_child(0));
+            // A qualified type without a `name` field (Java's `Map.Entry`,
+            // `java.util.List`; PHP's `\App\Models\User`) is its last part.
+            let qualified = matches!(self.kind(&node), "scoped_type_identifier" | "qualified_name");
+            let next = self
+                .child(node, "name")
+                .or_else(|| self.child(node, "type"))
+                .or_else(|| qualified.then(|| node.named_child(node.named_child_count() - 1)).flatten())
+                .or_else(|| node.named_child(0));
             match next {
                 Some(n) => node = n,
                 None => break,

@@ -414,6 +414,27 @@ impl FileGraph {
         }
     }
 
+    /// The types around [`FileGraph::enclosing_type`] at `line`, innermost
+    /// first (`Outer` for a method of `Outer.Inner`), each with the types
+    /// around it as [`Def::outer`] joins them (`""` for `Outer`).
+    pub fn outer_types(&self, line: u32) -> Vec<(&str, &str)> {
+        let Some(inner) = self.enclosing(line).map(|i| &self.defs[i as usize]) else { return Vec::new() };
+        let outer = inner.outer.as_str();
+        let mut out: Vec<(&str, &str)> = Vec::new();
+        if inner.cat == DefCat::Type {
+            // A type's parent is the first type around it.
+            out.extend(inner.parent.as_deref().map(|p| (p, outer)));
+        }
+        // `A.B.C`: `C` around which are `A.B`, then `B` (`A`), then `A` (``).
+        let mut rest = outer;
+        while !rest.is_empty() {
+            let (around, t) = rest.rsplit_once('.').unwrap_or(("", rest));
+            out.push((t, around));
+            rest = around;
+        }
+        out
+    }
+
     /// `package.Type.member` (Go, C# namespaces), `a::b::Type::member` (Rust, the
     /// module from the path), `module.Type.member` (TypeScript, JavaScript: the
     /// file's stem, or its folder's for an `index` file).
@@ -2727,6 +2748,21 @@ impl<'i> Graph<'i> {
                 let found = self.members_through_supertypes(nd, class, &t)?;
                 if !found.is_empty() {
                     return Ok(done(found));
+                }
+            }
+            if matches!(f.language, Language::CSharp | Language::Java | Language::Cpp) {
+                // A nested type's code names the members of the types around
+                // it (Java's inner classes, C#'s and C++'s nested types: their
+                // static members), their own before those they inherit.
+                for (outer, around) in f.outer_types(r.line) {
+                    let found = nd.select(class, own, |d| d.parent.as_deref() == Some(outer) && d.outer == around);
+                    if !found.is_empty() {
+                        return Ok(done(found));
+                    }
+                    let found = self.members_through_supertypes(nd, class, outer)?;
+                    if !found.is_empty() {
+                        return Ok(done(found));
+                    }
                 }
             }
         }
