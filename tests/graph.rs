@@ -3344,3 +3344,41 @@ fn csharp_and_cpp_nested_types_name_the_members_around_them() {
     assert_eq!(refs(&index, "N.Outer.Twice"), ["cs/Outer.cs:5 call"]);
     assert_eq!(refs(&index, "Outer::twice"), ["cpp/outer.hpp:4 call"]);
 }
+
+/// Found on rails by comparing `cg refs` of uniquely named methods with the
+/// code lines calling them. Regressions: a method named with `?` or `!`
+/// (`ok?`, `save!`) had no references at all (the term index holds the word
+/// `ok`, and refs looked for `ok?`); and a bare call in a module that mixes
+/// into classes it does not name (a concern's helper, a block of `included
+/// do`) bound to nothing, where the project's one method of the name is
+/// meant (several stay counted, not listed, as for an untyped receiver).
+#[test]
+fn ruby_methods_named_with_marks_and_bare_calls_from_mixins_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "lib/store.rb",
+            "class Store\n  def run\n    ok?(1)\n    save!\n    Store.cached?(2)\n  end\n\n  def self.cached?(x)\n    x\n  end\n\n\
+             \x20 private\n    def ok?(x)\n      x\n    end\n\n    def save!\n    end\nend\n",
+        ),
+        (
+            "lib/auto.rb",
+            "module Auto\n  module ClassMethods\n    def add(r)\n      define(r) { save_all(r) }\n      twice(r)\n    end\n  end\n\n\
+             \x20 private\n    def save_all(r)\n      r\n    end\nend\n",
+        ),
+        ("lib/a.rb", "class A\n  def twice(r)\n    r\n  end\nend\n"),
+        ("lib/b.rb", "class B\n  def twice(r)\n    r\n  end\nend\n"),
+        // Enough files naming `cached` for the segment to list which of them
+        // reference `cached` (none: they reference `cached?`).
+        ("lib/c1.rb", "class C1\n  def f\n    Store.cached?(1)\n  end\nend\n"),
+        ("lib/c2.rb", "class C2\n  def f\n    Store.cached?(1)\n  end\nend\n"),
+        ("lib/c3.rb", "class C3\n  def f\n    Store.cached?(1)\n  end\nend\n"),
+    ]);
+    assert_eq!(refs(&index, "Store.ok?"), ["lib/store.rb:3 call"]);
+    assert_eq!(refs(&index, "Store.save!"), ["lib/store.rb:4 call"]);
+    assert_eq!(
+        refs(&index, "Store.cached?"),
+        ["lib/c1.rb:3 call", "lib/c2.rb:3 call", "lib/c3.rb:3 call", "lib/store.rb:5 call"]
+    );
+    assert_eq!(refs(&index, "Auto.save_all"), ["lib/auto.rb:4 call"]);
+    assert_eq!(refs(&index, "A.twice"), Vec::<String>::new());
+}

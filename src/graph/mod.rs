@@ -990,6 +990,16 @@ impl NameDefs {
     }
 }
 
+/// The term the index holds for a definition's name: Ruby's `ok?`, `save!`
+/// and `name=` are the words `ok`, `save` and `name` to the term index (and
+/// an operator like `==` is no term at all).
+fn indexed_term(name: &str) -> &str {
+    match name.trim_end_matches(['?', '!', '=']) {
+        "" => name,
+        term => term,
+    }
+}
+
 /// A C / C++ source file rather than a header (whose `static` functions are
 /// every including file's).
 fn is_c_source(path: &str) -> bool {
@@ -1267,7 +1277,7 @@ impl<'i> Graph<'i> {
         if (0..self.index.segments.len()).any(|si| !self.index.all_live(si)) {
             return Ok(self.files_with_lines(name, defs_only)?.1);
         }
-        let Ok(matcher) = Matcher::new(name, Mode::Exact, true) else { return Ok(0) };
+        let Ok(matcher) = Matcher::new(indexed_term(name), Mode::Exact, true) else { return Ok(0) };
         let mut lines = 0;
         for seg in &self.index.segments {
             for v in matcher.variants(seg)? {
@@ -1289,7 +1299,13 @@ impl<'i> Graph<'i> {
         defs_only: bool,
         mut refs_only: Option<&mut FxHashSet<FileKey>>,
     ) -> Result<(Vec<FileKey>, usize), SnapshotError> {
-        let Ok(matcher) = Matcher::new(name, Mode::Exact, true) else { return Ok((Vec::new(), 0)) };
+        let term = indexed_term(name);
+        // A Ruby `ok?`'s references are among the files of the term `ok`, but
+        // the reference files (section 20) list those referencing `ok` itself.
+        if term.len() != name.len() {
+            refs_only = None;
+        }
+        let Ok(matcher) = Matcher::new(term, Mode::Exact, true) else { return Ok((Vec::new(), 0)) };
         let mut out: Vec<FileKey> = Vec::new();
         let mut lines = 0;
         for (si, seg) in self.index.segments.iter().enumerate() {
@@ -2893,6 +2909,14 @@ impl<'i> Graph<'i> {
         //    name is not a member here (C#'s implicit `this` was step 1); a
         //    function nested in another, or a C `static` of a source file, is
         //    not seen from other files.
+        if nd.global[class].is_empty() && f.language == Language::Ruby {
+            // Ruby's implicit `self` in a module mixed into classes it does
+            // not name (a concern's `save_collection_association(r)`), or in
+            // a block run on another object (`included do .. end`): the one
+            // method of the name in the project, as for a receiver of unknown
+            // type; several are counted, not listed.
+            return Ok(unknown_receiver(nd, class, f.language));
+        }
         // A call no global function or type fits calls a global variable
         // holding one (as `select`).
         let class = if class == 0 && nd.global[0].is_empty() { CALLED_VALUES } else { class };
