@@ -3382,3 +3382,28 @@ fn ruby_methods_named_with_marks_and_bare_calls_from_mixins_regression() {
     assert_eq!(refs(&index, "Auto.save_all"), ["lib/auto.rb:4 call"]);
     assert_eq!(refs(&index, "A.twice"), Vec::<String>::new());
 }
+
+/// `$this->m()` in a PHP trait is a member of the classes using it: theirs,
+/// their bases' or another trait's they use. Regression: laravel's
+/// `HasAttributes` calling `usesTimestamps()` of `HasTimestamps` (both used by
+/// `Model`) bound to nothing. A class whose base is a library's holds none.
+#[test]
+fn php_this_in_a_trait_is_a_class_using_it_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/Stamps.php",
+            "<?php\nnamespace App;\ntrait Stamps {\n    public function stamped() { return true; }\n}\n",
+        ),
+        (
+            "src/Dates.php",
+            "<?php\nnamespace App;\ntrait Dates {\n    public function dates() { return $this->stamped() && $this->mime(); }\n}\n",
+        ),
+        ("src/Model.php", "<?php\nnamespace App;\nclass Model {\n    use Stamps, Dates;\n}\n"),
+        (
+            "src/File.php",
+            "<?php\nnamespace App;\nclass File {\n    public function mime() { return 'a'; }\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Stamps.stamped"), ["src/Dates.php:4 call"]);
+    assert_eq!(refs(&index, "File.mime"), Vec::<String>::new());
+}

@@ -2129,6 +2129,21 @@ impl<'i> Graph<'i> {
                     }
                 }
             }
+            if found.is_empty() && f.language == Language::Php && self.is_trait(&t)? {
+                // `$this->m()` in a trait: `$this` is a class using it, whose
+                // own members, bases and other traits hold `m` (Eloquent's
+                // `HasAttributes` calls `usesTimestamps()` of `HasTimestamps`,
+                // both used by `Model`). A class using it whose bases are a
+                // library's holds none.
+                for user in self.subtypes(&t)?.first().into_iter().flatten() {
+                    for d in self.members_through_supertypes(&nd, class, user)? {
+                        if !found.contains(&d) {
+                            found.push(d);
+                        }
+                    }
+                }
+                return Ok(done(found));
+            }
             if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
                 let below = self.members_through_subtypes(&nd, class, &t)?;
                 if below.len() > MAX_AMBIGUOUS {
@@ -2947,6 +2962,11 @@ impl<'i> Graph<'i> {
             }
         }
         Ok(found)
+    }
+
+    /// Whether a type of this name is a PHP trait.
+    fn is_trait(&self, name: &str) -> Result<bool, SnapshotError> {
+        Ok(self.name_defs(name)?.items.iter().any(|c| c.def.kind == "trait"))
     }
 
     /// Whether a type of this name is an enum.
