@@ -3407,3 +3407,20 @@ fn php_this_in_a_trait_is_a_class_using_it_regression() {
     assert_eq!(refs(&index, "Stamps.stamped"), ["src/Dates.php:4 call"]);
     assert_eq!(refs(&index, "File.mime"), Vec::<String>::new());
 }
+
+/// A GoogleTest test of a fixture, `TEST_F(LogTest, BadRecord) { .. }`, is a
+/// method of the fixture: its bare calls are the fixture's members, and it is
+/// named by the test. Regression: every such test was a function `TEST_F`
+/// whose calls bound to nothing (leveldb, 300 uniquely named functions: lines
+/// calling them 960/1285; the tests' helpers were most of the misses).
+#[test]
+fn cpp_fixture_tests_are_methods_of_their_fixture_regression() {
+    let (_dir, index) = project_of(&[(
+        "db/log_test.cc",
+        "class LogTest : public testing::Test {\n public:\n  void Bump(int by) { n_ += by; }\n  int n_ = 0;\n};\n\n\
+         TEST_F(LogTest, BadRecord) {\n  Bump(6);\n}\n\nTEST(Plain, Works) {\n  int x = 1;\n}\n",
+    )]);
+    assert_eq!(refs(&index, "LogTest.Bump"), ["db/log_test.cc:8 call"]);
+    assert_eq!(qualified(&index, "BadRecord"), ["LogTest::BadRecord"]);
+    assert_eq!(callers(&index, "LogTest.Bump"), ["LogTest::BadRecord [8]"]);
+}

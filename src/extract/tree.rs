@@ -1212,9 +1212,13 @@ impl<'a> Visit<'a> {
     fn declarator_name(&self, node: Node<'a>) -> Option<Declared<'a>> {
         let mut cur = node;
         let mut function = false;
+        let mut call = None;
         for _ in 0..16 {
             match self.kind(&cur) {
-                "function_declarator" => function = true,
+                "function_declarator" => {
+                    function = true;
+                    call = Some(cur);
+                }
                 "pointer_declarator" | "parenthesized_declarator" if function => function = false,
                 _ => {}
             }
@@ -1242,8 +1246,32 @@ impl<'a> Visit<'a> {
             let owner = scope.map(|s| self.type_name(s)).filter(|s| !s.is_empty());
             return Some(Declared { name, owner, function });
         }
+        if let Some(test) = call.filter(|_| function).and_then(|c| self.fixture_test(c, cur)) {
+            return Some(test);
+        }
         let named = self.roles.of(cur).graph.name || matches!(self.kind(&cur), "destructor_name" | "operator_name");
         named.then_some(Declared { name: cur, owner: None, function })
+    }
+
+    /// C++: a GoogleTest test of a fixture, `TEST_F(LogTest, BadRecord) {
+    /// .. }`, is a method `BadRecord` of (a subclass of) `LogTest`, whose
+    /// members its body calls bare; `macro` is the declarator's name.
+    fn fixture_test(&self, declarator: Node<'a>, macro_name: Node<'a>) -> Option<Declared<'a>> {
+        if self.spec.language != crate::lang::Language::Cpp
+            || !matches!(self.text(macro_name), "TEST_F" | "TEST_P" | "TYPED_TEST" | "TYPED_TEST_P")
+        {
+            return None;
+        }
+        let params = self.child(declarator, "parameters")?;
+        let mut c = params.walk();
+        let names: Vec<Node<'a>> = params
+            .named_children(&mut c)
+            .map(|p| self.child(p, "type").filter(|t| self.kind(t) == "type_identifier" && p.named_child_count() == 1))
+            .collect::<Option<_>>()?;
+        match names[..] {
+            [fixture, test] => Some(Declared { name: test, owner: Some(self.text(fixture)), function: true }),
+            _ => None,
+        }
     }
 
     fn push_property(
