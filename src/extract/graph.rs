@@ -224,6 +224,43 @@ pub(super) fn undiscriminated(s: &str) -> &str {
     s.split(DISCRIMINANT).next().unwrap_or(s)
 }
 
+/// The class a PHP docblock type names (`\App\Cursor|null` is `Cursor`,
+/// `Post[]` a `Post`, `Collection<int, Post>` a `Collection`); `this_type`
+/// for `$this`, `static` and `self`. None for a scalar, `mixed` or an array.
+pub(super) fn php_doc_class(ty: &str, this_type: Option<&str>) -> Option<String> {
+    ty.split('|').find_map(|t| {
+        let t = t.trim().trim_start_matches('?');
+        let t = t.split('<').next().unwrap_or(t).trim_end_matches("[]");
+        let t = t.rsplit('\\').next().unwrap_or(t);
+        match t.to_ascii_lowercase().as_str() {
+            "$this" | "static" | "self" => this_type.map(str::to_string),
+            "null" | "void" | "mixed" | "bool" | "boolean" | "int" | "integer" | "float" | "double" | "string"
+            | "array" | "callable" | "iterable" | "object" | "false" | "true" | "resource" | "never" | "" => None,
+            _ => plain_name(t).then(|| t.to_string()),
+        }
+    })
+}
+
+/// The type a PHP docblock gives with `tag` (`@return`, `@var`; `@param`
+/// for the parameter `$var`): the words after the tag, as written.
+pub(super) fn php_doc_tag<'t>(doc: &'t str, tag: &str, var: Option<&str>) -> Option<&'t str> {
+    doc.lines().find_map(|line| {
+        let rest = line.trim_start().trim_start_matches(['/', '*']).trim_start().strip_prefix(tag)?;
+        if !rest.starts_with(char::is_whitespace) {
+            return None; // `@returns`, `@variable`
+        }
+        let mut words = rest.split_whitespace();
+        let ty = words.next().filter(|t| !t.starts_with("*/"))?;
+        match var {
+            None => Some(ty),
+            Some(v) => {
+                let named = words.next()?.trim_start_matches('&').trim_start_matches("...");
+                (named.strip_prefix('$') == Some(v.trim_start_matches('$'))).then_some(ty)
+            }
+        }
+    })
+}
+
 /// A plain name, as a type or function is kept: letters, digits and `_`.
 pub(super) fn plain_name(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
@@ -719,6 +756,13 @@ impl<'a> Visit<'a> {
         });
         if ty.is_none() && idents.len() == 1 {
             ty = self.callback_element(node);
+        }
+        if ty.is_none() && idents.len() == 1 && self.kind(&node) == "simple_parameter" {
+            // PHP: `@param \App\Request $request` in the function's docblock.
+            let function = node.parent().and_then(|p| p.parent());
+            if let Some(doc) = function.and_then(|f| self.php_docblock(f)) {
+                ty = php_doc_tag(doc, "@param", Some(idents[0])).and_then(|t| php_doc_class(t, self.current_type()));
+            }
         }
         if ty.is_none() && idents.len() == 1 {
             let value = if b.value.is_empty() {
@@ -2410,6 +2454,22 @@ impl<'a> Visit<'a> {
     /// A field's declared type, for receivers like `this.store`.
     /// Returns the type's plain name (stored with the property, for receivers
     /// like `x.field.m()` in other files).
+    /// PHP: the docblock (`/** .. */`) right before a declaration.
+    pub(super) fn php_docblock(&self, decl: Node<'a>) -> Option<&'a str> {
+        if self.spec.language != crate::lang::Language::Php {
+            return None;
+        }
+        let mut prev = decl.prev_named_sibling();
+        while let Some(p) = prev {
+            match self.kind(&p) {
+                "comment" if self.text(p).starts_with("/**") => return Some(self.text(p)),
+                "comment" | "attribute_list" => prev = p.prev_named_sibling(),
+                _ => return None,
+            }
+        }
+        None
+    }
+
     pub(super) fn record_field_type(&mut self, node: Node<'a>, names: &[Node<'a>]) -> Option<String> {
         let ty = self.child(node, "type").or_else(|| {
             let mut c = node.walk();
@@ -2417,11 +2477,17 @@ impl<'a> Visit<'a> {
             decl.and_then(|d| self.child(d, "type"))
         });
         // TS: `parent: A | B` is `A|B` (see `ts_union`).
-        let ty = ty.and_then(|t| {
-            self.ts_union(t).or_else(|| {
-                Some(self.declared_name(t).to_string()).filter(|t| plain_name(t) && !self.roles.is_keyword(t))
+        let ty = ty
+            .and_then(|t| {
+                self.ts_union(t).or_else(|| {
+                    Some(self.declared_name(t).to_string()).filter(|t| plain_name(t) && !self.roles.is_keyword(t))
+                })
             })
-        })?;
+            .or_else(|| {
+                // PHP: `/** @var \App\Cursor|null */ protected $cursor;`
+                let doc = self.php_docblock(node)?;
+                php_doc_class(php_doc_tag(doc, "@var", None)?, self.current_type())
+            })?;
         let Some(owner) = self.current_type().map(str::to_string) else { return Some(ty) };
         for n in names {
             let name = self.text(*n).to_string();
@@ -2549,5 +2615,28 @@ fn collect_kind<'t>(node: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
         } else if child.named_child_count() > 0 && out.len() < 10_000 {
             collect_kind(child, kind, out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn php_docblock_tags_name_classes() {
+        let doc = "/**\n * Make one.\n *\n * @param  \\App\\Models\\User|null  $user\n * @param  array  &$opts\n \
+                   * @param  Post[]  ...$posts\n * @returns Wrong\n * @return \\Illuminate\\Support\\Collection<int, Post>\n */";
+        let param = |v| php_doc_tag(doc, "@param", Some(v)).and_then(|t| php_doc_class(t, None));
+        assert_eq!(param("user").as_deref(), Some("User"));
+        assert_eq!(param("$user").as_deref(), Some("User"));
+        assert_eq!(param("opts"), None); // an array
+        assert_eq!(param("posts").as_deref(), Some("Post"));
+        assert_eq!(param("missing"), None);
+        let returns = php_doc_tag(doc, "@return", None).and_then(|t| php_doc_class(t, None));
+        assert_eq!(returns.as_deref(), Some("Collection"));
+        assert_eq!(php_doc_class("$this", Some("Builder")).as_deref(), Some("Builder"));
+        assert_eq!(php_doc_class("static|null", None), None);
+        assert_eq!(php_doc_class("int|string|\\Closure", None).as_deref(), Some("Closure"));
+        assert_eq!(php_doc_tag("/** @var */", "@var", None), None);
     }
 }

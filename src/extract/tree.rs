@@ -932,7 +932,12 @@ impl<'a> Visit<'a> {
         let returns = ["result", "return_type", "returns", "type"]
             .iter()
             .find_map(|f| self.child(func, f).or_else(|| self.child(node, f)))
-            .and_then(|t| self.result_type(t));
+            .and_then(|t| self.result_type(t))
+            .or_else(|| {
+                // PHP: `@return \App\HasOne` (`$this` / `static`: the class).
+                let doc = self.php_docblock(node)?;
+                graph::php_doc_class(graph::php_doc_tag(doc, "@return", None)?, parent.as_deref())
+            });
         if let Some(n) = name_node.filter(|_| parent.is_none()) {
             self.ts_generic_result(func, n);
             self.ts_callback_params(func, n);

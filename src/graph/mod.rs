@@ -2068,7 +2068,15 @@ impl<'i> Graph<'i> {
             PackedReceiver::Member(t, m) => {
                 let m = last(m);
                 match self.owner_type(f, f.name(t))? {
-                    Some(owner) => self.field_type(&owner, m)?,
+                    Some(owner) => match self.field_type(&owner, m)? {
+                        // Java's and PHP's `this.make().run()`, `$this->hasOne(..)->latest()`:
+                        // the member is a method, the value its result (a TS
+                        // `a.m.x` without a call is the function itself).
+                        None if !matches!(f.language, Language::TypeScript | Language::JavaScript) => {
+                            self.method_result_type(&owner, m)?
+                        }
+                        found => found,
+                    },
                     None => None,
                 }
             }
@@ -2678,6 +2686,30 @@ impl<'i> Graph<'i> {
             None if had.is_empty() => Ok(None),
             None => self.owner_type(f, had),
         }
+    }
+
+    /// The declared result of the method `method` of type `ty`, or of the
+    /// nearest of its supertypes declaring one (one type among them, or the
+    /// one the others derive from).
+    fn method_result_type(&self, ty: &str, method: &str) -> Result<Option<String>, SnapshotError> {
+        let nd = self.name_defs(method)?;
+        let mut levels = vec![vec![ty.to_string()]];
+        levels.extend(self.supertypes(ty)?.iter().cloned());
+        for level in levels {
+            let mut found: Vec<&str> = Vec::new();
+            for p in &level {
+                for &i in nd.by_parent.get(p).map(Vec::as_slice).unwrap_or_default() {
+                    let d = nd.def(i as usize);
+                    if d.cat == DefCat::Method && !d.returns.is_empty() && !found.contains(&d.returns.as_str()) {
+                        found.push(&d.returns);
+                    }
+                }
+            }
+            if !found.is_empty() {
+                return self.common_type(&found);
+            }
+        }
+        Ok(None)
     }
 
     /// The declared result type of the functions named `func`, when they agree.
