@@ -3428,7 +3428,7 @@ fn cpp_fixture_tests_are_methods_of_their_fixture_regression() {
 /// PHP declares most types in docblocks (`@param`, `@return`, `@var`), which
 /// type parameters, results and properties as declared types do; and a
 /// method's result is the value a chained call is made on (Java's
-/// `this.make().run()`, PHP's `$this->hasOne(..)->latest()`). Regressions:
+/// `this.make().run()` and `make().run()`, PHP's `$this->hasOne(..)->latest()`). Regressions:
 /// all these receivers were untyped, so their members bound to nothing
 /// (laravel, 300 uniquely named methods: lines calling them 834 -> 838 of
 /// 1,116, most of the rest untyped closures' parameters and facades).
@@ -3448,7 +3448,7 @@ fn php_docblock_types_and_chained_method_results_regression() {
         ("src/Other.php", "<?php\nnamespace App;\nclass Other {\n    public function points() { return 2; }\n    public function latest() { return 2; }\n}\n"),
         (
             "j/A.java",
-            "class A {\n  B make() { return new B(); }\n  void go() { this.make().run(); }\n}\n\
+            "class A {\n  B make() { return new B(); }\n  void go() { this.make().run(); }\n  void plain() { make().run(); }\n}\n\
              class B { void run() {} }\nclass C { void run() {} }\n",
         ),
     ]);
@@ -3456,5 +3456,5 @@ fn php_docblock_types_and_chained_method_results_regression() {
     assert_eq!(refs(&index, "HasOne.latest"), ["src/Rel.php:22 call"]);
     assert_eq!(refs(&index, "Rel.chain"), ["src/Rel.php:23 call"]);
     assert_eq!(refs(&index, "Other.points"), Vec::<String>::new());
-    assert_eq!(refs(&index, "B.run"), ["j/A.java:3 call"]);
+    assert_eq!(refs(&index, "B.run"), ["j/A.java:3 call", "j/A.java:4 call"]);
 }

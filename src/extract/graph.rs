@@ -2373,7 +2373,10 @@ impl<'a> Visit<'a> {
             };
         }
         let (obj_f, mem_f) = role.graph.member;
-        if mem_f != 0 && level < MAX_CHAIN {
+        // Java's `make().run()`: a method invocation without an object is a
+        // call of a plain name (whose result is below), not a member.
+        let plain_call = role.graph.call_field != 0 && o.child_by_field_id(obj_f).is_none();
+        if mem_f != 0 && level < MAX_CHAIN && !plain_call {
             let (Some(inner), Some(member)) = (o.child_by_field_id(obj_f), o.child_by_field_id(mem_f)) else {
                 return Pending::Done(Receiver::Unknown);
             };
