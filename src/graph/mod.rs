@@ -2615,37 +2615,48 @@ impl<'i> Graph<'i> {
             }
             return Ok((!types.is_empty()).then(|| types.join("|")));
         }
-        let nd = self.name_defs(field)?;
+        let found = self.nearest_declared(ty, field, false)?;
+        let found: Vec<&str> = found.iter().map(String::as_str).collect();
+        match found.len() {
+            0 => Ok(None),
+            1 => Ok(Some(found[0].to_string())),
+            // A TS alias's value is one of its constituents: its field is
+            // any of theirs (`FunctionLikeDeclaration`'s `parent`).
+            _ if self.is_ts_alias(ty)? => {
+                let mut types: Vec<&str> = Vec::new();
+                for t in found.iter().flat_map(|t| t.split('|')) {
+                    if !types.contains(&t) {
+                        types.push(t);
+                    }
+                }
+                Ok((types.len() <= crate::extract::MAX_UNION).then(|| types.join("|")))
+            }
+            _ => self.common_type(&found),
+        }
+    }
+
+    /// The distinct declared types of the fields (or, with `methods`, the
+    /// results of the methods) named `member` of type `ty`, else of the
+    /// nearest level of its supertypes declaring some.
+    fn nearest_declared(&self, ty: &str, member: &str, methods: bool) -> Result<Vec<String>, SnapshotError> {
+        let nd = self.name_defs(member)?;
         let mut levels = vec![vec![ty.to_string()]];
         levels.extend(self.supertypes(ty)?.iter().cloned());
         for level in levels {
-            let mut found: Vec<&str> = Vec::new();
+            let mut found: Vec<String> = Vec::new();
             for p in &level {
                 for &i in nd.by_parent.get(p).map(Vec::as_slice).unwrap_or_default() {
                     let d = nd.def(i as usize);
-                    if d.cat != DefCat::Method && !d.returns.is_empty() && !found.contains(&d.returns.as_str()) {
-                        found.push(&d.returns);
+                    if (d.cat == DefCat::Method) == methods && !d.returns.is_empty() && !found.contains(&d.returns) {
+                        found.push(d.returns.clone());
                     }
                 }
             }
-            match found.len() {
-                0 => continue,
-                1 => return Ok(Some(found[0].to_string())),
-                // A TS alias's value is one of its constituents: its field is
-                // any of theirs (`FunctionLikeDeclaration`'s `parent`).
-                _ if self.is_ts_alias(ty)? => {
-                    let mut types: Vec<&str> = Vec::new();
-                    for t in found.iter().flat_map(|t| t.split('|')) {
-                        if !types.contains(&t) {
-                            types.push(t);
-                        }
-                    }
-                    return Ok((types.len() <= crate::extract::MAX_UNION).then(|| types.join("|")));
-                }
-                _ => return self.common_type(&found),
+            if !found.is_empty() {
+                return Ok(found);
             }
         }
-        Ok(None)
+        Ok(Vec::new())
     }
 
     /// The type a call of `func` makes: the declared result of the functions so
@@ -2692,24 +2703,8 @@ impl<'i> Graph<'i> {
     /// nearest of its supertypes declaring one (one type among them, or the
     /// one the others derive from).
     fn method_result_type(&self, ty: &str, method: &str) -> Result<Option<String>, SnapshotError> {
-        let nd = self.name_defs(method)?;
-        let mut levels = vec![vec![ty.to_string()]];
-        levels.extend(self.supertypes(ty)?.iter().cloned());
-        for level in levels {
-            let mut found: Vec<&str> = Vec::new();
-            for p in &level {
-                for &i in nd.by_parent.get(p).map(Vec::as_slice).unwrap_or_default() {
-                    let d = nd.def(i as usize);
-                    if d.cat == DefCat::Method && !d.returns.is_empty() && !found.contains(&d.returns.as_str()) {
-                        found.push(&d.returns);
-                    }
-                }
-            }
-            if !found.is_empty() {
-                return self.common_type(&found);
-            }
-        }
-        Ok(None)
+        let found = self.nearest_declared(ty, method, true)?;
+        self.common_type(&found.iter().map(String::as_str).collect::<Vec<_>>())
     }
 
     /// The declared result type of the functions named `func`, when they agree.
