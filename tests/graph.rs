@@ -3458,3 +3458,14 @@ fn php_docblock_types_and_chained_method_results_regression() {
     assert_eq!(refs(&index, "Other.points"), Vec::<String>::new());
     assert_eq!(refs(&index, "B.run"), ["j/A.java:3 call", "j/A.java:4 call"]);
 }
+
+/// A Java constructor reference, `Store::new`, calls the constructors (it
+/// was a plain mention of the type).
+#[test]
+fn java_constructor_references_call_the_constructors() {
+    let (_dir, index) = project_of(&[
+        ("p/Store.java", "package p;\nclass Store {\n  Store() {}\n  static Object make() { return (java.util.function.Supplier<Store>) Store::new; }\n}\n"),
+        ("p/Use.java", "package p;\nclass Use {\n  Object f() { java.util.function.Supplier<Store> s = Store::new; return s; }\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "Store.Store"), ["p/Store.java:4 call", "p/Use.java:3 call"]);
+}

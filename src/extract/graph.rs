@@ -1553,6 +1553,13 @@ impl<'a> Visit<'a> {
         } else {
             RefRole::Other
         };
+        // Java's constructor reference `Store::new` calls `Store`'s constructors.
+        let role = match role {
+            RefRole::Other if k >= 1 && object.is_none() && self.constructor_reference(path[k - 1].0, node) => {
+                RefRole::Call
+            }
+            role => role,
+        };
         let (role, qualifier) = match object {
             // `type S = Status.Missing | ..`: decided when the file is read
             // (whether `Status` is a namespace it declares).
@@ -1609,6 +1616,15 @@ impl<'a> Visit<'a> {
         };
         let args = call.and_then(|c| self.argument_count(c));
         self.graph.refs.push(PendingRef { line, name: text, role, receiver, args });
+    }
+
+    /// Java: whether `node` is the type of a constructor reference
+    /// (`Store::new`, `ArrayList<String>::new`) that `parent` is.
+    fn constructor_reference(&self, parent: Node<'a>, node: Node<'a>) -> bool {
+        self.spec.language == crate::lang::Language::Java
+            && self.kind(&parent) == "method_reference"
+            && parent.named_child(0).is_some_and(|o| o.id() == node.id())
+            && parent.child(parent.child_count().saturating_sub(1)).is_some_and(|n| self.text(n) == "new")
     }
 
     /// The number of arguments a call passes, where overloads are told apart
