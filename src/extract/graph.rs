@@ -2391,7 +2391,7 @@ impl<'a> Visit<'a> {
         let (obj_f, mem_f) = role.graph.member;
         // Java's `make().run()`: a method invocation without an object is a
         // call of a plain name (whose result is below), not a member.
-        let plain_call = role.graph.call_field != 0 && o.child_by_field_id(obj_f).is_none();
+        let plain_call = mem_f != 0 && role.graph.call_field != 0 && o.child_by_field_id(obj_f).is_none();
         if mem_f != 0 && level < MAX_CHAIN && !plain_call {
             let (Some(inner), Some(member)) = (o.child_by_field_id(obj_f), o.child_by_field_id(mem_f)) else {
                 return Pending::Done(Receiver::Unknown);
@@ -2470,9 +2470,6 @@ impl<'a> Visit<'a> {
         self.graph.fields.get(&(ty.to_string(), field.to_string())).cloned()
     }
 
-    /// A field's declared type, for receivers like `this.store`.
-    /// Returns the type's plain name (stored with the property, for receivers
-    /// like `x.field.m()` in other files).
     /// PHP: the docblock (`/** .. */`) right before a declaration.
     pub(super) fn php_docblock(&self, decl: Node<'a>) -> Option<&'a str> {
         if self.spec.language != crate::lang::Language::Php {
@@ -2489,6 +2486,9 @@ impl<'a> Visit<'a> {
         None
     }
 
+    /// A field's declared type, for receivers like `this.store`.
+    /// Returns the type's plain name (stored with the property, for receivers
+    /// like `x.field.m()` in other files).
     pub(super) fn record_field_type(&mut self, node: Node<'a>, names: &[Node<'a>]) -> Option<String> {
         let ty = self.child(node, "type").or_else(|| {
             let mut c = node.walk();
