@@ -2677,6 +2677,80 @@ fn untyped_members_need_their_type_in_sight_regression() {
     assert_eq!(refs(&index, "date.rb:2"), Vec::<String>::new());
 }
 
+/// A member of an untyped value whose name no value of the language's own
+/// library has is the project's one member of that name, named type in sight
+/// or not; a library's name still needs the type in sight; a member of a name
+/// imported from an external module is no project member. Regressions: rails'
+/// `column.bigint?` (schema_dumper.rb names no `Column`) was bound to nothing
+/// (activerecord/lib oracle 0.575 -> 0.766), django's `FIELD_TYPE.BLOB` (of
+/// `from MySQLdb.constants import FIELD_TYPE`) was Oracle's
+/// `BulkInsertMapper.BLOB`.
+#[test]
+fn untyped_members_named_like_no_library_member_bind_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "column.rb",
+            "class Column
+  def bigint?
+  end
+  def uniq!
+  end
+end
+",
+        ),
+        (
+            "dumper.rb",
+            "class Dumper
+  def schema_type(column)
+    column.bigint? && list.uniq!
+  end
+end
+",
+        ),
+        (
+            "mapper.py",
+            "class Mapper:
+    BLOB = 1
+    def setup_joins(self):
+        pass
+",
+        ),
+        (
+            "intro.py",
+            "from MySQLdb.constants import FIELD_TYPE
+
+def f(q):
+    q.setup_joins()
+    return FIELD_TYPE.BLOB
+",
+        ),
+        (
+            "Rows.php",
+            "<?php
+class Rows {
+  function addLoop() {}
+  function count() {}
+}
+",
+        ),
+        (
+            "view.php",
+            "<?php
+function f($env) {
+  $env->addLoop();
+  return $env->count();
+}
+",
+        ),
+    ]);
+    assert_eq!(refs(&index, "column.rb:2"), ["dumper.rb:3 call"]);
+    assert_eq!(refs(&index, "column.rb:4"), Vec::<String>::new());
+    assert_eq!(refs(&index, "mapper.py:3"), ["intro.py:4 call"]);
+    assert_eq!(refs(&index, "mapper.py:2"), Vec::<String>::new());
+    assert_eq!(refs(&index, "Rows.php:3"), ["view.php:3 call"]);
+    assert_eq!(refs(&index, "Rows.php:4"), Vec::<String>::new());
+}
+
 /// `Sub.member` where a base of `Sub` declares the member (a class method, a
 /// static). Regression: a type named as the receiver without the member was
 /// the end of the lookup (django's `CharField._unregister_lookup(..)`, of

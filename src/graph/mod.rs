@@ -2204,6 +2204,12 @@ impl<'i> Graph<'i> {
                     for (i, imp) in f.imports.iter().enumerate() {
                         if imp.names.iter().any(|n| aliased(&n.alias) && n.name != "*") {
                             let targets = self.import_targets(f, i as u32)?;
+                            if targets.is_empty() {
+                                // A name of an external module (`from
+                                // MySQLdb.constants import FIELD_TYPE`):
+                                // its members are not the project's.
+                                return Ok(Resolution::default());
+                            }
                             let top = |d: &Def| d.parent.is_none();
                             let found = nd.select(class, &nd.in_files(&targets), top);
                             if !found.is_empty() {
@@ -2450,11 +2456,14 @@ impl<'i> Graph<'i> {
 
     /// A member of a receiver of unknown type ([`unknown_receiver`]). In
     /// Python, Ruby and PHP, where it lists the project's one member of the
-    /// name, only when the file can hold a value of its type as far as its
-    /// names tell: it defines or names the type or one of its subtypes (`dt.month`
-    /// of a `datetime` was django's `MonthMixin.month` in 35 files naming
-    /// neither); else it binds to nothing (`refs` counts its line among those
-    /// naming the symbol).
+    /// name: when a value of the language's own library has a member of that
+    /// name too ([`library_member`]: `dt.month` of a `datetime`, `list.uniq!`),
+    /// only when the file can hold a value of its type as far as its names
+    /// tell: it defines or names the type or one of its subtypes (`dt.month`
+    /// was django's `MonthMixin.month` in 35 files naming neither); else it
+    /// binds to nothing (`refs` counts its line among those naming the
+    /// symbol). A name no library value has is the project's member
+    /// (`column.bigint?`, `manager.compile_delete`).
     fn unknown_member(&self, f: &FileGraph, nd: &NameDefs, class: usize) -> Result<Resolution, SnapshotError> {
         let res = unknown_receiver(nd, class, f.language);
         if !matches!(f.language, Language::Python | Language::Ruby | Language::Php) || res.defs.len() != 1 {
@@ -2462,7 +2471,7 @@ impl<'i> Graph<'i> {
         }
         let Some(c) = nd.candidate(res.defs[0]) else { return Ok(res) };
         let Some(owner) = c.def.parent.as_deref() else { return Ok(res) };
-        if c.id.0 == f.key {
+        if c.id.0 == f.key || !library_member(f.language, &c.def.name) {
             return Ok(res);
         }
         // One pass over the file's names (a common base has hundreds of subtypes).
@@ -3036,6 +3045,35 @@ fn imports_from_outside(language: Language, spec: &str) -> bool {
 
 /// A member of a receiver whose type is unknown: every member of the name is a
 /// candidate; past [`MAX_AMBIGUOUS`] they are counted, not listed.
+/// Whether values of `language`'s own library (built-in types, the standard
+/// library's common classes) have a member named `name`: the lists in
+/// `library/`, written by the scripts beside them from the interpreters.
+/// Python, Ruby and PHP only (false for the others).
+fn library_member(language: Language, name: &str) -> bool {
+    use std::sync::OnceLock;
+    static LISTS: OnceLock<[FxHashSet<String>; 3]> = OnceLock::new();
+    let lists = LISTS.get_or_init(|| {
+        // PHP's method names are case-insensitive: its list is kept in lower case.
+        let read = |list: &str, lower: bool| -> FxHashSet<String> {
+            list.lines()
+                .filter(|l| !l.is_empty())
+                .map(|l| if lower { l.to_ascii_lowercase() } else { l.to_string() })
+                .collect()
+        };
+        [
+            read(include_str!("library/python.txt"), false),
+            read(include_str!("library/ruby.txt"), false),
+            read(include_str!("library/php.txt"), true),
+        ]
+    });
+    match language {
+        Language::Python => lists[0].contains(name),
+        Language::Ruby => lists[1].contains(name),
+        Language::Php => lists[2].contains(&name.to_ascii_lowercase()),
+        _ => false,
+    }
+}
+
 fn unknown_receiver(nd: &NameDefs, class: usize, language: Language) -> Resolution {
     let members = &nd.members[class];
     // In Python, Ruby and PHP most receivers have no declared type, and most
