@@ -2751,6 +2751,92 @@ function f($env) {
     assert_eq!(refs(&index, "Rows.php:4"), Vec::<String>::new());
 }
 
+/// Ruby and PHP types get members at run time (`delegate`, a concern's
+/// `ClassMethods`, `__callStatic`): a project type's member it does not
+/// declare is looked up as an untyped value's; a constant naming no project
+/// type is a library's; a Ruby `attr_reader` is a method among a call's
+/// candidates. Regressions: Rails' `Post.find_each` (delegated to a relation)
+/// and Laravel's facade `URL::hasValidSignature()` bound to nothing
+/// (activerecord/lib oracle 0.766 -> 0.951); `route.path.spec` was the one
+/// `def spec` though three `attr_reader :spec` share the name; after the
+/// first change, `ExecJS.runtime` (a gem's) was the project's `runtime`.
+#[test]
+fn members_types_get_at_run_time_and_library_constants_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "batches.rb",
+            "module Batches
+  def find_each
+  end
+  def runtime
+  end
+  def spec
+  end
+end
+",
+        ),
+        (
+            "querying.rb",
+            "module Querying
+  delegate :find_each, to: :all
+end
+",
+        ),
+        (
+            "base.rb",
+            "class Base
+  extend Querying
+end
+class Post < Base
+end
+",
+        ),
+        (
+            "pattern.rb",
+            "class Pattern
+  attr_reader :spec
+end
+",
+        ),
+        (
+            "use.rb",
+            "def f(route)
+  Post.find_each
+  ExecJS.runtime
+  route.path.spec
+end
+",
+        ),
+        (
+            "Gen.php",
+            "<?php
+class UrlGenerator {
+  function hasValidSignature() {}
+}
+",
+        ),
+        (
+            "URL.php",
+            "<?php
+class URL extends Facade {
+}
+",
+        ),
+        (
+            "mw.php",
+            "<?php
+function f() {
+  return URL::hasValidSignature();
+}
+",
+        ),
+    ]);
+    assert_eq!(refs(&index, "batches.rb:2"), ["use.rb:2 call"]);
+    assert_eq!(refs(&index, "batches.rb:4"), Vec::<String>::new());
+    assert_eq!(refs(&index, "batches.rb:6"), Vec::<String>::new());
+    assert_eq!(refs(&index, "Gen.php:3"), ["mw.php:3 call"]);
+}
+
 /// `Sub.member` where a base of `Sub` declares the member (a class method, a
 /// static). Regression: a type named as the receiver without the member was
 /// the end of the lookup (django's `CharField._unregister_lookup(..)`, of

@@ -861,11 +861,18 @@ fn fits_class(class: usize, d: &Def) -> bool {
     }
 }
 
-/// [`fits_class`] for a candidate: in TS/JS an interface or a type alias is
+/// [`fits_class`] in `language`: a Ruby attribute (`attr_reader :spec`) is
+/// a method, called as one (`route.spec`: a call of `spec`, not also of a
+/// `def spec` elsewhere).
+fn fits_language(class: usize, d: &Def, language: Language) -> bool {
+    fits_class(class, d) || (class == 0 && language == Language::Ruby && d.cat == DefCat::Property)
+}
+
+/// [`fits_language`] for a candidate: in TS/JS an interface or a type alias is
 /// no value, so a call or `new` never binds to it (`new Map()` with `interface
 /// Map` and `const Map: MapConstructor` is the constant's).
 fn fits(class: usize, c: &Candidate) -> bool {
-    fits_class(class, &c.def)
+    fits_language(class, &c.def, c.language)
         && !(class == 0
             && c.def.cat == DefCat::Type
             && matches!(c.language, Language::TypeScript | Language::JavaScript)
@@ -2159,6 +2166,11 @@ impl<'i> Graph<'i> {
                 }
                 return Ok(done(below));
             }
+            if found.is_empty() && f.language == Language::Ruby {
+                // A member the type gets at run time (`delegate`, a concern's
+                // `ClassMethods`, `method_missing`): as of an untyped value.
+                return self.unknown_member(f, &nd, class);
+            }
             if found.is_empty() && f.language == Language::Go && class != 0 {
                 // Go's embedded field is named after its type, promoted fields
                 // too: `x.Base`, `T{Base: ..}` with `type T struct{ Base }`.
@@ -2261,13 +2273,26 @@ impl<'i> Graph<'i> {
                 if types.items.iter().any(|c| c.def.cat == DefCat::Type) {
                     // A static member a base declares (django's
                     // `CharField._unregister_lookup()`, of `RegisterLookupMixin`).
-                    return Ok(done(java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &x)?)));
+                    let found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &x)?);
+                    if found.is_empty() && matches!(f.language, Language::Ruby | Language::Php) {
+                        // A class method the type gets at run time (Rails'
+                        // `Post.find_each`, delegated to a relation; a
+                        // Laravel facade's `URL::hasValidSignature()`,
+                        // through `__callStatic`): as of an untyped value.
+                        return self.unknown_member(f, &nd, class);
+                    }
+                    return Ok(done(found));
                 }
                 // A module, package or namespace by its last name (`store::make`).
                 let top = nd.by_module.get(&x).map(Vec::as_slice).unwrap_or_default();
                 let found = nd.select(class, top, |_| true);
                 if !found.is_empty() {
                     return Ok(done(found));
+                }
+                if matches!(f.language, Language::Ruby | Language::Php) && x.starts_with(char::is_uppercase) {
+                    // A constant naming no project type or module is a
+                    // library's class (`ExecJS.runtime`, `Str::random()`).
+                    return Ok(Resolution::default());
                 }
                 self.unknown_member(f, &nd, class)
             }

@@ -413,7 +413,10 @@ impl Graph<'_> {
                 // `case RED:` names its constant bare (`Graph::enum_constants`).
                 return Ok(None);
             }
-            if classes.iter().any(|&c| super::fits_class(c, &d) && nd.members[c].len() <= super::MAX_AMBIGUOUS) {
+            if classes
+                .iter()
+                .any(|&c| super::fits_language(c, &d, f.language) && nd.members[c].len() <= super::MAX_AMBIGUOUS)
+            {
                 return Ok(None);
             }
             if !types.contains(&parent) {
