@@ -2837,6 +2837,27 @@ function f() {
     assert_eq!(refs(&index, "Gen.php:3"), ["mw.php:3 call"]);
 }
 
+/// PHP's `self` and `static` as declared types name the class they are
+/// written in: a parameter `self $from`, a fluent `function where(): static`,
+/// `(new static)->m()`. Regression: laravel's `Request::createFrom(self
+/// $from)` called `$from->getRouteResolver()` bound to nothing, and a chain
+/// through `: static` results lost its type.
+#[test]
+fn php_self_and_static_types_name_their_class_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "Builder.php",
+            "<?php\nclass Builder {\n  public function where($a): static { return $this; }\n\
+             public function get() {}\n  public static function make() { return (new static)->get(); }\n\
+             public static function from(self $b) { return $b->get(); }\n}\n",
+        ),
+        ("Other.php", "<?php\nclass Other {\n  public function get() {}\n}\n"),
+        ("Use.php", "<?php\nclass UseIt {\n  function f(Builder $b) { return $b->where(1)->get(); }\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "Builder.php:4"), ["Builder.php:5 call", "Builder.php:6 call", "Use.php:3 call"]);
+    assert_eq!(refs(&index, "Other.php:3"), Vec::<String>::new());
+}
+
 /// `Sub.member` where a base of `Sub` declares the member (a class method, a
 /// static). Regression: a type named as the receiver without the member was
 /// the end of the lookup (django's `CharField._unregister_lookup(..)`, of

@@ -932,7 +932,18 @@ impl<'a> Visit<'a> {
         let returns = ["result", "return_type", "returns", "type"]
             .iter()
             .find_map(|f| self.child(func, f).or_else(|| self.child(node, f)))
-            .and_then(|t| self.result_type(t))
+            .and_then(|t| match self.spec.language {
+                // PHP's fluent `function where(..): static` (or `self`): the class.
+                crate::lang::Language::Php
+                    if matches!(
+                        self.text(t).trim_start_matches('?').to_ascii_lowercase().as_str(),
+                        "static" | "self"
+                    ) =>
+                {
+                    parent.clone()
+                }
+                _ => self.result_type(t),
+            })
             .or_else(|| {
                 // PHP: `@return \App\HasOne` (`$this` / `static`: the class).
                 let doc = self.php_docblock(node)?;

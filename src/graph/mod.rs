@@ -2068,6 +2068,10 @@ impl<'i> Graph<'i> {
                         from_super = true;
                         Some(own.to_string())
                     }
+                    // PHP's `self $from`: the class the reference is in.
+                    None if f.language == Language::Php && php_own_type(t) => {
+                        f.enclosing_type(r.line).map(str::to_string)
+                    }
                     None => Some(self.dealias(f, t)),
                 }
             }
@@ -2166,9 +2170,16 @@ impl<'i> Graph<'i> {
                 }
                 return Ok(done(below));
             }
-            if found.is_empty() && f.language == Language::Ruby {
+            if found.is_empty()
+                && matches!(f.language, Language::Ruby | Language::Php)
+                && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type)
+            {
                 // A member the type gets at run time (`delegate`, a concern's
-                // `ClassMethods`, `method_missing`): as of an untyped value.
+                // `ClassMethods`, `method_missing`, a Laravel macro through
+                // `__call`), or a class's that the declared interface lacks
+                // (`$this->guard()->logoutCurrentDevice()` of a `StatefulGuard`
+                // is `SessionGuard`'s): as of an untyped value. (A library
+                // type's, `SqsClient`'s, is the library's.)
                 return self.unknown_member(f, &nd, class);
             }
             if found.is_empty() && f.language == Language::Go && class != 0 {
@@ -3070,6 +3081,11 @@ fn imports_from_outside(language: Language, spec: &str) -> bool {
 
 /// A member of a receiver whose type is unknown: every member of the name is a
 /// candidate; past [`MAX_AMBIGUOUS`] they are counted, not listed.
+/// A PHP type naming the class it is written in: `self`, `static`.
+fn php_own_type(t: &str) -> bool {
+    t.eq_ignore_ascii_case("self") || t.eq_ignore_ascii_case("static")
+}
+
 /// Whether values of `language`'s own library (built-in types, the standard
 /// library's common classes) have a member named `name`: the lists in
 /// `library/`, written by the scripts beside them from the interpreters.
