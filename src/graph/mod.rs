@@ -2498,8 +2498,9 @@ impl<'i> Graph<'i> {
     /// tell: it defines or names the type or one of its subtypes (`dt.month`
     /// was django's `MonthMixin.month` in 35 files naming neither); else it
     /// binds to nothing (`refs` counts its line among those naming the
-    /// symbol). A name no library value has is the project's member
-    /// (`column.bigint?`, `manager.compile_delete`).
+    /// symbol). A call of a name no library value has is the project's
+    /// method (`column.bigint?`, `manager.compile_delete()`); an attribute
+    /// read may be one set at run time (django's `request.session`, `model._meta`).
     fn unknown_member(&self, f: &FileGraph, nd: &NameDefs, class: usize) -> Result<Resolution, SnapshotError> {
         let res = unknown_receiver(nd, class, f.language);
         if !matches!(f.language, Language::Python | Language::Ruby | Language::Php) || res.defs.len() != 1 {
@@ -2507,7 +2508,7 @@ impl<'i> Graph<'i> {
         }
         let Some(c) = nd.candidate(res.defs[0]) else { return Ok(res) };
         let Some(owner) = c.def.parent.as_deref() else { return Ok(res) };
-        if c.id.0 == f.key || !library_member(f.language, &c.def.name) {
+        if c.id.0 == f.key || (class == 0 && c.def.cat == DefCat::Method && !library_member(f.language, &c.def.name)) {
             return Ok(res);
         }
         // One pass over the file's names (a common base has hundreds of subtypes).
