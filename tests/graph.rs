@@ -2743,21 +2743,14 @@ function f($env) {
 /// and Laravel's facade `URL::hasValidSignature()` bound to nothing
 /// (activerecord/lib oracle 0.766 -> 0.951); `route.path.spec` was the one
 /// `def spec` though three `attr_reader :spec` share the name; after the
-/// first change, `ExecJS.runtime` (a gem's) was the project's `runtime`.
+/// first change, `ExecJS.runtime` (a gem's) was the project's `runtime`, and
+/// then `UTF8_STRING.mb_chars` (a constant holding a string) bound to nothing.
 #[test]
 fn members_types_get_at_run_time_and_library_constants_regression() {
     let (_dir, index) = project_of(&[
         (
             "batches.rb",
-            "module Batches
-  def find_each
-  end
-  def runtime
-  end
-  def spec
-  end
-end
-",
+            "module Batches\n  def find_each\n  end\n  def runtime\n  end\n  def spec\n  end\n  def mb_chars\n  end\nend\n",
         ),
         (
             "querying.rb",
@@ -2784,12 +2777,7 @@ end
         ),
         (
             "use.rb",
-            "def f(route)
-  Post.find_each
-  ExecJS.runtime
-  route.path.spec
-end
-",
+            "def f(route)\n  Post.find_each\n  ExecJS.runtime\n  route.path.spec\n  UTF8_STRING.mb_chars\nend\n",
         ),
         (
             "Gen.php",
@@ -2818,6 +2806,7 @@ function f() {
     assert_eq!(refs(&index, "batches.rb:2"), ["use.rb:2 call"]);
     assert_eq!(refs(&index, "batches.rb:4"), Vec::<String>::new());
     assert_eq!(refs(&index, "batches.rb:6"), Vec::<String>::new());
+    assert_eq!(refs(&index, "batches.rb:8"), ["use.rb:5 call"]);
     assert_eq!(refs(&index, "Gen.php:3"), ["mw.php:3 call"]);
 }
 
