@@ -934,14 +934,7 @@ impl<'a> Visit<'a> {
             .find_map(|f| self.child(func, f).or_else(|| self.child(node, f)))
             .and_then(|t| match self.spec.language {
                 // PHP's fluent `function where(..): static` (or `self`): the class.
-                crate::lang::Language::Php
-                    if matches!(
-                        self.text(t).trim_start_matches('?').to_ascii_lowercase().as_str(),
-                        "static" | "self"
-                    ) =>
-                {
-                    parent.clone()
-                }
+                crate::lang::Language::Php if crate::extract::php_own_type(self.text(t)) => parent.clone(),
                 _ => self.result_type(t),
             })
             .or_else(|| {

@@ -2069,7 +2069,7 @@ impl<'i> Graph<'i> {
                         Some(own.to_string())
                     }
                     // PHP's `self $from`: the class the reference is in.
-                    None if f.language == Language::Php && php_own_type(t) => {
+                    None if f.language == Language::Php && crate::extract::php_own_type(t) => {
                         f.enclosing_type(r.line).map(str::to_string)
                     }
                     None => Some(self.dealias(f, t)),
@@ -3085,13 +3085,6 @@ fn imports_from_outside(language: Language, spec: &str) -> bool {
     }
 }
 
-/// A member of a receiver whose type is unknown: every member of the name is a
-/// candidate; past [`MAX_AMBIGUOUS`] they are counted, not listed.
-/// A PHP type naming the class it is written in: `self`, `static`.
-fn php_own_type(t: &str) -> bool {
-    t.eq_ignore_ascii_case("self") || t.eq_ignore_ascii_case("static")
-}
-
 /// Whether values of `language`'s own library (built-in types, the standard
 /// library's common classes) have a member named `name`: the lists in
 /// `library/`, written by the scripts beside them from the interpreters.
@@ -3121,6 +3114,8 @@ fn library_member(language: Language, name: &str) -> bool {
     }
 }
 
+/// A member of a receiver whose type is unknown: every member of the name is a
+/// candidate; past [`MAX_AMBIGUOUS`] they are counted, not listed.
 fn unknown_receiver(nd: &NameDefs, class: usize, language: Language) -> Resolution {
     let members = &nd.members[class];
     // In Python, Ruby and PHP most receivers have no declared type, and most
