@@ -100,9 +100,46 @@ fn main() {
         let text = std::fs::read_to_string(&p).expect("read CG_BENCH_SYMBOLS");
         symbols = text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
     }
+    // `CG_BENCH_ROWS=resolve`: what resolving every reference at build time
+    // would cost (DESIGN.md's refs budget asks for answers a stored,
+    // resolved graph would give): every reference of `CG_BENCH_FILES` sampled
+    // files (default 2,000), one `Graph` for them all, as one build thread
+    // would keep; the total scaled to the index's files.
+    if rows.split(',').any(|r| r == "resolve") {
+        let want: usize = std::env::var("CG_BENCH_FILES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
+        let mut rng = XorShift(7 ^ 0x9e37_79b9_7f4a_7c15 | 1);
+        let keys: Vec<_> = (0..want.min(files.len()))
+            .map(|_| {
+                let x = &files[(rng.next() % files.len() as u64) as usize];
+                (x.segment, x.slot_id)
+            })
+            .collect();
+        let g = Graph::new(&index);
+        let (mut refs, mut bound, mut read) = (0u64, 0u64, Duration::ZERO);
+        let t = Instant::now();
+        for &key in &keys {
+            let r0 = Instant::now();
+            let Ok(f) = g.file(key) else { continue };
+            read += r0.elapsed();
+            for r in &f.refs {
+                refs += 1;
+                bound += g.resolve(&f, r).is_ok_and(|res| !res.defs.is_empty()) as u64;
+            }
+        }
+        let all = t.elapsed();
+        let per_ref = (all - read).as_secs_f64() / refs.max(1) as f64;
+        let scale = files.len() as f64 / keys.len().max(1) as f64;
+        eprintln!(
+            "resolve  {} files, {refs} references ({bound} bound) in {all:.2?} ({read:.2?} reading archives): {:.2} µs per reference; the index's {} files: ~{:.0} CPU-s",
+            keys.len(),
+            per_ref * 1e6,
+            files.len(),
+            all.as_secs_f64() * scale,
+        );
+    }
     let passes: usize = std::env::var("CG_BENCH_PASSES").ok().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     eprintln!("index: {} ({} sampled methods)", root.display(), symbols.len());
-    for row in rows.split(',') {
+    for row in rows.split(',').filter(|&r| r != "resolve") {
         let run = |symbol: &str| -> (u64, usize) {
             let g = Graph::new(&index);
             // `search` and `context` take the method's name as words, as
@@ -124,6 +161,7 @@ fn main() {
                 "refs" => g.refs(&defs, &[]).map_or(0, |r| r.len() as u64),
                 "callers" => g.callers(&defs, 1).map_or(0, |r| r.len() as u64),
                 "callees" => g.callees(defs[0], 1).map_or(0, |r| r.len() as u64),
+                "find" => defs.len() as u64,
                 _ => g.card(defs[0]).map_or(0, |c| 1 + c.calls_total as u64 + c.called_by_total as u64),
             };
             (found, g.files_read())

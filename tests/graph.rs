@@ -3562,6 +3562,33 @@ fn php_this_in_a_trait_is_a_class_using_it_regression() {
     assert_eq!(refs(&index, "File.mime"), Vec::<String>::new());
 }
 
+/// `self.m()` in a Python class that neither declares nor inherits `m` is a
+/// mixin's: `self` is a class listing it among its bases, whose other bases
+/// hold `m`. Regression: django's `messages_tests.base.BaseTests` calling
+/// `self.assertRedirects()` of the `TestCase` its test classes also derive
+/// from bound to nothing. A class no subclass mixes in holds none; a class
+/// written by name (`BaseTests.m()`) or a value declared one is not `self`.
+#[test]
+fn python_self_in_a_mixin_is_a_class_mixing_it_in_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "testing/cases.py",
+            "class TestCase:\n    def assert_redirects(self, url):\n        return url\n",
+        ),
+        (
+            "tests/base.py",
+            "class BaseTests:\n    def test_add(self):\n        self.assert_redirects('/')\n\n\
+             class Lone:\n    def run(self, other: BaseTests):\n        self.assert_redirects('/')\n        BaseTests.assert_redirects('/')\n        other.assert_redirects('/')\n",
+        ),
+        (
+            "tests/test_cookie.py",
+            "from testing.cases import TestCase\nfrom tests.base import BaseTests\n\n\
+             class CookieTests(BaseTests, TestCase):\n    pass\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "TestCase.assert_redirects"), ["tests/base.py:3 call"]);
+}
+
 /// A GoogleTest test of a fixture, `TEST_F(LogTest, BadRecord) { .. }`, is a
 /// method of the fixture: its bare calls are the fixture's members, and it is
 /// named by the test. Regression: every such test was a function `TEST_F`

@@ -232,6 +232,21 @@ impl FileGraph {
             + imports
     }
 
+    /// The indexes [`FileGraph::name`] gives `name` at: one, or none when no
+    /// reference of the file is named so (the writer keeps each name once;
+    /// a list, so that an archive that did not is still read whole).
+    pub fn name_ids(&self, name: &str) -> Vec<u32> {
+        let mut start = 0usize;
+        let mut ids = Vec::new();
+        for (i, &end) in self.name_ends.iter().enumerate() {
+            if self.names.get(start..end as usize) == Some(name) {
+                ids.push(i as u32);
+            }
+            start = end as usize;
+        }
+        ids
+    }
+
     pub fn name(&self, i: u32) -> &str {
         let i = i as usize;
         let Some(&end) = self.name_ends.get(i) else { return "" };
@@ -2148,7 +2163,21 @@ impl<'i> Graph<'i> {
                     }
                 }
             }
-            if found.is_empty() && f.language == Language::Php && self.is_trait(&t)? {
+            let mixin = || -> Result<bool, SnapshotError> {
+                Ok(match f.language {
+                    Language::Php => self.is_trait(&t)?,
+                    // `self.m()` in a class neither declaring nor inheriting
+                    // `m`: a mixin, whose `self` is a class listing it among
+                    // its bases (django's `messages_tests.base.BaseTests`
+                    // calls `self.assertRedirects()` of the `TestCase` its
+                    // test classes also derive from).
+                    Language::Python => {
+                        matches!(receiver, PackedReceiver::Type(_)) && f.enclosing_type(r.line) == Some(t.as_str())
+                    }
+                    _ => false,
+                })
+            };
+            if found.is_empty() && mixin()? {
                 // `$this->m()` in a trait: `$this` is a class using it, whose
                 // own members, bases and other traits hold `m` (Eloquent's
                 // `HasAttributes` calls `usesTimestamps()` of `HasTimestamps`,

@@ -298,17 +298,21 @@ impl Graph<'_> {
                 }
                 let f = self.scan_file(key)?;
                 // The names `name` is imported as in this file (`Store as S`).
-                let aliases: Vec<&str> = f
+                let aliases: Vec<u32> = f
                     .imports
                     .iter()
                     .flat_map(|i| i.names.iter())
                     .filter(|n| n.name == *name && !n.alias.is_empty() && n.alias != *name)
-                    .map(|n| n.alias.as_str())
+                    .flat_map(|n| f.name_ids(&n.alias))
                     .collect();
+                // By name index, not by comparing each reference's text.
+                let ids = f.name_ids(name);
+                if ids.is_empty() && aliases.is_empty() {
+                    continue;
+                }
                 for r in &f.refs {
-                    let rn = f.name(r.name);
-                    let aliased = r.receiver == PackedReceiver::None && aliases.contains(&rn);
-                    if (rn != name && !aliased)
+                    let aliased = r.receiver == PackedReceiver::None && aliases.contains(&r.name);
+                    if (!ids.contains(&r.name) && !aliased)
                         || (!roles.is_empty() && !roles.contains(&r.role))
                         || (via_new && r.role != RefRole::Call)
                     {
