@@ -1000,6 +1000,39 @@ fn context_prints_focus_and_snippets_within_the_budget() {
     assert_eq!(json["snippets"][0]["start"], 4);
 }
 
+/// The graph commands print what they list, then its count on stderr: `1
+/// reference`, `2 callers` (it said `1 references`, `1 callers`).
+#[test]
+fn graph_commands_count_what_they_list_in_singular_and_plural() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("store.go"),
+        "package store\n\nfunc Save() {}\n\nfunc Once() { Save() }\n\nfunc Twice() { Once(); Save() }\n\nfunc Last() { Once() }\n",
+    )
+    .unwrap();
+    assert!(cg(dir.path(), &["init"]).status.success());
+    let refs = cg(dir.path(), &["refs", "Twice"]);
+    assert_eq!((refs.status.code(), stderr(&refs).as_str()), (Some(1), "0 references\n"));
+    let refs = cg(dir.path(), &["refs", "Once"]);
+    assert!(
+        stdout(&refs).contains("store.go:7: call in store.Twice: func Twice() { Once(); Save() }"),
+        "{}",
+        stdout(&refs)
+    );
+    assert_eq!(stderr(&refs), "2 references\n");
+    assert_eq!(stderr(&cg(dir.path(), &["callers", "Save"])), "2 callers\n");
+    assert_eq!(stderr(&cg(dir.path(), &["callees", "Once"])), "1 callee\n");
+    assert_eq!(stderr(&cg(dir.path(), &["callees", "Twice"])), "2 callees\n");
+    assert_eq!(
+        stderr(&cg(dir.path(), &["refs", "Save", "--limit", "1"])),
+        "2 references (1 shown; --limit 0 shows all)\n"
+    );
+    fs::write(dir.path().join("main.go"), "package store\n\nfunc Main() { Last() }\n").unwrap();
+    assert!(cg(dir.path(), &["update"]).status.success());
+    assert_eq!(stderr(&cg(dir.path(), &["refs", "Last"])), "1 reference\n");
+    assert_eq!(stderr(&cg(dir.path(), &["callers", "Last"])), "1 caller\n");
+}
+
 /// `--color`: path, line number and the matching words coloured when asked
 /// (or on a terminal); never in a pipe by default.
 #[test]

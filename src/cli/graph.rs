@@ -184,7 +184,9 @@ fn write_defs(out: &mut impl Write, defs: &[DefView]) -> io::Result<()> {
     Ok(())
 }
 
+/// `what` is plural (`references`, `callers`, `imports`): `1 reference`.
 fn counted(shown_n: usize, total: usize, what: &str) {
+    let what = if total == 1 { what.strip_suffix('s').unwrap_or(what) } else { what };
     let more = if shown_n < total { format!(" ({shown_n} shown; --limit 0 shows all)") } else { String::new() };
     eprintln!("{total} {what}{more}");
 }
