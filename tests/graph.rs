@@ -2873,6 +2873,73 @@ fn inherited_members_of_the_bases_the_file_names_regression() {
     assert_eq!(refs(&index, "migrations/graph.py:3"), Vec::<String>::new());
 }
 
+/// A C# extension method called on a typed value: the value's type, or one
+/// of its supertypes, is the method's `this` parameter's (a generic `this T`
+/// takes any). Regression: mono's `return_type.IsCustomTaskType()` (a field
+/// declared `TypeSpec`, with `static bool IsCustomTaskType(this TypeSpec
+/// type)`) bound to nothing, as did every extension method called on a typed
+/// field, property, parameter or local. The type's own method of the name
+/// comes first; another type's extension is not the value's.
+#[test]
+fn csharp_extension_methods_of_typed_values_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "Ext.cs",
+            "namespace N {\n  static class TypeExt {\n    public static bool IsCustom(this TypeSpec t) { return false; }\n    \
+             public static bool IsCustom(this Other o) { return true; }\n    \
+             public static T Or<T>(this T x, T y) { return x; }\n    \
+             public static int Size(this TypeSpec t) { return 0; }\n  }\n}\n",
+        ),
+        (
+            "Types.cs",
+            "namespace N {\n  public class TypeSpec {\n    public int Size() { return 1; }\n  }\n  \
+             public class ArrayType : TypeSpec {\n  }\n  public class Other {\n  }\n}\n",
+        ),
+        (
+            "Use.cs",
+            "namespace N {\n  public class Storey {\n    readonly TypeSpec return_type;\n    \
+             public TypeSpec ReturnType { get { return return_type; } }\n    \
+             void F(ArrayType a, Other o) {\n      return_type.IsCustom();\n      ReturnType.IsCustom();\n      \
+             a.IsCustom();\n      o.IsCustom();\n      a.Or(a);\n      return_type.Size();\n    }\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Ext.cs:3"), ["Use.cs:6 call", "Use.cs:7 call", "Use.cs:8 call"]);
+    assert_eq!(refs(&index, "Ext.cs:4"), ["Use.cs:9 call"]);
+    assert_eq!(refs(&index, "Ext.cs:5"), ["Use.cs:10 call"]);
+    assert_eq!(refs(&index, "Ext.cs:6"), Vec::<String>::new());
+    assert_eq!(refs(&index, "Types.cs:3"), ["Use.cs:11 call"]);
+}
+
+/// Of the C# extension methods a typed value has, those of a namespace the
+/// file imports (or is in), and the most specific: an `IQueryable`'s
+/// `Count()` is `Queryable.Count(this IQueryable)`, not also
+/// `Enumerable.Count(this IEnumerable)`, nor a namespace's the file does
+/// not import (mono holds several copies of System.Linq and LinqBridge).
+#[test]
+fn csharp_extension_methods_in_scope_and_most_specific() {
+    let (_dir, index) = project_of(&[
+        (
+            "Linq.cs",
+            "namespace Lib.Linq {\n  public interface IEnumerable {}\n  public interface IQueryable : IEnumerable {}\n  \
+             static class Queryable {\n    public static int Count(this IQueryable q) { return 0; }\n  }\n  \
+             static class Enumerable {\n    public static int Count(this IEnumerable e) { return 0; }\n  }\n}\n",
+        ),
+        (
+            "Bridge.cs",
+            "namespace Other.Bridge {\n  static class Enumerable {\n    \
+             public static int Count(this Lib.Linq.IEnumerable e) { return 0; }\n  }\n}\n",
+        ),
+        (
+            "Use.cs",
+            "using Lib.Linq;\nnamespace App {\n  class U {\n    void G(IQueryable q, IEnumerable e) {\n      \
+             q.Count();\n      e.Count();\n    }\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Linq.cs:5"), ["Use.cs:5 call"]);
+    assert_eq!(refs(&index, "Linq.cs:8"), ["Use.cs:6 call"]);
+    assert_eq!(refs(&index, "Bridge.cs:3"), Vec::<String>::new());
+}
+
 /// Java, C# and C++ overloads told apart by a call's number of arguments:
 /// guava's `checkArgument(ok)` was listed, ambiguous, under all 20
 /// `checkArgument` overloads (364 callers of the one-parameter one, every one

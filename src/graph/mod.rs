@@ -1037,6 +1037,10 @@ fn union<'a>(lists: impl Iterator<Item = Option<&'a Vec<u32>>>) -> Vec<u32> {
     out
 }
 
+/// A C# extension method ([`Graph::extensions_of`]): the type its `this`
+/// parameter is declared as, and whether that is its own type parameter.
+type Extension = (DefId, String, bool);
+
 /// Answers graph questions over one index. Caches what it reads for the life of
 /// one question (it is cheap to make).
 pub struct Graph<'i> {
@@ -1057,6 +1061,8 @@ pub struct Graph<'i> {
     rust_paths: RefCell<FxHashMap<(FileKey, String, String), RustModule>>,
     gomods: RefCell<FxHashMap<String, Option<std::sync::Arc<imports::GoMod>>>>,
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
+    /// [`Graph::extensions_of`], by name.
+    extensions: RefCell<FxHashMap<String, Rc<Vec<Extension>>>>,
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
@@ -1083,6 +1089,7 @@ impl<'i> Graph<'i> {
             rust_paths: RefCell::default(),
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
+            extensions: RefCell::default(),
             exhaustive: false,
             scanned: Default::default(),
             model: None,
@@ -2211,6 +2218,16 @@ impl<'i> Graph<'i> {
                 // type's, `SqsClient`'s, is the library's.)
                 return self.unknown_member(f, &nd, class);
             }
+            if found.is_empty() && f.language == Language::CSharp {
+                // A C# extension method of the type or of a supertype
+                // (`return_type.IsCustomTaskType()` with `static bool
+                // IsCustomTaskType(this TypeSpec type)`): the type's own
+                // members come first, as the compiler takes them.
+                let extensions = self.extension_members(f, &nd, class, &t)?;
+                if !extensions.is_empty() {
+                    return Ok(done(extensions));
+                }
+            }
             if found.is_empty() && f.language == Language::Go && class != 0 {
                 // Go's embedded field is named after its type, promoted fields
                 // too: `x.Base`, `T{Base: ..}` with `type T struct{ Base }`.
@@ -3069,6 +3086,97 @@ impl<'i> Graph<'i> {
             }
         }
         Ok(found)
+    }
+
+    /// The C# extension methods among `nd` that a value of type `t` has in
+    /// `f`: those whose `this` parameter is `t`, one of its supertypes, or the
+    /// method's own type parameter (`static T Or<T>(this T x)`); of those, the
+    /// ones whose namespace the file is in or imports (`using System.Linq;`),
+    /// unless none is (global and implicit usings are not read), and of those
+    /// the most specific, as the compiler picks (`this IQueryable<T>` before
+    /// `this IEnumerable<T>` for an `IQueryable`).
+    fn extension_members(
+        &self,
+        f: &FileGraph,
+        nd: &NameDefs,
+        class: usize,
+        t: &str,
+    ) -> Result<Vec<DefId>, SnapshotError> {
+        let Some(name) = nd.items.first().map(|c| c.def.name.clone()) else { return Ok(Vec::new()) };
+        let extensions = self.extensions_of(nd, &name)?;
+        let mut found: Vec<(&Candidate, usize)> = Vec::new();
+        let mut levels: Option<Vec<Vec<String>>> = None;
+        for (id, extended, generic) in extensions.iter() {
+            let Some(c) = nd.candidate(*id).filter(|c| fits(class, c)) else { continue };
+            let levels = match &mut levels {
+                Some(levels) => levels,
+                None => levels
+                    .insert(std::iter::once(vec![t.to_string()]).chain(self.supertypes(t)?.iter().cloned()).collect()),
+            };
+            let plain = |s: &String| {
+                let s = s.split('<').next().unwrap_or(s);
+                s.rsplit(['.', ':']).next().unwrap_or(s).trim() == extended
+            };
+            match levels.iter().position(|level| level.iter().any(plain)) {
+                Some(level) => found.push((c, level)),
+                None if *generic => found.push((c, usize::MAX)),
+                None => {}
+            }
+        }
+        let in_scope = |c: &Candidate| {
+            c.scope.is_empty()
+                || f.scope == c.scope
+                || f.scope.strip_prefix(c.scope.as_str()).is_some_and(|rest| rest.starts_with('.'))
+                || f.imports.iter().any(|i| i.spec == c.scope)
+        };
+        if found.iter().any(|(c, _)| in_scope(c)) {
+            found.retain(|(c, _)| in_scope(c));
+        }
+        let nearest = found.iter().map(|&(_, level)| level).min().unwrap_or_default();
+        Ok(found.into_iter().filter(|&(_, level)| level == nearest).map(|(c, _)| c.id).collect())
+    }
+
+    /// The C# extension methods among `nd` (all named `name`), each with the
+    /// type its `this` parameter is declared as (plain name: `IEnumerable<T>`
+    /// is `IEnumerable`) and whether that is one of its type parameters: read
+    /// from their prototypes, one archive per file, once per question.
+    fn extensions_of(&self, nd: &NameDefs, name: &str) -> Result<Rc<Vec<Extension>>, SnapshotError> {
+        if let Some(e) = self.extensions.borrow().get(name) {
+            return Ok(e.clone());
+        }
+        let mut files: Vec<(FileKey, Vec<u32>)> = Vec::new();
+        for c in nd.items.iter().filter(|c| c.def.cat == DefCat::Method && c.arity.is_some_and(|a| a.extension)) {
+            match files.iter_mut().find(|(key, _)| *key == c.id.0) {
+                Some((_, lines)) => lines.push(c.def.line),
+                None => files.push((c.id.0, vec![c.def.line])),
+            }
+        }
+        let mut out = Vec::new();
+        for (key, lines) in files {
+            let seg = &self.index.segments[key.0];
+            let slot = seg.slot(key.1)?;
+            let read = seg.with_archive(slot.structure, |bytes| -> Option<Vec<(u32, String, bool)>> {
+                let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
+                let found = s.methods.iter().filter(|m| m.name.as_str() == name && lines.contains(&m.line.to_native()));
+                Some(
+                    found
+                        .filter_map(|m| {
+                            let (t, generic) = crate::lang::arity::csharp_extended_type(m.prototype.as_str(), name)?;
+                            Some((m.line.to_native(), t, generic))
+                        })
+                        .collect(),
+                )
+            })?;
+            for (line, t, generic) in read.unwrap_or_default() {
+                let at = nd.by_file.get(&key).map(Vec::as_slice).unwrap_or_default();
+                if let Some(c) = at.iter().map(|&i| &nd.items[i as usize]).find(|c| c.def.line == line) {
+                    out.push((c.id, t, generic));
+                }
+            }
+        }
+        let out = Rc::new(out);
+        self.extensions.borrow_mut().insert(name.to_string(), out.clone());
+        Ok(out)
     }
 
     /// Whether a type of this name is a PHP trait.

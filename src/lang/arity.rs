@@ -33,39 +33,8 @@ pub fn arity_range<'a>(language: Language, name: &str, prototype: &'a str) -> Op
     {
         return None;
     }
-    // The name's first occurrence followed by its parameter list (C#'s
-    // generic `M<T>(..)` and C++'s `A::m(..)` included).
     let b = prototype.as_bytes();
-    let mut open = None;
-    let mut from = 0;
-    let (nb, head) = (name.as_bytes(), name.as_bytes()[0]);
-    // The next occurrence of the name (a byte scan: a `str::find` searcher
-    // set up for every method was most of this function's time).
-    let next = |from: usize| (from..b.len()).find(|&i| b[i] == head && b[i..].starts_with(nb));
-    while let Some(i) = next(from) {
-        from = i + name.len();
-        let before = prototype[..i].chars().next_back();
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        let mut j = from;
-        let mut depth = 0i32;
-        while j < b.len() {
-            match b[j] {
-                b'<' => depth += 1,
-                b'>' => depth -= 1,
-                b' ' | b'\t' => {}
-                _ if depth > 0 => {}
-                _ => break,
-            }
-            j += 1;
-        }
-        if b.get(j) == Some(&b'(') {
-            open = Some(j);
-            break;
-        }
-    }
-    let open = open?;
+    let open = parameters_open(name, prototype)?;
     // Each parameter as it is found (no list is allocated: this runs for
     // every method when a segment's definitions table is written).
     let (mut lo, mut hi, mut count) = (0usize, 0usize, 0usize);
@@ -117,6 +86,91 @@ pub fn arity_range<'a>(language: Language, name: &str, prototype: &'a str) -> Op
     Some(Arity { fewest: cap(lo), most: cap(hi), variadic: unbounded, extension })
 }
 
+/// Where the parameter list of the method `name` opens in its prototype:
+/// the name's first occurrence followed by `(` (C#'s generic `M<T>(..)` and
+/// C++'s `A::m(..)` included).
+fn parameters_open(name: &str, prototype: &str) -> Option<usize> {
+    let b = prototype.as_bytes();
+    let mut open = None;
+    let mut from = 0;
+    let (nb, head) = (name.as_bytes(), name.as_bytes()[0]);
+    // The next occurrence of the name (a byte scan: a `str::find` searcher
+    // set up for every method was most of this function's time).
+    let next = |from: usize| (from..b.len()).find(|&i| b[i] == head && b[i..].starts_with(nb));
+    while let Some(i) = next(from) {
+        from = i + name.len();
+        let before = prototype[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let mut j = from;
+        let mut depth = 0i32;
+        while j < b.len() {
+            match b[j] {
+                b'<' => depth += 1,
+                b'>' => depth -= 1,
+                b' ' | b'\t' => {}
+                _ if depth > 0 => {}
+                _ => break,
+            }
+            j += 1;
+        }
+        if b.get(j) == Some(&b'(') {
+            open = Some(j);
+            break;
+        }
+    }
+    open
+}
+
+/// The type a C# extension method named `name` extends, read from its
+/// prototype: its `this` parameter's type as a plain name (`this
+/// IEnumerable<T> xs` is `IEnumerable`, `this System.String s` `String`),
+/// and whether that is a type parameter of the method (`Or<T>(this T x)`).
+/// `None` when the first parameter is no `this` one.
+pub fn csharp_extended_type(prototype: &str, name: &str) -> Option<(String, bool)> {
+    if name.is_empty() {
+        return None;
+    }
+    let open = parameters_open(name, prototype)?;
+    let mut first = prototype[open + 1..].trim_start();
+    while let Some(rest) = first.strip_prefix('[') {
+        first = rest.split_once(']').map_or("", |(_, after)| after.trim_start());
+    }
+    let ty = first.strip_prefix("this")?.strip_prefix(char::is_whitespace)?.trim_start();
+    // The type ends at the first space, comma or `)` outside brackets.
+    let mut depth = 0i32;
+    let end = ty
+        .char_indices()
+        .find(|&(_, c)| {
+            match c {
+                '<' | '[' | '(' => depth += 1,
+                '>' | ']' => depth -= 1,
+                ')' if depth == 0 => return true,
+                ')' => depth -= 1,
+                ',' if depth == 0 => return true,
+                c if c.is_whitespace() && depth == 0 => return true,
+                _ => {}
+            }
+            false
+        })
+        .map_or(ty.len(), |(i, _)| i);
+    let ty = &ty[..end];
+    let plain = ty.split(['<', '[', '?']).next().unwrap_or(ty);
+    let plain = plain.rsplit(['.', ':']).next().unwrap_or(plain).trim();
+    if plain.is_empty() {
+        return None;
+    }
+    // The method's type parameters: between its name and the parameters.
+    let head = &prototype[..open];
+    let generic = head
+        .rfind(name)
+        .map(|i| &head[i + name.len()..])
+        .and_then(|g| g.trim().strip_prefix('<'))
+        .is_some_and(|g| g.trim_end().trim_end_matches('>').split(',').any(|p| p.trim() == plain));
+    Some((plain.to_string(), generic))
+}
+
 /// `c` in `s` outside brackets (a default value's `=`, not one inside a
 /// template argument or a nested call).
 fn top_level_has(s: &str, c: u8) -> bool {
@@ -135,6 +189,27 @@ fn top_level_has(s: &str, c: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extended_types_read_from_prototypes() {
+        type Case<'a> = (&'a str, &'a str, Option<(&'a str, bool)>);
+        let cases: &[Case] = &[
+            ("public static bool IsCustomTaskType (this TypeSpec type)", "IsCustomTaskType", Some(("TypeSpec", false))),
+            ("static IEnumerable<T> Skip<T>(this IEnumerable<T> xs, int n)", "Skip", Some(("IEnumerable", false))),
+            ("public static T Or<T>(this T x, T y) where T : class", "Or", Some(("T", true))),
+            ("static int Len(this System.String s)", "Len", Some(("String", false))),
+            ("static int Len([NotNull] this string? s)", "Len", Some(("string", false))),
+            ("static V Get<K, V>(this Dictionary<K, V> d, K k)", "Get", Some(("Dictionary", false))),
+            ("static int Sum(this int[] xs)", "Sum", Some(("int", false))),
+            ("static int Twice(int x)", "Twice", None),
+            ("static int thisOne(thisType x)", "thisOne", None),
+            ("static int Other(this int x)", "Missing", None),
+        ];
+        for (prototype, name, want) in cases {
+            let got = csharp_extended_type(prototype, name);
+            assert_eq!(got.as_ref().map(|(t, g)| (t.as_str(), *g)), *want, "{prototype}");
+        }
+    }
 
     #[test]
     fn arity_ranges_read_from_prototypes() {
