@@ -3629,6 +3629,43 @@ fn php_this_in_a_trait_is_a_class_using_it_regression() {
     assert_eq!(refs(&index, "File.mime"), Vec::<String>::new());
 }
 
+/// Rust calls written inside a macro's arguments (`format!`, `assert_eq!`,
+/// `debug!`), which the grammar leaves as unparsed tokens, are calls: a
+/// method through its typed receiver or a call's declared result, a path's
+/// function, a plain function, with their arguments counted. Regression: rustc's `tcx.def_path_str(..)`
+/// inside `debug!`/`format!` (258 of its 293 lines) bound to nothing; the
+/// brute-force oracle on rustc's `compiler` was 0.801.
+#[test]
+fn rust_calls_inside_macro_arguments_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/lib.rs",
+            "pub mod ctx;\npub struct Other;\nimpl Other {\n    pub fn def_path_str(&self, d: u32) -> String { String::new() }\n}\n",
+        ),
+        (
+            "src/ctx.rs",
+            "pub struct Tcx;\nimpl Tcx {\n    pub fn new() -> Tcx { Tcx }\n    \
+             pub fn def_path_str(&self, d: u32) -> String { String::new() }\n}\n\
+             pub fn helper(a: u32, b: u32) -> u32 { a + b }\n",
+        ),
+        (
+            "src/run.rs",
+            "use crate::ctx::{helper, Tcx};\n\npub fn run(tcx: Tcx) {\n    let a = tcx.def_path_str(1);\n    \
+             debug!(\"x {}\", tcx.def_path_str(2));\n    let s = format!(\"{} {}\", tcx.def_path_str(3), helper(1, 2,));\n    \
+             assert_eq!(Tcx::new().def_path_str(4), crate::ctx::helper(3, 4));\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        refs(&index, "Tcx.def_path_str"),
+        ["src/run.rs:4 call", "src/run.rs:5 call", "src/run.rs:6 call", "src/run.rs:7 call"]
+    );
+    assert_eq!(refs(&index, "Other.def_path_str"), Vec::<String>::new());
+    assert_eq!(refs(&index, "helper"), ["src/run.rs:1 import", "src/run.rs:6 call", "src/run.rs:7 call"]);
+    // (`String::new()` is the library's, not the project's one `new`.)
+    assert_eq!(refs(&index, "Tcx.new"), ["src/run.rs:7 call"]);
+    assert_eq!(callers(&index, "helper"), ["run::run [6, 7]"]);
+}
+
 /// `self.m()` in a Python class that neither declares nor inherits `m` is a
 /// mixin's: `self` is a class listing it among its bases, whose other bases
 /// hold `m`. Regression: django's `messages_tests.base.BaseTests` calling

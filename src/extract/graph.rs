@@ -342,6 +342,10 @@ pub(super) struct GraphState<'a> {
     /// An entry whose flag is set narrows from that node to the end of the
     /// block holding it (after `if (!isX(v)) return;`).
     narrowed: Vec<(usize, bool, Locals<'a>)>,
+    /// Rust: the tokens of each macro group read (by node id), in order
+    /// ([`Visit::rust_macro_token`]; a group's names come before and after
+    /// the groups inside it).
+    macro_tokens: FxHashMap<usize, Vec<Node<'a>>>,
     /// Start bytes of definitions' names (they are definitions, not references).
     pub def_names: rustc_hash::FxHashSet<usize>,
     refs: Vec<PendingRef<'a>>,
@@ -1481,6 +1485,13 @@ impl<'a> Visit<'a> {
                 return;
             }
         }
+        if k >= 1
+            && self.spec.language == crate::lang::Language::Rust
+            && self.kind(&self.graph.path[k - 1].0) == "token_tree"
+            && self.rust_macro_token(self.graph.path[k - 1].0, node, text, line)
+        {
+            return;
+        }
         let path = &self.graph.path;
         let role_at = |i: usize| self.path_role(i);
         if k >= 1 && role_at(k - 1).keyword_argument && path[k].1 == self.roles.graph_fields.name {
@@ -1616,6 +1627,97 @@ impl<'a> Visit<'a> {
         };
         let args = call.and_then(|c| self.argument_count(c));
         self.graph.refs.push(PendingRef { line, name: text, role, receiver, args });
+    }
+
+    /// Rust: a name among a macro's tokens (`format!("{}", tcx.def_path_str(d))`,
+    /// `assert_eq!(a.len(), 2)`, `debug!(.., Foo::new())`), which the grammar
+    /// leaves unparsed: a call when a `(..)` group follows it, a member when
+    /// `.` or `::` comes before it, received by the name or path before that
+    /// (typed as in code: `tcx` a parameter `TyCtxt`). Whether it was pushed;
+    /// a name alone, or after `fn`, is read as any other name is.
+    fn rust_macro_token(&mut self, tokens: Node<'a>, node: Node<'a>, text: &'a str, line: u32) -> bool {
+        // The group's tokens, listed once per group and kept for the file (a
+        // node's siblings are found by walking from the first: asking each
+        // name's, or listing a group again after each group inside it, was
+        // quadratic in long macros: Rust extraction 46% -> 59% over parsing).
+        self.graph.macro_tokens.entry(tokens.id()).or_insert_with(|| {
+            let mut cursor = tokens.walk();
+            tokens.children(&mut cursor).collect()
+        });
+        let Some(all) = self.graph.macro_tokens.get(&tokens.id()) else { return false };
+        let at = all.partition_point(|n| n.start_byte() < node.start_byte());
+        if all.get(at).is_none_or(|n| n.id() != node.id()) {
+            return false;
+        }
+        let token = |i: Option<usize>| i.and_then(|i| all.get(i)).copied();
+        let back = |n: usize| token(at.checked_sub(n));
+        let next = token(Some(at + 1));
+        let group = next.filter(|n| self.kind(n) == "token_tree" && self.text(*n).starts_with('('));
+        let before = back(1);
+        let receiver = match before.map(|b| self.text(b)) {
+            Some(".") => match back(2) {
+                Some(o) if matches!(self.kind(&o), "identifier" | "self") => self.receiver(o, 0),
+                // `make().m()`, `Tcx::new().m()`: what `make` / `new` is
+                // declared to return, as in code.
+                Some(o) if self.kind(&o) == "token_tree" && self.text(o).starts_with('(') => {
+                    match back(3).filter(|f| self.kind(f) == "identifier") {
+                        Some(f) => Pending::Done(Receiver::Returns(self.text(f).to_string())),
+                        None => Pending::Done(Receiver::Unknown),
+                    }
+                }
+                _ => Pending::Done(Receiver::Unknown),
+            },
+            // (A path's inner segment, `b` of `a::b::f`, is read as before.)
+            Some("::") if next.is_some_and(|n| self.text(n) == "::") => return false,
+            Some("::") => {
+                // The path before: names joined by `::` (`a::b::f(..)`).
+                let segment = |n: &Node<'a>| matches!(self.kind(n), "identifier" | "crate" | "super" | "self");
+                let Some(last) = back(2).filter(segment) else { return false };
+                let mut first = (2, last);
+                while back(first.0 + 1).is_some_and(|p| self.text(p) == "::") {
+                    match back(first.0 + 2).filter(segment) {
+                        Some(p) => first = (first.0 + 2, p),
+                        None => break,
+                    }
+                }
+                match first.0 == 2 && self.kind(&last) == "identifier" {
+                    true => Pending::Name(self.text(last), None),
+                    false => match self.src.get(first.1.start_byte()..last.end_byte()) {
+                        Some(path) => Pending::Name(path, None),
+                        None => return false,
+                    },
+                }
+            }
+            Some("fn") => return false,
+            _ if group.is_some() => {
+                // A plain call: a local of that name holds a closure.
+                if self.lookup_local(text).is_some() || self.is_module_alias(text) {
+                    return true;
+                }
+                Pending::Done(Receiver::None)
+            }
+            _ => return false,
+        };
+        let (role, args) = match group {
+            Some(g) => (RefRole::Call, self.group_arguments(g)),
+            None => (RefRole::Other, None),
+        };
+        self.graph.refs.push(PendingRef { line, name: text, role, receiver, args });
+        true
+    }
+
+    /// The arguments of a macro's `(..)` token group: its commas outside
+    /// inner groups, plus one (none when empty; a trailing comma adds none).
+    fn group_arguments(&self, group: Node<'a>) -> Option<u8> {
+        let n = group.child_count();
+        if n <= 2 {
+            return Some(0);
+        }
+        let mut cursor = group.walk();
+        let commas = group.children(&mut cursor).filter(|c| self.text(*c) == ",").count();
+        let trailing = group.child(n - 2).is_some_and(|c| self.text(c) == ",");
+        let count = commas + 1 - trailing as usize;
+        (count <= crate::extract::MAX_ARGS).then_some(count as u8)
     }
 
     /// Java: whether `node` is the type of a constructor reference

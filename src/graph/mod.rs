@@ -2346,13 +2346,14 @@ impl<'i> Graph<'i> {
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
-                if matches!(f.language, Language::Ruby | Language::Php)
+                if matches!(f.language, Language::Ruby | Language::Php | Language::Rust)
                     && x.starts_with(char::is_uppercase)
                     && x.contains(char::is_lowercase)
                 {
                     // A class name naming no project type or module is a
-                    // library's class (`ExecJS.runtime`, `Str::random()`);
-                    // an all-capitals constant holds a value
+                    // library's class (`ExecJS.runtime`, `Str::random()`,
+                    // Rust's `String::new()`, which was the project's one
+                    // `new`); an all-capitals constant holds a value
                     // (`UTF8_STRING.mb_chars`, of ActiveSupport's `String`).
                     return Ok(Resolution::default());
                 }
