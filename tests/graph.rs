@@ -3666,6 +3666,24 @@ fn rust_calls_inside_macro_arguments_regression() {
     assert_eq!(callers(&index, "helper"), ["run::run [6, 7]"]);
 }
 
+/// Names a Rust match arm's pattern binds are the arm's locals, not
+/// references of the project's functions named so; its guard, capitalized
+/// names (constants, variants) and the other arms read names as before.
+/// Regression: rustc's `Some(second) =>` and `Abi::ScalarPair(first, second)`
+/// were listed, ambiguous, under every test function named `second` (126).
+#[test]
+fn rust_match_arm_bindings_are_locals_regression() {
+    let (_dir, index) = project_of(&[(
+        "src/lib.rs",
+        "pub fn second() -> u32 { 2 }\npub fn limit() -> u32 { 3 }\npub static verbose: bool = true;\n\
+         pub fn run(x: Option<u32>) -> u32 {\n    match x {\n        Some(second) if verbose => second + limit(),\n        \
+         Some(first) => first + second(),\n        None => limit(),\n    }\n}\n",
+    )]);
+    assert_eq!(refs(&index, "second"), ["src/lib.rs:7 call"]);
+    assert_eq!(refs(&index, "limit"), ["src/lib.rs:6 call", "src/lib.rs:8 call"]);
+    assert_eq!(refs(&index, "verbose"), ["src/lib.rs:6 other"]);
+}
+
 /// `self.m()` in a Python class that neither declares nor inherits `m` is a
 /// mixin's: `self` is a class listing it among its bases, whose other bases
 /// hold `m`. Regression: django's `messages_tests.base.BaseTests` calling

@@ -417,7 +417,13 @@ impl<'a> Visit<'a> {
             // `const { a } = t` with `t: T`, `({ a }: T) => ..`: `a` is `T`'s
             // field `a` (not a `T`); other names of the pattern are untyped.
             let owner = self.ts_destructured(node);
-            if let Some(frame) = self.graph.frames.last_mut() {
+            if self.kind(&node) == "match_pattern" {
+                // A Rust match arm's names are the arm's: a frame the walk
+                // leaves with the arm (`Some(second) => ..` and a call of the
+                // function `second()` in the next arm).
+                let locals = idents.into_iter().map(|name| (name, None)).collect();
+                self.graph.frames.push(Frame { depth: depth.saturating_sub(1), locals });
+            } else if let Some(frame) = self.graph.frames.last_mut() {
                 for name in idents {
                     let ty = match &owner {
                         Some((Some(owner), keys)) if keys.contains(&name) => Some(format!("{owner}{FIELD_OF}{name}")),
@@ -711,14 +717,16 @@ impl<'a> Visit<'a> {
         let b = &self.spec.graph.bindings[index];
         let mut names: Vec<Node<'a>> = Vec::new();
         if b.names.is_empty() {
-            // Every named child but the binding's type and value.
+            // Every named child but the binding's type and value (and a Rust
+            // match arm's guard, `Some(x) if x > limit`).
             let fields = &self.roles.graph_fields;
             let mut cursor = node.walk();
             if cursor.goto_first_child() {
                 loop {
                     let skip = cursor
                         .field_id()
-                        .is_some_and(|f| fields.type_fields.contains(&f.get()) || fields.values.contains(&f.get()));
+                        .is_some_and(|f| fields.type_fields.contains(&f.get()) || fields.values.contains(&f.get()))
+                        || cursor.field_name() == Some("condition");
                     if cursor.node().is_named() && !skip {
                         names.push(cursor.node());
                     }
@@ -737,6 +745,11 @@ impl<'a> Visit<'a> {
         for n in names {
             parts |= self.kind(&n) == "object_pattern";
             self.pattern_names(n, &mut idents);
+        }
+        if self.spec.language == crate::lang::Language::Rust {
+            // A capitalized name in a Rust pattern is a constant or a variant
+            // in scope (`None =>`, `Red =>` after `use Color::*`), not bound.
+            idents.retain(|n| !n.starts_with(char::is_uppercase));
         }
         if idents.is_empty() || parts {
             return (idents, None);

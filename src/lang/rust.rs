@@ -77,6 +77,8 @@ pub static SPEC: LanguageSpec = LanguageSpec {
             bind("closure_parameters", "", "", ""),
             bind("for_expression", "pattern", "", ""),
             bind("let_condition", "pattern", "", "value"),
+            // A match arm's pattern (its guard, `if ..`, is read).
+            bind("match_pattern", "", "", ""),
         ],
         constructions: &[("struct_expression", "name")],
         scope_kinds: &[],
