@@ -2223,7 +2223,7 @@ impl<'i> Graph<'i> {
                 // (`return_type.IsCustomTaskType()` with `static bool
                 // IsCustomTaskType(this TypeSpec type)`): the type's own
                 // members come first, as the compiler takes them.
-                let extensions = self.extension_members(f, &nd, class, &t)?;
+                let extensions = self.extension_members(f, name, &nd, class, &t)?;
                 if !extensions.is_empty() {
                     return Ok(done(extensions));
                 }
@@ -3089,8 +3089,8 @@ impl<'i> Graph<'i> {
         Ok(found)
     }
 
-    /// The C# extension methods among `nd` that a value of type `t` has in
-    /// `f`: those whose `this` parameter is `t`, one of its supertypes, or the
+    /// The C# extension methods among `nd` (named `name`) that a value of
+    /// type `t` has in `f`: those whose `this` parameter is `t`, one of its supertypes, or the
     /// method's own type parameter (`static T Or<T>(this T x)`); of those, the
     /// ones whose namespace the file is in or imports (`using System.Linq;`),
     /// unless none is (global and implicit usings are not read), and of those
@@ -3099,12 +3099,12 @@ impl<'i> Graph<'i> {
     fn extension_members(
         &self,
         f: &FileGraph,
+        name: &str,
         nd: &NameDefs,
         class: usize,
         t: &str,
     ) -> Result<Vec<DefId>, SnapshotError> {
-        let Some(name) = nd.items.first().map(|c| c.def.name.clone()) else { return Ok(Vec::new()) };
-        let extensions = self.extensions_of(nd, &name)?;
+        let extensions = self.extensions_of(nd, name)?;
         let mut found: Vec<(&Candidate, usize)> = Vec::new();
         let mut levels: Option<Vec<Vec<String>>> = None;
         for (id, extended, generic) in extensions.iter() {
