@@ -66,3 +66,18 @@ fn the_readme_quick_start_runs_as_written() {
         assert!(!o.stdout.is_empty(), "cg {args:?} printed nothing");
     }
 }
+
+/// format/README.md named versions 20 and 21 in its tables while segments
+/// were at 23: the byte-level description must name the version it describes.
+#[test]
+fn format_readme_names_the_current_version() {
+    let doc = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("format/README.md")).unwrap();
+    let v = codegraph::snapshot::FORMAT_VERSION;
+    for needle in [
+        format!("| `format_version` | the segment format version ({v}) |"),
+        format!("| 8 | 4 | format version ({v}) |"),
+        format!("\n- v{v} ("),
+    ] {
+        assert!(doc.contains(&needle), "format/README.md lacks {needle:?}");
+    }
+}

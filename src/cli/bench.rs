@@ -15,6 +15,7 @@ use codegraph::extract::{self, WalkOptions};
 use codegraph::index::{self, BuildOptions, Progress};
 use codegraph::project::Index;
 use codegraph::query::{search, Mode, Query};
+use codegraph::snapshot::{Section, Segment};
 use fst::Streamer;
 use serde_json::{json, Value};
 
@@ -42,6 +43,10 @@ pub struct Args {
     /// trees); search and context are still timed.
     #[arg(long)]
     no_graph: bool,
+    /// Also build without graph facts (references, calls, imports) and compare
+    /// build time and snapshot size: DESIGN.md's "graph facts' cost" row.
+    #[arg(long)]
+    graph_cost: bool,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
@@ -141,6 +146,14 @@ pub fn run(args: Args) -> Result<()> {
     let build_time = started.elapsed();
     let peak = peak_rss_bytes();
     let snapshot_bytes: u64 = names.iter().filter_map(|n| std::fs::metadata(dir.join(n)).ok()).map(|m| m.len()).sum();
+    let without_graph = match args.graph_cost {
+        true => Some(build_without_graph(&root, &pool, &build_options, total)?),
+        false => None,
+    };
+    let sections = match args.graph_cost {
+        true => section_lengths(&dir, &names)?,
+        false => Vec::new(),
+    };
 
     // 3. Open and query, with the memory settings of the commands that ask
     // questions (`cg mcp` and the others: no transparent huge pages; the
@@ -217,6 +230,7 @@ pub fn run(args: Args) -> Result<()> {
         embedding,
         transformer,
         mcp: &mcp,
+        without_graph: without_graph.as_ref(),
     });
     let mut out = io::stdout().lock();
     if args.json {
@@ -240,6 +254,12 @@ pub fn run(args: Args) -> Result<()> {
                 "files": s.files, "bytes": s.bytes, "extract_cpu_s": secs(s.extract),
                 "mib_s_per_thread": mib(s.bytes) / secs(s.extract).max(1e-9)}))).collect::<serde_json::Map<_, _>>(),
             "snapshot_bytes": snapshot_bytes, "snapshot_ratio": snapshot_bytes as f64 / source_bytes.max(1) as f64,
+            "without_graph_facts": without_graph.as_ref().map(|w| json!({"build_s": secs(w.build),
+                "snapshot_bytes": w.snapshot_bytes, "phases_cpu_s": {"read": secs(w.timings.read),
+                "extract": secs(w.timings.extract)}, "phases_s": {"add": secs(w.timings.add),
+                "finish": secs(w.timings.finish), "write": secs(w.timings.write)},
+                "section_bytes": w.sections.iter().map(|(s, b)| (s.name().to_string(), json!(b))).collect::<serde_json::Map<_, _>>()})),
+            "section_bytes": sections.iter().map(|(s, b)| (s.name().to_string(), json!(b))).collect::<serde_json::Map<_, _>>(),
             "peak_rss_bytes": peak,
             "open_p50_us": open.as_ref().map(|p| micros(p.p50)),
             "embedding": embedding.map(|(chunks, d)| json!({"model": args.model, "chunks": chunks, "s": secs(d),
@@ -315,6 +335,30 @@ pub fn run(args: Args) -> Result<()> {
         100.0 * snapshot_bytes as f64 / source_bytes.max(1) as f64,
         peak.map_or("?".to_string(), |b| format!("{:.0} MiB", mib(b)))
     )?;
+    if let Some(w) = &without_graph {
+        writeln!(
+            out,
+            "  without graph facts  {:>8.2} s   snapshot {:.1} MiB   (read {:.2} s, parse+extract {:.2} s cpu; \
+             add {:.2} s, finish {:.2} s, write {:.2} s)",
+            secs(w.build),
+            mib(w.snapshot_bytes),
+            secs(w.timings.read),
+            secs(w.timings.extract),
+            secs(w.timings.add),
+            secs(w.timings.finish),
+            secs(w.timings.write)
+        )?;
+        let mut grown: Vec<(Section, i64)> = sections
+            .iter()
+            .zip(&w.sections)
+            .map(|(&(s, with), &(_, without))| (s, with as i64 - without as i64))
+            .filter(|&(_, d)| d.unsigned_abs() >= 1 << 16)
+            .collect();
+        grown.sort_by_key(|&(_, d)| std::cmp::Reverse(d));
+        let grown: Vec<String> =
+            grown.iter().map(|(s, d)| format!("{} {:+.1} MiB", s.name(), *d as f64 / 1048576.0)).collect();
+        writeln!(out, "    the graph facts' bytes: {}", grown.join(", "))?;
+    }
     if let Some((chunks, d)) = embedding {
         writeln!(
             out,
@@ -456,6 +500,56 @@ struct Measured<'a> {
     embedding: Option<(u64, Duration)>,
     transformer: Option<(u64, u64, Duration)>,
     mcp: &'a Result<McpTrips, String>,
+    without_graph: Option<&'a WithoutGraph>,
+}
+
+/// A build of the same files without graph facts (`--graph-cost`).
+struct WithoutGraph {
+    build: Duration,
+    timings: index::BuildTimings,
+    snapshot_bytes: u64,
+    /// Bytes per section, over all segments ([`section_lengths`]).
+    sections: Vec<(Section, u64)>,
+}
+
+/// Bytes per section kind over the segments `names` in `dir`.
+fn section_lengths(dir: &Path, names: &[String]) -> Result<Vec<(Section, u64)>> {
+    let mut out: Vec<(Section, u64)> = Section::ALL.iter().map(|&s| (s, 0)).collect();
+    for name in names {
+        let segment = Segment::open(&dir.join(name))?;
+        for (s, len) in out.iter_mut() {
+            *len += segment.section_len(*s);
+        }
+    }
+    Ok(out)
+}
+
+/// Builds the tree again into a temporary folder with graph facts left out.
+fn build_without_graph(
+    root: &Path,
+    pool: &rayon::ThreadPool,
+    options: &BuildOptions,
+    total: usize,
+) -> Result<WithoutGraph> {
+    let dir = std::env::temp_dir().join(format!("cg-bench-{}-no-graph", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let _cleanup = Cleanup(dir.clone());
+    let mut snapshot_bytes = 0u64;
+    let mut names = Vec::new();
+    let mut sink = |i: u32, bytes: Vec<u8>| -> io::Result<()> {
+        snapshot_bytes += bytes.len() as u64;
+        let name = format!("seg-{i:04}.cgs");
+        std::fs::write(dir.join(&name), bytes)?;
+        names.push(name);
+        Ok(())
+    };
+    let progress = |p: Progress| note(&format!("indexing without graph facts {}/{} files", p.files_done, total));
+    let options = BuildOptions { graph_facts: false, ..options.clone() };
+    let started = Instant::now();
+    let summary = pool.install(|| index::build(root, &options, &mut sink, &progress))?;
+    let build = started.elapsed();
+    let sections = section_lengths(&dir, &names)?;
+    Ok(WithoutGraph { build, timings: summary.timings, snapshot_bytes, sections })
 }
 
 /// `codegraph_query` round trips through `cg mcp` from an external stdio client
@@ -586,7 +680,22 @@ fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
         };
         row(name, "p50 ≤ 100 µs, p99 ≤ 5 ms", text, met);
     }
-    let (text, met) = not_here("a build without graph facts (see format/README's changelog)");
+    let (text, met) = match &m.without_graph {
+        Some(w) => {
+            let slower = secs(m.build) / secs(w.build).max(1e-9) - 1.0;
+            let larger = m.snapshot_bytes as f64 / w.snapshot_bytes.max(1) as f64 - 1.0;
+            (
+                format!(
+                    "build {:+.0}%, snapshot {:+.0}% (extraction {:+.0}% CPU)",
+                    100.0 * slower,
+                    100.0 * larger,
+                    100.0 * (secs(m.timings.extract) / secs(w.timings.extract).max(1e-9) - 1.0)
+                ),
+                Some(slower <= 0.15 && larger <= 0.20),
+            )
+        }
+        None => not_here("`cg bench --graph-cost`"),
+    };
     row("graph facts' cost", "build ≤ 15% slower, snapshot ≤ 20% larger", text, met);
     for (p, what) in
         [(mode(Mode::Subword), "subword lookup"), (graph("search"), "symbol search"), (graph("symbol"), "symbol card")]

@@ -436,22 +436,25 @@ pub fn extract_each<T: Send>(
     max_file_bytes: u64,
     f: impl Fn(Outcome, FileTiming) -> T + Sync,
 ) -> Vec<T> {
-    extract_all(files.par_iter(), max_file_bytes, f)
+    extract_all(files.par_iter(), max_file_bytes, true, f)
 }
 
-/// [`extract_each`] of the files at positions `which` of `files`, in that order.
+/// [`extract_each`] of the files at positions `which` of `files`, in that order;
+/// `graph_facts`: see [`Extractor::set_graph_facts`].
 pub fn extract_at<T: Send>(
     files: &[SourceFile],
     which: &[usize],
     max_file_bytes: u64,
+    graph_facts: bool,
     f: impl Fn(Outcome, FileTiming) -> T + Sync,
 ) -> Vec<T> {
-    extract_all(which.par_iter().map(|&i| &files[i]), max_file_bytes, f)
+    extract_all(which.par_iter().map(|&i| &files[i]), max_file_bytes, graph_facts, f)
 }
 
 fn extract_all<'a, T: Send>(
     files: impl IndexedParallelIterator<Item = &'a SourceFile>,
     max_file_bytes: u64,
+    graph_facts: bool,
     f: impl Fn(Outcome, FileTiming) -> T + Sync,
 ) -> Vec<T> {
     // One file per rayon job, so an idle thread can take any file not started:
@@ -462,7 +465,12 @@ fn extract_all<'a, T: Send>(
     // extractor (parsers, role tables) across jobs.
     files
         .with_max_len(1)
-        .map(|file| with_extractor(|extractor| extract_one(extractor, file, max_file_bytes, &f)))
+        .map(|file| {
+            with_extractor(|extractor| {
+                extractor.set_graph_facts(graph_facts);
+                extract_one(extractor, file, max_file_bytes, &f)
+            })
+        })
         .collect()
 }
 
@@ -497,7 +505,9 @@ fn extract_one<T>(
                 extractor.extract(&file.rel, file.language, &bytes, mtime_ns)
             }));
             extracted.map_err(|panic| {
+                let graph_facts = extractor.graph_facts();
                 *extractor = Extractor::new();
+                extractor.set_graph_facts(graph_facts);
                 let message = panic
                     .downcast_ref::<&str>()
                     .map(|s| s.to_string())

@@ -392,6 +392,13 @@ const CALLBACK: char = '\u{7}';
 impl<'a> Visit<'a> {
     /// Called for every node entered, after declarations were handled.
     pub(super) fn graph_visit(&mut self, node: Node<'a>, role: &Role, depth: usize) {
+        if !self.graph_facts {
+            // The package or namespace is the file's, not a graph fact.
+            if role.graph.scope {
+                self.scope_name(node);
+            }
+            return;
+        }
         while self.graph.frames.last().is_some_and(|f| f.depth >= depth) {
             self.graph.frames.pop();
         }
@@ -480,9 +487,17 @@ impl<'a> Visit<'a> {
                 _ => {}
             }
         }
-        if g.scope && !self.graph.scope.is_empty() && self.spec.language == crate::lang::Language::Cpp {
+        if g.scope {
+            self.scope_name(node);
+        }
+    }
+
+    /// A package or namespace declaration: the file's scope, when it has none
+    /// yet (a C++ namespace nested in it extends it).
+    fn scope_name(&mut self, node: Node<'a>) {
+        if !self.graph.scope.is_empty() && self.spec.language == crate::lang::Language::Cpp {
             self.nested_namespace(node);
-        } else if g.scope && self.graph.scope.is_empty() {
+        } else if self.graph.scope.is_empty() {
             // Its name: the `name` field, else its first name child (Go's
             // `package_identifier`, Java's `scoped_identifier` after the
             // annotations of a `package-info.java`). An unnamed namespace (C++'s
@@ -1457,6 +1472,9 @@ impl<'a> Visit<'a> {
     /// A plain reference of a name the tree does not hold (a C++ macro
     /// blanked out before parsing), on a line (1-based).
     pub(super) fn macro_reference(&mut self, line: u32, name: &'a str) {
+        if !self.graph_facts {
+            return;
+        }
         let receiver = Pending::Done(Receiver::None);
         self.graph.refs.push(PendingRef { line, name, role: RefRole::Other, receiver, args: None });
     }
@@ -2634,6 +2652,10 @@ impl<'a> Visit<'a> {
     /// `namespaces`: the names of the namespaces it declares.
     pub(super) fn finish_graph(&mut self, namespaces: &[&str]) -> (String, Vec<RefFact>, Vec<ImportFact>) {
         let mut graph = std::mem::take(&mut self.graph);
+        if !self.graph_facts {
+            // Declarations note bases and a few others as they are read.
+            return (graph.scope, Vec::new(), Vec::new());
+        }
         for (i, q, fallback) in std::mem::take(&mut graph.qualified_constituents) {
             if !namespaces.contains(&q) {
                 graph.refs[i].role = RefRole::Type;

@@ -13,9 +13,15 @@ use super::{Diagnostic, FileFacts};
 use crate::lang::Language;
 
 /// Extracts facts from source bytes.
-#[derive(Default)]
 pub struct Extractor {
     grammars: Vec<Grammar>,
+    graph_facts: bool,
+}
+
+impl Default for Extractor {
+    fn default() -> Extractor {
+        Extractor { grammars: Vec::new(), graph_facts: true }
+    }
 }
 
 struct Grammar {
@@ -28,6 +34,18 @@ struct Grammar {
 impl Extractor {
     pub fn new() -> Extractor {
         Extractor::default()
+    }
+
+    /// Whether to extract graph facts (references, calls, imports; default
+    /// yes). Without them a file's facts are the same but for empty `refs`
+    /// and `imports`, and the walk skips the work that finds them: what
+    /// `cg bench --graph-cost` builds to measure what the graph costs.
+    pub fn set_graph_facts(&mut self, on: bool) {
+        self.graph_facts = on;
+    }
+
+    pub fn graph_facts(&self) -> bool {
+        self.graph_facts
     }
 
     /// Extracts the facts of one file. `path` is the relative path to record (its
@@ -68,6 +86,7 @@ impl Extractor {
         };
         let source = lone_cr_to_lf(source);
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+        let graph_facts = self.graph_facts;
         let grammar = self.grammar(language, &ext);
         let spec = language.spec();
         let (mut tree, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes());
@@ -94,6 +113,7 @@ impl Extractor {
             }
         }
         let mut visit = Visit::new(&source, spec, &grammar.roles);
+        visit.graph_facts = graph_facts;
         match &tree {
             Some(tree) => {
                 let root = tree.root_node();

@@ -208,6 +208,8 @@ pub(crate) struct Visit<'a> {
     first_error_row: Option<u32>,
     aux: Option<TreeCursor<'a>>,
     graph: graph::GraphState<'a>,
+    /// Whether the walk finds graph facts ([`super::Extractor::set_graph_facts`]).
+    pub(crate) graph_facts: bool,
     /// The declared type of the properties being pushed.
     property_type: Option<String>,
     /// The access labels of the last class body asked about (its node id, then
@@ -262,6 +264,7 @@ impl<'a> Visit<'a> {
             first_error_row: None,
             aux: None,
             graph: graph::GraphState::default(),
+            graph_facts: true,
             property_type: None,
             labels: Default::default(),
             runs: vec![Vec::new()],
@@ -383,7 +386,7 @@ impl<'a> Visit<'a> {
             self.declaration(node, decl, depth);
         }
         self.graph_visit(node, role, depth);
-        if role.graph.mod_item {
+        if role.graph.mod_item && self.graph_facts {
             self.module_item(node);
         }
         true
@@ -460,7 +463,7 @@ impl<'a> Visit<'a> {
                 words.push((w, row));
             }
         });
-        if role.graph.name && (raw || !self.roles.is_keyword(text)) {
+        if role.graph.name && self.graph_facts && (raw || !self.roles.is_keyword(text)) {
             self.reference(node, text);
         }
     }

@@ -59,6 +59,10 @@ pub struct BuildOptions {
     pub batch_files: usize,
     /// Embeds every type and function into the segments' vectors.
     pub model: Option<std::sync::Arc<crate::embed::StaticModel>>,
+    /// Extracts references, calls and imports (default). Off only to measure
+    /// what they cost (`cg bench --graph-cost`): such an index answers no
+    /// graph questions.
+    pub graph_facts: bool,
 }
 
 impl Default for BuildOptions {
@@ -68,6 +72,7 @@ impl Default for BuildOptions {
             max_slots_per_segment: MAX_SLOTS_PER_SEGMENT,
             batch_files: 2048,
             model: None,
+            graph_facts: true,
         }
     }
 }
@@ -169,7 +174,7 @@ pub fn build(
     // segment's dictionary, once it is trained (the writer takes them when the
     // file lands in that segment, and compresses the others itself).
     let extract = |which: &[usize], dict: Option<Arc<FrameDict>>| {
-        extract::extract_at(&files, which, max_bytes, |outcome, timing| {
+        extract::extract_at(&files, which, max_bytes, options.graph_facts, |outcome, timing| {
             (outcome.map(|facts| (Prepared::of(&facts, dict.as_deref()), facts)), timing)
         })
     };

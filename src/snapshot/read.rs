@@ -255,6 +255,11 @@ impl Segment {
         self.all().len() as u64
     }
 
+    /// The length of a section, in bytes.
+    pub fn section_len(&self, s: Section) -> u64 {
+        self.sections.get(s as usize - 1).map_or(0, |r| r.len() as u64)
+    }
+
     fn section(&self, s: Section) -> &[u8] {
         let r = self.sections[s as usize - 1].clone();
         self.all().get(r).unwrap_or(&[])
