@@ -115,7 +115,7 @@ fn main() {
             })
             .collect();
         let g = Graph::new(&index);
-        let (mut refs, mut bound, mut read) = (0u64, 0u64, Duration::ZERO);
+        let (mut refs, mut bound, mut ambiguous, mut read) = (0u64, 0u64, 0u64, Duration::ZERO);
         let t = Instant::now();
         for &key in &keys {
             let r0 = Instant::now();
@@ -123,14 +123,17 @@ fn main() {
             read += r0.elapsed();
             for r in &f.refs {
                 refs += 1;
-                bound += g.resolve(&f, r).is_ok_and(|res| !res.defs.is_empty()) as u64;
+                if let Ok(res) = g.resolve(&f, r) {
+                    bound += !res.defs.is_empty() as u64;
+                    ambiguous += res.ambiguous as u64;
+                }
             }
         }
         let all = t.elapsed();
         let per_ref = (all - read).as_secs_f64() / refs.max(1) as f64;
         let scale = files.len() as f64 / keys.len().max(1) as f64;
         eprintln!(
-            "resolve  {} files, {refs} references ({bound} bound) in {all:.2?} ({read:.2?} reading archives): {:.2} µs per reference; the index's {} files: ~{:.0} CPU-s",
+            "resolve  {} files, {refs} references ({bound} bound, {ambiguous} ambiguous) in {all:.2?} ({read:.2?} reading archives): {:.2} µs per reference; the index's {} files: ~{:.0} CPU-s",
             keys.len(),
             per_ref * 1e6,
             files.len(),

@@ -3772,3 +3772,94 @@ fn java_constructor_references_call_the_constructors() {
     ]);
     assert_eq!(refs(&index, "Store.Store"), ["p/Store.java:4 call", "p/Use.java:3 call"]);
 }
+
+/// A Rust value named plainly is the module's, imported (by name or by a
+/// glob), the prelude's or a local: never another module's item without a
+/// `use`. Regression: names bound where the walk does not see bindings (in a
+/// macro's tokens: clippy's `if_chain! { if let Binary(op, first, second) =
+/// e.kind; .. second.kind }`) were listed, ambiguous, under every item of
+/// their name in the project (rustc's `second`: 98 such references).
+#[test]
+fn rust_plain_values_need_the_module_or_a_use_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/lib.rs",
+            "pub mod a;\npub mod b;\npub mod c;\npub fn second() -> u32 { 2 }\npub static LIMIT: u32 = 3;\n",
+        ),
+        (
+            "src/a.rs",
+            "pub fn check(x: Option<u32>) {\n    if_chain! {\n        if let Some(second) = x;\n        \
+             then { println!(\"{}\", second.max(LIMIT)); }\n    }\n}\n",
+        ),
+        ("src/b.rs", "use crate::{second, LIMIT};\npub fn f() -> u32 {\n    let s = second;\n    LIMIT + s()\n}\n"),
+        ("src/c.rs", "use super::*;\npub fn g() -> u32 {\n    let s = second;\n    s() + LIMIT\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "second"), ["src/b.rs:1 import", "src/b.rs:3 other", "src/c.rs:3 other"]);
+    assert_eq!(refs(&index, "LIMIT"), ["src/b.rs:1 import", "src/b.rs:4 other", "src/c.rs:4 other"]);
+}
+
+/// Rust's `Self` is the `impl`'s type: as a declared result (`fn fresh() ->
+/// Self`) and as a parameter's type (`other: &Self`). Regression: both left
+/// the value untyped, so `Other::fresh().size()` and `other.size()` were
+/// listed, ambiguous, under every `size` of the project (or under none).
+#[test]
+fn rust_self_as_a_result_and_a_parameter_type_is_the_impl_type_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/a.rs",
+            "pub struct Ext { n: u32 }\nimpl Ext {\n    pub fn size(&self) -> u32 { self.n }\n    \
+             pub fn both(&self, other: &Self) -> u32 { other.size() }\n}\n",
+        ),
+        (
+            "src/b.rs",
+            "pub struct Other { n: u32 }\nimpl Other {\n    pub fn size(&self) -> u32 { 2 }\n    \
+             pub fn fresh() -> Self { Other { n: 1 } }\n}\npub fn run() -> u32 {\n    let x = Other::fresh();\n    \
+             x.size() +\n    Other::fresh().size()\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Ext.size"), ["src/a.rs:4 call"]);
+    assert_eq!(refs(&index, "Other.size"), ["src/b.rs:8 call", "src/b.rs:9 call"]);
+}
+
+/// A Rust file declaring a type means that type by its name: the fields of a
+/// struct literal or pattern are its own struct's, not also those of the
+/// project's other types of the name. Regression: rustc's UI tests each
+/// declare a `struct Foo`; `Foo { first: true, second: None }` was listed,
+/// ambiguous, under every `Foo`'s `second`.
+#[test]
+fn rust_struct_fields_of_the_files_own_type_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "tests/a.rs",
+            "struct Foo { first: bool, second: Option<u32> }\nfn main() {\n    \
+             match (Foo { first: true, second: None }) {\n        Foo { first: true, second: None } => (),\n        \
+             _ => (),\n    }\n}\n",
+        ),
+        ("tests/b.rs", "struct Foo { second: u32 }\nfn main() {\n    let y = Foo { second: 1 };\n}\n"),
+        ("tests/c.rs", "struct Foo { second: u32, third: u32 }\n"),
+    ]);
+    assert_eq!(refs(&index, "second"), ["tests/a.rs:3 other", "tests/a.rs:4 other", "tests/b.rs:3 other"]);
+}
+
+/// Rust: a glob import brings in what the imported module re-exports
+/// (`use rustc_middle::mir::*` and `pub use terminator::*` in `mir/mod.rs`),
+/// and a macro's call written among another macro's tokens
+/// (`impl_default!(..)` in a `macro_rules!` body) is a call of the macro.
+/// Regression: with plain values needing a `use`, rustc's
+/// `TerminatorKind::Call` and std's `Ipv6Addr` in `net/ip/tests.rs` lost
+/// their definitions; a macro's calls in other macros were plain names.
+#[test]
+fn rust_globs_follow_reexports_and_macros_call_macros_regression() {
+    let (_dir, index) = project_of(&[
+        ("src/lib.rs", "pub mod mir;\npub mod user;\n#[macro_use]\npub mod macros;\n"),
+        ("src/mir/mod.rs", "mod terminator;\npub use terminator::*;\n"),
+        ("src/mir/terminator.rs", "pub static DEPTH: u32 = 1;\n"),
+        ("src/user.rs", "use crate::mir::*;\npub fn f() -> u32 {\n    DEPTH\n}\n"),
+        (
+            "src/macros.rs",
+            "macro_rules! inner {\n    ($e:expr) => { $e };\n}\nmacro_rules! outer {\n    () => { inner!(1) };\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "DEPTH"), ["src/user.rs:3 other"]);
+    assert_eq!(refs(&index, "inner"), ["src/macros.rs:5 call"]);
+}

@@ -189,13 +189,13 @@ fn another_format_version_says_how_to_fix_it() {
     seg[8] = 99;
     let err = Segment::from_vec("seg", seg).err().unwrap();
     assert!(matches!(err, SnapshotError::Version { found: 99, .. }), "{err}");
-    assert!(err.to_string().contains("format v99, this cg reads v23: run `cg init`"), "{err}");
+    assert!(err.to_string().contains("format v99, this cg reads v24: run `cg init`"), "{err}");
 
     let manifest = dir.path().join(".codegraph/manifest.json");
-    let text = fs::read_to_string(&manifest).unwrap().replace("\"format_version\": 23", "\"format_version\": 24");
+    let text = fs::read_to_string(&manifest).unwrap().replace("\"format_version\": 24", "\"format_version\": 25");
     fs::write(&manifest, text).unwrap();
     let err = Index::open(dir.path()).err().unwrap().to_string();
-    assert!(err.contains("format v24"), "{err}");
+    assert!(err.contains("format v25"), "{err}");
 }
 
 #[test]

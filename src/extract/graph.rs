@@ -1720,6 +1720,20 @@ impl<'a> Visit<'a> {
                 }
             }
             Some("fn") => return false,
+            // A macro's call in a macro's tokens (`impl_default!(..)` in a
+            // `macro_rules!` body): a call of the macro, as outside.
+            _ if next.is_some_and(|n| self.text(n) == "!")
+                && token(Some(at + 2)).is_some_and(|g| self.kind(&g) == "token_tree") =>
+            {
+                self.graph.refs.push(PendingRef {
+                    line,
+                    name: text,
+                    role: RefRole::Call,
+                    receiver: Pending::Done(Receiver::None),
+                    args: None,
+                });
+                return true;
+            }
             _ if group.is_some() => {
                 // A plain call: a local of that name holds a closure.
                 if self.lookup_local(text).is_some() || self.is_module_alias(text) {

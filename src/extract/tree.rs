@@ -938,6 +938,8 @@ impl<'a> Visit<'a> {
             .and_then(|t| match self.spec.language {
                 // PHP's fluent `function where(..): static` (or `self`): the class.
                 crate::lang::Language::Php if crate::extract::php_own_type(self.text(t)) => parent.clone(),
+                // Rust's `fn new() -> Self`: the type of the `impl`.
+                crate::lang::Language::Rust if self.text(t) == "Self" => parent.clone(),
                 _ => self.result_type(t),
             })
             .or_else(|| {

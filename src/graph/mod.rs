@@ -2090,10 +2090,12 @@ impl<'i> Graph<'i> {
                         from_super = true;
                         Some(own.to_string())
                     }
-                    // PHP's `self $from`: the class the reference is in.
+                    // PHP's `self $from`: the class the reference is in; so
+                    // is Rust's `Self` (`other: &Self`, `-> Self`).
                     None if f.language == Language::Php && crate::extract::php_own_type(t) => {
                         f.enclosing_type(r.line).map(str::to_string)
                     }
+                    None if f.language == Language::Rust && t == "Self" => f.enclosing_type(r.line).map(str::to_string),
                     None => Some(self.dealias(f, t)),
                 }
             }
@@ -2149,13 +2151,17 @@ impl<'i> Graph<'i> {
                 }
             }
             let mut found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &t)?);
-            if found.len() > 1 && own_class_body(f.language) {
+            if found.len() > 1 && (own_class_body(f.language) || f.language == Language::Rust) {
                 // `self.children` in `class Node` of tree.py is that class's,
                 // not also migrations' `class Node` (a type the file defines
                 // is the one its name means there, and these languages keep
                 // a class's members in its body); in Python, one it inherits
                 // is its bases' as the file names them (`class Q(tree.Node)`:
-                // that `Node`'s, not also the other's).
+                // that `Node`'s, not also the other's). Rust's fields are in
+                // the struct's body, and an `impl` beside it holds the
+                // methods the file's code calls (rustc's UI tests each
+                // declare a `struct Foo`: `Foo { first: 1, second: 2 }` was
+                // listed under every `Foo`'s `second`).
                 let types = self.name_defs(&t)?;
                 let in_file = types.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
                 let own_type = in_file.iter().any(|&i| types.items[i as usize].def.cat == DefCat::Type);
@@ -2852,10 +2858,13 @@ impl<'i> Graph<'i> {
     ) -> Result<Vec<DefId>, SnapshotError> {
         for &t in targets {
             let tf = self.file(t)?;
-            let python = tf.language == Language::Python;
+            // Python's and Rust's imports are names of the module too (`from
+            // .a import f` in `__init__.py`; `pub use terminator::*` in
+            // `mir/mod.rs`, whose visibility is not recorded).
+            let own_names = matches!(tf.language, Language::Python | Language::Rust);
             for (j, rexp) in tf.imports.iter().enumerate() {
                 let names_it = rexp.names.iter().any(|n| n.alias == name || n.name == "*");
-                if !(rexp.kind == 1 || (python && names_it)) {
+                if !(rexp.kind == 1 || (own_names && names_it)) {
                     continue;
                 }
                 let through = self.import_targets(&tf, j as u32)?;
@@ -2863,7 +2872,7 @@ impl<'i> Graph<'i> {
                 if !found.is_empty() {
                     return Ok(found);
                 }
-                if python && level < 1 {
+                if own_names && level < 1 {
                     let found = self.through_reexports(&through, name, nd, class, keep, level + 1)?;
                     if !found.is_empty() {
                         return Ok(found);
@@ -2952,6 +2961,9 @@ impl<'i> Graph<'i> {
         //    Rust, enum variants and associated items by path: `use E::A`).
         let rust = f.language == Language::Rust;
         let importable = |d: &Def| rust || d.parent.is_none() || d.cat == DefCat::Type;
+        // Rust: whether an import may bring the name in from where it was not
+        // followed (an import naming it, a glob import of files not found).
+        let mut imported_unfollowed = false;
         for (i, imp) in f.imports.iter().enumerate() {
             let named = imp.names.iter().find(|n| n.alias == name || n.name == name);
             // Go's `import . "path"` brings in every exported name of the package.
@@ -2964,6 +2976,7 @@ impl<'i> Graph<'i> {
                 continue;
             }
             let targets = self.import_targets(f, i as u32)?;
+            imported_unfollowed |= named.is_some() || targets.is_empty();
             // The import's files hold the name's own module when it is one (a
             // cheap test on the cached targets before the exact one).
             let module_file = |n: &str| {
@@ -3004,8 +3017,10 @@ impl<'i> Graph<'i> {
             if !found.is_empty() {
                 return Ok(done(found));
             }
-            if named.is_some() {
-                // Through a re-export of the imported file.
+            if named.is_some() || (rust && glob) {
+                // Through a re-export of the imported file (Rust's `use
+                // rustc_middle::mir::*` brings in what `mir/mod.rs` does
+                // with `pub use terminator::*`).
                 let found = self.through_reexports(&targets, name, nd, class, &importable, 0)?;
                 if !found.is_empty() {
                     return Ok(done(found));
@@ -3039,9 +3054,15 @@ impl<'i> Graph<'i> {
         // (step 2): never another package's function (`new` was bound to a
         // vendored `hcn.new`; with a dot import, `New` was bound to every
         // package's `New`).
+        // A Rust value named plainly (not called: a macro's call is, and
+        // `#[macro_use]` makes macros crate-wide) is the module's, imported,
+        // the prelude's or a local: another module's item needs a `use` (a
+        // local bound where the walk does not see it, in a macro's tokens or
+        // a pattern, was listed under every item of its name).
         let module = (matches!(f.language, Language::TypeScript | Language::JavaScript) && is_ts_module(f))
             || f.language == Language::Python
-            || f.language == Language::Go;
+            || f.language == Language::Go
+            || (rust && r.role == RefRole::Other && !imported_unfollowed);
         if module {
             return Ok(Resolution::default());
         }
