@@ -3863,3 +3863,28 @@ fn rust_globs_follow_reexports_and_macros_call_macros_regression() {
     assert_eq!(refs(&index, "DEPTH"), ["src/user.rs:3 other"]);
     assert_eq!(refs(&index, "inner"), ["src/macros.rs:5 call"]);
 }
+
+/// A capitalized receiver naming no project definition at all is a library's
+/// class: Java's `Math.max(..)`, C#'s `Console.WriteLine(..)`, JS's
+/// `Object.keys(..)`. Regression: each bound to the project's one member of
+/// that name (as Ruby's, PHP's and Rust's class names did before).
+#[test]
+fn library_class_receivers_are_not_the_projects_members_regression() {
+    let (_dir, index) = project_of(&[
+        ("src/Util.java", "class Util {\n    static int max(int a, int b) { return a; }\n}\n"),
+        ("src/Main.java", "class Main {\n    int run() {\n        return Math.max(1, 2) + Util.max(3, 4);\n    }\n}\n"),
+        (
+            "Log.cs",
+            "class Log {\n    public static void WriteLine(string s) {}\n}\n",
+        ),
+        (
+            "App.cs",
+            "class App : Log {\n    void Run() {\n        Console.WriteLine(\"a\");\n        Log.WriteLine(\"b\");\n    }\n}\n",
+        ),
+        ("lib/store.js", "class Store {\n  keys() { return []; }\n}\n"),
+        ("lib/use.js", "function list(o) {\n  return Object.keys(o);\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "Util.max"), ["src/Main.java:3 call"]);
+    assert_eq!(refs(&index, "Log.WriteLine"), ["App.cs:4 call"]);
+    assert_eq!(refs(&index, "Store.keys"), Vec::<String>::new());
+}

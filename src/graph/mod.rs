@@ -2363,6 +2363,19 @@ impl<'i> Graph<'i> {
                     // (`UTF8_STRING.mb_chars`, of ActiveSupport's `String`).
                     return Ok(Resolution::default());
                 }
+                if matches!(f.language, Language::Java | Language::CSharp | Language::TypeScript | Language::JavaScript)
+                    && x.starts_with(char::is_uppercase)
+                    && x.contains(char::is_lowercase)
+                    && types.items.is_empty()
+                {
+                    // So is a class name no project definition has at all
+                    // (not a local: those are typed or unknown): Java's
+                    // `Math.max(a, b)`, C#'s `Console.WriteLine(..)`, JS's
+                    // `Object.keys(o)` were the project's one `max`,
+                    // `WriteLine`, `keys`. (A property or a field of that name,
+                    // `Items.Add(x)`, is a definition: read as before.)
+                    return Ok(Resolution::default());
+                }
                 self.unknown_member(f, &nd, class)
             }
             PackedReceiver::Unknown => self.unknown_member(f, &nd, class),
