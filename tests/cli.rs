@@ -659,6 +659,32 @@ fn bench_measures_a_tree_without_touching_its_index() {
     }
 }
 
+/// `--graph-cost` builds the tree again without graph facts and judges
+/// DESIGN.md's graph facts' row from the two builds it reports (without it,
+/// the row says how to measure it).
+#[test]
+fn bench_graph_cost_compares_a_build_without_graph_facts() {
+    let dir = project();
+    let b = cg(dir.path(), &["bench", "--queries", "3", "--graph-cost", "--json"]);
+    assert!(b.status.success(), "{}", stderr(&b));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&b)).unwrap();
+    let without = &v["without_graph_facts"];
+    let (bytes, bare) = (v["snapshot_bytes"].as_f64().unwrap(), without["snapshot_bytes"].as_f64().unwrap());
+    assert!(bare > 0.0 && bare < bytes, "the graph facts take bytes: {v}");
+    let archives = |sections: &serde_json::Value| sections["structure"].as_u64().unwrap();
+    assert!(archives(&without["section_bytes"]) < archives(&v["section_bytes"]), "{v}");
+    let slower = v["build_s"].as_f64().unwrap() / without["build_s"].as_f64().unwrap() - 1.0;
+    let row = v["budgets"].as_array().unwrap().iter().find(|b| b["what"] == "graph facts' cost").unwrap();
+    assert_eq!(row["met"], slower <= 0.15 && bytes / bare - 1.0 <= 0.20, "{row}");
+    assert!(row["measured"].as_str().unwrap().starts_with("build "), "{row}");
+    let b = cg(dir.path(), &["bench", "--queries", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&b)).unwrap();
+    let row = v["budgets"].as_array().unwrap().iter().find(|b| b["what"] == "graph facts' cost").unwrap();
+    assert!(row["met"].is_null() && row["measured"].as_str().unwrap().contains("--graph-cost"), "{row}");
+    assert!(v["without_graph_facts"].is_null(), "{v}");
+    assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
+}
+
 #[test]
 fn update_remove_and_compact_from_the_command_line() {
     let dir = project();

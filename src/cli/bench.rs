@@ -686,7 +686,7 @@ fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
             let larger = m.snapshot_bytes as f64 / w.snapshot_bytes.max(1) as f64 - 1.0;
             (
                 format!(
-                    "build {:+.0}%, snapshot {:+.0}% (extraction {:+.0}% CPU)",
+                    "build {:+.1}%, snapshot {:+.1}% (extraction {:+.1}% CPU)",
                     100.0 * slower,
                     100.0 * larger,
                     100.0 * (secs(m.timings.extract) / secs(w.timings.extract).max(1e-9) - 1.0)
