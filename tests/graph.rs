@@ -3888,3 +3888,29 @@ fn library_class_receivers_are_not_the_projects_members_regression() {
     assert_eq!(refs(&index, "Log.WriteLine"), ["App.cs:4 call"]);
     assert_eq!(refs(&index, "Store.keys"), Vec::<String>::new());
 }
+
+/// In Rust's `let f = f(x);` and Go's `f := f(x)` the new local is not bound
+/// in its own value: the call there is the function's; after it, the name
+/// is the local's, and a local that shadows an earlier one reads that one in
+/// its value. Regression: rustc's `let tag_base_type = tag_base_type(cx, ..)`
+/// was no call of the function `tag_base_type` (the oracle's misses).
+#[test]
+fn rust_and_go_locals_are_bound_after_their_value_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/lib.rs",
+            "pub fn tag_base_type(x: u32) -> u32 { x }\npub fn y() -> u32 { 0 }\n\
+             pub fn run(cx: u32) -> u32 {\n    let tag_base_type = tag_base_type(cx);\n    let y = 1;\n    \
+             let y = y + tag_base_type;\n    y\n}\n",
+        ),
+        ("go.mod", "module example.com/m\n"),
+        (
+            "p/p.go",
+            "package p\n\nfunc parse(s string) int { return len(s) }\n\nfunc Run(s string) int {\n\tparse := parse(s)\n\t\
+             return parse + 1\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "tag_base_type"), ["src/lib.rs:4 call"]);
+    assert_eq!(refs(&index, "y"), Vec::<String>::new());
+    assert_eq!(refs(&index, "parse"), ["p/p.go:6 call"]);
+}

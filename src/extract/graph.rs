@@ -336,6 +336,10 @@ pub(super) struct GraphState<'a> {
     /// The kind id of each node of `path`.
     pub kinds: Vec<u16>,
     frames: Vec<Frame<'a>>,
+    /// Rust and Go: the locals a declaration binds that no local of the name
+    /// held before, with the byte range of the declaration's value, where
+    /// they are not bound yet ([`Visit::lookup_local`]).
+    unbound_yet: Vec<(usize, usize, &'a str)>,
     /// TS/JS branches a type guard holds in (`if (isX(v)) ..`, `isX(v) && ..`,
     /// `isX(v) ? .. : ..`), by node id: the locals it narrows, pushed as a
     /// frame when the walk enters the branch.
@@ -430,7 +434,21 @@ impl<'a> Visit<'a> {
                 // function `second()` in the next arm).
                 let locals = idents.into_iter().map(|name| (name, None)).collect();
                 self.graph.frames.push(Frame { depth: depth.saturating_sub(1), locals });
-            } else if let Some(frame) = self.graph.frames.last_mut() {
+            } else if !self.graph.frames.is_empty() {
+                let b = &self.spec.graph.bindings[g.binding as usize - 1];
+                use crate::lang::Language::{Go, Rust};
+                if matches!(self.spec.language, Rust | Go) && !b.value.is_empty() {
+                    if let Some(value) = self.child(node, b.value) {
+                        let at = self.graph.path.last().map_or(0, |(n, _)| n.start_byte());
+                        self.graph.unbound_yet.retain(|&(_, to, _)| to > at);
+                        for &name in &idents {
+                            if self.lookup_local(name).is_none() {
+                                self.graph.unbound_yet.push((value.start_byte(), value.end_byte(), name));
+                            }
+                        }
+                    }
+                }
+                let Some(frame) = self.graph.frames.last_mut() else { return };
                 for name in idents {
                     let ty = match &owner {
                         Some((Some(owner), keys)) if keys.contains(&name) => Some(format!("{owner}{FIELD_OF}{name}")),
@@ -717,6 +735,14 @@ impl<'a> Visit<'a> {
     }
 
     fn lookup_local(&self, name: &str) -> Option<&Option<String>> {
+        if !self.graph.unbound_yet.is_empty() {
+            // Rust's `let f = f(x);`, Go's `f := f(x)`: in its own value a
+            // new local is not bound yet (the name is the function's).
+            let at = self.graph.path.last().map_or(0, |(n, _)| n.start_byte());
+            if self.graph.unbound_yet.iter().any(|&(from, to, n)| (from..to).contains(&at) && n == name) {
+                return None;
+            }
+        }
         self.graph.frames.iter().rev().find_map(|f| f.locals.get(name))
     }
 
