@@ -3914,3 +3914,33 @@ fn rust_and_go_locals_are_bound_after_their_value_regression() {
     assert_eq!(refs(&index, "y"), Vec::<String>::new());
     assert_eq!(refs(&index, "parse"), ["p/p.go:6 call"]);
 }
+
+/// Rust's `x.make().size()` and `let y = x.make(); y.size()`: the value is
+/// what the method `make` of `x`'s type returns (the method's, though a
+/// field has its name); a type without the member (one reached through
+/// `Deref`) leaves it to the project's one member of that name, if there is
+/// one. Regression: both chains were untyped (listed under every `size`),
+/// and rustc's `err.multipart_suggestion(..)` of a `DiagnosticBuilder`
+/// (which derefs to `Diagnostic`) bound to nothing once typed. Oracle on
+/// rustc's compiler: 939 -> 1,105 of 1,135 lines.
+#[test]
+fn rust_method_results_type_chains_and_deref_falls_back_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "src/a.rs",
+            "pub struct Other { make: u32 }\nimpl Other {\n    pub fn size(&self) -> u32 { 2 }\n    \
+             pub fn make(&self) -> Self { Other { make: 1 } }\n    pub fn builder(&self) -> Builder { Builder }\n}\n\
+             pub struct Builder;\npub struct Diagnostic;\nimpl Diagnostic {\n    pub fn suggest(&self) {}\n}\n\
+             pub fn run(x: Other) -> u32 {\n    let y = x.make();\n    x.builder().suggest();\n    \
+             x.make().size() + y.size()\n}\n",
+        ),
+        (
+            "src/b.rs",
+            "pub struct Invoice;\nimpl Invoice {\n    pub fn size(&self) -> u32 { 3 }\n    \
+             pub fn make(&self) -> Invoice { Invoice }\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "Other.size"), ["src/a.rs:15 call", "src/a.rs:15 call"]);
+    assert_eq!(refs(&index, "Invoice.size"), Vec::<String>::new());
+    assert_eq!(refs(&index, "Diagnostic.suggest"), ["src/a.rs:14 call"]);
+}

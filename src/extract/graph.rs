@@ -1180,6 +1180,14 @@ impl<'a> Visit<'a> {
                 let croles = self.roles.of(callee).graph;
                 let name = if croles.name {
                     callee
+                } else if self.spec.language == crate::lang::Language::Rust && self.kind(&callee) == "field_expression"
+                {
+                    // `let y = x.make();`: what `make` of `x`'s type returns
+                    // (`T{FIELD_OF}()make`), when `x`'s type is known.
+                    return match self.receiver(value, 0) {
+                        Pending::Field(owner, field) => Some(format!("{owner}{FIELD_OF}{field}")),
+                        _ => callee.child_by_field_id(croles.member.1).map(|n| format!("(){}", self.text(n))),
+                    };
                 } else if croles.member.1 != 0 {
                     callee.child_by_field_id(croles.member.1)?
                 } else {
@@ -2565,6 +2573,18 @@ impl<'a> Visit<'a> {
         // Java's `make().run()`: a method invocation without an object is a
         // call of a plain name (whose result is below), not a member.
         let plain_call = mem_f != 0 && role.graph.call_field != 0 && o.child_by_field_id(obj_f).is_none();
+        // Rust's `x.make().size()`: what `make` of `x`'s type returns, as a
+        // member of it (Java's `this.make().run()` is one node).
+        let rust_method = (self.spec.language == crate::lang::Language::Rust
+            && self.kind(&o) == "call_expression"
+            && level < MAX_CHAIN)
+            .then(|| self.child(o, "function"))
+            .flatten()
+            .filter(|f| self.kind(f) == "field_expression")
+            .and_then(|f| Some((self.child(f, "value")?, self.child(f, "field")?)));
+        if let Some((inner, member)) = rust_method {
+            return self.member_receiver(inner, member, level, true);
+        }
         if mem_f != 0 && level < MAX_CHAIN && !plain_call {
             let (Some(inner), Some(member)) = (o.child_by_field_id(obj_f), o.child_by_field_id(mem_f)) else {
                 return Pending::Done(Receiver::Unknown);
@@ -2573,28 +2593,7 @@ impl<'a> Visit<'a> {
                 // `a::b::Type::f`: the path's last segment names the receiver.
                 return Pending::Name(self.text(member), None);
             }
-            // A discriminated value's field is its union type's (the
-            // discriminant narrows the value itself only).
-            return match self.receiver(inner, level + 1) {
-                Pending::Done(Receiver::Type(t)) => {
-                    Pending::Field(undiscriminated(&t).to_string(), Cow::Borrowed(self.text(member)))
-                }
-                // `a.b.c`: field `c` of field `b` of `a`'s type (`T{FIELD_OF}b`).
-                Pending::Field(owner, field) if owner.matches(FIELD_OF).count() + 2 <= MAX_CHAIN => Pending::Field(
-                    format!("{owner}{FIELD_OF}{}", undiscriminated(&field)),
-                    Cow::Borrowed(self.text(member)),
-                ),
-                // `make().store.add()`, `s.store.add()` with `s = make()`: a
-                // field of what `make` is declared to return (`()make`).
-                Pending::Done(Receiver::Returns(f)) => {
-                    Pending::Field(format!("(){}", undiscriminated(&f)), Cow::Borrowed(self.text(member)))
-                }
-                Pending::Name(n, Some(t)) if self.graph_field_type(&t, n).is_some() => {
-                    let ty = self.graph_field_type(&t, n).unwrap_or_default();
-                    Pending::Field(ty, Cow::Borrowed(self.text(member)))
-                }
-                _ => Pending::Done(Receiver::Unknown),
-            };
+            return self.member_receiver(inner, member, level, false);
         }
         if let Some(t) = self.instantiated_class(o).map(str::to_string).or_else(|| self.constructed_type(o)) {
             return Pending::Done(Receiver::Type(t));
@@ -2603,6 +2602,34 @@ impl<'a> Visit<'a> {
             // `make().add()`: whatever `make` is declared to return.
             Some(f) => Pending::Done(Receiver::Returns(f.trim_start_matches("()").to_string())),
             None => Pending::Done(Receiver::Unknown),
+        }
+    }
+
+    /// A member of a value (`inner.member`): a field of its type, of a
+    /// chain's last field, or of what a call returns. `call`: the member is
+    /// called and the value is its result (Rust's `x.make()`), written
+    /// `()make` (the method's, even where a field has the name).
+    fn member_receiver(&self, inner: Node<'a>, member: Node<'a>, level: usize, call: bool) -> Pending<'a> {
+        let member = match call {
+            true => Cow::Owned(format!("(){}", self.text(member))),
+            false => Cow::Borrowed(self.text(member)),
+        };
+        // A discriminated value's field is its union type's (the
+        // discriminant narrows the value itself only).
+        match self.receiver(inner, level + 1) {
+            Pending::Done(Receiver::Type(t)) => Pending::Field(undiscriminated(&t).to_string(), member),
+            // `a.b.c`: field `c` of field `b` of `a`'s type (`T{FIELD_OF}b`).
+            Pending::Field(owner, field) if owner.matches(FIELD_OF).count() + 2 <= MAX_CHAIN => {
+                Pending::Field(format!("{owner}{FIELD_OF}{}", undiscriminated(&field)), member)
+            }
+            // `make().store.add()`, `s.store.add()` with `s = make()`: a
+            // field of what `make` is declared to return (`()make`).
+            Pending::Done(Receiver::Returns(f)) => Pending::Field(format!("(){}", undiscriminated(&f)), member),
+            Pending::Name(n, Some(t)) if self.graph_field_type(&t, n).is_some() => {
+                let ty = self.graph_field_type(&t, n).unwrap_or_default();
+                Pending::Field(ty, member)
+            }
+            _ => Pending::Done(Receiver::Unknown),
         }
     }
 

@@ -2103,6 +2103,8 @@ impl<'i> Graph<'i> {
             PackedReceiver::Member(t, m) => {
                 let m = last(m);
                 match self.owner_type(f, f.name(t))? {
+                    // Rust's `x.make().m()`: what the method returns.
+                    Some(owner) if m.starts_with("()") => self.method_result_type(&owner, &m[2..])?,
                     Some(owner) => match self.field_type(&owner, m)? {
                         // Java's and PHP's `this.make().run()`, `$this->hasOne(..)->latest()`:
                         // the member is a method, the value its result (a TS
@@ -2211,6 +2213,18 @@ impl<'i> Graph<'i> {
                     return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: below.len() });
                 }
                 return Ok(done(below));
+            }
+            if found.is_empty()
+                && f.language == Language::Rust
+                && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type)
+            {
+                // A project type without the member: one reached through
+                // `Deref` (`DiagnosticBuilder` derefs to `Diagnostic`: rustc's
+                // `err.multipart_suggestion(..)`) or a trait's blanket impl.
+                // The project's one member of the name, if there is one
+                // (several are other types' members, not listed).
+                let res = unknown_receiver(&nd, class, f.language);
+                return Ok(if res.defs.len() == 1 { res } else { Resolution::default() });
             }
             if found.is_empty()
                 && matches!(f.language, Language::Ruby | Language::Php)
@@ -2794,6 +2808,8 @@ impl<'i> Graph<'i> {
     fn owner_type(&self, f: &FileGraph, owner: &str) -> Result<Option<String>, SnapshotError> {
         if let Some((head, field)) = owner.rsplit_once(crate::extract::FIELD_OF) {
             return match self.owner_type(f, head)? {
+                // A called member (Rust's `x.make().inner`): its result.
+                Some(t) if field.starts_with("()") => self.method_result_type(&t, &field[2..]),
                 Some(t) => self.field_type(&t, field),
                 None => Ok(None),
             };
