@@ -146,13 +146,10 @@ pub fn run(args: Args) -> Result<()> {
     let build_time = started.elapsed();
     let peak = peak_rss_bytes();
     let snapshot_bytes: u64 = names.iter().filter_map(|n| std::fs::metadata(dir.join(n)).ok()).map(|m| m.len()).sum();
-    let without_graph = match args.graph_cost {
-        true => Some(build_without_graph(&root, &pool, &build_options, total)?),
-        false => None,
-    };
-    let sections = match args.graph_cost {
-        true => section_lengths(&dir, &names)?,
-        false => Vec::new(),
+    // The build's bytes by section, and the same tree built without graph facts.
+    let (sections, without_graph) = match args.graph_cost {
+        true => (section_lengths(&dir, &names)?, Some(build_without_graph(&root, &pool, &build_options, total)?)),
+        false => (Vec::new(), None),
     };
 
     // 3. Open and query, with the memory settings of the commands that ask

@@ -435,27 +435,18 @@ impl<'a> Visit<'a> {
                 let locals = idents.into_iter().map(|name| (name, None)).collect();
                 self.graph.frames.push(Frame { depth: depth.saturating_sub(1), locals });
             } else if !self.graph.frames.is_empty() {
-                let b = &self.spec.graph.bindings[g.binding as usize - 1];
-                use crate::lang::Language::{Go, Rust};
-                if matches!(self.spec.language, Rust | Go) && !b.value.is_empty() {
-                    if let Some(value) = self.child(node, b.value) {
-                        let at = self.graph.path.last().map_or(0, |(n, _)| n.start_byte());
-                        self.graph.unbound_yet.retain(|&(_, to, _)| to > at);
-                        for &name in &idents {
-                            if self.lookup_local(name).is_none() {
-                                self.graph.unbound_yet.push((value.start_byte(), value.end_byte(), name));
+                self.unbound_in_value(node, g.binding as usize - 1, &idents);
+                if let Some(frame) = self.graph.frames.last_mut() {
+                    for name in idents {
+                        let ty = match &owner {
+                            Some((Some(owner), keys)) if keys.contains(&name) => {
+                                Some(format!("{owner}{FIELD_OF}{name}"))
                             }
-                        }
+                            Some(_) => None,
+                            None => ty.clone(),
+                        };
+                        frame.locals.insert(name, ty);
                     }
-                }
-                let Some(frame) = self.graph.frames.last_mut() else { return };
-                for name in idents {
-                    let ty = match &owner {
-                        Some((Some(owner), keys)) if keys.contains(&name) => Some(format!("{owner}{FIELD_OF}{name}")),
-                        Some(_) => None,
-                        None => ty.clone(),
-                    };
-                    frame.locals.insert(name, ty);
                 }
             }
         } else if g.binding != 0 {
@@ -732,6 +723,25 @@ impl<'a> Visit<'a> {
     /// The graph role of the node at `i` of the path.
     fn path_role(&self, i: usize) -> &'a GraphRole {
         &self.roles.by_id(self.graph.kinds[i]).graph
+    }
+
+    /// Rust and Go: the new locals of a declaration with a value (`let f =
+    /// f(x);`, `f := f(x)`) are not bound in that value
+    /// ([`GraphState::unbound_yet`]); a name already local stays so there.
+    fn unbound_in_value(&mut self, node: Node<'a>, binding: usize, idents: &[&'a str]) {
+        use crate::lang::Language::{Go, Rust};
+        let b = &self.spec.graph.bindings[binding];
+        if !matches!(self.spec.language, Rust | Go) || b.value.is_empty() {
+            return;
+        }
+        let Some(value) = self.child(node, b.value) else { return };
+        let at = node.start_byte();
+        self.graph.unbound_yet.retain(|&(_, to, _)| to > at);
+        for &name in idents {
+            if self.lookup_local(name).is_none() {
+                self.graph.unbound_yet.push((value.start_byte(), value.end_byte(), name));
+            }
+        }
     }
 
     fn lookup_local(&self, name: &str) -> Option<&Option<String>> {

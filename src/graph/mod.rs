@@ -2215,21 +2215,18 @@ impl<'i> Graph<'i> {
                 return Ok(done(below));
             }
             if found.is_empty()
-                && f.language == Language::Rust
+                && matches!(f.language, Language::Ruby | Language::Php | Language::Rust)
                 && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type)
             {
-                // A project type without the member: one reached through
-                // `Deref` (`DiagnosticBuilder` derefs to `Diagnostic`: rustc's
-                // `err.multipart_suggestion(..)`) or a trait's blanket impl.
-                // The project's one member of the name, if there is one
-                // (several are other types' members, not listed).
-                let res = unknown_receiver(&nd, class, f.language);
-                return Ok(if res.defs.len() == 1 { res } else { Resolution::default() });
-            }
-            if found.is_empty()
-                && matches!(f.language, Language::Ruby | Language::Php)
-                && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type)
-            {
+                if f.language == Language::Rust {
+                    // A method reached through `Deref` (`DiagnosticBuilder`
+                    // derefs to `Diagnostic`: rustc's
+                    // `err.multipart_suggestion(..)`) or a trait's blanket
+                    // impl: the project's one member of the name, if there is
+                    // one (several are other types' members, not listed).
+                    let res = unknown_receiver(&nd, class, f.language);
+                    return Ok(if res.defs.len() == 1 { res } else { Resolution::default() });
+                }
                 // A member the type gets at run time (`delegate`, a concern's
                 // `ClassMethods`, `method_missing`, a Laravel macro through
                 // `__call`), or a class's that the declared interface lacks
@@ -2366,28 +2363,24 @@ impl<'i> Graph<'i> {
                 if !found.is_empty() {
                     return Ok(done(found));
                 }
-                if matches!(f.language, Language::Ruby | Language::Php | Language::Rust)
-                    && x.starts_with(char::is_uppercase)
-                    && x.contains(char::is_lowercase)
-                {
-                    // A class name naming no project type or module is a
-                    // library's class (`ExecJS.runtime`, `Str::random()`,
-                    // Rust's `String::new()`, which was the project's one
-                    // `new`); an all-capitals constant holds a value
-                    // (`UTF8_STRING.mb_chars`, of ActiveSupport's `String`).
-                    return Ok(Resolution::default());
-                }
-                if matches!(f.language, Language::Java | Language::CSharp | Language::TypeScript | Language::JavaScript)
-                    && x.starts_with(char::is_uppercase)
-                    && x.contains(char::is_lowercase)
-                    && types.items.is_empty()
-                {
-                    // So is a class name no project definition has at all
-                    // (not a local: those are typed or unknown): Java's
-                    // `Math.max(a, b)`, C#'s `Console.WriteLine(..)`, JS's
-                    // `Object.keys(o)` were the project's one `max`,
-                    // `WriteLine`, `keys`. (A property or a field of that name,
-                    // `Items.Add(x)`, is a definition: read as before.)
+                // A class name naming no project type or module is a
+                // library's class (`ExecJS.runtime`, `Str::random()`, Rust's
+                // `String::new()`, which was the project's one `new`); an
+                // all-capitals constant holds a value (`UTF8_STRING.mb_chars`,
+                // of ActiveSupport's `String`). In Java, C# and TS/JS, one no
+                // project definition bears at all (not a local: those are
+                // typed or unknown): `Math.max(a, b)`, `Console.WriteLine(..)`,
+                // `Object.keys(o)` were the project's one `max`, `WriteLine`,
+                // `keys` (a property or field of that name, `Items.Add(x)`, is
+                // a definition: read as before).
+                let library_class = match f.language {
+                    Language::Ruby | Language::Php | Language::Rust => true,
+                    Language::Java | Language::CSharp | Language::TypeScript | Language::JavaScript => {
+                        types.items.is_empty()
+                    }
+                    _ => false,
+                };
+                if library_class && x.starts_with(char::is_uppercase) && x.contains(char::is_lowercase) {
                     return Ok(Resolution::default());
                 }
                 self.unknown_member(f, &nd, class)
