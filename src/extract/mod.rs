@@ -9,6 +9,7 @@
 
 pub mod excludes;
 pub mod files;
+mod flat;
 mod parsers;
 mod render;
 mod tree;

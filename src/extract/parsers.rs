@@ -7,6 +7,7 @@ use std::path::Path;
 use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_64;
 
+use super::flat::FlatBuf;
 use super::tree::{Roles, Visit};
 use super::words::lone_cr_to_lf;
 use super::{Diagnostic, FileFacts};
@@ -16,11 +17,13 @@ use crate::lang::Language;
 pub struct Extractor {
     grammars: Vec<Grammar>,
     graph_facts: bool,
+    /// The walk's list of a tree's nodes, kept for the next file.
+    flat: FlatBuf,
 }
 
 impl Default for Extractor {
     fn default() -> Extractor {
-        Extractor { grammars: Vec::new(), graph_facts: true }
+        Extractor { grammars: Vec::new(), graph_facts: true, flat: FlatBuf::default() }
     }
 }
 
@@ -87,6 +90,7 @@ impl Extractor {
         let source = lone_cr_to_lf(source);
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let graph_facts = self.graph_facts;
+        let mut flat = std::mem::take(&mut self.flat);
         let grammar = self.grammar(language, &ext);
         let spec = language.spec();
         let (mut tree, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes());
@@ -117,7 +121,7 @@ impl Extractor {
         match &tree {
             Some(tree) => {
                 let root = tree.root_node();
-                visit.walk(root);
+                visit.walk(&flat.list(root));
                 for (r, row) in &macros {
                     visit.macro_word(r.clone(), *row);
                 }
@@ -133,6 +137,7 @@ impl Extractor {
             facts.diagnostics.retain(|d| *d != Diagnostic::ParseFailed);
             facts.diagnostics.push(Diagnostic::ParseBudget);
         }
+        self.flat = flat;
         facts.line_marks = crate::snapshot::line_marks(bytes, facts.line_count());
         facts
     }
@@ -155,28 +160,17 @@ impl Extractor {
         parse_bounded(&mut grammar.parser, source.as_bytes()).0
     }
 
-    /// Parses the bytes and visits every node of the tree with a cursor, doing
+    /// Parses the bytes and visits every node of the tree as the walk lists them, doing
     /// nothing else: the least any extraction that looks at every node costs.
     /// Returns the number of nodes (benches print it as the walk's floor).
     pub fn parse_and_walk(&mut self, path: &str, language: Language, bytes: &[u8]) -> usize {
         let Some(tree) = self.parse(path, language, bytes) else { return 0 };
-        let mut cursor = tree.walk();
-        let mut nodes = 0usize;
-        loop {
-            std::hint::black_box((cursor.node().kind_id(), cursor.field_id()));
-            nodes += 1;
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return nodes;
-                }
-            }
+        let flat = self.flat.list(tree.root_node());
+        for i in 0..flat.len() {
+            let n = flat.get(i);
+            std::hint::black_box((n.kind, n.field));
         }
+        flat.len()
     }
 
     fn grammar(&mut self, language: Language, ext: &str) -> &mut Grammar {

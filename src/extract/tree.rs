@@ -7,6 +7,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::{Node, TreeCursor};
 
+use super::flat::{Flat, FlatNode};
+
 #[path = "graph.rs"]
 mod graph;
 
@@ -271,45 +273,43 @@ impl<'a> Visit<'a> {
         }
     }
 
-    /// Walks the whole tree.
-    pub(crate) fn walk(&mut self, root: Node<'a>) {
-        let mut cursor = root.walk();
-        let mut depth = 0usize;
-        loop {
-            let node = cursor.node();
-            let kind = node.kind_id();
-            let role = self.roles.by_id(kind);
-            // A token's field is never asked for (only names' and their
-            // ancestors' are), and finding it costs ~100 instructions.
-            let field = match role.named || node.child_count() > 0 {
-                true => cursor.field_id().map_or(0, |f| f.get()),
-                false => 0,
-            };
+    /// Walks the whole tree, listed in preorder ([`Flat`]): visits each node,
+    /// then its children unless the visit says not to, and leaves each node
+    /// after its children.
+    pub(crate) fn walk(&mut self, flat: &Flat<'_, 'a>) {
+        let mut i = 0;
+        // The path's nodes not left yet (those at depths below this).
+        let mut open = 0usize;
+        while i < flat.len() {
+            let n = flat.get(i);
+            let depth = n.depth as usize;
+            while open > depth {
+                open -= 1;
+                self.leave(open);
+            }
+            let role = self.roles.by_id(n.kind);
             self.graph.path.truncate(depth);
-            self.graph.path.push((node, field));
+            self.graph.path.push((n.node, n.field));
             self.graph.kinds.truncate(depth);
-            self.graph.kinds.push(kind);
-            if self.visit(node, role, depth) {
-                if cursor.goto_first_child() {
-                    depth += 1;
-                    if self.runs.len() == depth {
+            self.graph.kinds.push(n.kind);
+            open = depth + 1;
+            if self.visit(n.node, role, depth) {
+                if n.next as usize > i + 1 {
+                    // Its children follow it.
+                    if self.runs.len() == depth + 1 {
                         self.runs.push(Vec::new());
                     }
-                    self.runs[depth].clear();
+                    self.runs[depth + 1].clear();
+                    i += 1;
                     continue;
                 }
-                self.leaf(node, role);
+                self.leaf(&n, role);
             }
-            loop {
-                self.leave(depth);
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return;
-                }
-                depth -= 1;
-            }
+            i = n.next as usize;
+        }
+        while open > 0 {
+            open -= 1;
+            self.leave(open);
         }
     }
 
@@ -437,17 +437,22 @@ impl<'a> Visit<'a> {
     /// are keywords; a raw identifier (`r#match`) is a term even when its word is a
     /// keyword. Punctuation alone does not make a line `code`, so `"text",` is a
     /// string line and `} // done` a comment line.
-    fn leaf(&mut self, node: Node<'a>, role: &Role) {
-        if node.is_missing() {
+    fn leaf(&mut self, leaf: &FlatNode<'a>, role: &Role) {
+        let node = leaf.node;
+        if leaf.missing {
             // A token the parser made up to recover from an error: no text.
             if self.first_error_row.is_none() {
-                self.first_error_row = Some(node.start_position().row as u32);
+                self.first_error_row = Some(leaf.start_row);
             }
             return;
         }
-        let text = self.text(node);
+        let text = self.src.get(leaf.start_byte as usize..leaf.end_byte as usize).unwrap_or("");
         if role.named || text.bytes().any(|b| b.is_ascii_alphanumeric()) {
-            self.mark(Self::rows(node), F_CODE);
+            let end_row = match leaf.end_column == 0 && leaf.end_row > leaf.start_row {
+                true => leaf.end_row - 1,
+                false => leaf.end_row,
+            };
+            self.mark((leaf.start_row, end_row), F_CODE);
         }
         if !role.named {
             return;
@@ -458,7 +463,7 @@ impl<'a> Visit<'a> {
         };
         let roles = self.roles;
         let words = &mut self.words;
-        for_each_word(text, node.start_position().row as u32, WordSource::Code, |w, row| {
+        for_each_word(text, leaf.start_row, WordSource::Code, |w, row| {
             if raw || !roles.is_keyword(w) {
                 words.push((w, row));
             }

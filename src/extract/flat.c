@@ -1,0 +1,193 @@
+// A parsed tree's visible nodes in preorder, in one call.
+//
+// The same nodes, in the same order, with the same kind ids, field ids and
+// positions as a `TSTreeCursor` walk (goto_first_child / goto_next_sibling /
+// current_field_id); `tests` in flat.rs compare the two on every fixture and on
+// arbitrary bytes. A cursor pays a call, an iterator rebuilt from its stack and
+// a field-map search up that stack for every step; here each child is looked at
+// once, its field found from its parent's map once.
+//
+// Built against the internal headers of the tree-sitter crate this binary links
+// (build.rs takes them from the crate's own `src/`), so the layouts agree.
+
+#include <stdlib.h>
+#include "tree_sitter/api.h"
+#include "subtree.h"
+#include "language.h"
+#include "tree.h"
+
+typedef struct {
+  TSNode node;
+  uint32_t end_byte;
+  uint32_t end_row;
+  uint32_t end_column;
+  // The index of the first entry after this node's subtree.
+  uint32_t next;
+  uint32_t depth;
+  // The node's kind id (`ts_node_symbol`: alias first, public symbol).
+  uint16_t symbol;
+  // The node's field in its parent (`ts_tree_cursor_current_field_id`).
+  uint16_t field;
+  uint8_t named;
+  uint8_t missing;
+  uint8_t reserved[2];
+} CgFlatNode;
+
+typedef struct {
+  Subtree parent;
+  Length position;
+  uint32_t child_index;
+  uint32_t structural_child_index;
+  const TSSymbol *alias_sequence;
+  const TSFieldMapEntry *fields;
+  const TSFieldMapEntry *fields_end;
+  // The field of a hidden parent, which its children without one of their own
+  // take (0 under a visible parent).
+  TSFieldId inherited_field;
+  uint32_t depth;
+  // The entry of a visible parent, whose `next` is set when it is done; -1
+  // for a hidden one.
+  int64_t entry;
+} Frame;
+
+static inline uint16_t cg_public_symbol(const TSLanguage *language, TSSymbol symbol) {
+  if (symbol == ts_builtin_sym_error) return symbol;
+  return language->public_symbol_map[symbol];
+}
+
+static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, Frame frame) {
+  if (*size == *capacity) {
+    uint32_t grown = *capacity * 2;
+    Frame *more = realloc(*frames, grown * sizeof(Frame));
+    if (!more) return false;
+    *frames = more;
+    *capacity = grown;
+  }
+  (*frames)[(*size)++] = frame;
+  return true;
+}
+
+static inline Frame cg_frame(const TSLanguage *language, Subtree parent, Length position,
+                             TSFieldId inherited_field, uint32_t depth, int64_t entry) {
+  Frame frame = {
+    .parent = parent,
+    .position = position,
+    .child_index = 0,
+    .structural_child_index = 0,
+    .alias_sequence = ts_language_alias_sequence(language, parent.ptr->production_id),
+    .fields = NULL,
+    .fields_end = NULL,
+    .inherited_field = inherited_field,
+    .depth = depth,
+    .entry = entry,
+  };
+  ts_language_field_map(language, parent.ptr->production_id, &frame.fields, &frame.fields_end);
+  return frame;
+}
+
+// The visible nodes of `root`'s subtree, `root` first, written to `out`.
+// Returns how many, or UINT32_MAX when there are more than `capacity` (or
+// memory ran out): the caller grows `out` and asks again.
+uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
+  if (!root.id || capacity == 0) return 0;
+  const TSTree *tree = root.tree;
+  const TSLanguage *language = tree->language;
+  const Subtree *root_subtree = (const Subtree *)root.id;
+  uint32_t count = 0;
+
+  Length start = {root.context[0], {root.context[1], root.context[2]}};
+  Length root_end = length_add(start, ts_subtree_size(*root_subtree));
+  TSSymbol root_alias = root.context[3];
+  out[count++] = (CgFlatNode){
+    .node = root,
+    .end_byte = root_end.bytes,
+    .end_row = root_end.extent.row,
+    .end_column = root_end.extent.column,
+    .next = 1,
+    .depth = 0,
+    .symbol = cg_public_symbol(language, root_alias ? root_alias : ts_subtree_symbol(*root_subtree)),
+    .field = 0,
+    .named = root_alias ? ts_language_symbol_metadata(language, root_alias).named
+                        : ts_subtree_named(*root_subtree),
+    .missing = ts_subtree_missing(*root_subtree),
+  };
+  if (ts_subtree_child_count(*root_subtree) == 0) return count;
+
+  uint32_t size = 0, frames_capacity = 64;
+  Frame *frames = malloc(frames_capacity * sizeof(Frame));
+  if (!frames) return UINT32_MAX;
+  frames[size++] = cg_frame(language, *root_subtree, start, 0, 1, 0);
+
+  while (size > 0) {
+    Frame *frame = &frames[size - 1];
+    if (frame->child_index == frame->parent.ptr->child_count) {
+      if (frame->entry >= 0) out[frame->entry].next = count;
+      size--;
+      continue;
+    }
+    const Subtree *children = ts_subtree_children(frame->parent);
+    const Subtree *child = &children[frame->child_index];
+    Length position = frame->position;
+    bool extra = ts_subtree_extra(*child);
+    TSSymbol alias = 0;
+    TSFieldId field = 0;
+    if (!extra) {
+      if (frame->alias_sequence) alias = frame->alias_sequence[frame->structural_child_index];
+      for (const TSFieldMapEntry *map = frame->fields; map < frame->fields_end; map++) {
+        if (!map->inherited && map->child_index == frame->structural_child_index) {
+          field = map->field_id;
+          break;
+        }
+      }
+      if (!field) field = frame->inherited_field;
+      frame->structural_child_index++;
+    }
+    bool visible = ts_subtree_visible(*child) || alias;
+    Length end = length_add(position, ts_subtree_size(*child));
+    frame->position = end;
+    frame->child_index++;
+    if (frame->child_index < frame->parent.ptr->child_count) {
+      frame->position = length_add(frame->position, ts_subtree_padding(children[frame->child_index]));
+    }
+    uint32_t depth = frame->depth;
+    bool has_children = ts_subtree_child_count(*child) > 0;
+
+    if (visible) {
+      if (count == capacity) {
+        free(frames);
+        return UINT32_MAX;
+      }
+      uint32_t index = count++;
+      out[index] = (CgFlatNode){
+        .node = {{position.bytes, position.extent.row, position.extent.column, alias}, child, tree},
+        .end_byte = end.bytes,
+        .end_row = end.extent.row,
+        .end_column = end.extent.column,
+        .next = index + 1,
+        .depth = depth,
+        .symbol = cg_public_symbol(language, alias ? alias : ts_subtree_symbol(*child)),
+        .field = field,
+        .named = alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(*child),
+        .missing = ts_subtree_missing(*child),
+      };
+      if (has_children &&
+          !cg_push(&frames, &size, &frames_capacity, cg_frame(language, *child, position, 0, depth + 1, index))) {
+        free(frames);
+        return UINT32_MAX;
+      }
+    } else if (has_children && ts_subtree_visible_child_count(*child) > 0) {
+      if (!cg_push(&frames, &size, &frames_capacity, cg_frame(language, *child, position, field, depth, -1))) {
+        free(frames);
+        return UINT32_MAX;
+      }
+    }
+  }
+  free(frames);
+  return count;
+}
+
+// How many visible nodes `root`'s subtree has, `root` included.
+uint32_t cg_flat_count(TSNode root) {
+  if (!root.id) return 0;
+  return ts_subtree_visible_descendant_count(*(const Subtree *)root.id) + 1;
+}
