@@ -60,6 +60,7 @@ pub(crate) struct FlatBuf {
 }
 
 /// The visible nodes of a subtree, in preorder (the order of a cursor's walk).
+#[derive(Clone, Copy)]
 pub(crate) struct Flat<'b, 'tree> {
     raw: &'b [Raw],
     tree: PhantomData<Node<'tree>>,
@@ -100,6 +101,22 @@ impl FlatBuf {
 impl<'tree> Flat<'_, 'tree> {
     pub(crate) fn len(&self) -> usize {
         self.raw.len()
+    }
+
+    /// Whether the `i`th node is named (`Node::is_named`).
+    pub(crate) fn named(&self, i: usize) -> bool {
+        self.raw[i].named != 0
+    }
+
+    /// The indexes of the `i`th node's children.
+    pub(crate) fn children(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let end = self.raw[i].next as usize;
+        std::iter::successors(Some(i + 1), move |&c| Some(self.raw[c].next as usize)).take_while(move |&c| c < end)
+    }
+
+    /// The index of the `i`th node's first child in field `field`.
+    pub(crate) fn child_with_field(&self, i: usize, field: u16) -> Option<usize> {
+        self.children(i).find(|&c| self.raw[c].field == field)
     }
 
     pub(crate) fn get(&self, i: usize) -> FlatNode<'tree> {

@@ -121,7 +121,7 @@ impl Extractor {
         match &tree {
             Some(tree) => {
                 let root = tree.root_node();
-                visit.walk(&flat.list(root));
+                visit.walk(flat.list(root));
                 for (r, row) in &macros {
                     visit.macro_word(r.clone(), *row);
                 }

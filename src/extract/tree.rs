@@ -153,6 +153,11 @@ impl Roles {
         }
     }
 
+    /// The kind name of kind id `id` (see [`Roles::kind`]).
+    pub(crate) fn kind_name(&self, id: u16) -> &'static str {
+        self.kind_names.get(id as usize).copied().unwrap_or("ERROR")
+    }
+
     /// The name of the field with id `id` (0: none).
     fn field_name(&self, id: u16) -> Option<&'static str> {
         self.field_names.get(id as usize).copied().flatten()
@@ -223,6 +228,8 @@ pub(crate) struct Visit<'a> {
     /// declaration's doc comment takes no walk back through its siblings
     /// (`Node::prev_sibling` starts over from the parent's first child).
     runs: Vec<Vec<Node<'a>>>,
+    /// The tree's nodes in preorder, once the walk has begun.
+    flat: Option<Flat<'a, 'a>>,
 }
 
 /// Number of lines of `src`: a final line without `\n` counts, an empty file has none.
@@ -270,13 +277,15 @@ impl<'a> Visit<'a> {
             property_type: None,
             labels: Default::default(),
             runs: vec![Vec::new()],
+            flat: None,
         }
     }
 
     /// Walks the whole tree, listed in preorder ([`Flat`]): visits each node,
     /// then its children unless the visit says not to, and leaves each node
     /// after its children.
-    pub(crate) fn walk(&mut self, flat: &Flat<'_, 'a>) {
+    pub(crate) fn walk(&mut self, flat: Flat<'a, 'a>) {
+        self.flat = Some(flat);
         let mut i = 0;
         // The path's nodes not left yet (those at depths below this).
         let mut open = 0usize;
@@ -292,6 +301,8 @@ impl<'a> Visit<'a> {
             self.graph.path.push((n.node, n.field));
             self.graph.kinds.truncate(depth);
             self.graph.kinds.push(n.kind);
+            self.graph.at.truncate(depth);
+            self.graph.at.push(i as u32);
             open = depth + 1;
             if self.visit(n.node, role, depth) {
                 if n.next as usize > i + 1 {
