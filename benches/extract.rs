@@ -118,8 +118,30 @@ fn interleaved(samples: &[Sample]) {
     }
 }
 
+/// `CG_BENCH_ONLY=parse|extract`: only that, over the sample `CG_BENCH_ROUNDS`
+/// times (default 3), for `perf stat` to count instructions and cycles of one
+/// against the other.
+fn only(samples: &[Sample], what: &str) {
+    let rounds: usize = std::env::var("CG_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let mut extractor = Extractor::new();
+    for _ in 0..rounds {
+        for s in samples {
+            for (path, src) in &s.files {
+                match what {
+                    "parse" => black_box(extractor.parse_only(path, s.language, src)),
+                    _ => black_box(extractor.extract(path, s.language, src, 0).terms.len()),
+                };
+            }
+        }
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let samples = samples();
+    if let Ok(what) = std::env::var("CG_BENCH_ONLY") {
+        only(&samples, &what);
+        return;
+    }
     interleaved(&samples);
     if std::env::var_os("CG_BENCH_RATIO_ONLY").is_some() {
         return;

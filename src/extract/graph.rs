@@ -409,6 +409,8 @@ impl<'a> Visit<'a> {
             self.graph.frames.pop();
         }
         let g = &role.graph;
+        // The node is the path's last (`self.kind(&node)` asks tree-sitter).
+        let kind = self.path_kind(depth);
         if !self.graph.narrowed.is_empty() {
             if let Some(i) = self.graph.narrowed.iter().position(|(id, _, _)| *id == node.id()) {
                 let (_, rest_of_block, locals) = self.graph.narrowed.swap_remove(i);
@@ -430,7 +432,7 @@ impl<'a> Visit<'a> {
             // `const { a } = t` with `t: T`, `({ a }: T) => ..`: `a` is `T`'s
             // field `a` (not a `T`); other names of the pattern are untyped.
             let owner = self.ts_destructured(node);
-            if self.kind(&node) == "match_pattern" {
+            if kind == "match_pattern" {
                 // A Rust match arm's names are the arm's: a frame the walk
                 // leaves with the arm (`Some(second) => ..` and a call of the
                 // function `second()` in the next arm).
@@ -484,12 +486,12 @@ impl<'a> Visit<'a> {
         } else if self.spec.language == crate::lang::Language::Ruby && g.call_field != 0 {
             self.ruby_require(node);
         }
-        if self.kind(&node) == "lookup_type" && js_like(self.spec) {
+        if kind == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
         }
         use crate::lang::Language::{CSharp, Cpp, Java, Ruby};
         if matches!(self.spec.language, Ruby | Java | CSharp | Cpp) {
-            match (self.spec.language, self.kind(&node)) {
+            match (self.spec.language, kind) {
                 (Ruby, "super") => self.ruby_super(node),
                 (Java, "explicit_constructor_invocation") | (CSharp, "constructor_initializer") => {
                     self.constructor_chain(node)
@@ -727,6 +729,12 @@ impl<'a> Visit<'a> {
         &self.roles.by_id(self.graph.kinds[i]).graph
     }
 
+    /// The kind name of the path's node at `i` (from the kind ids the walk
+    /// keeps: no call into tree-sitter).
+    pub(super) fn path_kind(&self, i: usize) -> &'static str {
+        self.roles.kind_name(self.graph.kinds[i])
+    }
+
     /// Rust and Go: the new locals of a declaration with a value (`let f =
     /// f(x);`, `f := f(x)`) are not bound in that value
     /// ([`GraphState::unbound_yet`]); a name already local stays so there.
@@ -879,7 +887,7 @@ impl<'a> Visit<'a> {
             "required_parameter" | "optional_parameter" => k.checked_sub(2)?,
             _ => return None,
         };
-        if !matches!(self.kind(&path[func].0), "arrow_function" | "function_expression") {
+        if !matches!(self.path_kind(func), "arrow_function" | "function_expression") {
             return None;
         }
         let args = path.get(func.checked_sub(1)?)?.0;
@@ -1564,7 +1572,7 @@ impl<'a> Visit<'a> {
         }
         if k >= 1
             && self.spec.language == crate::lang::Language::Rust
-            && self.kind(&self.graph.path[k - 1].0) == "token_tree"
+            && self.path_kind(k - 1) == "token_tree"
             && self.rust_macro_token(self.graph.path[k - 1].0, node, text, line)
         {
             return;
@@ -1655,7 +1663,7 @@ impl<'a> Visit<'a> {
                 if role == RefRole::Type
                     && js_like(self.spec)
                     && self.kind(&o) == "identifier"
-                    && self.kind(&path[k - 1].0) == "nested_type_identifier"
+                    && self.path_kind(k - 1) == "nested_type_identifier"
                     && self.in_inherit(k - 1) =>
             {
                 (RefRole::Inherit, Some((self.text(o), self.receiver(o, 0))))
@@ -2227,7 +2235,7 @@ impl<'a> Visit<'a> {
             }
             "shorthand_field_initializer" => (self.child(path[k - 3].0, "name"), true),
             "field_pattern" if self.child(entry, "name").map(|f| f.id()) == me => {
-                (self.child(path[k - 2].0, "type"), self.kind(&path[k].0) == "shorthand_field_identifier")
+                (self.child(path[k - 2].0, "type"), self.path_kind(k) == "shorthand_field_identifier")
             }
             _ => return None,
         };
@@ -2386,7 +2394,7 @@ impl<'a> Visit<'a> {
                 // Python's `from a.b import c`: `a`, `b`.
                 ("import_from_statement", Some("module_name")) => return false,
                 // PHP's `use A\B\{C, D}`: `A`, `B`.
-                ("namespace_use_declaration", None) if self.kind(&path[i].0) == "namespace_name" => return false,
+                ("namespace_use_declaration", None) if self.path_kind(i) == "namespace_name" => return false,
                 _ => {}
             }
         }
@@ -2452,7 +2460,7 @@ impl<'a> Visit<'a> {
         let (mut low, mut levels) = (k, 0);
         while low > 0 && levels < 6 {
             low -= 1;
-            levels += usize::from(!matches!(self.kind(&path[low].0), "union_type" | "intersection_type"));
+            levels += usize::from(!matches!(self.path_kind(low), "union_type" | "intersection_type"));
         }
         for i in (low..k).rev() {
             let g = self.path_role(i);
@@ -2468,7 +2476,7 @@ impl<'a> Visit<'a> {
                 return value == Some(path[i + 1].0.id())
                     && (i + 1..k).all(|j| {
                         matches!(
-                            self.kind(&path[j].0),
+                            self.path_kind(j),
                             "union_type"
                                 | "intersection_type"
                                 | "parenthesized_type"
