@@ -103,6 +103,11 @@ impl<'tree> Flat<'_, 'tree> {
         self.raw.len()
     }
 
+    /// The index after the `i`th node's subtree.
+    pub(crate) fn next_of(&self, i: usize) -> usize {
+        self.raw[i].next as usize
+    }
+
     /// Whether the `i`th node is named (`Node::is_named`).
     pub(crate) fn named(&self, i: usize) -> bool {
         self.raw[i].named != 0
@@ -111,12 +116,33 @@ impl<'tree> Flat<'_, 'tree> {
     /// The indexes of the `i`th node's children.
     pub(crate) fn children(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         let end = self.raw[i].next as usize;
-        std::iter::successors(Some(i + 1), move |&c| Some(self.raw[c].next as usize)).take_while(move |&c| c < end)
+        let mut c = i + 1;
+        std::iter::from_fn(move || {
+            let child = (c < end).then_some(c)?;
+            c = self.raw[child].next as usize;
+            Some(child)
+        })
+    }
+
+    /// The index of `node` in the list, if it is one of its nodes: found by
+    /// its start among the nodes (in preorder, starts never decrease), then
+    /// by its id among those starting there.
+    pub(crate) fn index_of(&self, node: Node<'_>) -> Option<usize> {
+        let raw = node.into_raw();
+        let start = raw.context[0];
+        let first = self.raw.partition_point(|r| r.node.context[0] < start);
+        let same = self.raw[first..].iter().take_while(|r| r.node.context[0] == start);
+        same.into_iter().position(|r| r.node.id == raw.id).map(|p| first + p)
     }
 
     /// The index of the `i`th node's first child in field `field`.
     pub(crate) fn child_with_field(&self, i: usize, field: u16) -> Option<usize> {
         self.children(i).find(|&c| self.raw[c].field == field)
+    }
+
+    /// The indexes of the `i`th node's children in field `field`.
+    pub(crate) fn children_with_field(&self, i: usize, field: u16) -> impl Iterator<Item = usize> + '_ {
+        self.children(i).filter(move |&c| self.raw[c].field == field)
     }
 
     pub(crate) fn get(&self, i: usize) -> FlatNode<'tree> {
@@ -213,6 +239,32 @@ mod tests {
         assert_eq!(got.len(), want.len(), "{path}: node count");
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(g, w, "{path}: node {i} ({})", flat.get(i).node.kind());
+        }
+        // Starts never decrease (`index_of` searches them), and each node is
+        // found at its index.
+        for i in 1..flat.len() {
+            assert!(flat.get(i - 1).start_byte <= flat.get(i).start_byte, "{path}: start of {i}");
+        }
+        for i in 0..flat.len() {
+            assert_eq!(flat.index_of(flat.get(i).node), Some(i), "{path}: index of {i}");
+        }
+        // The children in a field are tree-sitter's `children_by_field_id`
+        // (which reads a cursor's fields; `child_by_field_id` reads field maps
+        // and differs in error recovery), the named children its.
+        let fields = tree.language().field_count() as u16;
+        for i in 0..flat.len() {
+            let n = flat.get(i).node;
+            for field in 1..=fields {
+                let want: Vec<usize> = match std::num::NonZeroU16::new(field) {
+                    Some(f) => n.children_by_field_id(f, &mut n.walk()).map(|c| c.id()).collect(),
+                    None => Vec::new(),
+                };
+                let got: Vec<usize> = flat.children_with_field(i, field).map(|c| flat.get(c).node.id()).collect();
+                assert_eq!(got, want, "{path}: node {i} ({}) field {field} children", n.kind());
+            }
+            let want: Vec<usize> = n.named_children(&mut n.walk()).map(|c| c.id()).collect();
+            let got: Vec<usize> = flat.children(i).filter(|&c| flat.named(c)).map(|c| flat.get(c).node.id()).collect();
+            assert_eq!(got, want, "{path}: node {i} named children");
         }
         // `next` skips exactly the node's subtree.
         for i in 0..flat.len() {

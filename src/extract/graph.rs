@@ -517,8 +517,7 @@ impl<'a> Visit<'a> {
             // `namespace { .. }`, PHP's `namespace { .. }`) names none: its body
             // was taken for the name.
             let name = self.child(node, "name").or_else(|| {
-                let mut cursor = node.walk();
-                let first = node.named_children(&mut cursor).find(|c| self.kind(c).contains("identifier"));
+                let first = self.kids(node, true).find(|c| self.kind(c).contains("identifier"));
                 first
             });
             if let Some(n) = name {
@@ -582,8 +581,7 @@ impl<'a> Visit<'a> {
         // A case whose value is no enum member discriminates nothing, nor do
         // the cases falling into its body.
         let mut told = true;
-        let mut cursor = body.walk();
-        for case in body.named_children(&mut cursor) {
+        for case in self.kids(body, true) {
             match self.kind(&case) {
                 "switch_case" => {
                     match self.child(case, "value").and_then(|c| self.enum_member(c)) {
@@ -844,8 +842,7 @@ impl<'a> Visit<'a> {
         }
         if ty.is_none() && idents.len() == 1 {
             let value = if b.value.is_empty() {
-                let mut c = node.walk();
-                let found = node.named_children(&mut c).find(|c| self.roles.of(*c).graph.construction_field != 0);
+                let found = self.kids(node, true).find(|c| self.roles.of(*c).graph.construction_field != 0);
                 found
             } else if self.kind(&node) == "for_in_statement" && !self.operator_is(node, "of") {
                 // `for (const k in o)`: a key, no value of `o`.
@@ -902,14 +899,12 @@ impl<'a> Visit<'a> {
         {
             // A function's callback: its parameter's type, if the file
             // declares the function so (resolved when the file is read).
-            let mut c = args.walk();
-            let i = args.named_children(&mut c).position(|a| a == path[func].0)?;
+            let i = self.kids(args, true).position(|a| a == path[func].0)?;
             let j = match self.kind(&node) {
                 "arrow_function" => 0,
                 _ => {
                     let params = path[k - 1].0;
-                    let mut c = params.walk();
-                    let j = params.named_children(&mut c).position(|p| p == node)?;
+                    let j = self.kids(params, true).position(|p| p == node)?;
                     j
                 }
             };
@@ -956,8 +951,7 @@ impl<'a> Visit<'a> {
         while let Some(n) = stack.pop() {
             match self.kind(&n) {
                 "union_type" | "parenthesized_type" => {
-                    let mut c = n.walk();
-                    stack.extend(n.named_children(&mut c).collect::<Vec<_>>().into_iter().rev());
+                    stack.extend(self.kids(n, true).collect::<Vec<_>>().into_iter().rev());
                 }
                 "predefined_type" | "literal_type" | "null" | "undefined" => {}
                 _ => {
@@ -1082,8 +1076,7 @@ impl<'a> Visit<'a> {
         }
         let Some(params) = self.child(func, "parameters") else { return };
         let mut found: Vec<CallbackParam> = Vec::new();
-        let mut c = params.walk();
-        for (i, p) in params.named_children(&mut c).enumerate() {
+        for (i, p) in self.kids(params, true).enumerate() {
             let Some(ft) =
                 self.child(p, "type").and_then(|t| t.named_child(0)).filter(|t| self.kind(t) == "function_type")
             else {
@@ -1271,7 +1264,7 @@ impl<'a> Visit<'a> {
                 let mut name_node = None;
                 let mut alias = String::new();
                 let mut is_static = false;
-                for (i, child) in node.children(&mut node.walk()).enumerate() {
+                for (i, child) in self.kids(node, false).enumerate() {
                     if !child.is_named() {
                         is_static |= self.text(child) == "static";
                         continue;
@@ -1319,7 +1312,7 @@ impl<'a> Visit<'a> {
         }
         let Some(args) = self.child(node, "arguments") else { return };
         let Some(arg) = args.named_child(0).filter(|a| self.kind(a) == "string") else { return };
-        if arg.named_children(&mut arg.walk()).any(|c| self.kind(&c) == "interpolation") {
+        if self.kids(arg, true).any(|c| self.kind(&c) == "interpolation") {
             return;
         }
         let path = trim_quotes(self.text(arg));
@@ -1382,7 +1375,7 @@ impl<'a> Visit<'a> {
                 names.push((n.clone(), n));
             }
         }
-        if node.named_children(&mut node.walk()).any(|c| self.kind(&c) == "wildcard_import") {
+        if self.kids(node, true).any(|c| self.kind(&c) == "wildcard_import") {
             names.push(("*".to_string(), "*".to_string()));
         }
         self.graph.imports.push(ImportFact { line, spec: module, names, kind });
@@ -1399,8 +1392,8 @@ impl<'a> Visit<'a> {
             return;
         };
         let full = self.text(path).split_whitespace().collect::<String>();
-        let glob = node.named_children(&mut node.walk()).any(|c| self.kind(&c) == "asterisk");
-        let is_static = node.children(&mut node.walk()).any(|c| !c.is_named() && self.text(c) == "static");
+        let glob = self.kids(node, true).any(|c| self.kind(&c) == "asterisk");
+        let is_static = self.kids(node, false).any(|c| !c.is_named() && self.text(c) == "static");
         let (spec, names) = if glob {
             (full, vec![("*".to_string(), "*".to_string())])
         } else {
@@ -1417,22 +1410,17 @@ impl<'a> Visit<'a> {
     fn php_use(&mut self, node: Node<'a>, line: u32, kind: ImportKind) {
         let mut prefix = String::new();
         let mut clauses: Vec<Node<'a>> = Vec::new();
-        for c in node.named_children(&mut node.walk()) {
+        for c in self.kids(node, true) {
             match self.kind(&c) {
                 "namespace_name" => prefix = self.text(c).to_string(),
                 "namespace_use_clause" => clauses.push(c),
-                "namespace_use_group" => clauses.extend(
-                    c.named_children(&mut c.walk())
-                        .filter(|g| self.kind(g) == "namespace_use_clause")
-                        .collect::<Vec<_>>(),
-                ),
+                "namespace_use_group" => clauses
+                    .extend(self.kids(c, true).filter(|g| self.kind(g) == "namespace_use_clause").collect::<Vec<_>>()),
                 _ => {}
             }
         }
         for clause in clauses {
-            let mut cursor = clause.walk();
-            let Some(target) =
-                clause.named_children(&mut cursor).find(|c| matches!(self.kind(c), "qualified_name" | "name"))
+            let Some(target) = self.kids(clause, true).find(|c| matches!(self.kind(c), "qualified_name" | "name"))
             else {
                 continue;
             };
@@ -1449,8 +1437,7 @@ impl<'a> Visit<'a> {
         if level > 4 {
             return;
         }
-        let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
+        for child in self.kids(node, true) {
             match self.kind(&child) {
                 "import_specifier" | "export_specifier" => {
                     let name = self.child(child, "name").map(|n| self.text(n)).unwrap_or("");
@@ -1485,8 +1472,7 @@ impl<'a> Visit<'a> {
                 }
             }
             "use_list" => {
-                let mut cursor = node.walk();
-                for child in node.named_children(&mut cursor) {
+                for child in self.kids(node, true) {
                     self.rust_use(child, prefix, out, level + 1);
                 }
             }
@@ -1725,10 +1711,10 @@ impl<'a> Visit<'a> {
         // node's siblings are found by walking from the first: asking each
         // name's, or listing a group again after each group inside it, was
         // quadratic in long macros: Rust extraction 46% -> 59% over parsing).
-        self.graph.macro_tokens.entry(tokens.id()).or_insert_with(|| {
-            let mut cursor = tokens.walk();
-            tokens.children(&mut cursor).collect()
-        });
+        if !self.graph.macro_tokens.contains_key(&tokens.id()) {
+            let all = self.kids(tokens, false).collect();
+            self.graph.macro_tokens.insert(tokens.id(), all);
+        }
         let Some(all) = self.graph.macro_tokens.get(&tokens.id()) else { return false };
         let at = all.partition_point(|n| n.start_byte() < node.start_byte());
         if all.get(at).is_none_or(|n| n.id() != node.id()) {
@@ -1812,8 +1798,7 @@ impl<'a> Visit<'a> {
         if n <= 2 {
             return Some(0);
         }
-        let mut cursor = group.walk();
-        let commas = group.children(&mut cursor).filter(|c| self.text(*c) == ",").count();
+        let commas = self.kids(group, false).filter(|c| self.text(*c) == ",").count();
         let trailing = group.child(n - 2).is_some_and(|c| self.text(c) == ",");
         let count = commas + 1 - trailing as usize;
         (count <= crate::extract::MAX_ARGS).then_some(count as u8)
@@ -1856,8 +1841,7 @@ impl<'a> Visit<'a> {
     /// The arguments of an argument list, comments left out; `None` past
     /// [`crate::extract::MAX_ARGS`].
     fn arguments_in(&self, list: Node<'a>) -> Option<u8> {
-        let mut cursor = list.walk();
-        let n = list.named_children(&mut cursor).filter(|a| !self.kind(a).contains("comment")).count();
+        let n = self.kids(list, true).filter(|a| !self.kind(a).contains("comment")).count();
         (n <= crate::extract::MAX_ARGS).then_some(n as u8)
     }
 
@@ -1910,8 +1894,7 @@ impl<'a> Visit<'a> {
             let base = if java {
                 self.child(class, "superclass").and_then(|s| s.named_child(0))
             } else {
-                let mut c = class.walk();
-                let list = class.named_children(&mut c).find(|c| self.kind(c) == "base_list");
+                let list = self.kids(class, true).find(|c| self.kind(c) == "base_list");
                 list.and_then(|l| l.named_child(0))
             };
             // Its last name (`ImmutableCollection.ArrayBasedBuilder<E>`:
@@ -1924,8 +1907,7 @@ impl<'a> Visit<'a> {
         let list = match java {
             true => self.child(node, "arguments"),
             false => {
-                let mut c = node.walk();
-                let list = node.named_children(&mut c).find(|c| self.kind(c) == "argument_list");
+                let list = self.kids(node, true).find(|c| self.kind(c) == "argument_list");
                 list
             }
         };
@@ -1951,8 +1933,7 @@ impl<'a> Visit<'a> {
                 && self.child(*c, "body").is_none();
             self.kind(c) != "comment" && !forward
         };
-        let mut cursor = body.walk();
-        let first = body.named_children(&mut cursor).find(declares);
+        let first = self.kids(body, true).find(declares);
         if first.map(|f| f.id()) != Some(node.id()) {
             return;
         }
@@ -2000,12 +1981,10 @@ impl<'a> Visit<'a> {
         let (own, bases): (&str, Vec<&str>) = match class {
             Some(c) => {
                 let Some(own) = self.child(c, "name").map(last) else { return };
-                let mut cursor = c.walk();
-                let clause = c.named_children(&mut cursor).find(|n| self.kind(n) == "base_class_clause");
+                let clause = self.kids(c, true).find(|n| self.kind(n) == "base_class_clause");
                 let mut bases = Vec::new();
                 if let Some(clause) = clause {
-                    let mut cursor = clause.walk();
-                    for b in clause.named_children(&mut cursor) {
+                    for b in self.kids(clause, true) {
                         if matches!(self.kind(&b), "type_identifier" | "qualified_identifier" | "template_type") {
                             bases.push(last(b));
                         }
@@ -2029,9 +2008,7 @@ impl<'a> Visit<'a> {
         } else {
             return;
         };
-        let mut cursor = node.walk();
-        let list =
-            node.named_children(&mut cursor).find(|c| matches!(self.kind(c), "argument_list" | "initializer_list"));
+        let list = self.kids(node, true).find(|c| matches!(self.kind(c), "argument_list" | "initializer_list"));
         let args = list.and_then(|l| self.arguments_in(l));
         let line = leaf.start_position().row as u32 + 1;
         // Its name is this call, not also a member's reference.
@@ -2165,7 +2142,7 @@ impl<'a> Visit<'a> {
             (None, None) => None,
         };
         let mut keys = Vec::new();
-        for c in pattern.named_children(&mut pattern.walk()) {
+        for c in self.kids(pattern, true) {
             if self.kind(&c) == "shorthand_property_identifier_pattern" {
                 keys.push(self.text(c));
             }
@@ -2346,7 +2323,7 @@ impl<'a> Visit<'a> {
             }
             "union_type" => {
                 let mut found = None;
-                for c in t.named_children(&mut t.walk()) {
+                for c in self.kids(t, true) {
                     if matches!(self.kind(&c), "predefined_type" | "literal_type") {
                         continue;
                     }
@@ -2371,11 +2348,7 @@ impl<'a> Visit<'a> {
             // Python's `import a.b`: modules, not definitions.
             "import_statement" if self.spec.language == crate::lang::Language::Python => return false,
             // Java's `import a.b.*;`: a package.
-            "import_declaration"
-                if statement.named_children(&mut statement.walk()).any(|c| self.kind(&c) == "asterisk") =>
-            {
-                return false
-            }
+            "import_declaration" if self.kids(statement, true).any(|c| self.kind(&c) == "asterisk") => return false,
             _ => {}
         }
         for i in at + 1..=k {
@@ -2516,7 +2489,7 @@ impl<'a> Visit<'a> {
     fn type_parameters(&mut self, node: Node<'a>, field: &str) {
         let mut names = Vec::new();
         if field.is_empty() {
-            for c in node.named_children(&mut node.walk()) {
+            for c in self.kids(node, true) {
                 if self.roles.of(c).graph.name {
                     names.push(self.text(c));
                 }
@@ -2721,8 +2694,7 @@ impl<'a> Visit<'a> {
     /// like `x.field.m()` in other files).
     pub(super) fn record_field_type(&mut self, node: Node<'a>, names: &[Node<'a>]) -> Option<String> {
         let ty = self.child(node, "type").or_else(|| {
-            let mut c = node.walk();
-            let decl = node.named_children(&mut c).find(|c| self.kind(c) == "variable_declaration");
+            let decl = self.kids(node, true).find(|c| self.kind(c) == "variable_declaration");
             decl.and_then(|d| self.child(d, "type"))
         });
         // TS: `parent: A | B` is `A|B` (see `ts_union`).

@@ -182,6 +182,32 @@ impl Roles {
     }
 }
 
+/// A node's children ([`Visit::kids`]).
+enum Kids<'a> {
+    Flat { flat: Flat<'a, 'a>, next: usize, end: usize, named: bool },
+    Tree(std::vec::IntoIter<Node<'a>>),
+}
+
+impl<'a> Iterator for Kids<'a> {
+    type Item = Node<'a>;
+
+    fn next(&mut self) -> Option<Node<'a>> {
+        match self {
+            Kids::Flat { flat, next, end, named } => loop {
+                let c = *next;
+                if c >= *end {
+                    return None;
+                }
+                *next = flat.next_of(c);
+                if !*named || flat.named(c) {
+                    return Some(flat.get(c).node);
+                }
+            },
+            Kids::Tree(all) => all.next(),
+        }
+    }
+}
+
 /// A class body's node id and its access labels (start byte, word).
 type BodyLabels<'a> = (usize, Vec<(usize, &'a str)>);
 
@@ -408,10 +434,28 @@ impl<'a> Visit<'a> {
         node.child_by_field_id(self.roles.field_id(field)?.get())
     }
 
-    /// `node.children_by_field_name(field)`, with the field's id looked up in a table.
+    /// `node.children_by_field_name(field)`, with the field's id looked up in
+    /// a table, and the children from the walk's node list when the node is
+    /// in it (a cursor costs an allocation and a call per step).
     fn children(&self, node: Node<'a>, field: &str) -> Vec<Node<'a>> {
         let Some(id) = self.roles.field_id(field) else { return Vec::new() };
+        if let Some((flat, i)) = self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+            return flat.children_with_field(i, id.get()).map(|c| flat.get(c).node).collect();
+        }
         node.children_by_field_id(id, &mut node.walk()).collect()
+    }
+
+    /// `node.children(..)` (or `named_children`), from the walk's node list
+    /// when the node is in it.
+    fn kids(&self, node: Node<'a>, named: bool) -> Kids<'a> {
+        if let Some((flat, i)) = self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+            return Kids::Flat { flat, next: i + 1, end: flat.next_of(i), named };
+        }
+        let all: Vec<Node<'a>> = match named {
+            true => self.kids(node, true).collect(),
+            false => self.kids(node, false).collect(),
+        };
+        Kids::Tree(all.into_iter())
     }
 
     /// The node's kind name (see [`Roles::kind`]).
@@ -724,7 +768,7 @@ impl<'a> Visit<'a> {
             return false;
         }
         let Some(enumeration) = node.parent().and_then(|list| list.parent()) else { return false };
-        let scoped = enumeration.children(&mut enumeration.walk()).any(|c| matches!(c.kind(), "class" | "struct"));
+        let scoped = self.kids(enumeration, false).any(|c| matches!(c.kind(), "class" | "struct"));
         self.kind(&enumeration) == "enum_specifier"
             && !scoped
             && self.current_scope().is_some_and(|s| matches!(s.kind, "enum" | "typedef"))
@@ -1020,8 +1064,7 @@ impl<'a> Visit<'a> {
         let Some(params) = self.child(func, "parameters") else {
             return false;
         };
-        let mut cursor = params.walk();
-        let found = params.named_children(&mut cursor).any(|p| self.roles.of(p).self_param);
+        let found = self.kids(params, true).any(|p| self.roles.of(p).self_param);
         found
     }
 
@@ -1029,10 +1072,10 @@ impl<'a> Visit<'a> {
         self.property_type = None;
         let mut names: Vec<Node<'a>> = self.children(node, "name").into_iter().filter(|n| n.is_named()).collect();
         if names.is_empty() {
-            for child in node.named_children(&mut node.walk()) {
+            for child in self.kids(node, true) {
                 if self.kind(&child) == "variable_declaration" {
                     // C#: `int a, b;` declares its names in a variable_declaration.
-                    for d in child.named_children(&mut child.walk()) {
+                    for d in self.kids(child, true) {
                         names.extend(self.child(d, "name"));
                     }
                 } else if matches!(self.kind(&child), "variable_declarator" | "property_element" | "const_element") {
@@ -1077,8 +1120,7 @@ impl<'a> Visit<'a> {
                 return Some(node);
             }
             let next = self.child(node, "name").or_else(|| {
-                let mut c = node.walk();
-                let first = node.named_children(&mut c).find(|n| self.roles.of(*n).graph.name);
+                let first = self.kids(node, true).find(|n| self.roles.of(*n).graph.name);
                 first
             })?;
             node = next;
@@ -1225,7 +1267,7 @@ impl<'a> Visit<'a> {
         let declaration = self.signature_text(node.start_byte(), node.end_byte());
         let end = Self::rows(node).1;
         self.property_type = None;
-        let symbols: Vec<Node<'a>> = args.named_children(&mut args.walk()).collect();
+        let symbols: Vec<Node<'a>> = self.kids(args, true).collect();
         for sym in symbols {
             let name = self.text(sym).trim_start_matches(':');
             let name = trim_quotes(name);
@@ -1257,8 +1299,7 @@ impl<'a> Visit<'a> {
                 continue;
             }
             if self.kind(&cur).ends_with("declarator") {
-                let mut c = cur.walk();
-                let inner = cur.named_children(&mut c).find(|n| {
+                let inner = self.kids(cur, true).find(|n| {
                     !matches!(self.kind(n), "type_qualifier" | "attribute_specifier" | "ms_pointer_modifier")
                 });
                 cur = inner?;
@@ -1353,8 +1394,7 @@ impl<'a> Visit<'a> {
     fn modifiers(&self, node: Node<'a>, stop: Option<Node<'a>>) -> Vec<&'a str> {
         let mut out = Vec::new();
         out.extend(self.access_label(node));
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
+        for child in self.kids(node, false) {
             if stop.is_some_and(|s| child.start_byte() >= s.start_byte()) {
                 break;
             }
@@ -1390,7 +1430,7 @@ impl<'a> Visit<'a> {
         let mut cache = self.labels.borrow_mut();
         if cache.as_ref().is_none_or(|(id, _)| *id != parent.id()) {
             let mut labels = Vec::new();
-            for p in parent.named_children(&mut parent.walk()) {
+            for p in self.kids(parent, true) {
                 let text = match self.kind(&p) {
                     "access_specifier" => self.text(p),
                     "identifier" if self.spec.language == crate::lang::Language::Ruby => self.text(p),
@@ -1412,8 +1452,7 @@ impl<'a> Visit<'a> {
     /// The first byte of a declaration's signature: after its attributes, decorators
     /// and leading comments.
     fn signature_start(&self, node: Node<'a>) -> usize {
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
+        for child in self.kids(node, false) {
             let role = self.roles.of(child);
             if !role.attribute && role.class != Class::Comment {
                 return child.start_byte();
@@ -1598,9 +1637,8 @@ impl<'a> Visit<'a> {
     /// Returns false once real code was reached. When that code is a declaration, a
     /// block that touches it is its doc comment, not the file's header: dropped.
     fn header_blocks(&self, parent: Node<'a>, blocks: &mut Vec<Vec<Node<'a>>>, level: usize) -> bool {
-        let mut cursor = parent.walk();
         let mut last_comment_end: Option<u32> = None;
-        for child in parent.children(&mut cursor) {
+        for child in self.kids(parent, false) {
             if !child.is_named() {
                 continue;
             }
