@@ -37,6 +37,9 @@ const MAX_PATTERN_NODES: usize = 64;
 /// The graph role of one node kind (a part of [`Role`]). Field ids are 0 when unset.
 #[derive(Clone, Copy, Default)]
 pub(super) struct GraphRole {
+    /// Whether `graph_visit` has anything to do at a node of the kind, past
+    /// its bookkeeping of frames (most nodes: nothing).
+    visit_work: bool,
     pub name: bool,
     type_name: bool,
     pub(super) call_field: u16,
@@ -127,7 +130,8 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
     let g = &spec.graph;
     let has = |list: &[&str]| list.contains(&kind);
     let pick = |list: &[(&str, &str)]| list.iter().find(|(k, _)| *k == kind).map_or(0, |(_, f)| field(grammar, f));
-    GraphRole {
+    let mut role = GraphRole {
+        visit_work: false,
         name: has(g.name_kinds),
         type_name: has(g.type_name_kinds),
         call_field: pick(g.calls),
@@ -176,7 +180,28 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
             crate::lang::Language::CSharp => kind == "initializer_expression",
             _ => false,
         },
-    }
+    };
+    use crate::lang::Language::{CSharp, Cpp, Java, Ruby};
+    // What `graph_visit` acts on (keep the two in step).
+    role.visit_work = role.function
+        || role.switch
+        || role.guarded
+        || role.binary
+        || role.binding != 0
+        || role.type_param.is_some()
+        || role.import
+        || role.reexport_field != 0
+        || role.scope
+        || (spec.language == Ruby && role.call_field != 0)
+        || (js_like(spec) && kind == "lookup_type")
+        || matches!(
+            (spec.language, kind),
+            (Ruby, "super")
+                | (Java, "explicit_constructor_invocation")
+                | (CSharp, "constructor_initializer")
+                | (Cpp, "field_initializer")
+        );
+    role
 }
 
 pub(super) fn js_like(spec: &LanguageSpec) -> bool {
@@ -409,8 +434,6 @@ impl<'a> Visit<'a> {
             self.graph.frames.pop();
         }
         let g = &role.graph;
-        // The node is the path's last (`self.kind(&node)` asks tree-sitter).
-        let kind = self.path_kind(depth);
         if !self.graph.narrowed.is_empty() {
             if let Some(i) = self.graph.narrowed.iter().position(|(id, _, _)| *id == node.id()) {
                 let (_, rest_of_block, locals) = self.graph.narrowed.swap_remove(i);
@@ -418,6 +441,11 @@ impl<'a> Visit<'a> {
                 self.graph.frames.push(Frame { depth, locals });
             }
         }
+        if !g.visit_work {
+            return;
+        }
+        // The node is the path's last (`self.kind(&node)` asks tree-sitter).
+        let kind = self.path_kind(depth);
         if g.function {
             self.graph.frames.push(Frame { depth, locals: FxHashMap::default() });
         }

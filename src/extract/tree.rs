@@ -79,6 +79,8 @@ struct Role {
 pub(crate) struct Roles {
     by_kind: Vec<Role>,
     keywords: FxHashSet<&'static str>,
+    /// By first byte, a bit per length (< 32) that some keyword has.
+    keyword_shapes: [u32; 256],
     graph_fields: graph::GraphFields,
     /// Field ids by name: tree-sitter finds a field's id by comparing its name
     /// with every field name of the grammar (~1,000 instructions a lookup in Go).
@@ -133,6 +135,13 @@ impl Roles {
         Roles {
             by_kind,
             keywords: spec.keywords.iter().copied().collect(),
+            keyword_shapes: {
+                let mut shapes = [0u32; 256];
+                for k in spec.keywords.iter().filter(|k| !k.is_empty() && k.len() < 32) {
+                    shapes[k.as_bytes()[0] as usize] |= 1 << k.len();
+                }
+                shapes
+            },
             graph_fields: graph::graph_fields(spec, grammar),
             fields: field_names
                 .iter()
@@ -169,7 +178,10 @@ impl Roles {
     }
 
     fn is_keyword(&self, word: &str) -> bool {
-        self.keywords.contains(word)
+        // Most words are no keyword: a keyword of this length and first byte
+        // must exist before the set is asked (hashing the word).
+        let (Some(&first), len) = (word.as_bytes().first(), word.len()) else { return false };
+        len < 32 && self.keyword_shapes[first as usize] & (1 << len) != 0 && self.keywords.contains(word)
     }
 
     fn of(&self, node: Node<'_>) -> &Role {
@@ -1808,6 +1820,27 @@ mod python_annotation_tests {
 mod roles_tests {
     use super::Roles;
     use crate::lang::Language;
+
+    /// `is_keyword` asks the set only for words whose first byte and length
+    /// some keyword has: every keyword is one, and other words of a keyword's
+    /// shape are still told apart by the set.
+    #[test]
+    fn keyword_shapes_let_every_keyword_through() {
+        for language in Language::ALL {
+            let spec = language.spec();
+            let roles = Roles::new(spec, &language.grammar(std::path::Path::new("a")));
+            for k in spec.keywords {
+                assert!(roles.is_keyword(k), "{language}: {k}");
+            }
+            assert!(!roles.is_keyword(""));
+            assert!(!roles.is_keyword("storeOfThings"));
+            if let Some(k) = spec.keywords.iter().find(|k| k.len() > 1) {
+                // Same first byte and length, another word.
+                let other: String = k.chars().take(1).chain(std::iter::repeat_n('Q', k.len() - 1)).collect();
+                assert!(!roles.is_keyword(&other), "{language}: {other}");
+            }
+        }
+    }
 
     /// The walk looks fields up in its own tables; they must agree with the
     /// grammar's for every field of every grammar.
