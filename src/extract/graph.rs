@@ -1041,6 +1041,10 @@ impl<'a> Visit<'a> {
         if self.roles.of(node).graph.member.1 != 0 {
             return;
         }
+        if let Some((flat, root)) = self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+            self.pattern_names_listed(flat, root, out);
+            return;
+        }
         let mut cursor = node.walk();
         let mut seen = 0;
         'walk: loop {
@@ -1077,6 +1081,46 @@ impl<'a> Visit<'a> {
                 if !cursor.goto_parent() || cursor.node() == node {
                     break 'walk;
                 }
+            }
+        }
+    }
+
+    /// [`Visit::pattern_name_nodes`] over the walk's node list, from its
+    /// node at `root` (the same walk: no parent asked of tree-sitter, which
+    /// walks down from the root to find it).
+    fn pattern_names_listed(&self, flat: super::Flat<'a, 'a>, root: usize, out: &mut Vec<Node<'a>>) {
+        let fields = &self.roles.graph_fields;
+        let key_field = self.roles.field_id("key").map_or(0, |f| f.get());
+        let end = flat.next_of(root);
+        let mut ancestors: Vec<usize> = Vec::new();
+        let (mut j, mut seen) = (root, 0);
+        while j < end {
+            while ancestors.last().is_some_and(|&a| flat.next_of(a) <= j) {
+                ancestors.pop();
+            }
+            seen += 1;
+            if seen > MAX_PATTERN_NODES {
+                return;
+            }
+            let n = flat.get(j);
+            let role = self.roles.by_id(n.kind).graph;
+            // The root's field is not its own here (a cursor from it has none).
+            let field = if j == root { 0 } else { n.field };
+            let key = field != 0 && field == key_field;
+            let value = field != 0 && fields.values.contains(&field);
+            let default = value
+                && ancestors.last().is_some_and(|&p| self.roles.kind_name(flat.get(p).kind).contains("parameter"));
+            let a_type = field != 0 && fields.type_fields.contains(&field);
+            let leaf = flat.next_of(j) == j + 1;
+            if role.name && leaf && !key && !default && !a_type {
+                out.push(n.node);
+            }
+            let into_type = key || value || a_type;
+            if !into_type && role.member.1 == 0 && !leaf {
+                ancestors.push(j);
+                j += 1;
+            } else {
+                j = flat.next_of(j);
             }
         }
     }
@@ -1997,14 +2041,17 @@ impl<'a> Visit<'a> {
         let name = self.text(leaf);
         // The constructor's class: the class whose body holds it, or the
         // qualifier of an out-of-line definition (`Derived::Derived`).
-        let mut function = node.parent();
-        while let Some(f) = function.filter(|f| self.kind(f) != "function_definition") {
-            function = f.parent();
-        }
-        let Some(function) = function else { return };
-        let body = function.parent().filter(|b| self.kind(b) == "field_declaration_list");
-        let class =
-            body.and_then(|b| b.parent()).filter(|c| matches!(self.kind(c), "class_specifier" | "struct_specifier"));
+        // The node is the path's last: its ancestors are the path's (asking
+        // tree-sitter for a parent walks down from the root).
+        let path = &self.graph.path;
+        let up = path.len().saturating_sub(1);
+        let Some(f) = (0..up).rev().find(|&i| self.path_kind(i) == "function_definition") else { return };
+        let body = f.checked_sub(1).filter(|&b| self.path_kind(b) == "field_declaration_list");
+        let class = body
+            .and_then(|b| b.checked_sub(1))
+            .filter(|&c| matches!(self.path_kind(c), "class_specifier" | "struct_specifier"))
+            .map(|c| path[c].0);
+        let function = path[f].0;
         let last = |n: Node<'a>| last_name(self.text(n));
         let (own, bases): (&str, Vec<&str>) = match class {
             Some(c) => {
