@@ -93,7 +93,7 @@ impl Extractor {
         let mut flat = std::mem::take(&mut self.flat);
         let grammar = self.grammar(language, &ext);
         let spec = language.spec();
-        let (mut tree, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes());
+        let (mut tree, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes(), None);
         // C++ classes declared with an export macro (`class API Name : Base {
         // .. }`) parse as a function whose body is the class's: its
         // constructors become calls and its bases errors; a macro alone on a
@@ -112,7 +112,18 @@ impl Extractor {
                     span.fill(b' ');
                 }
             }
-            if let (Some(again), false) = parse_bounded(&mut grammar.parser, &blanked) {
+            // Parsed again incrementally: the old tree, told which spans
+            // changed (same lengths, same lines), lends the parser every
+            // subtree away from them.
+            let one_line = macros.iter().all(|(r, _)| !source.as_bytes()[r.clone()].contains(&b'\n'));
+            let old = tree.as_ref().filter(|_| one_line).map(|t| {
+                let mut old = t.clone();
+                for (r, row) in &macros {
+                    old.edit(&same_length_edit(&blanked, r.clone(), *row));
+                }
+                old
+            });
+            if let (Some(again), false) = parse_bounded(&mut grammar.parser, &blanked, old.as_ref()) {
                 tree = Some(again);
             }
         }
@@ -157,7 +168,7 @@ impl Extractor {
         let source = lone_cr_to_lf(String::from_utf8_lossy(body));
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let grammar = self.grammar(language, &ext);
-        parse_bounded(&mut grammar.parser, source.as_bytes()).0
+        parse_bounded(&mut grammar.parser, source.as_bytes(), None).0
     }
 
     /// Parses the bytes and visits every node of the tree as the walk lists them, doing
@@ -301,7 +312,29 @@ pub const PARSE_BUDGET_BASE: std::time::Duration = std::time::Duration::from_sec
 pub const PARSE_BUDGET_PER_MIB: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Parses `source` within the budget; `(None, true)` when the budget ran out.
-fn parse_bounded(parser: &mut Parser, source: &[u8]) -> (Option<tree_sitter::Tree>, bool) {
+/// An edit replacing the bytes of `range` (on line `row`, 0-based) by as many
+/// others on the same line: what blanking a macro out is.
+fn same_length_edit(src: &[u8], range: std::ops::Range<usize>, row: u32) -> tree_sitter::InputEdit {
+    let line_start = src[..range.start.min(src.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let start = tree_sitter::Point { row: row as usize, column: range.start - line_start };
+    let end = tree_sitter::Point { row: row as usize, column: range.end - line_start };
+    tree_sitter::InputEdit {
+        start_byte: range.start,
+        old_end_byte: range.end,
+        new_end_byte: range.end,
+        start_position: start,
+        old_end_position: end,
+        new_end_position: end,
+    }
+}
+
+/// Parses `source` within its time budget, reusing the parts of `old` (an
+/// earlier tree of it, edited to match) that no edit touched.
+fn parse_bounded(
+    parser: &mut Parser,
+    source: &[u8],
+    old: Option<&tree_sitter::Tree>,
+) -> (Option<tree_sitter::Tree>, bool) {
     let budget = PARSE_BUDGET_BASE + PARSE_BUDGET_PER_MIB.mul_f64(source.len() as f64 / (1 << 20) as f64);
     let started = std::time::Instant::now();
     let mut over_budget = false;
@@ -312,7 +345,7 @@ fn parse_bounded(parser: &mut Parser, source: &[u8]) -> (Option<tree_sitter::Tre
     };
     let options = tree_sitter::ParseOptions::new().progress_callback(&mut stop);
     let mut read = |i: usize, _| source.get(i..).unwrap_or_default();
-    let tree = parser.parse_with_options(&mut read, None, Some(options));
+    let tree = parser.parse_with_options(&mut read, old, Some(options));
     if over_budget {
         // A cancelled parse would resume at the next call: start clean.
         parser.reset();
@@ -328,6 +361,65 @@ mod tests {
 
     fn lines_of(facts: &FileFacts, term: &str) -> Vec<u32> {
         facts.terms.iter().find(|t| t.term == term).map(|t| t.lines.clone()).unwrap_or_default()
+    }
+
+    /// The tree of a C++ file parsed again with its export macros blanked:
+    /// incrementally from the first tree (each span an edit), and afresh.
+    fn blanked_trees(src: &str) -> Option<(tree_sitter::Tree, tree_sitter::Tree)> {
+        let mut parser = Parser::new();
+        parser.set_language(&Language::Cpp.grammar(Path::new("a.h"))).unwrap();
+        let first = parser.parse(src, None)?;
+        let macros = export_macro_spans(first.root_node(), src.as_bytes());
+        if macros.is_empty() {
+            return None;
+        }
+        let mut blanked = src.as_bytes().to_vec();
+        for (r, _) in &macros {
+            blanked[r.clone()].fill(b' ');
+        }
+        let mut old = first.clone();
+        for (r, row) in &macros {
+            old.edit(&same_length_edit(&blanked, r.clone(), *row));
+        }
+        let incremental = parse_bounded(&mut parser, &blanked, Some(&old)).0?;
+        let fresh = parse_bounded(&mut parser, &blanked, None).0?;
+        Some((incremental, fresh))
+    }
+
+    /// Every node's kind and byte range, in a cursor's order.
+    fn shape(tree: &tree_sitter::Tree) -> Vec<(String, std::ops::Range<usize>, (usize, usize))> {
+        let mut out = Vec::new();
+        let mut cursor = tree.walk();
+        loop {
+            let n = cursor.node();
+            out.push((n.kind().to_string(), n.byte_range(), (n.start_position().row, n.start_position().column)));
+            if cursor.goto_first_child() {
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return out;
+                }
+            }
+        }
+    }
+
+    /// Blanking export macros reparses incrementally; the tree must be the one
+    /// a fresh parse of the blanked text gives.
+    #[test]
+    fn cpp_export_macros_reparse_incrementally_to_the_fresh_tree() {
+        let sources = [
+            "#define API\nnamespace ns {\nclass API Base {\n public:\n  Base();\n  virtual ~Base();\n};\n\
+             class API Derived : public Base {\n public:\n  Derived();\n  class API Inner final {\n    Inner(int a);\n  };\n};\n}\n",
+            "class Widget : public QObject {\n  Q_OBJECT\n\n public:\n  Widget();\n  void paint();\n};\n",
+            "namespace leveldb {\n\nclass LEVELDB_EXPORT Slice {\n public:\n  Slice() : data_(\"\"), size_(0) {}\n  \
+             size_t size() const { return size_; }\n\n private:\n  const char* data_;\n  size_t size_;\n};\n\n\
+             struct LEVELDB_EXPORT Options {\n  Options();\n  bool create_if_missing = false;\n};\n}  // namespace leveldb\n",
+        ];
+        for src in sources {
+            let (incremental, fresh) = blanked_trees(src).expect("the source has export macros");
+            assert_eq!(shape(&incremental), shape(&fresh), "{src}");
+        }
     }
 
     #[test]
