@@ -31,7 +31,11 @@ typedef struct {
   uint8_t named;
   uint8_t missing;
   uint8_t reserved[2];
+  // The parent's index (UINT32_MAX for the root).
+  uint32_t parent;
 } CgFlatNode;
+
+_Static_assert(sizeof(CgFlatNode) == 64, "flat.rs reads CgFlatNode as a 64-byte Raw");
 
 typedef struct {
   Subtree parent;
@@ -48,6 +52,9 @@ typedef struct {
   // The entry of a visible parent, whose `next` is set when it is done; -1
   // for a hidden one.
   int64_t entry;
+  // The entry of the nearest visible node at or above the parent: its
+  // children's parent.
+  uint32_t visible_parent;
 } Frame;
 
 static inline uint16_t cg_public_symbol(const TSLanguage *language, TSSymbol symbol) {
@@ -73,7 +80,7 @@ static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, F
 }
 
 static inline Frame cg_frame(const TSLanguage *language, Subtree parent, Length position,
-                             TSFieldId inherited_field, uint32_t depth, int64_t entry) {
+                             TSFieldId inherited_field, uint32_t depth, int64_t entry, uint32_t visible_parent) {
   Frame frame = {
     .parent = parent,
     .position = position,
@@ -85,6 +92,7 @@ static inline Frame cg_frame(const TSLanguage *language, Subtree parent, Length 
     .inherited_field = inherited_field,
     .depth = depth,
     .entry = entry,
+    .visible_parent = visible_parent,
   };
   ts_language_field_map(language, parent.ptr->production_id, &frame.fields, &frame.fields_end);
   return frame;
@@ -115,6 +123,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
     .named = root_alias ? ts_language_symbol_metadata(language, root_alias).named
                         : ts_subtree_named(*root_subtree),
     .missing = ts_subtree_missing(*root_subtree),
+    .parent = UINT32_MAX,
   };
   if (ts_subtree_child_count(*root_subtree) == 0) return count;
 
@@ -125,7 +134,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
   }
   uint32_t size = 0, frames_capacity = cg_frames_capacity;
   Frame *frames = cg_frames;
-  frames[size++] = cg_frame(language, *root_subtree, start, 0, 1, 0);
+  frames[size++] = cg_frame(language, *root_subtree, start, 0, 1, 0, 0);
 
   while (size > 0) {
     Frame *frame = &frames[size - 1];
@@ -159,6 +168,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
       frame->position = length_add(frame->position, ts_subtree_padding(children[frame->child_index]));
     }
     uint32_t depth = frame->depth;
+    uint32_t parent = frame->visible_parent;
     bool has_children = ts_subtree_child_count(*child) > 0;
 
     if (visible) {
@@ -179,15 +189,16 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
         .field = field,
         .named = alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(*child),
         .missing = ts_subtree_missing(*child),
+        .parent = parent,
       };
       if (has_children &&
-          !cg_push(&frames, &size, &frames_capacity, cg_frame(language, *child, position, 0, depth + 1, index))) {
+          !cg_push(&frames, &size, &frames_capacity, cg_frame(language, *child, position, 0, depth + 1, index, index))) {
         cg_frames = frames;
         cg_frames_capacity = frames_capacity;
         return UINT32_MAX;
       }
     } else if (has_children && ts_subtree_visible_child_count(*child) > 0) {
-      if (!cg_push(&frames, &size, &frames_capacity, cg_frame(language, *child, position, field, depth, -1))) {
+      if (!cg_push(&frames, &size, &frames_capacity, cg_frame(language, *child, position, field, depth, -1, parent))) {
         cg_frames = frames;
         cg_frames_capacity = frames_capacity;
         return UINT32_MAX;

@@ -25,7 +25,11 @@ struct Raw {
     named: u8,
     missing: u8,
     reserved: [u8; 2],
+    parent: u32,
 }
+
+// The C side's `CgFlatNode` is this size too (`_Static_assert` in flat.c).
+const _: () = assert!(std::mem::size_of::<Raw>() == 64);
 
 extern "C" {
     fn cg_flatten(root: tree_sitter::ffi::TSNode, out: *mut Raw, capacity: u32) -> u32;
@@ -106,6 +110,19 @@ impl<'tree> Flat<'_, 'tree> {
     /// The index after the `i`th node's subtree.
     pub(crate) fn next_of(&self, i: usize) -> usize {
         self.raw[i].next as usize
+    }
+
+    /// The index of the `i`th node's parent (`Node::parent`).
+    pub(crate) fn parent(&self, i: usize) -> Option<usize> {
+        let p = self.raw[i].parent;
+        (p != u32::MAX).then_some(p as usize)
+    }
+
+    /// The index of the `i`th node's previous named sibling
+    /// (`Node::prev_named_sibling`).
+    pub(crate) fn prev_named_sibling(&self, i: usize) -> Option<usize> {
+        let p = self.parent(i)?;
+        self.children(p).take_while(|&c| c < i).filter(|&c| self.named(c)).last()
     }
 
     /// Whether the `i`th node is named (`Node::is_named`).
@@ -265,6 +282,17 @@ mod tests {
             let want: Vec<usize> = n.named_children(&mut n.walk()).map(|c| c.id()).collect();
             let got: Vec<usize> = flat.children(i).filter(|&c| flat.named(c)).map(|c| flat.get(c).node.id()).collect();
             assert_eq!(got, want, "{path}: node {i} named children");
+        }
+        // Parents and previous named siblings are tree-sitter's.
+        for i in 0..flat.len() {
+            let n = flat.get(i).node;
+            assert_eq!(
+                flat.parent(i).map(|p| flat.get(p).node.id()),
+                n.parent().map(|p| p.id()),
+                "{path}: parent of {i}"
+            );
+            let want = n.prev_named_sibling().map(|p| p.id());
+            assert_eq!(flat.prev_named_sibling(i).map(|p| flat.get(p).node.id()), want, "{path}: before {i}");
         }
         // `next` skips exactly the node's subtree.
         for i in 0..flat.len() {

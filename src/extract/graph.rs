@@ -863,7 +863,7 @@ impl<'a> Visit<'a> {
         }
         if ty.is_none() && idents.len() == 1 && self.kind(&node) == "simple_parameter" {
             // PHP: `@param \App\Request $request` in the function's docblock.
-            let function = node.parent().and_then(|p| p.parent());
+            let function = self.parent_of(node).and_then(|p| self.parent_of(p));
             if let Some(doc) = function.and_then(|f| self.php_docblock(f)) {
                 ty = php_doc_tag(doc, "@param", Some(idents[0])).and_then(|t| php_doc_class(t, self.current_type()));
             }
@@ -1062,7 +1062,7 @@ impl<'a> Visit<'a> {
             // (`Store` of C++'s `void add(Store* s)` is a type reference).
             let fields = &self.roles.graph_fields;
             let value = cursor.field_id().is_some_and(|f| fields.values.contains(&f.get()));
-            let default = value && n.parent().is_some_and(|p| self.kind(&p).contains("parameter"));
+            let default = value && self.parent_of(n).is_some_and(|p| self.kind(&p).contains("parameter"));
             let a_type = cursor.field_id().is_some_and(|f| fields.type_fields.contains(&f.get()));
             if role.name && n.child_count() == 0 && !key && !default && !a_type {
                 out.push(n);
@@ -1921,12 +1921,12 @@ impl<'a> Visit<'a> {
     /// as the supertypes declare it (the receiver a [`SUPER_OF`] type).
     fn ruby_super(&mut self, node: Node<'a>) {
         let Some(t) = self.current_type() else { return };
-        let mut up = node.parent();
+        let mut up = self.parent_of(node);
         while let Some(p) = up {
             match self.kind(&p) {
                 "method" | "singleton_method" => break,
                 "class" | "module" | "singleton_class" | "program" => return,
-                _ => up = p.parent(),
+                _ => up = self.parent_of(p),
             }
         }
         let Some(name) = up.and_then(|m| self.child(m, "name")).map(|n| self.text(n)) else { return };
@@ -1950,7 +1950,7 @@ impl<'a> Visit<'a> {
             true => node.child_by_field_name("constructor").is_some_and(|c| self.kind(&c) == "super"),
             false => self.text(node).trim_start_matches(':').trim_start().starts_with("base"),
         };
-        let mut up = node.parent();
+        let mut up = self.parent_of(node);
         while let Some(p) = up {
             if matches!(
                 self.kind(&p),
@@ -1958,7 +1958,7 @@ impl<'a> Visit<'a> {
             ) {
                 break;
             }
-            up = p.parent();
+            up = self.parent_of(p);
         }
         let Some(class) = up else { return };
         let Some(own) = self.child(class, "name").map(|n| self.text(n)) else { return };
@@ -1994,8 +1994,8 @@ impl<'a> Visit<'a> {
     /// the file's definitions are in both (`leveldb::log::Reader`). One after
     /// other declarations, or a second one, leaves the scope as it is.
     fn nested_namespace(&mut self, node: Node<'a>) {
-        let Some(body) = node.parent().filter(|b| self.kind(b) == "declaration_list") else { return };
-        if body.parent().map(|p| p.id()) != self.graph.scope_node {
+        let Some(body) = self.parent_of(node).filter(|b| self.kind(b) == "declaration_list") else { return };
+        if self.parent_of(body).map(|p| p.id()) != self.graph.scope_node {
             return;
         }
         // Before it only comments and forward declarations (`class Env;`,
@@ -2726,7 +2726,7 @@ impl<'a> Visit<'a> {
         }
         let segments = first != o && matches!(self.kind(&first), "identifier" | "crate" | "super" | "self");
         let module = matches!(self.kind(&o), "crate" | "super" | "self")
-            && o.parent().is_some_and(|p| self.kind(&p).starts_with("scoped_"));
+            && self.parent_of(o).is_some_and(|p| self.kind(&p).starts_with("scoped_"));
         (segments || module).then(|| self.text(o))
     }
 
@@ -2753,11 +2753,11 @@ impl<'a> Visit<'a> {
         if self.spec.language != crate::lang::Language::Php {
             return None;
         }
-        let mut prev = decl.prev_named_sibling();
+        let mut prev = self.prev_named_of(decl);
         while let Some(p) = prev {
             match self.kind(&p) {
                 "comment" if self.text(p).starts_with("/**") => return Some(self.text(p)),
-                "comment" | "attribute_list" => prev = p.prev_named_sibling(),
+                "comment" | "attribute_list" => prev = self.prev_named_of(p),
                 _ => return None,
             }
         }

@@ -779,7 +779,7 @@ impl<'a> Visit<'a> {
         if !matches!(self.spec.language, Language::C | Language::Cpp) || self.kind(&node) != "enumerator" {
             return false;
         }
-        let Some(enumeration) = node.parent().and_then(|list| list.parent()) else { return false };
+        let Some(enumeration) = self.parent_of(node).and_then(|list| self.parent_of(list)) else { return false };
         let scoped = self.kids(enumeration, false).any(|c| matches!(c.kind(), "class" | "struct"));
         self.kind(&enumeration) == "enum_specifier"
             && !scoped
@@ -1582,12 +1582,25 @@ impl<'a> Visit<'a> {
         (path.len().saturating_sub(2)..path.len()).rev().find(|&d| path[d].0 == node)
     }
 
-    /// `node.parent()`, from the walk's path when `node` is on its end
+    /// `node.parent()`, from the walk's path when `node` is on its end, else its node list
     /// (`Node::parent` descends from the root).
     fn parent_of(&self, node: Node<'a>) -> Option<Node<'a>> {
-        match self.path_depth(node) {
-            Some(d) => d.checked_sub(1).map(|p| self.graph.path[p].0),
+        if let Some(d) = self.path_depth(node) {
+            return d.checked_sub(1).map(|p| self.graph.path[p].0);
+        }
+        // Tree-sitter finds a parent by walking down from the root.
+        match self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+            Some((flat, i)) => flat.parent(i).map(|p| flat.get(p).node),
             None => node.parent(),
+        }
+    }
+
+    /// `node.prev_named_sibling()`, from the walk's node list when the node
+    /// is in it (tree-sitter walks down from the root to its parent).
+    fn prev_named_of(&self, node: Node<'a>) -> Option<Node<'a>> {
+        match self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+            Some((flat, i)) => flat.prev_named_sibling(i).map(|p| flat.get(p).node),
+            None => node.prev_named_sibling(),
         }
     }
 
