@@ -381,6 +381,9 @@ pub(super) struct GraphState<'a> {
     pub def_names: rustc_hash::FxHashSet<usize>,
     refs: Vec<PendingRef<'a>>,
     imports: Vec<ImportFact>,
+    /// The aliases whole-module imports give (`import * as ts`), as of the
+    /// first `.0` imports ([`Visit::is_module_alias`], asked per name).
+    module_aliases: std::cell::RefCell<(usize, rustc_hash::FxHashSet<String>)>,
     scope: String,
     /// The C++ namespace whose name ends `scope` (by node id): one nested first
     /// in its body extends it (`namespace a { namespace b {` is `a::b`).
@@ -2557,7 +2560,15 @@ impl<'a> Visit<'a> {
     /// A name bound to a whole imported module or package (`fmt`, `* as path`):
     /// its occurrences stand for the module, which is not a definition.
     fn is_module_alias(&self, name: &str) -> bool {
-        self.graph.imports.iter().any(|i| i.names.iter().any(|(n, a)| n == "*" && a == name))
+        let imports = &self.graph.imports;
+        let mut aliases = self.graph.module_aliases.borrow_mut();
+        if aliases.0 != imports.len() {
+            let names = imports[aliases.0.min(imports.len())..].iter().flat_map(|i| &i.names);
+            let added: Vec<String> = names.filter(|(n, _)| n == "*").map(|(_, a)| a.clone()).collect();
+            aliases.1.extend(added);
+            aliases.0 = imports.len();
+        }
+        aliases.1.contains(name)
     }
 
     /// Generic parameters (`T` of `fn f<T>`, `Pair[K, V]`) are not references.

@@ -1475,8 +1475,20 @@ impl<'a> Visit<'a> {
 
     fn signature_text(&self, start: usize, end: usize) -> String {
         let text = self.src.get(start..end.max(start)).unwrap_or("");
-        let text = normalize_ws(text, MAX_SIGNATURE_BYTES).replace("( ", "(").replace(" )", ")");
-        text.trim_end_matches([';', ',', '{', '=', ' ', ':']).to_string()
+        let text = normalize_ws(text, MAX_SIGNATURE_BYTES);
+        // No space just inside parentheses (`( a )` → `(a)`): the spaces are
+        // single, so each is dropped or kept by its neighbours alone.
+        let mut out = String::with_capacity(text.len());
+        let bytes = text.as_bytes();
+        for (i, c) in text.char_indices() {
+            if c == ' ' && ((i > 0 && bytes[i - 1] == b'(') || bytes.get(i + 1) == Some(&b')')) {
+                continue;
+            }
+            out.push(c);
+        }
+        let kept = out.trim_end_matches([';', ',', '{', '=', ' ', ':']).len();
+        out.truncate(kept);
+        out
     }
 
     /// The plain name of a declared result type: Go's first result of a list
