@@ -8,7 +8,10 @@
 //! `$CG_BENCH_FILES` (default 400) files each, read into memory first. Without a
 //! corpus the fixtures are used, so the bench always runs. `CG_BENCH_LANGUAGES`
 //! (`python,java`) limits the languages; `CG_BENCH_RATIO_ONLY=1` prints the
-//! interleaved ratios and skips criterion's groups.
+//! interleaved ratios and skips criterion's groups; `CG_BENCH_ONLY=parse` or
+//! `=extract` runs only that, for counting instructions under valgrind
+//! (`--tool=callgrind`), one mode against the other (this machine has no
+//! hardware counters, and its times vary between runs).
 //!
 //!     cargo bench --bench extract
 
@@ -80,7 +83,8 @@ fn samples() -> Vec<Sample> {
 /// Parse-only and extraction timed file by file, alternating, so the machine's
 /// drifts (this 2-core machine's speed varies between runs) hit both alike. The
 /// printed ratio is the extraction overhead over parse-only; the walk floor is
-/// what a cursor visiting every node (kind and field, nothing else) adds.
+/// what listing every node as the walk reads them (kind and field, nothing
+/// else) adds.
 fn interleaved(samples: &[Sample]) {
     let rounds: usize = std::env::var("CG_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     eprintln!(

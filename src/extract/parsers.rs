@@ -115,7 +115,8 @@ impl Extractor {
             // Parsed again incrementally: the old tree, told which spans
             // changed (same lengths, same lines), lends the parser every
             // subtree away from them.
-            let one_line = macros.iter().all(|(r, _)| !source.as_bytes()[r.clone()].contains(&b'\n'));
+            let one_line =
+                macros.iter().all(|(r, _)| source.as_bytes().get(r.clone()).is_some_and(|b| !b.contains(&b'\n')));
             let old = tree.as_ref().filter(|_| one_line).map(|t| {
                 let mut old = t.clone();
                 for (r, row) in &macros {
@@ -132,12 +133,20 @@ impl Extractor {
         match &tree {
             Some(tree) => {
                 let root = tree.root_node();
-                visit.walk(flat.list(root));
-                for (r, row) in &macros {
-                    visit.macro_word(r.clone(), *row);
+                let list = flat.list(root);
+                if list.len() == 0 {
+                    // The node list could not be made (memory ran out):
+                    // every word is indexed, as without a tree.
+                    visit.words_only();
+                    visit.finish(&mut facts, true);
+                } else {
+                    visit.walk(list);
+                    for (r, row) in &macros {
+                        visit.macro_word(r.clone(), *row);
+                    }
+                    facts.header = visit.header(root);
+                    visit.finish(&mut facts, false);
                 }
-                facts.header = visit.header(root);
-                visit.finish(&mut facts, false);
             }
             None => {
                 visit.words_only();
