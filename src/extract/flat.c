@@ -64,8 +64,10 @@ static inline uint16_t cg_public_symbol(const TSLanguage *language, TSSymbol sym
 
 // Each thread's frame stack, kept between calls (a malloc per file was ~50,000
 // instructions in a build's profile: glibc consolidating after the parser).
-static _Thread_local Frame *cg_frames = NULL;
-static _Thread_local uint32_t cg_frames_capacity = 0;
+// `__thread` (GCC, Clang): tree-sitter-c reads C11's `_Thread_local` as an
+// error, and cg indexes this file too.
+static __thread Frame *cg_frames = NULL;
+static __thread uint32_t cg_frames_capacity = 0;
 
 static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, Frame frame) {
   if (*size == *capacity) {
