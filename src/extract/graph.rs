@@ -1044,54 +1044,10 @@ impl<'a> Visit<'a> {
         if self.roles.of(node).graph.member.1 != 0 {
             return;
         }
-        if let Some((flat, root)) = self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
-            self.pattern_names_listed(flat, root, out);
-            return;
-        }
-        let mut cursor = node.walk();
-        let mut seen = 0;
-        'walk: loop {
-            let n = cursor.node();
-            seen += 1;
-            if seen > MAX_PATTERN_NODES {
-                return;
-            }
-            let role = self.roles.of(n).graph;
-            let key = cursor.field_name() == Some("key");
-            // Type annotations and values inside a pattern bind nothing, nor do
-            // member targets (`self.x = ..` binds no local); a value that is a
-            // name is bound (`{ y: why }`), unless it is a parameter's default
-            // (`NAME` of Python's `def f(c=NAME)` is read); a type is never
-            // (`Store` of C++'s `void add(Store* s)` is a type reference).
-            let fields = &self.roles.graph_fields;
-            let value = cursor.field_id().is_some_and(|f| fields.values.contains(&f.get()));
-            let default = value && self.parent_of(n).is_some_and(|p| self.kind(&p).contains("parameter"));
-            let a_type = cursor.field_id().is_some_and(|f| fields.type_fields.contains(&f.get()));
-            if role.name && n.child_count() == 0 && !key && !default && !a_type {
-                out.push(n);
-            }
-            let into_type = key || value || a_type;
-            if !into_type && role.member.1 == 0 && cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.node() == node {
-                    break 'walk;
-                }
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() || cursor.node() == node {
-                    break 'walk;
-                }
-            }
-        }
-    }
-
-    /// [`Visit::pattern_name_nodes`] over the walk's node list, from its
-    /// node at `root` (the same walk: no parent asked of tree-sitter, which
-    /// walks down from the root to find it).
-    fn pattern_names_listed(&self, flat: super::Flat<'a, 'a>, root: usize, out: &mut Vec<Node<'a>>) {
+        // The walk lists every node of its tree before any is visited, so a
+        // pattern's node is always in the list (no parent is asked of
+        // tree-sitter, which walks down from the root to find it).
+        let Some((flat, root)) = self.listed(node) else { return };
         let fields = &self.roles.graph_fields;
         let key_field = self.roles.field_id("key").map_or(0, |f| f.get());
         let end = flat.next_of(root);
@@ -1107,7 +1063,12 @@ impl<'a> Visit<'a> {
             }
             let n = flat.get(j);
             let role = self.roles.by_id(n.kind).graph;
-            // The root's field is not its own here (a cursor from it has none).
+            // Type annotations and values inside a pattern bind nothing, nor do
+            // member targets (`self.x = ..` binds no local); a value that is a
+            // name is bound (`{ y: why }`), unless it is a parameter's default
+            // (`NAME` of Python's `def f(c=NAME)` is read); a type is never
+            // (`Store` of C++'s `void add(Store* s)` is a type reference). The
+            // root's own field does not count.
             let field = if j == root { 0 } else { n.field };
             let key = field != 0 && field == key_field;
             let value = field != 0 && fields.values.contains(&field);

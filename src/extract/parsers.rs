@@ -105,26 +105,8 @@ impl Extractor {
             (Some(t), Language::Cpp) => export_macro_spans(t.root_node(), source.as_bytes()),
             _ => Vec::new(),
         };
-        if !macros.is_empty() {
-            let mut blanked = source.as_bytes().to_vec();
-            for (r, _) in &macros {
-                if let Some(span) = blanked.get_mut(r.clone()) {
-                    span.fill(b' ');
-                }
-            }
-            // Parsed again incrementally: the old tree, told which spans
-            // changed (same lengths, same lines), lends the parser every
-            // subtree away from them.
-            let one_line =
-                macros.iter().all(|(r, _)| source.as_bytes().get(r.clone()).is_some_and(|b| !b.contains(&b'\n')));
-            let old = tree.as_ref().filter(|_| one_line).map(|t| {
-                let mut old = t.clone();
-                for (r, row) in &macros {
-                    old.edit(&same_length_edit(&blanked, r.clone(), *row));
-                }
-                old
-            });
-            if let (Some(again), false) = parse_bounded(&mut grammar.parser, &blanked, old.as_ref()) {
+        if let Some(t) = tree.as_ref().filter(|_| !macros.is_empty()) {
+            if let Some(again) = reparse_blanked(&mut grammar.parser, t, source.as_bytes(), &macros) {
                 tree = Some(again);
             }
         }
@@ -321,6 +303,36 @@ pub const PARSE_BUDGET_BASE: std::time::Duration = std::time::Duration::from_sec
 pub const PARSE_BUDGET_PER_MIB: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Parses `source` within the budget; `(None, true)` when the budget ran out.
+/// `tree` of `source` parsed again with the `macros` spans blanked out (same
+/// offsets and lines): incrementally, the old tree told which spans changed,
+/// so it lends the parser every subtree away from them. None when the parse
+/// fails or runs past its budget (the first tree is kept then).
+fn reparse_blanked(
+    parser: &mut Parser,
+    tree: &tree_sitter::Tree,
+    source: &[u8],
+    macros: &[(std::ops::Range<usize>, u32)],
+) -> Option<tree_sitter::Tree> {
+    let mut blanked = source.to_vec();
+    for (r, _) in macros {
+        if let Some(span) = blanked.get_mut(r.clone()) {
+            span.fill(b' ');
+        }
+    }
+    let one_line = macros.iter().all(|(r, _)| source.get(r.clone()).is_some_and(|b| !b.contains(&b'\n')));
+    let old = one_line.then(|| {
+        let mut old = tree.clone();
+        for (r, row) in macros {
+            old.edit(&same_length_edit(&blanked, r.clone(), *row));
+        }
+        old
+    });
+    match parse_bounded(parser, &blanked, old.as_ref()) {
+        (Some(again), false) => Some(again),
+        _ => None,
+    }
+}
+
 /// An edit replacing the bytes of `range` (on line `row`, 0-based) by as many
 /// others on the same line: what blanking a macro out is.
 fn same_length_edit(src: &[u8], range: std::ops::Range<usize>, row: u32) -> tree_sitter::InputEdit {
@@ -373,7 +385,7 @@ mod tests {
     }
 
     /// The tree of a C++ file parsed again with its export macros blanked:
-    /// incrementally from the first tree (each span an edit), and afresh.
+    /// as extraction does (incrementally), and afresh.
     fn blanked_trees(src: &str) -> Option<(tree_sitter::Tree, tree_sitter::Tree)> {
         let mut parser = Parser::new();
         parser.set_language(&Language::Cpp.grammar(Path::new("a.h"))).unwrap();
@@ -382,15 +394,11 @@ mod tests {
         if macros.is_empty() {
             return None;
         }
+        let incremental = reparse_blanked(&mut parser, &first, src.as_bytes(), &macros)?;
         let mut blanked = src.as_bytes().to_vec();
         for (r, _) in &macros {
             blanked[r.clone()].fill(b' ');
         }
-        let mut old = first.clone();
-        for (r, row) in &macros {
-            old.edit(&same_length_edit(&blanked, r.clone(), *row));
-        }
-        let incremental = parse_bounded(&mut parser, &blanked, Some(&old)).0?;
         let fresh = parse_bounded(&mut parser, &blanked, None).0?;
         Some((incremental, fresh))
     }

@@ -451,16 +451,22 @@ impl<'a> Visit<'a> {
     /// in it (a cursor costs an allocation and a call per step).
     fn children(&self, node: Node<'a>, field: &str) -> Vec<Node<'a>> {
         let Some(id) = self.roles.field_id(field) else { return Vec::new() };
-        if let Some((flat, i)) = self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+        if let Some((flat, i)) = self.listed(node) {
             return flat.children_with_field(i, id.get()).map(|c| flat.get(c).node).collect();
         }
         node.children_by_field_id(id, &mut node.walk()).collect()
     }
 
+    /// The walk's node list and `node`'s index in it, once the walk has begun.
+    fn listed(&self, node: Node<'a>) -> Option<(Flat<'a, 'a>, usize)> {
+        let flat = self.flat?;
+        Some((flat, flat.index_of(node)?))
+    }
+
     /// `node.children(..)` (or `named_children`), from the walk's node list
     /// when the node is in it.
     fn kids(&self, node: Node<'a>, named: bool) -> Kids<'a> {
-        if let Some((flat, i)) = self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+        if let Some((flat, i)) = self.listed(node) {
             return Kids::Flat { flat, next: i + 1, end: flat.next_of(i), named };
         }
         let all: Vec<Node<'a>> = match named {
@@ -1601,7 +1607,7 @@ impl<'a> Visit<'a> {
             return d.checked_sub(1).map(|p| self.graph.path[p].0);
         }
         // Tree-sitter finds a parent by walking down from the root.
-        match self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+        match self.listed(node) {
             Some((flat, i)) => flat.parent(i).map(|p| flat.get(p).node),
             None => node.parent(),
         }
@@ -1610,7 +1616,7 @@ impl<'a> Visit<'a> {
     /// `node.prev_named_sibling()`, from the walk's node list when the node
     /// is in it (tree-sitter walks down from the root to its parent).
     fn prev_named_of(&self, node: Node<'a>) -> Option<Node<'a>> {
-        match self.flat.and_then(|f| Some((f, f.index_of(node)?))) {
+        match self.listed(node) {
             Some((flat, i)) => flat.prev_named_sibling(i).map(|p| flat.get(p).node),
             None => node.prev_named_sibling(),
         }
