@@ -470,8 +470,8 @@ impl<'a> Visit<'a> {
             return Kids::Flat { flat, next: i + 1, end: flat.next_of(i), named };
         }
         let all: Vec<Node<'a>> = match named {
-            true => self.kids(node, true).collect(),
-            false => self.kids(node, false).collect(),
+            true => node.named_children(&mut node.walk()).collect(),
+            false => node.children(&mut node.walk()).collect(),
         };
         Kids::Tree(all.into_iter())
     }
@@ -1871,6 +1871,27 @@ mod roles_tests {
                 assert!(!roles.is_keyword(&other), "{language}: {other}");
             }
         }
+    }
+
+    /// Regression (`kids_recursed_forever_off_the_node_list`): a node the walk's
+    /// node list does not hold (asked before the walk, or from another tree)
+    /// has its children from tree-sitter; the fallback called itself.
+    #[test]
+    fn kids_recursed_forever_off_the_node_list() {
+        let language = Language::Rust;
+        let grammar = language.grammar(std::path::Path::new("a.rs"));
+        let roles = Roles::new(language.spec(), &grammar);
+        let src = "fn f(a: u8, b: u8) {}";
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&grammar).unwrap();
+        let tree = parser.parse(src, None).unwrap();
+        let function = tree.root_node().named_child(0).unwrap();
+        let visit = super::Visit::new(src, language.spec(), &roles);
+        let named: Vec<&str> = visit.kids(function, true).map(|n| n.kind()).collect();
+        assert_eq!(named, ["identifier", "parameters", "block"]);
+        let all = visit.kids(function, false).count();
+        assert_eq!(all, function.child_count());
+        assert!(all > named.len());
     }
 
     /// The walk looks fields up in its own tables; they must agree with the
