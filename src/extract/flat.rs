@@ -125,6 +125,13 @@ impl<'tree> Flat<'_, 'tree> {
         self.children(p).take_while(|&c| c < i).filter(|&c| self.named(c)).last()
     }
 
+    /// The index of the `i`th node's next sibling (`Node::next_sibling`): the
+    /// node after its subtree, when that has the same parent.
+    pub(crate) fn next_sibling(&self, i: usize) -> Option<usize> {
+        let n = self.next_of(i);
+        (n < self.len() && self.raw[n].parent == self.raw[i].parent).then_some(n)
+    }
+
     /// Whether the `i`th node is named (`Node::is_named`).
     pub(crate) fn named(&self, i: usize) -> bool {
         self.raw[i].named != 0
@@ -283,7 +290,7 @@ mod tests {
             let got: Vec<usize> = flat.children(i).filter(|&c| flat.named(c)).map(|c| flat.get(c).node.id()).collect();
             assert_eq!(got, want, "{path}: node {i} named children");
         }
-        // Parents and previous named siblings are tree-sitter's.
+        // Parents, previous named siblings and next siblings are tree-sitter's.
         for i in 0..flat.len() {
             let n = flat.get(i).node;
             assert_eq!(
@@ -293,6 +300,14 @@ mod tests {
             );
             let want = n.prev_named_sibling().map(|p| p.id());
             assert_eq!(flat.prev_named_sibling(i).map(|p| flat.get(p).node.id()), want, "{path}: before {i}");
+            // Tree-sitter passes over zero-width siblings (MISSING nodes) when
+            // it looks for the next one; the list does not.
+            let mut next = flat.next_sibling(i);
+            while let Some(z) = next.filter(|&z| flat.get(z).start_byte == flat.get(z).end_byte) {
+                next = flat.next_sibling(z);
+            }
+            let want = n.next_sibling().map(|p| p.id());
+            assert_eq!(next.map(|p| flat.get(p).node.id()), want, "{path}: after {i}");
         }
         // `next` skips exactly the node's subtree.
         for i in 0..flat.len() {

@@ -1,11 +1,11 @@
 //! One pass over a parsed tree: line types, terms and structure.
 //!
-//! The walk is iterative (a `TreeCursor`, no recursion), so deeply nested input
-//! cannot overflow the stack. Node kinds are classified once per grammar into a
+//! The walk is iterative (over the tree's nodes listed in preorder, [`Flat`],
+//! no recursion), so deeply nested input cannot overflow the stack. Node kinds are classified once per grammar into a
 //! [`Roles`] table indexed by kind id; the walk itself compares no strings.
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use tree_sitter::{Node, TreeCursor};
+use tree_sitter::Node;
 
 use super::flat::{Flat, FlatNode};
 
@@ -251,7 +251,6 @@ pub(crate) struct Visit<'a> {
     /// Depths of the string nodes whose code children are being walked.
     strings: Vec<usize>,
     first_error_row: Option<u32>,
-    aux: Option<TreeCursor<'a>>,
     graph: graph::GraphState<'a>,
     /// Whether the walk finds graph facts ([`super::Extractor::set_graph_facts`]).
     pub(crate) graph_facts: bool,
@@ -309,7 +308,6 @@ impl<'a> Visit<'a> {
             scopes: Vec::new(),
             strings: Vec::new(),
             first_error_row: None,
-            aux: None,
             graph: graph::GraphState::default(),
             graph_facts: true,
             property_type: None,
@@ -566,25 +564,24 @@ impl<'a> Visit<'a> {
         let mut row = node.start_position().row as u32;
         let mut has_code = false;
         let mut segments: Vec<(usize, usize, u32)> = Vec::new();
-        let cursor = match &mut self.aux {
-            Some(c) => {
-                c.reset(node);
-                c
+        let mut split = |role: &Role, start: usize, end: usize, end_row: u32| {
+            if !role.named || role.class == Class::StringSkip || role.class == Class::StringCode {
+                segments.push((pos, start, row));
+                pos = end;
+                row = end_row;
+                has_code |= role.class == Class::StringCode;
             }
-            None => self.aux.insert(node.walk()),
         };
-        if cursor.goto_first_child() {
-            loop {
-                let child = cursor.node();
-                let class = self.roles.of(child).class;
-                if !self.roles.of(child).named || class == Class::StringSkip || class == Class::StringCode {
-                    segments.push((pos, child.start_byte(), row));
-                    pos = child.end_byte();
-                    row = child.end_position().row as u32;
-                    has_code |= class == Class::StringCode;
+        match self.listed(node) {
+            Some((flat, i)) => {
+                for c in flat.children(i) {
+                    let c = flat.get(c);
+                    split(self.roles.by_id(c.kind), c.start_byte as usize, c.end_byte as usize, c.end_row);
                 }
-                if !cursor.goto_next_sibling() {
-                    break;
+            }
+            None => {
+                for c in node.children(&mut node.walk()) {
+                    split(self.roles.of(c), c.start_byte(), c.end_byte(), c.end_position().row as u32);
                 }
             }
         }
@@ -1067,12 +1064,12 @@ impl<'a> Visit<'a> {
             return value.start_byte();
         }
         if let Some(name) = name {
-            let mut next = name.next_sibling();
+            let mut next = self.next_sibling_of(name);
             while let Some(n) = next {
                 if !n.is_named() && self.text(n) == "{" {
                     return n.start_byte();
                 }
-                next = n.next_sibling();
+                next = self.next_sibling_of(n);
             }
         }
         node.end_byte()
@@ -1610,6 +1607,15 @@ impl<'a> Visit<'a> {
         match self.listed(node) {
             Some((flat, i)) => flat.parent(i).map(|p| flat.get(p).node),
             None => node.parent(),
+        }
+    }
+
+    /// `node.next_sibling()`, from the walk's node list when the node is in it
+    /// (tree-sitter walks down from the root to its parent).
+    fn next_sibling_of(&self, node: Node<'a>) -> Option<Node<'a>> {
+        match self.listed(node) {
+            Some((flat, i)) => flat.next_sibling(i).map(|n| flat.get(n).node),
+            None => node.next_sibling(),
         }
     }
 
