@@ -217,3 +217,17 @@ uint32_t cg_flat_count(TSNode root) {
   if (!root.id) return 0;
   return ts_subtree_visible_descendant_count(*(const Subtree *)root.id) + 1;
 }
+
+// Whether `node`'s field map has inherited entries (fields of hidden
+// children), which `ts_node_child_by_field_id` follows its own way.
+bool cg_inherited_fields(TSNode node) {
+  if (!node.id) return false;
+  const Subtree *subtree = (const Subtree *)node.id;
+  if (ts_subtree_child_count(*subtree) == 0) return false;
+  const TSFieldMapEntry *map, *end;
+  ts_language_field_map(node.tree->language, subtree->ptr->production_id, &map, &end);
+  for (; map < end; map++) {
+    if (map->inherited) return true;
+  }
+  return false;
+}

@@ -512,7 +512,7 @@ impl<'a> Visit<'a> {
         if let Some(i) = g.type_param {
             self.type_parameters(node, self.spec.graph.type_params[i as usize].1);
         }
-        if g.import || (g.reexport_field != 0 && node.child_by_field_id(g.reexport_field).is_some()) {
+        if g.import || (g.reexport_field != 0 && self.child_id(node, g.reexport_field).is_some()) {
             self.import(node, g.import);
         } else if self.spec.language == crate::lang::Language::Ruby && g.call_field != 0 {
             self.ruby_require(node);
@@ -645,7 +645,7 @@ impl<'a> Visit<'a> {
         if member == 0 || self.kind(&access) != "member_expression" {
             return None;
         }
-        let (o, m) = (access.child_by_field_id(obj)?, access.child_by_field_id(member)?);
+        let (o, m) = (self.child_id(access, obj)?, self.child_id(access, member)?);
         self.roles.of(o).graph.name.then(|| (self.text(o), self.text(m)))
     }
 
@@ -655,8 +655,8 @@ impl<'a> Visit<'a> {
         if member == 0 || self.kind(&value) != "member_expression" {
             return None;
         }
-        let o = value.child_by_field_id(obj)?;
-        let m = value.child_by_field_id(member)?;
+        let o = self.child_id(value, obj)?;
+        let m = self.child_id(value, member)?;
         (self.roles.of(o).graph.name && self.text(o).starts_with(char::is_uppercase)).then(|| self.text(m))
     }
 
@@ -724,11 +724,11 @@ impl<'a> Visit<'a> {
         if g.call_field == 0 {
             return;
         }
-        let Some(callee) = cond.child_by_field_id(g.call_field) else { return };
+        let Some(callee) = self.child_id(cond, g.call_field) else { return };
         let croles = self.roles.of(callee).graph;
         let name = match (croles.name, croles.member.1) {
             (true, _) => callee,
-            (false, m) if m != 0 => match callee.child_by_field_id(m) {
+            (false, m) if m != 0 => match self.child_id(callee, m) {
                 Some(n) => n,
                 None => return,
             },
@@ -1180,7 +1180,7 @@ impl<'a> Visit<'a> {
                 return (plain && !self.roles.is_keyword(name)).then(|| name.to_string());
             }
             if role.graph.construction_field != 0 {
-                let t = value.child_by_field_id(role.graph.construction_field)?;
+                let t = self.child_id(value, role.graph.construction_field)?;
                 return Some(self.type_name(t).to_string()).filter(|t| !t.is_empty());
             }
             if self.kind(&value) == "object_creation_expression" {
@@ -1189,7 +1189,7 @@ impl<'a> Visit<'a> {
                 return Some(self.type_name(t).to_string()).filter(|t| !t.is_empty());
             }
             if role.graph.call_field != 0 {
-                let callee = value.child_by_field_id(role.graph.call_field)?;
+                let callee = self.child_id(value, role.graph.call_field)?;
                 if self.spec.language == crate::lang::Language::Go && self.text(callee) == "new" {
                     // Go's `new(T)`, `new(pkg.T)`: a *T.
                     let t = self.child(value, "arguments")?.named_child(0)?;
@@ -1204,8 +1204,8 @@ impl<'a> Visit<'a> {
                 if obj == 0 || self.kind(&callee) != "scoped_identifier" {
                     return None;
                 }
-                let ty = self.text(callee.child_by_field_id(obj)?);
-                let f = self.text(callee.child_by_field_id(member)?);
+                let ty = self.text(self.child_id(callee, obj)?);
+                let f = self.text(self.child_id(callee, member)?);
                 let constructor = ["new", "default", "from", "with"].iter().any(|p| f.starts_with(p));
                 let capitalized = ty.chars().next().is_some_and(char::is_uppercase);
                 return (constructor && capitalized && !ty.contains("::")).then(|| ty.to_string());
@@ -1225,7 +1225,7 @@ impl<'a> Visit<'a> {
         for _ in 0..3 {
             let role = self.roles.of(value);
             if role.graph.call_field != 0 {
-                let callee = value.child_by_field_id(role.graph.call_field)?;
+                let callee = self.child_id(value, role.graph.call_field)?;
                 let croles = self.roles.of(callee).graph;
                 let name = if croles.name {
                     callee
@@ -1235,10 +1235,10 @@ impl<'a> Visit<'a> {
                     // (`T{FIELD_OF}()make`), when `x`'s type is known.
                     return match self.receiver(value, 0) {
                         Pending::Field(owner, field) => Some(format!("{owner}{FIELD_OF}{field}")),
-                        _ => callee.child_by_field_id(croles.member.1).map(|n| format!("(){}", self.text(n))),
+                        _ => self.child_id(callee, croles.member.1).map(|n| format!("(){}", self.text(n))),
                     };
                 } else if croles.member.1 != 0 {
-                    callee.child_by_field_id(croles.member.1)?
+                    self.child_id(callee, croles.member.1)?
                 } else {
                     return None;
                 };
@@ -1337,13 +1337,13 @@ impl<'a> Visit<'a> {
     /// everything the file defines (Ruby's constants are global once loaded).
     fn ruby_require(&mut self, node: Node<'a>) {
         // By field id: looking fields up by name costs string compares per call.
-        let Some(method) = node.child_by_field_id(self.roles.of(node).graph.call_field) else { return };
+        let Some(method) = self.child_id(node, self.roles.of(node).graph.call_field) else { return };
         let relative = match self.text(method) {
             "require" | "load" => false,
             "require_relative" => true,
             _ => return,
         };
-        if node.child_by_field_id(self.roles.of(node).graph.member.0).is_some() {
+        if self.child_id(node, self.roles.of(node).graph.member.0).is_some() {
             return;
         }
         let Some(args) = self.child(node, "arguments") else { return };
@@ -1611,7 +1611,7 @@ impl<'a> Visit<'a> {
         if k >= 1 {
             let (obj_f, mem_f) = role_at(k - 1).member;
             if mem_f != 0 && path[k].1 == mem_f {
-                object = path[k - 1].0.child_by_field_id(obj_f);
+                object = self.child_id(path[k - 1].0, obj_f);
                 top = k - 1;
             } else if self.spec.language == crate::lang::Language::Java {
                 // A method reference, `Type::m`, `this::m`, `list::add` (its
@@ -2454,7 +2454,7 @@ impl<'a> Visit<'a> {
                 return Some(i);
             }
             if g.reexport_field != 0 {
-                return path[i].0.child_by_field_id(g.reexport_field).is_some().then_some(i);
+                return self.child_id(path[i].0, g.reexport_field).is_some().then_some(i);
             }
             if g.function {
                 return None;
@@ -2503,7 +2503,7 @@ impl<'a> Visit<'a> {
                 return !(i.saturating_sub(3)..i).any(|j| self.path_role(j).type_list);
             }
             if g.embedding {
-                return path[i].0.child_by_field_id(self.roles.graph_fields.name).is_none();
+                return self.child_id(path[i].0, self.roles.graph_fields.name).is_none();
             }
         }
         false
@@ -2622,7 +2622,7 @@ impl<'a> Visit<'a> {
         let (obj_f, mem_f) = role.graph.member;
         // Java's `make().run()`: a method invocation without an object is a
         // call of a plain name (whose result is below), not a member.
-        let plain_call = mem_f != 0 && role.graph.call_field != 0 && o.child_by_field_id(obj_f).is_none();
+        let plain_call = mem_f != 0 && role.graph.call_field != 0 && self.child_id(o, obj_f).is_none();
         // Rust's `x.make().size()`: what `make` of `x`'s type returns, as a
         // member of it (Java's `this.make().run()` is one node).
         let rust_method = (self.spec.language == crate::lang::Language::Rust
@@ -2636,7 +2636,7 @@ impl<'a> Visit<'a> {
             return self.member_receiver(inner, member, level, true);
         }
         if mem_f != 0 && level < MAX_CHAIN && !plain_call {
-            let (Some(inner), Some(member)) = (o.child_by_field_id(obj_f), o.child_by_field_id(mem_f)) else {
+            let (Some(inner), Some(member)) = (self.child_id(o, obj_f), self.child_id(o, mem_f)) else {
                 return Pending::Done(Receiver::Unknown);
             };
             if role.graph.scoped {

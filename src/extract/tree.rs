@@ -440,8 +440,25 @@ impl<'a> Visit<'a> {
     }
 
     /// `node.child_by_field_name(field)`, with the field's id looked up in a table.
+    /// From the walk's node list where it can tell ([`Flat::field_child`]):
+    /// tree-sitter iterates the node's children, positions and all, per ask.
     fn child(&self, node: Node<'a>, field: &str) -> Option<Node<'a>> {
-        node.child_by_field_id(self.roles.field_id(field)?.get())
+        self.child_id(node, self.roles.field_id(field)?.get())
+    }
+
+    /// `node.child_by_field_id(id)`, from the walk's node list where it can
+    /// tell (see [`Visit::child`]).
+    fn child_id(&self, node: Node<'a>, id: u16) -> Option<Node<'a>> {
+        if id == 0 {
+            // No field (a role without one): tree-sitter answers none too.
+            return None;
+        }
+        if let Some(found) =
+            self.listed(node).and_then(|(flat, i)| Some(flat.field_child(i, id)?.map(|c| flat.get(c).node)))
+        {
+            return found;
+        }
+        node.child_by_field_id(id)
     }
 
     /// `node.children_by_field_name(field)`, with the field's id looked up in
@@ -458,6 +475,10 @@ impl<'a> Visit<'a> {
     /// The walk's node list and `node`'s index in it, once the walk has begun.
     fn listed(&self, node: Node<'a>) -> Option<(Flat<'a, 'a>, usize)> {
         let flat = self.flat?;
+        // Most nodes asked about are the walk's own: at the path's end.
+        if let Some(d) = self.path_depth(node) {
+            return Some((flat, self.graph.at[d] as usize));
+        }
         Some((flat, flat.index_of(node)?))
     }
 
@@ -1176,7 +1197,7 @@ impl<'a> Visit<'a> {
         } else if in_function && self.roles.of(left).graph.member.1 != 0 {
             // `self.name = ..` in a method: a property of the method's class.
             let (obj, member) = self.roles.of(left).graph.member;
-            let (Some(o), Some(m)) = (left.child_by_field_id(obj), left.child_by_field_id(member)) else { return };
+            let (Some(o), Some(m)) = (self.child_id(left, obj), self.child_id(left, member)) else { return };
             if self.text(o) != "self" || self.current_scope().is_none() {
                 return;
             }
@@ -1220,11 +1241,11 @@ impl<'a> Visit<'a> {
         if role.call_field == 0 {
             return None;
         }
-        let callee = value.child_by_field_id(role.call_field)?;
+        let callee = self.child_id(value, role.call_field)?;
         let (obj, member) = role.member;
         let class = if member != 0 && member == role.call_field {
             // Ruby's `call`: receiver and method on the call itself.
-            let receiver = value.child_by_field_id(obj)?;
+            let receiver = self.child_id(value, obj)?;
             // `Shop::Store.new`: the last name.
             (self.text(callee) == "new").then(|| self.type_name(receiver))?
         } else if self.spec.language == crate::lang::Language::Python && self.roles.of(callee).graph.name {
@@ -1272,8 +1293,8 @@ impl<'a> Visit<'a> {
     fn accessors(&mut self, node: Node<'a>) {
         // By field id: every Ruby call comes here.
         let g = self.roles.of(node).graph;
-        let Some(method) = node.child_by_field_id(g.call_field) else { return };
-        if node.child_by_field_id(g.member.0).is_some()
+        let Some(method) = self.child_id(node, g.call_field) else { return };
+        if self.child_id(node, g.member.0).is_some()
             || !matches!(self.text(method), "attr_reader" | "attr_writer" | "attr_accessor")
         {
             return;
