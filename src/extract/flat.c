@@ -38,10 +38,13 @@ typedef struct {
 _Static_assert(sizeof(CgFlatNode) == 64, "flat.rs reads CgFlatNode as a 64-byte Raw");
 
 typedef struct {
-  Subtree parent;
-  Length position;
+  // The parent's children (`ts_subtree_children`) and how many.
+  const Subtree *children;
+  uint32_t child_count;
   uint32_t child_index;
   uint32_t structural_child_index;
+  // Where the next child starts.
+  Length position;
   const TSSymbol *alias_sequence;
   const TSFieldMapEntry *fields;
   const TSFieldMapEntry *fields_end;
@@ -69,7 +72,11 @@ static inline uint16_t cg_public_symbol(const TSLanguage *language, TSSymbol sym
 static __thread Frame *cg_frames = NULL;
 static __thread uint32_t cg_frames_capacity = 0;
 
-static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, Frame frame) {
+// A frame for the children of `parent` (a subtree with children), pushed on
+// the stack; false when memory ran out.
+static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, const TSLanguage *language,
+                           const SubtreeHeapData *parent, Length position, TSFieldId inherited_field,
+                           uint32_t depth, int64_t entry, uint32_t visible_parent) {
   if (*size == *capacity) {
     uint32_t grown = *capacity * 2;
     Frame *more = realloc(*frames, grown * sizeof(Frame));
@@ -77,32 +84,27 @@ static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, F
     *frames = more;
     *capacity = grown;
   }
-  (*frames)[(*size)++] = frame;
+  Frame *frame = &(*frames)[(*size)++];
+  frame->children = (const Subtree *)parent - parent->child_count;
+  frame->child_count = parent->child_count;
+  frame->child_index = 0;
+  frame->structural_child_index = 0;
+  frame->position = position;
+  frame->alias_sequence = ts_language_alias_sequence(language, parent->production_id);
+  ts_language_field_map(language, parent->production_id, &frame->fields, &frame->fields_end);
+  frame->inherited_field = inherited_field;
+  frame->depth = depth;
+  frame->entry = entry;
+  frame->visible_parent = visible_parent;
   return true;
-}
-
-static inline Frame cg_frame(const TSLanguage *language, Subtree parent, Length position,
-                             TSFieldId inherited_field, uint32_t depth, int64_t entry, uint32_t visible_parent) {
-  Frame frame = {
-    .parent = parent,
-    .position = position,
-    .child_index = 0,
-    .structural_child_index = 0,
-    .alias_sequence = ts_language_alias_sequence(language, parent.ptr->production_id),
-    .fields = NULL,
-    .fields_end = NULL,
-    .inherited_field = inherited_field,
-    .depth = depth,
-    .entry = entry,
-    .visible_parent = visible_parent,
-  };
-  ts_language_field_map(language, parent.ptr->production_id, &frame.fields, &frame.fields_end);
-  return frame;
 }
 
 // The visible nodes of `root`'s subtree, `root` first, written to `out`.
 // Returns how many, or UINT32_MAX when there are more than `capacity` (or
 // memory ran out): the caller grows `out` and asks again.
+//
+// Each child's subtree is read once, inline (a leaf packed into the pointer)
+// or on the heap, instead of through accessors that each test which.
 uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
   if (!root.id || capacity == 0) return 0;
   const TSTree *tree = root.tree;
@@ -136,19 +138,41 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
   }
   uint32_t size = 0, frames_capacity = cg_frames_capacity;
   Frame *frames = cg_frames;
-  frames[size++] = cg_frame(language, *root_subtree, start, 0, 1, 0, 0);
+  cg_push(&frames, &size, &frames_capacity, language, root_subtree->ptr, start, 0, 1, 0, 0);
 
   while (size > 0) {
     Frame *frame = &frames[size - 1];
-    if (frame->child_index == frame->parent.ptr->child_count) {
+    if (frame->child_index == frame->child_count) {
       if (frame->entry >= 0) out[frame->entry].next = count;
       size--;
       continue;
     }
-    const Subtree *children = ts_subtree_children(frame->parent);
-    const Subtree *child = &children[frame->child_index];
+    const Subtree *child = &frame->children[frame->child_index];
+    Subtree subtree = *child;
+    const SubtreeHeapData *heap = NULL;
+    bool extra, visible, named, missing;
+    TSSymbol symbol;
+    uint32_t child_count;
+    Length extent;
+    if (subtree.data.is_inline) {
+      extra = subtree.data.extra;
+      visible = subtree.data.visible;
+      named = subtree.data.named;
+      missing = subtree.data.is_missing;
+      symbol = subtree.data.symbol;
+      child_count = 0;
+      extent = (Length){subtree.data.size_bytes, {0, subtree.data.size_bytes}};
+    } else {
+      heap = subtree.ptr;
+      extra = heap->extra;
+      visible = heap->visible;
+      named = heap->named;
+      missing = heap->is_missing;
+      symbol = heap->symbol;
+      child_count = heap->child_count;
+      extent = heap->size;
+    }
     Length position = frame->position;
-    bool extra = ts_subtree_extra(*child);
     TSSymbol alias = 0;
     TSFieldId field = 0;
     if (!extra) {
@@ -162,18 +186,15 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
       if (!field) field = frame->inherited_field;
       frame->structural_child_index++;
     }
-    bool visible = ts_subtree_visible(*child) || alias;
-    Length end = length_add(position, ts_subtree_size(*child));
-    frame->position = end;
+    Length end = length_add(position, extent);
     frame->child_index++;
-    if (frame->child_index < frame->parent.ptr->child_count) {
-      frame->position = length_add(frame->position, ts_subtree_padding(children[frame->child_index]));
-    }
+    frame->position = frame->child_index < frame->child_count
+                        ? length_add(end, ts_subtree_padding(frame->children[frame->child_index]))
+                        : end;
     uint32_t depth = frame->depth;
     uint32_t parent = frame->visible_parent;
-    bool has_children = ts_subtree_child_count(*child) > 0;
 
-    if (visible) {
+    if (visible || alias) {
       if (count == capacity) {
         cg_frames = frames;
         cg_frames_capacity = frames_capacity;
@@ -187,20 +208,20 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
         .end_column = end.extent.column,
         .next = index + 1,
         .depth = depth,
-        .symbol = cg_public_symbol(language, alias ? alias : ts_subtree_symbol(*child)),
+        .symbol = cg_public_symbol(language, alias ? alias : symbol),
         .field = field,
-        .named = alias ? ts_language_symbol_metadata(language, alias).named : ts_subtree_named(*child),
-        .missing = ts_subtree_missing(*child),
+        .named = alias ? ts_language_symbol_metadata(language, alias).named : named,
+        .missing = missing,
         .parent = parent,
       };
-      if (has_children &&
-          !cg_push(&frames, &size, &frames_capacity, cg_frame(language, *child, position, 0, depth + 1, index, index))) {
+      if (child_count > 0 &&
+          !cg_push(&frames, &size, &frames_capacity, language, heap, position, 0, depth + 1, index, index)) {
         cg_frames = frames;
         cg_frames_capacity = frames_capacity;
         return UINT32_MAX;
       }
-    } else if (has_children && ts_subtree_visible_child_count(*child) > 0) {
-      if (!cg_push(&frames, &size, &frames_capacity, cg_frame(language, *child, position, field, depth, -1, parent))) {
+    } else if (child_count > 0 && heap->visible_child_count > 0) {
+      if (!cg_push(&frames, &size, &frames_capacity, language, heap, position, field, depth, -1, parent)) {
         cg_frames = frames;
         cg_frames_capacity = frames_capacity;
         return UINT32_MAX;
