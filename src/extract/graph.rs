@@ -82,6 +82,8 @@ pub(super) struct GraphRole {
     object_entry: bool,
     /// TS's `type X = ..`: its value's constituents are X's supertypes.
     type_alias: bool,
+    /// `A | B` and `A & B` types (`union_type`, `intersection_type`).
+    type_union: bool,
     /// TS's `x!` and any grammar's `(x)`: as a receiver, the value inside.
     transparent: bool,
     /// TS/JS `a && b`: as a receiver, `b` (what a member of it is taken of;
@@ -173,6 +175,7 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         object_literal: js_like(spec) && matches!(kind, "object" | "object_pattern"),
         object_entry: js_like(spec) && matches!(kind, "pair" | "pair_pattern" | "object_assignment_pattern"),
         type_alias: js_like(spec) && kind == "type_alias_declaration",
+        type_union: matches!(kind, "union_type" | "intersection_type"),
         field_entry: match spec.language {
             crate::lang::Language::Rust => {
                 matches!(kind, "field_initializer" | "shorthand_field_initializer" | "field_pattern")
@@ -2472,7 +2475,7 @@ impl<'a> Visit<'a> {
         let (mut low, mut levels) = (k, 0);
         while low > 0 && levels < 6 {
             low -= 1;
-            levels += usize::from(!matches!(self.path_kind(low), "union_type" | "intersection_type"));
+            levels += usize::from(!self.path_role(low).type_union);
         }
         for i in (low..k).rev() {
             let g = self.path_role(i);

@@ -7,7 +7,7 @@ use std::path::Path;
 use tree_sitter::Parser;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::flat::FlatBuf;
+use super::flat::{Flat, FlatBuf};
 use super::tree::{Roles, Visit};
 use super::words::lone_cr_to_lf;
 use super::{Diagnostic, FileFacts};
@@ -19,11 +19,14 @@ pub struct Extractor {
     graph_facts: bool,
     /// The walk's list of a tree's nodes, kept for the next file.
     flat: FlatBuf,
+    /// The list of a C++ file's first tree, which the walk reads unless the
+    /// file is parsed again ([`export_macro_spans`]).
+    flat_first: FlatBuf,
 }
 
 impl Default for Extractor {
     fn default() -> Extractor {
-        Extractor { grammars: Vec::new(), graph_facts: true, flat: FlatBuf::default() }
+        Extractor { grammars: Vec::new(), graph_facts: true, flat: FlatBuf::default(), flat_first: FlatBuf::default() }
     }
 }
 
@@ -91,9 +94,10 @@ impl Extractor {
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let graph_facts = self.graph_facts;
         let mut flat = std::mem::take(&mut self.flat);
+        let mut flat_first = std::mem::take(&mut self.flat_first);
         let grammar = self.grammar(language, &ext);
         let spec = language.spec();
-        let (mut tree, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes(), None);
+        let (first, timed_out) = parse_bounded(&mut grammar.parser, source.as_bytes(), None);
         // C++ classes declared with an export macro (`class API Name : Base {
         // .. }`) parse as a function whose body is the class's: its
         // constructors become calls and its bases errors; a macro alone on a
@@ -101,21 +105,24 @@ impl Extractor {
         // constructor after it. The file is parsed again with those macros
         // blanked out (same offsets and lines); the walk reads the text as
         // written, and takes the macros' words itself.
-        let macros = match (&tree, language) {
-            (Some(t), Language::Cpp) => export_macro_spans(t.root_node(), source.as_bytes()),
-            _ => Vec::new(),
+        let first_list = match (&first, language) {
+            (Some(t), Language::Cpp) => Some(flat_first.list(t.root_node())),
+            _ => None,
         };
-        if let Some(t) = tree.as_ref().filter(|_| !macros.is_empty()) {
-            if let Some(again) = reparse_blanked(&mut grammar.parser, t, source.as_bytes(), &macros) {
-                tree = Some(again);
-            }
-        }
+        let macros = first_list.map_or_else(Vec::new, |l| export_macro_spans(l, &grammar.roles, source.as_bytes()));
+        let again = match &first {
+            Some(t) if !macros.is_empty() => reparse_blanked(&mut grammar.parser, t, source.as_bytes(), &macros),
+            _ => None,
+        };
         let mut visit = Visit::new(&source, spec, &grammar.roles);
         visit.graph_facts = graph_facts;
-        match &tree {
+        match again.as_ref().or(first.as_ref()) {
             Some(tree) => {
                 let root = tree.root_node();
-                let list = flat.list(root);
+                let list = match first_list.filter(|_| again.is_none()) {
+                    Some(listed) => listed,
+                    None => flat.list(root),
+                };
                 if list.len() == 0 {
                     // The node list could not be made (memory ran out):
                     // every word is indexed, as without a tree.
@@ -140,6 +147,7 @@ impl Extractor {
             facts.diagnostics.push(Diagnostic::ParseBudget);
         }
         self.flat = flat;
+        self.flat_first = flat_first;
         facts.line_marks = crate::snapshot::line_marks(bytes, facts.line_count());
         facts
     }
@@ -207,7 +215,7 @@ impl Extractor {
 /// (namespaces, linkage blocks, templates, class bodies, preprocessor
 /// branches, and the bodies misread so), not function bodies. Each with its
 /// line (0-based).
-fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops::Range<usize>, u32)> {
+fn export_macro_spans(flat: Flat<'_, '_>, roles: &Roles, src: &[u8]) -> Vec<(std::ops::Range<usize>, u32)> {
     const CONTAINERS: [&str; 13] = [
         "translation_unit",
         "namespace_definition",
@@ -223,20 +231,20 @@ fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops:
         "preproc_else",
         "preproc_elif",
     ];
+    let nodes = Nodes { flat, roles };
     let mut out = Vec::new();
-    let mut stack = vec![root];
-    let mut cursor = root.walk();
+    let mut stack = if flat.len() > 0 { vec![0] } else { Vec::new() };
     while let Some(node) = stack.pop() {
-        for child in node.named_children(&mut cursor) {
-            let kind = child.kind();
+        for child in flat.children(node).filter(|&c| flat.named(c)) {
+            let kind = nodes.kind(child);
             if kind == "function_definition" {
-                if let Some(span) = misread_export_macro(child, src) {
+                if let Some(span) = misread_export_macro(&nodes, child, src) {
                     out.push(span);
                     // Its body is the class's: nested classes may be misread too.
-                    stack.extend(child.child_by_field_name("body"));
+                    stack.extend(nodes.field(child, "body"));
                 }
             } else if kind == "field_declaration" {
-                out.extend(misread_body_macro(child, src));
+                out.extend(misread_body_macro(&nodes, child, src));
             } else if CONTAINERS.contains(&kind) {
                 stack.push(child);
             }
@@ -246,25 +254,54 @@ fn export_macro_spans(root: tree_sitter::Node<'_>, src: &[u8]) -> Vec<(std::ops:
     out
 }
 
+/// A tree's node list with its grammar's kind and field names: what the
+/// macro checks ask of a node, by its index in the list.
+struct Nodes<'f, 'b, 'tree> {
+    flat: Flat<'b, 'tree>,
+    roles: &'f Roles,
+}
+
+impl Nodes<'_, '_, '_> {
+    fn kind(&self, i: usize) -> &'static str {
+        self.roles.kind_name(self.flat.get(i).kind)
+    }
+
+    /// `child_by_field_name`: from the list where it can tell, else
+    /// tree-sitter's answer found in the list.
+    fn field(&self, i: usize, name: &str) -> Option<usize> {
+        let id = self.roles.field_id(name)?.get();
+        match self.flat.field_child(i, id) {
+            Some(found) => found,
+            None => self.flat.index_of(self.flat.get(i).node.child_by_field_id(id)?),
+        }
+    }
+
+    fn range(&self, i: usize) -> std::ops::Range<usize> {
+        let n = self.flat.get(i);
+        n.start_byte as usize..n.end_byte as usize
+    }
+}
+
 /// [`export_macro_spans`] for a class member that is a macro alone on its
 /// line (`Q_OBJECT`, then `public: Widget();` on the next lines): read as the
 /// type of a field declaration that takes in what follows (the access label as
 /// its name, the constructor as a bit field).
-fn misread_body_macro(field: tree_sitter::Node<'_>, src: &[u8]) -> Option<(std::ops::Range<usize>, u32)> {
-    let ty = field.child_by_field_name("type")?;
-    if ty.kind() != "type_identifier" || ty.start_byte() != field.start_byte() || !capitals(src.get(ty.byte_range())?) {
+fn misread_body_macro(nodes: &Nodes<'_, '_, '_>, field: usize, src: &[u8]) -> Option<(std::ops::Range<usize>, u32)> {
+    let ty = nodes.field(field, "type")?;
+    let (t, f) = (nodes.flat.get(ty), nodes.flat.get(field));
+    if nodes.kind(ty) != "type_identifier" || t.start_byte != f.start_byte || !capitals(src.get(nodes.range(ty))?) {
         return None;
     }
-    if field.end_position().row == ty.end_position().row {
+    if f.end_row == t.end_row {
         return None;
     }
-    let (start, end) = (ty.start_byte(), ty.end_byte());
+    let (start, end) = (t.start_byte as usize, t.end_byte as usize);
     let before = src.get(..start)?;
     let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let after = src.get(end..)?;
     let line_end = after.iter().position(|&b| b == b'\n').map_or(src.len(), |i| end + i);
     let blank = |r: std::ops::Range<usize>| src.get(r).is_some_and(|b| b.iter().all(u8::is_ascii_whitespace));
-    (blank(line_start..start) && blank(end..line_end)).then(|| (ty.byte_range(), ty.start_position().row as u32))
+    (blank(line_start..start) && blank(end..line_end)).then(|| (start..end, t.start_row))
 }
 
 /// Whether a name is written in capitals (a macro's, by convention): two
@@ -277,19 +314,23 @@ fn capitals(text: &[u8]) -> bool {
 }
 
 /// [`export_macro_spans`] for one function definition.
-fn misread_export_macro(function: tree_sitter::Node<'_>, src: &[u8]) -> Option<(std::ops::Range<usize>, u32)> {
-    let ty = function.child_by_field_name("type")?;
-    if !matches!(ty.kind(), "class_specifier" | "struct_specifier" | "union_specifier")
-        || ty.child_by_field_name("body").is_some()
+fn misread_export_macro(
+    nodes: &Nodes<'_, '_, '_>,
+    function: usize,
+    src: &[u8],
+) -> Option<(std::ops::Range<usize>, u32)> {
+    let ty = nodes.field(function, "type")?;
+    if !matches!(nodes.kind(ty), "class_specifier" | "struct_specifier" | "union_specifier")
+        || nodes.field(ty, "body").is_some()
     {
         return None;
     }
-    let declarator = function.child_by_field_name("declarator")?;
-    if !matches!(declarator.kind(), "identifier" | "field_identifier" | "type_identifier") {
+    let declarator = nodes.field(function, "declarator")?;
+    if !matches!(nodes.kind(declarator), "identifier" | "field_identifier" | "type_identifier") {
         return None;
     }
-    let name = ty.child_by_field_name("name")?;
-    capitals(src.get(name.byte_range())?).then(|| (name.byte_range(), name.start_position().row as u32))
+    let name = nodes.field(ty, "name")?;
+    capitals(src.get(nodes.range(name))?).then(|| (nodes.range(name), nodes.flat.get(name).start_row))
 }
 
 /// How long parsing one file may take: [`PARSE_BUDGET_BASE`] plus
@@ -390,7 +431,9 @@ mod tests {
         let mut parser = Parser::new();
         parser.set_language(&Language::Cpp.grammar(Path::new("a.h"))).unwrap();
         let first = parser.parse(src, None)?;
-        let macros = export_macro_spans(first.root_node(), src.as_bytes());
+        let roles = Roles::new(Language::Cpp.spec(), &Language::Cpp.grammar(Path::new("a.h")));
+        let mut buf = FlatBuf::default();
+        let macros = export_macro_spans(buf.list(first.root_node()), &roles, src.as_bytes());
         if macros.is_empty() {
             return None;
         }

@@ -173,7 +173,7 @@ impl Roles {
     }
 
     /// The id of the field named `name`, if the grammar has one.
-    fn field_id(&self, name: &str) -> Option<std::num::NonZeroU16> {
+    pub(crate) fn field_id(&self, name: &str) -> Option<std::num::NonZeroU16> {
         self.fields.get(name).copied()
     }
 
