@@ -301,7 +301,7 @@ fn misread_body_macro(nodes: &Nodes<'_, '_, '_>, field: usize, src: &[u8]) -> Op
     let after = src.get(end..)?;
     let line_end = after.iter().position(|&b| b == b'\n').map_or(src.len(), |i| end + i);
     let blank = |r: std::ops::Range<usize>| src.get(r).is_some_and(|b| b.iter().all(u8::is_ascii_whitespace));
-    (blank(line_start..start) && blank(end..line_end)).then(|| (start..end, t.start_row))
+    (blank(line_start..start) && blank(end..line_end)).then_some((start..end, t.start_row))
 }
 
 /// Whether a name is written in capitals (a macro's, by convention): two
