@@ -124,7 +124,10 @@ fn interleaved(samples: &[Sample]) {
 
 /// `CG_BENCH_ONLY=parse|extract`: only that, over the sample `CG_BENCH_ROUNDS`
 /// times (default 3), for `perf stat` to count instructions and cycles of one
-/// against the other.
+/// against the other. Never inlined: under callgrind its inclusive count is
+/// the work without loading the sample (the corpus walk runs on threads, and
+/// its count varies from run to run by more than a language's extraction).
+#[inline(never)]
 fn only(samples: &[Sample], what: &str) {
     let rounds: usize = std::env::var("CG_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     let mut extractor = Extractor::new();

@@ -239,16 +239,80 @@ uint32_t cg_flat_count(TSNode root) {
   return ts_subtree_visible_descendant_count(*(const Subtree *)root.id) + 1;
 }
 
-// Whether `node`'s field map has inherited entries (fields of hidden
-// children), which `ts_node_child_by_field_id` follows its own way.
-bool cg_inherited_fields(TSNode node) {
-  if (!node.id) return false;
-  const Subtree *subtree = (const Subtree *)node.id;
-  if (ts_subtree_child_count(*subtree) == 0) return false;
-  const TSFieldMapEntry *map, *end;
-  ts_language_field_map(node.tree->language, subtree->ptr->production_id, &map, &end);
-  for (; map < end; map++) {
-    if (map->inherited) return true;
+// `ts_node_child(parent, 0)` of a subtree with visible children: the first
+// visible node under it, through hidden ones.
+static const Subtree *cg_first_visible(const TSLanguage *language, const Subtree *parent) {
+  for (;;) {
+    const SubtreeHeapData *p = parent->ptr;
+    const Subtree *children = (const Subtree *)p - p->child_count;
+    const TSSymbol *aliases = ts_language_alias_sequence(language, p->production_id);
+    uint32_t structural = 0;
+    const Subtree *deeper = NULL;
+    for (uint32_t i = 0; i < p->child_count && !deeper; i++) {
+      const Subtree *child = &children[i];
+      TSSymbol alias = 0;
+      if (!ts_subtree_extra(*child)) {
+        if (aliases) alias = aliases[structural];
+        structural++;
+      }
+      if (ts_subtree_visible(*child) || alias) return child;
+      if (ts_subtree_visible_child_count(*child) > 0) deeper = child;
+    }
+    if (!deeper) return NULL;
+    parent = deeper;
   }
-  return false;
+}
+
+static const Subtree *cg_field_child(const TSLanguage *language, const Subtree *self, TSFieldId field_id) {
+recur:
+  if (!field_id || ts_subtree_visible_child_count(*self) == 0) return NULL;
+  const SubtreeHeapData *p = self->ptr;
+  const TSFieldMapEntry *map, *map_end;
+  ts_language_field_map(language, p->production_id, &map, &map_end);
+  if (map == map_end) return NULL;
+  while (map->field_id < field_id) {
+    map++;
+    if (map == map_end) return NULL;
+  }
+  while (map_end[-1].field_id > field_id) {
+    map_end--;
+    if (map == map_end) return NULL;
+  }
+  const Subtree *children = (const Subtree *)p - p->child_count;
+  const TSSymbol *aliases = ts_language_alias_sequence(language, p->production_id);
+  uint32_t structural = 0;
+  for (uint32_t i = 0; i < p->child_count; i++) {
+    const Subtree *child = &children[i];
+    if (ts_subtree_extra(*child)) continue;
+    TSSymbol alias = aliases ? aliases[structural] : 0;
+    uint32_t index = structural++;
+    if (index < map->child_index) continue;
+    if (map->inherited) {
+      // The field is one of this hidden child's own.
+      if (map + 1 == map_end) {
+        self = child;
+        goto recur;
+      }
+      const Subtree *found = cg_field_child(language, child, field_id);
+      if (found) return found;
+      map++;
+      if (map == map_end) return NULL;
+    } else if (ts_subtree_visible(*child) || alias) {
+      return child;
+    } else if (ts_subtree_visible_child_count(*child) > 0) {
+      return cg_first_visible(language, child);
+    } else {
+      map++;
+      if (map == map_end) return NULL;
+    }
+  }
+  return NULL;
+}
+
+// The id of `ts_node_child_by_field_id(node, field_id)` (NULL for none): the
+// same search over the same field maps, without the position tree-sitter
+// works out for every child it passes (the caller has the positions).
+const void *cg_child_by_field_id(TSNode node, TSFieldId field_id) {
+  if (!node.id) return NULL;
+  return cg_field_child(node.tree->language, (const Subtree *)node.id, field_id);
 }

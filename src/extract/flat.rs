@@ -34,7 +34,7 @@ const _: () = assert!(std::mem::size_of::<Raw>() == 64);
 extern "C" {
     fn cg_flatten(root: tree_sitter::ffi::TSNode, out: *mut Raw, capacity: u32) -> u32;
     fn cg_flat_count(root: tree_sitter::ffi::TSNode) -> u32;
-    fn cg_inherited_fields(node: tree_sitter::ffi::TSNode) -> bool;
+    fn cg_child_by_field_id(node: tree_sitter::ffi::TSNode, field: u16) -> *const std::ffi::c_void;
 }
 
 /// A node of a [`FlatTree`].
@@ -165,25 +165,23 @@ impl<'tree> Flat<'_, 'tree> {
         self.children(i).find(|&c| self.raw[c].field == field)
     }
 
-    /// `Node::child_by_field_id` of the `i`th node, when the list can tell:
-    /// `None` when the node is an ERROR or its field map has inherited
-    /// entries (fields of hidden children), which tree-sitter follows its own
-    /// way (into a child the map expects hidden, and to a hidden child's
-    /// first node whatever that one's own field); ask tree-sitter then.
+    /// `Node::child_by_field_id` of the `i`th node: tree-sitter's search of
+    /// the field maps (`cg_child_by_field_id`), its answer found among the
+    /// node's children in the list instead of positioned by tree-sitter. `None`
+    /// when the answer is not one of them (a field map that expects a hidden
+    /// child where the tree has a visible one: C++'s `(p = f(p))` answers
+    /// `left` from inside the assignment); ask tree-sitter then.
     pub(crate) fn field_child(&self, i: usize, field: u16) -> Option<Option<usize>> {
-        let r = &self.raw[i];
         if field == 0 {
             return Some(None);
         }
-        if r.symbol == u16::MAX {
-            return None;
+        // SAFETY: `raw[i].node` is a live node of the tree listed (see
+        // `get`); `cg_child_by_field_id` only reads its subtree and language.
+        let id = unsafe { cg_child_by_field_id(self.raw[i].node, field) };
+        if id.is_null() {
+            return Some(None);
         }
-        // SAFETY: `r.node` is a live node of the tree listed (see `get`);
-        // `cg_inherited_fields` only reads its subtree and the language.
-        if unsafe { cg_inherited_fields(r.node) } {
-            return None;
-        }
-        Some(self.child_with_field(i, field))
+        self.children(i).find(|&c| self.raw[c].node.id == id).map(Some)
     }
 
     /// The indexes of the `i`th node's children in field `field`.
@@ -393,8 +391,9 @@ mod tests {
 
     /// C++'s `(p = f(p))` is a parenthesized_expression whose field map
     /// inherits `left`, `operator` and `right` from a child it expects hidden:
-    /// tree-sitter's `child_by_field_id` answers them from the (visible)
-    /// assignment, the list would not, so it leaves them to tree-sitter.
+    /// tree-sitter answers them from inside the (visible) assignment, which is
+    /// no child of the parenthesized expression, so the list leaves them to
+    /// tree-sitter; its other nodes' fields are the list's and checked.
     #[test]
     fn field_children_of_inherited_field_maps_are_tree_sitters() {
         let src = b"const char* f(const char* p) { if ((p = g(p, 1)) == nullptr) return 0; return p; }";
