@@ -359,12 +359,10 @@ pub(super) struct PendingRef<'a> {
 
 #[derive(Default)]
 pub(super) struct GraphState<'a> {
-    /// The nodes from the root to the current one, with the field each is in.
-    pub path: Vec<(Node<'a>, u16)>,
-    /// The kind id of each node of `path`.
-    pub kinds: Vec<u16>,
-    /// The index of each node of `path` in the walk's node list ([`super::Flat`]).
-    pub at: Vec<u32>,
+    /// The nodes from the root to the current one: each with the field it is
+    /// in, its kind id and its index in the walk's node list ([`super::Flat`]).
+    /// One vector, one push per node the walk visits.
+    pub path: Vec<(Node<'a>, u16, u16, u32)>,
     frames: Vec<Frame<'a>>,
     /// Rust and Go: the locals a declaration binds that no local of the name
     /// held before, with the byte range of the declaration's value, where
@@ -758,13 +756,13 @@ impl<'a> Visit<'a> {
 
     /// The graph role of the node at `i` of the path.
     fn path_role(&self, i: usize) -> &'a GraphRole {
-        &self.roles.by_id(self.graph.kinds[i]).graph
+        &self.roles.by_id(self.graph.path[i].2).graph
     }
 
     /// The kind name of the path's node at `i` (from the kind ids the walk
     /// keeps: no call into tree-sitter).
     pub(super) fn path_kind(&self, i: usize) -> &'static str {
-        self.roles.kind_name(self.graph.kinds[i])
+        self.roles.kind_name(self.graph.path[i].2)
     }
 
     /// Rust and Go: the new locals of a declaration with a value (`let f =
@@ -790,7 +788,7 @@ impl<'a> Visit<'a> {
         if !self.graph.unbound_yet.is_empty() {
             // Rust's `let f = f(x);`, Go's `f := f(x)`: in its own value a
             // new local is not bound yet (the name is the function's).
-            let at = self.graph.path.last().map_or(0, |(n, _)| n.start_byte());
+            let at = self.graph.path.last().map_or(0, |(n, ..)| n.start_byte());
             if self.graph.unbound_yet.iter().any(|&(from, to, n)| (from..to).contains(&at) && n == name) {
                 return None;
             }
@@ -1864,7 +1862,7 @@ impl<'a> Visit<'a> {
             return None;
         }
         let flat = self.flat?;
-        let at = *self.graph.at.get(call)? as usize;
+        let at = self.graph.path.get(call)?.3 as usize;
         let Some(list) = flat.child_with_field(at, field) else {
             // `new T { A = 1 }`, `new T`: the constructor without arguments.
             let kind = self.roles.kind_name(flat.get(at).kind);

@@ -334,11 +334,7 @@ impl<'a> Visit<'a> {
             }
             let role = self.roles.by_id(n.kind);
             self.graph.path.truncate(depth);
-            self.graph.path.push((n.node, n.field));
-            self.graph.kinds.truncate(depth);
-            self.graph.kinds.push(n.kind);
-            self.graph.at.truncate(depth);
-            self.graph.at.push(i as u32);
+            self.graph.path.push((n.node, n.field, n.kind, i as u32));
             open = depth + 1;
             if self.visit(n.node, role, depth) {
                 if n.next as usize > i + 1 {
@@ -363,7 +359,7 @@ impl<'a> Visit<'a> {
     /// The walk is done with the path's node at `depth` (and its children): a
     /// comment or attribute extends its depth's run, anything else ends it.
     fn leave(&mut self, depth: usize) {
-        let role = self.roles.by_id(self.graph.kinds[depth]);
+        let role = self.roles.by_id(self.graph.path[depth].2);
         let run = &mut self.runs[depth];
         if role.class == Class::Comment || role.attribute {
             run.push(self.graph.path[depth].0);
@@ -477,7 +473,7 @@ impl<'a> Visit<'a> {
         let flat = self.flat?;
         // Most nodes asked about are the walk's own: at the path's end.
         if let Some(d) = self.path_depth(node) {
-            return Some((flat, self.graph.at[d] as usize));
+            return Some((flat, self.graph.path[d].3 as usize));
         }
         Some((flat, flat.index_of(node)?))
     }
@@ -734,7 +730,7 @@ impl<'a> Visit<'a> {
                 // when the declaration is its first.
                 let mut start = node.start_byte();
                 let path = &self.graph.path;
-                for (up, _) in path[..path.len().saturating_sub(1)].iter().rev() {
+                for (up, ..) in path[..path.len().saturating_sub(1)].iter().rev() {
                     if !GLOBAL_WRAPPERS.contains(&self.kind(up))
                         || up.named_child(0).map(|c| c.start_byte()) != Some(start)
                     {
@@ -764,7 +760,7 @@ impl<'a> Visit<'a> {
     /// TS namespace's body ([`Decl::Global`]), not of a block or a loop.
     fn at_module_level(&self) -> bool {
         let path = &self.graph.path;
-        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| self.kind(n));
+        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, ..)| self.kind(n));
         let mut k = up.next();
         while k.is_some_and(|k| GLOBAL_WRAPPERS.contains(&k)) {
             k = up.next();
@@ -785,7 +781,7 @@ impl<'a> Visit<'a> {
             return false;
         }
         let path = &self.graph.path;
-        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| self.kind(n));
+        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, ..)| self.kind(n));
         let mut k = up.next();
         while matches!(k, Some("lexical_declaration" | "variable_declaration" | "ambient_declaration")) {
             k = up.next();
@@ -964,7 +960,7 @@ impl<'a> Visit<'a> {
             return;
         }
         let path = &self.graph.path;
-        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, _)| self.kind(n));
+        let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, ..)| self.kind(n));
         if up.next() != Some("expression_statement") || up.next() != Some("program") {
             return;
         }
@@ -1169,12 +1165,12 @@ impl<'a> Visit<'a> {
     fn in_function(&self, depth: usize) -> bool {
         self.graph.path[..depth.min(self.graph.path.len())]
             .iter()
-            .any(|(n, _)| self.roles.of(*n).graph.is_function() && self.export_macro_class(*n).is_none())
+            .any(|(n, ..)| self.roles.of(*n).graph.is_function() && self.export_macro_class(*n).is_none())
     }
 
     /// Whether the string at `depth` is a statement of its own (a docstring).
     fn is_docstring(&self, depth: usize) -> bool {
-        let Some((parent, _)) = depth.checked_sub(1).and_then(|i| self.graph.path.get(i)) else {
+        let Some((parent, ..)) = depth.checked_sub(1).and_then(|i| self.graph.path.get(i)) else {
             return false;
         };
         self.kind(parent) == "expression_statement" && parent.named_child_count() == 1
