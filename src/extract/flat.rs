@@ -184,6 +184,15 @@ impl<'tree> Flat<'_, 'tree> {
         self.children(i).find(|&c| self.raw[c].node.id == id).map(Some)
     }
 
+    /// The index of `Node::child_by_field_id(field)` of the `i`th node:
+    /// [`Flat::field_child`], else tree-sitter's own answer, found in the list.
+    pub(crate) fn child_in_field(&self, i: usize, field: u16) -> Option<usize> {
+        match self.field_child(i, field) {
+            Some(found) => found,
+            None => self.index_of(self.get(i).node.child_by_field_id(field)?),
+        }
+    }
+
     /// The indexes of the `i`th node's children in field `field`.
     pub(crate) fn children_with_field(&self, i: usize, field: u16) -> impl Iterator<Item = usize> + '_ {
         self.children(i).filter(move |&c| self.raw[c].field == field)
@@ -319,6 +328,9 @@ mod tests {
                     );
                     decided += 1;
                 }
+                let want = n.child_by_field_id(field).map(|c| c.id());
+                let got = flat.child_in_field(i, field).map(|c| flat.get(c).node.id());
+                assert_eq!(got, want, "{path}: node {i} ({}) field {field}, in the list or not", n.kind());
             }
             let want: Vec<usize> = n.named_children(&mut n.walk()).map(|c| c.id()).collect();
             let got: Vec<usize> = flat.children(i).filter(|&c| flat.named(c)).map(|c| flat.get(c).node.id()).collect();

@@ -266,14 +266,9 @@ impl Nodes<'_, '_, '_> {
         self.roles.kind_name(self.flat.get(i).kind)
     }
 
-    /// `child_by_field_name`: from the list where it can tell, else
-    /// tree-sitter's answer found in the list.
+    /// `child_by_field_name` ([`Flat::child_in_field`]).
     fn field(&self, i: usize, name: &str) -> Option<usize> {
-        let id = self.roles.field_id(name)?.get();
-        match self.flat.field_child(i, id) {
-            Some(found) => found,
-            None => self.flat.index_of(self.flat.get(i).node.child_by_field_id(id)?),
-        }
+        self.flat.child_in_field(i, self.roles.field_id(name)?.get())
     }
 
     fn range(&self, i: usize) -> std::ops::Range<usize> {

@@ -1,8 +1,9 @@
 //! One pass over a parsed tree: line types, terms and structure.
 //!
 //! The walk is iterative (over the tree's nodes listed in preorder, [`Flat`],
-//! no recursion), so deeply nested input cannot overflow the stack. Node kinds are classified once per grammar into a
-//! [`Roles`] table indexed by kind id; the walk itself compares no strings.
+//! no recursion), so deeply nested input cannot overflow the stack. Node kinds
+//! are classified once per grammar into a [`Roles`] table indexed by kind id;
+//! the walk itself compares no strings.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use tree_sitter::Node;
@@ -435,26 +436,24 @@ impl<'a> Visit<'a> {
         true
     }
 
-    /// `node.child_by_field_name(field)`, with the field's id looked up in a table.
-    /// From the walk's node list where it can tell ([`Flat::field_child`]):
-    /// tree-sitter iterates the node's children, positions and all, per ask.
+    /// `node.child_by_field_name(field)`, with the field's id looked up in a
+    /// table, from the walk's node list ([`Flat::child_in_field`]): tree-sitter
+    /// iterates the node's children, positions and all, per ask.
     fn child(&self, node: Node<'a>, field: &str) -> Option<Node<'a>> {
         self.child_id(node, self.roles.field_id(field)?.get())
     }
 
-    /// `node.child_by_field_id(id)`, from the walk's node list where it can
-    /// tell (see [`Visit::child`]).
+    /// `node.child_by_field_id(id)`, from the walk's node list when the node
+    /// is in it (see [`Visit::child`]).
     fn child_id(&self, node: Node<'a>, id: u16) -> Option<Node<'a>> {
         if id == 0 {
             // No field (a role without one): tree-sitter answers none too.
             return None;
         }
-        if let Some(found) =
-            self.listed(node).and_then(|(flat, i)| Some(flat.field_child(i, id)?.map(|c| flat.get(c).node)))
-        {
-            return found;
+        match self.listed(node) {
+            Some((flat, i)) => flat.child_in_field(i, id).map(|c| flat.get(c).node),
+            None => node.child_by_field_id(id),
         }
-        node.child_by_field_id(id)
     }
 
     /// `node.children_by_field_name(field)`, with the field's id looked up in
