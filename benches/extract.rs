@@ -11,7 +11,10 @@
 //! interleaved ratios and skips criterion's groups; `CG_BENCH_ONLY=parse` or
 //! `=extract` runs only that, for counting instructions under valgrind
 //! (`--tool=callgrind`), one mode against the other (this machine has no
-//! hardware counters, and its times vary between runs).
+//! hardware counters, and its times vary between runs); `=walk` parses and
+//! lists the nodes (the walk floor). `CG_BENCH_PER_FILE=1` also prints the 15
+//! files whose extraction takes longest over their parse (one language's
+//! overhead can be one large generated file's).
 //!
 //!     cargo bench --bench extract
 
@@ -107,6 +110,33 @@ fn interleaved(samples: &[Sample]) {
                 parse += t1 - t0;
             }
         }
+        if std::env::var_os("CG_BENCH_PER_FILE").is_some() {
+            let mut per: Vec<(f64, f64, usize, &str)> = Vec::new();
+            for (path, src) in &s.files {
+                let (mut p, mut e) = (Duration::ZERO, Duration::ZERO);
+                for _ in 0..3 {
+                    let t0 = Instant::now();
+                    black_box(extractor.parse_only(path, s.language, src));
+                    let t1 = Instant::now();
+                    black_box(extractor.extract(path, s.language, src, 0));
+                    e += t1.elapsed();
+                    p += t1 - t0;
+                }
+                per.push((p.as_secs_f64(), e.as_secs_f64(), src.len(), path));
+            }
+            per.sort_by(|a, b| (b.1 - b.0).total_cmp(&(a.1 - a.0)));
+            eprintln!(
+                "{:>10} {:>10} {:>8} {:>9}  file ({}, 3 runs each)",
+                "parse",
+                "extract",
+                "overhead",
+                "bytes",
+                s.language.name()
+            );
+            for (p, e, n, path) in per.iter().take(15) {
+                eprintln!("{:>8.2}ms {:>8.2}ms {:>7.1}% {:>9}  {}", p * 1e3, e * 1e3, (e / p - 1.0) * 100.0, n, path);
+            }
+        }
         let mib = s.files.iter().map(|(_, b)| b.len()).sum::<usize>() as f64 / 1048576.0;
         let total = mib * rounds as f64;
         eprintln!(
@@ -127,15 +157,21 @@ fn interleaved(samples: &[Sample]) {
 /// against the other. Never inlined: under callgrind its inclusive count is
 /// the work without loading the sample (the corpus walk runs on threads, and
 /// its count varies from run to run by more than a language's extraction).
+/// Parse budgets are lifted (see the body).
 #[inline(never)]
 fn only(samples: &[Sample], what: &str) {
     let rounds: usize = std::env::var("CG_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     let mut extractor = Extractor::new();
+    // Valgrind runs code ~50 times slower: with the budget as it is, a large
+    // file's parse would be cut off (and read as words) in both modes, though
+    // it finishes in a real run.
+    extractor.set_parse_budget_scale(1000);
     for _ in 0..rounds {
         for s in samples {
             for (path, src) in &s.files {
                 match what {
                     "parse" => black_box(extractor.parse_only(path, s.language, src)),
+                    "walk" => black_box(extractor.parse_and_walk(path, s.language, src)),
                     _ => black_box(extractor.extract(path, s.language, src, 0).terms.len()),
                 };
             }
