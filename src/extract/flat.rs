@@ -151,12 +151,55 @@ impl<'tree> Flat<'_, 'tree> {
 
     /// The index of `node` in the list, if it is one of its nodes: found by
     /// its start among the nodes (in preorder, starts never decrease), then
-    /// by its id among those starting there.
-    pub(crate) fn index_of(&self, node: Node<'_>) -> Option<usize> {
+    /// by its id among those starting there. The start is searched outward
+    /// from index `near` (steps of 1, 2, 4, .. then halving): the nodes a walk
+    /// asks about are mostly close to the one it is at, and a search over the
+    /// whole list of a large file misses the cache at every step.
+    pub(crate) fn index_near(&self, node: Node<'_>, near: usize) -> Option<usize> {
         let raw = node.into_raw();
         let start = raw.context[0];
-        let first = self.raw.partition_point(|r| r.node.context[0] < start);
-        let same = self.raw[first..].iter().take_while(|r| r.node.context[0] == start);
+        let len = self.raw.len();
+        if len == 0 {
+            return None;
+        }
+        let before = |i: usize| self.raw[i].node.context[0] < start;
+        let near = near.min(len - 1);
+        // The first index whose node starts at or after `start` is in `lo..=hi`.
+        let (lo, hi) = if before(near) {
+            let (mut lo, mut step) = (near, 1);
+            loop {
+                let j = lo + step;
+                if j >= len {
+                    break (lo + 1, len);
+                }
+                if !before(j) {
+                    break (lo + 1, j);
+                }
+                lo = j;
+                step *= 2;
+            }
+        } else {
+            let (mut hi, mut step) = (near, 1);
+            loop {
+                if hi == 0 {
+                    break (0, 0);
+                }
+                let j = hi - step.min(hi);
+                if before(j) {
+                    break (j + 1, hi);
+                }
+                hi = j;
+                step *= 2;
+            }
+        };
+        let first = lo + self.raw[lo..hi].partition_point(|r| r.node.context[0] < start);
+        self.among_starting_at(first, raw)
+    }
+
+    /// The index of the node `raw` among those from `first` on that start
+    /// where it does.
+    fn among_starting_at(&self, first: usize, raw: tree_sitter::ffi::TSNode) -> Option<usize> {
+        let same = self.raw.get(first..)?.iter().take_while(|r| r.node.context[0] == raw.context[0]);
         same.into_iter().position(|r| r.node.id == raw.id).map(|p| first + p)
     }
 
@@ -189,7 +232,7 @@ impl<'tree> Flat<'_, 'tree> {
     pub(crate) fn child_in_field(&self, i: usize, field: u16) -> Option<usize> {
         match self.field_child(i, field) {
             Some(found) => found,
-            None => self.index_of(self.get(i).node.child_by_field_id(field)?),
+            None => self.index_near(self.get(i).node.child_by_field_id(field)?, i),
         }
     }
 
@@ -296,13 +339,24 @@ mod tests {
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(g, w, "{path}: node {i} ({})", flat.get(i).node.kind());
         }
-        // Starts never decrease (`index_of` searches them), and each node is
+        // Starts never decrease (`index_near` searches them), and each node is
         // found at its index.
         for i in 1..flat.len() {
             assert!(flat.get(i - 1).start_byte <= flat.get(i).start_byte, "{path}: start of {i}");
         }
         for i in 0..flat.len() {
-            assert_eq!(flat.index_of(flat.get(i).node), Some(i), "{path}: index of {i}");
+            // From anywhere: the ends, nearby on both sides, far off.
+            let len = flat.len();
+            for near in [0, len - 1, len + 5, i, i.saturating_sub(1), i + 1, i.saturating_sub(7), i + 9, i / 3, i * 2] {
+                assert_eq!(flat.index_near(flat.get(i).node, near), Some(i), "{path}: index of {i} near {near}");
+            }
+        }
+        // The same nodes of another tree (same starts, other ids) are none of its.
+        let other = parser.parse(src, None).unwrap();
+        let mut other_buf = FlatBuf::default();
+        let other_flat = other_buf.list(other.root_node());
+        for i in 0..other_flat.len() {
+            assert_eq!(flat.index_near(other_flat.get(i).node, i), None, "{path}: other tree's node {i}");
         }
         // The children in a field are tree-sitter's `children_by_field_id`
         // (which reads a cursor's fields; `child_by_field_id` reads field maps

@@ -474,7 +474,9 @@ impl<'a> Visit<'a> {
         if let Some(d) = self.path_depth(node) {
             return Some((flat, self.graph.path[d].3 as usize));
         }
-        Some((flat, flat.index_of(node)?))
+        // The others mostly near it.
+        let near = self.graph.path.last().map_or(0, |p| p.3 as usize);
+        Some((flat, flat.index_near(node, near)?))
     }
 
     /// `node.children(..)` (or `named_children`), from the walk's node list
@@ -1493,21 +1495,7 @@ impl<'a> Visit<'a> {
     }
 
     fn signature_text(&self, start: usize, end: usize) -> String {
-        let text = self.src.get(start..end.max(start)).unwrap_or("");
-        let text = normalize_ws(text, MAX_SIGNATURE_BYTES);
-        // No space just inside parentheses (`( a )` → `(a)`): the spaces are
-        // single, so each is dropped or kept by its neighbours alone.
-        let mut out = String::with_capacity(text.len());
-        let bytes = text.as_bytes();
-        for (i, c) in text.char_indices() {
-            if c == ' ' && ((i > 0 && bytes[i - 1] == b'(') || bytes.get(i + 1) == Some(&b')')) {
-                continue;
-            }
-            out.push(c);
-        }
-        let kept = out.trim_end_matches([';', ',', '{', '=', ' ', ':']).len();
-        out.truncate(kept);
-        out
+        signature(self.src.get(start..end.max(start)).unwrap_or(""))
     }
 
     /// The plain name of a declared result type: Go's first result of a list
@@ -1844,6 +1832,78 @@ fn python_annotation_type(text: &str) -> Option<&str> {
     (plain && !name.starts_with(|c: char| c.is_ascii_digit()) && name != "None").then_some(name)
 }
 
+/// A declaration's text as a signature: whitespace runs made one space, no
+/// space just inside parentheses (`( a )` → `(a)`), and no trailing `;` `,`
+/// `{` `=` `:`. Cut at [`MAX_SIGNATURE_BYTES`] with `…`
+/// ([`normalize_ws`]). One pass over the text's runs of non-space bytes; a
+/// text longer than the cut takes [`signature_slow`], the same steps one
+/// after the other (and the oracle of the tests).
+fn signature(text: &str) -> String {
+    if text.len() > MAX_SIGNATURE_BYTES {
+        return signature_slow(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    // Whitespace seen since the last run was written.
+    let mut space = false;
+    let mut run = 0;
+    let mut i = 0;
+    fn flush(out: &mut String, part: &str, space: &mut bool) {
+        if part.is_empty() {
+            return;
+        }
+        // The spaces are single: each is dropped or kept by its neighbours alone.
+        if *space && !out.is_empty() && !out.ends_with('(') && !part.starts_with(')') {
+            out.push(' ');
+        }
+        out.push_str(part);
+        *space = false;
+    }
+    while i < bytes.len() {
+        let b = bytes[i];
+        let width = match b {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C => 1,
+            0..=0x7F => {
+                i += 1;
+                continue;
+            }
+            _ => match text[i..].chars().next() {
+                Some(c) if c.is_whitespace() => c.len_utf8(),
+                Some(c) => {
+                    i += c.len_utf8();
+                    continue;
+                }
+                None => break,
+            },
+        };
+        flush(&mut out, &text[run..i], &mut space);
+        space = true;
+        i += width;
+        run = i;
+    }
+    flush(&mut out, &text[run..], &mut space);
+    let kept = out.trim_end_matches([';', ',', '{', '=', ' ', ':']).len();
+    out.truncate(kept);
+    out
+}
+
+/// [`signature`] step by step: [`normalize_ws`], then each space next to a
+/// parenthesis dropped, then the trailing punctuation.
+fn signature_slow(text: &str) -> String {
+    let text = normalize_ws(text, MAX_SIGNATURE_BYTES);
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        if c == ' ' && ((i > 0 && bytes[i - 1] == b'(') || bytes.get(i + 1) == Some(&b')')) {
+            continue;
+        }
+        out.push(c);
+    }
+    let kept = out.trim_end_matches([';', ',', '{', '=', ' ', ':']).len();
+    out.truncate(kept);
+    out
+}
+
 #[cfg(test)]
 mod python_annotation_tests {
     use super::python_annotation_type as ty;
@@ -1973,5 +2033,44 @@ mod roles_tests {
             }
         }
         assert!(checked > 5_000 && errors > 0, "{checked} nodes, {errors} errors");
+    }
+}
+
+#[cfg(test)]
+mod signature_tests {
+    use super::{signature, signature_slow, MAX_SIGNATURE_BYTES};
+
+    #[test]
+    fn signatures_are_tidied() {
+        assert_eq!(signature("  public  void\n\tf( int a,\r\n int b )  {"), "public void f(int a, int b)");
+        assert_eq!(signature("fn g(\u{a0}x:\u{2028}u8\u{a0}) -> T ;"), "fn g(x: u8) -> T");
+        assert_eq!(signature("f( )"), "f()");
+        assert_eq!(signature(" \t "), "");
+        assert_eq!(signature("été(\u{3000}é\u{3000})"), "été(é)");
+    }
+
+    proptest::proptest! {
+        /// The one-pass tidying is the step-by-step one, on text made of
+        /// every kind of byte it treats apart (Unicode spaces among them).
+        #[test]
+        fn signature_is_the_step_by_step_one(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                " ", "  ", "\t", "\n", "\r\n", "\u{b}", "\u{c}", "\u{a0}", "\u{2028}", "\u{3000}", "(", ")",
+                ";", ",", "{", "=", ":", "a", "bc", "é", "日本", "…", "\u{85}",
+            ]),
+            0..40,
+        )) {
+            let text: String = parts.concat();
+            proptest::prop_assert_eq!(signature(&text), signature_slow(&text));
+        }
+    }
+
+    /// Past the cut, both take the same steps (the slow ones).
+    #[test]
+    fn long_signatures_are_cut() {
+        let text = format!("f({})", "a, ".repeat(MAX_SIGNATURE_BYTES));
+        let got = signature(&text);
+        assert_eq!(got, signature_slow(&text));
+        assert!(got.ends_with('…') && got.len() <= MAX_SIGNATURE_BYTES + '…'.len_utf8(), "{got}");
     }
 }
