@@ -84,6 +84,12 @@ pub(super) struct GraphRole {
     type_alias: bool,
     /// `A | B` and `A & B` types (`union_type`, `intersection_type`).
     type_union: bool,
+    /// Whether a name's context questions (in an import, a supertype list, a
+    /// parameter's declarator: [`Visit::in_import`], [`Visit::in_inherit`],
+    /// [`Visit::in_parameter_declarator`]) look at a node of the kind: they
+    /// pass over the others, so they follow the path's chain of these
+    /// ([`GraphState::path`]) instead of every level.
+    pub(super) context: bool,
     /// TS's `x!` and any grammar's `(x)`: as a receiver, the value inside.
     transparent: bool,
     /// TS/JS `a && b`: as a receiver, `b` (what a member of it is taken of;
@@ -176,6 +182,7 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         object_entry: js_like(spec) && matches!(kind, "pair" | "pair_pattern" | "object_assignment_pattern"),
         type_alias: js_like(spec) && kind == "type_alias_declaration",
         type_union: matches!(kind, "union_type" | "intersection_type"),
+        context: false,
         field_entry: match spec.language {
             crate::lang::Language::Rust => {
                 matches!(kind, "field_initializer" | "shorthand_field_initializer" | "field_pattern")
@@ -184,6 +191,18 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
             _ => false,
         },
     };
+    // What the context questions look at (keep them in step).
+    role.context = role.type_list
+        || role.function
+        || role.type_alias
+        || role.inherit
+        || role.inherit_field != 0
+        || role.embedding
+        || role.type_union
+        || role.import
+        || role.reexport_field != 0
+        || role.parameter_declaration
+        || role.parameter_list;
     use crate::lang::Language::{CSharp, Cpp, Java, Ruby};
     // What `graph_visit` acts on (keep the two in step).
     role.visit_work = role.function
@@ -360,9 +379,11 @@ pub(super) struct PendingRef<'a> {
 #[derive(Default)]
 pub(super) struct GraphState<'a> {
     /// The nodes from the root to the current one: each with the field it is
-    /// in, its kind id and its index in the walk's node list ([`super::Flat`]).
-    /// One vector, one push per node the walk visits.
-    pub path: Vec<(Node<'a>, u16, u16, u32)>,
+    /// in, its kind id, its index in the walk's node list ([`super::Flat`])
+    /// and the depth of the nearest node at or above it whose role is a
+    /// context ([`GraphRole::context`]; `u32::MAX`: none). One vector, one
+    /// push per node the walk visits.
+    pub path: Vec<(Node<'a>, u16, u16, u32, u32)>,
     frames: Vec<Frame<'a>>,
     /// Rust and Go: the locals a declaration binds that no local of the name
     /// held before, with the byte range of the declaration's value, where
@@ -2434,7 +2455,7 @@ impl<'a> Visit<'a> {
         if declarator == 0 {
             return false;
         }
-        for i in (k.saturating_sub(5)..k).rev() {
+        for i in self.contexts_above(k).take_while(|&i| i >= k.saturating_sub(5)) {
             let g = self.path_role(i);
             if g.parameter_declaration {
                 return path[i + 1].1 == declarator;
@@ -2449,7 +2470,7 @@ impl<'a> Visit<'a> {
     /// The index in the path of the import statement the name at `k` is in.
     fn in_import(&self, k: usize) -> Option<usize> {
         let path = &self.graph.path;
-        for i in (k.saturating_sub(CONTEXT_DEPTH)..k).rev() {
+        for i in self.contexts_above(k).take_while(|&i| i >= k.saturating_sub(CONTEXT_DEPTH)) {
             let g = self.path_role(i);
             if g.import {
                 return Some(i);
@@ -2470,13 +2491,14 @@ impl<'a> Visit<'a> {
         let path = &self.graph.path;
         // Six levels up, not counting unions and intersections: `A | B | C`
         // nests to the left, its first constituent one level deeper per `|`.
-        let (mut low, mut levels) = (k, 0);
-        while low > 0 && levels < 6 {
-            low -= 1;
-            levels += usize::from(!self.path_role(low).type_union);
-        }
-        for i in (low..k).rev() {
+        // (Unions are contexts: each one met lowers the bound by one.)
+        let mut unions = 0;
+        for i in self.contexts_above(k) {
+            if i + 6 + unions < k {
+                return false;
+            }
             let g = self.path_role(i);
+            unions += usize::from(g.type_union);
             if (g.type_list && !self.ts_transparent_generic(i)) || g.function {
                 return false;
             }
@@ -2508,6 +2530,18 @@ impl<'a> Visit<'a> {
             }
         }
         false
+    }
+
+    /// The depths above `k` in the path whose nodes are contexts
+    /// ([`GraphRole::context`]), nearest first.
+    fn contexts_above(&self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        let path = &self.graph.path;
+        let mut next = k.checked_sub(1).map_or(u32::MAX, |i| path[i].4);
+        std::iter::from_fn(move || {
+            let at = (next != u32::MAX).then_some(next as usize)?;
+            next = at.checked_sub(1).map_or(u32::MAX, |i| path[i].4);
+            Some(at)
+        })
     }
 
     /// Whether the type arguments at `i` in the path are those of TS's

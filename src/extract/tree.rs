@@ -335,7 +335,11 @@ impl<'a> Visit<'a> {
             }
             let role = self.roles.by_id(n.kind);
             self.graph.path.truncate(depth);
-            self.graph.path.push((n.node, n.field, n.kind, i as u32));
+            let context = match role.graph.context {
+                true => depth as u32,
+                false => depth.checked_sub(1).map_or(u32::MAX, |d| self.graph.path[d].4),
+            };
+            self.graph.path.push((n.node, n.field, n.kind, i as u32, context));
             open = depth + 1;
             if self.visit(n.node, role, depth) {
                 if n.next as usize > i + 1 {
