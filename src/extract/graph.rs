@@ -446,7 +446,10 @@ type CallbackParam = (usize, usize, String);
 const CALLBACK: char = '\u{7}';
 
 impl<'a> Visit<'a> {
-    /// Called for every node entered, after declarations were handled.
+    /// Called for every node entered, after declarations were handled. Inlined
+    /// into the walk: at most nodes it has nothing to do past its checks
+    /// ([`GraphRole::visit_work`]), which cost less than a call.
+    #[inline]
     pub(super) fn graph_visit(&mut self, node: Node<'a>, role: &Role, depth: usize) {
         if !self.graph_facts {
             // The package or namespace is the file's, not a graph fact.
@@ -458,17 +461,27 @@ impl<'a> Visit<'a> {
         while self.graph.frames.last().is_some_and(|f| f.depth >= depth) {
             self.graph.frames.pop();
         }
-        let g = &role.graph;
         if !self.graph.narrowed.is_empty() {
-            if let Some(i) = self.graph.narrowed.iter().position(|(id, _, _)| *id == node.id()) {
-                let (_, rest_of_block, locals) = self.graph.narrowed.swap_remove(i);
-                let depth = if rest_of_block { depth.saturating_sub(1) } else { depth };
-                self.graph.frames.push(Frame { depth, locals });
-            }
+            self.narrowed_here(node, depth);
         }
-        if !g.visit_work {
-            return;
+        if role.graph.visit_work {
+            self.graph_visit_work(node, role, depth);
         }
+    }
+
+    /// A narrowing (a type guard's) that holds from `node` on: its frame.
+    fn narrowed_here(&mut self, node: Node<'a>, depth: usize) {
+        if let Some(i) = self.graph.narrowed.iter().position(|(id, _, _)| *id == node.id()) {
+            let (_, rest_of_block, locals) = self.graph.narrowed.swap_remove(i);
+            let depth = if rest_of_block { depth.saturating_sub(1) } else { depth };
+            self.graph.frames.push(Frame { depth, locals });
+        }
+    }
+
+    /// [`Visit::graph_visit`] at a node of a kind it acts on.
+    #[inline(never)]
+    fn graph_visit_work(&mut self, node: Node<'a>, role: &Role, depth: usize) {
+        let g = &role.graph;
         // The node is the path's last (`self.kind(&node)` asks tree-sitter).
         let kind = self.path_kind(depth);
         if g.function {
