@@ -101,52 +101,75 @@ impl<'t> Subwords<'t> {
     }
 }
 
+/// What a byte is to [`for_each_word`]: one table read instead of tests.
+const OTHER: u8 = 0;
+const WORD: u8 = 1;
+const NEWLINE: u8 = 2;
+const NON_ASCII: u8 = 3;
+const BYTE_CLASS: [u8; 256] = {
+    let mut class = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        class[b] = if c >= 0x80 {
+            NON_ASCII
+        } else if c == b'\n' {
+            NEWLINE
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            WORD
+        } else {
+            OTHER
+        };
+        b += 1;
+    }
+    class
+};
+
 /// Calls `f(word, row)` for every term-worthy word of `text`, which starts on `row`;
 /// rows advance on each `\n`.
 pub fn for_each_word<'t>(text: &'t str, mut row: u32, source: WordSource, mut f: impl FnMut(&'t str, u32)) {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii() {
-            if b == b'\n' {
+        match BYTE_CLASS[bytes[i] as usize] {
+            OTHER => {
+                i += 1;
+                continue;
+            }
+            NEWLINE => {
                 row += 1;
                 i += 1;
                 continue;
             }
-            if !(b.is_ascii_alphanumeric() || b == b'_') {
-                i += 1;
-                continue;
-            }
-        } else {
-            let c = text[i..].chars().next().unwrap_or(' ');
-            if !is_word_char(c) {
-                i += c.len_utf8();
-                continue;
-            }
-        }
-        // A word starts at i: extend it.
-        let start = i;
-        let mut chars = 0usize;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b.is_ascii() {
-                if b.is_ascii_alphanumeric() || b == b'_' {
-                    i += 1;
-                    chars += 1;
+            NON_ASCII => {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                if !is_word_char(c) {
+                    i += c.len_utf8();
                     continue;
                 }
-                break;
             }
-            let c = text[i..].chars().next().unwrap_or(' ');
-            if !is_word_char(c) {
-                break;
+            _ => {}
+        }
+        // A word starts at i: extend it. Its characters are its bytes less
+        // the continuation bytes of its non-ASCII characters.
+        let start = i;
+        let mut continuation = 0usize;
+        while i < bytes.len() {
+            match BYTE_CLASS[bytes[i] as usize] {
+                WORD => i += 1,
+                NON_ASCII => {
+                    let c = text[i..].chars().next().unwrap_or(' ');
+                    if !is_word_char(c) {
+                        break;
+                    }
+                    i += c.len_utf8();
+                    continuation += c.len_utf8() - 1;
+                }
+                _ => break,
             }
-            i += c.len_utf8();
-            chars += 1;
         }
         let word = &text[start..i];
-        if keep(word, chars, source) {
+        if keep(word, i - start - continuation, source) {
             f(word, row);
         }
     }
@@ -254,6 +277,78 @@ pub fn lone_cr_to_lf(text: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `for_each_word` as it was written first, a test per byte: the oracle.
+    fn words_byte_by_byte(text: &str, mut row: u32, source: WordSource) -> Vec<(&str, u32)> {
+        let mut out = Vec::new();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii() {
+                if b == b'\n' {
+                    row += 1;
+                    i += 1;
+                    continue;
+                }
+                if !(b.is_ascii_alphanumeric() || b == b'_') {
+                    i += 1;
+                    continue;
+                }
+            } else {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                if !is_word_char(c) {
+                    i += c.len_utf8();
+                    continue;
+                }
+            }
+            let start = i;
+            let mut chars = 0usize;
+            while i < bytes.len() {
+                let b = bytes[i];
+                if b.is_ascii() {
+                    if b.is_ascii_alphanumeric() || b == b'_' {
+                        i += 1;
+                        chars += 1;
+                        continue;
+                    }
+                    break;
+                }
+                let c = text[i..].chars().next().unwrap_or(' ');
+                if !is_word_char(c) {
+                    break;
+                }
+                i += c.len_utf8();
+                chars += 1;
+            }
+            let word = &text[start..i];
+            if keep(word, chars, source) {
+                out.push((word, row));
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// The table-driven split is the byte-by-byte one, code and prose, on
+        /// text of every class of byte (multi-byte letters, digits and
+        /// spaces among them).
+        #[test]
+        fn words_are_the_byte_by_byte_ones(parts in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "a", "Zq", "_", "__", "9", "x1", " ", "\n", "\r\n", ".", "é", "日本", "\u{a0}", "٣", "Ⅻ", "ß", "-",
+                "\u{300}", "😀",
+            ]),
+            0..60,
+        ), row in 0u32..5) {
+            let text: String = parts.concat();
+            for source in [WordSource::Code, WordSource::Prose] {
+                let mut got = Vec::new();
+                for_each_word(&text, row, source, |w, r| got.push((w, r)));
+                proptest::prop_assert_eq!(got, words_byte_by_byte(&text, row, source));
+            }
+        }
+    }
 
     fn words(text: &str, source: WordSource) -> Vec<(String, u32)> {
         let mut v = Vec::new();
