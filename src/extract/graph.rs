@@ -2605,14 +2605,17 @@ impl<'a> Visit<'a> {
     fn receiver(&self, o: Node<'a>, level: usize) -> Pending<'a> {
         // TS's `x!` and `(x)` (every grammar's parentheses): the value inside;
         // TS/JS `a && b`: `b`.
+        // A node's kind is read once (from its subtree: in a large tree, a
+        // cache miss).
         let mut o = o;
+        let mut kind_id = o.kind_id();
         for _ in 0..8 {
-            let g = self.roles.of(o).graph;
+            let g = self.roles.by_id(kind_id).graph;
             let inner = if g.transparent && o.named_child_count() == 1 {
                 o.named_child(0)
             } else if g.binary && self.operator_is(o, "&&") {
                 self.child(o, "right")
-            } else if self.kind(&o) == "subscript_expression"
+            } else if self.roles.kind_name(kind_id) == "subscript_expression"
                 && js_like(self.spec)
                 && self.child(o, "index").is_some_and(|i| !matches!(self.kind(&i), "string" | "template_string"))
             {
@@ -2623,19 +2626,25 @@ impl<'a> Visit<'a> {
                 None
             };
             match inner {
-                Some(inner) => o = inner,
+                Some(inner) => {
+                    o = inner;
+                    kind_id = o.kind_id();
+                }
                 None => break,
             }
         }
         // PHP's `$x`: the name inside.
-        let o = match self.roles.of(o).graph.variable_name && self.text(o) != "$this" {
-            true => o.named_child(0).unwrap_or(o),
-            false => o,
-        };
+        if self.roles.by_id(kind_id).graph.variable_name && self.text(o) != "$this" {
+            if let Some(inner) = o.named_child(0) {
+                o = inner;
+                kind_id = o.kind_id();
+            }
+        }
+        let o = o;
         if let Some(path) = self.rust_module_path(o) {
             return Pending::Name(path, None);
         }
-        if self.is_super(o) {
+        if self.is_super(o, self.roles.kind_name(kind_id)) {
             // A member of the supertypes (a field of one, further down a chain,
             // is the type's own).
             return match self.current_type() {
@@ -2644,7 +2653,7 @@ impl<'a> Visit<'a> {
                 None => Pending::Done(Receiver::Unknown),
             };
         }
-        let role = self.roles.of(o);
+        let role = self.roles.by_id(kind_id);
         let text = self.text(o);
         if role.graph.self_ || matches!(text, "this" | "self" | "Self" | "$this") {
             return match self.current_type() {
@@ -2674,7 +2683,7 @@ impl<'a> Visit<'a> {
         // Rust's `x.make().size()`: what `make` of `x`'s type returns, as a
         // member of it (Java's `this.make().run()` is one node).
         let rust_method = (self.spec.language == crate::lang::Language::Rust
-            && self.kind(&o) == "call_expression"
+            && self.roles.kind_name(kind_id) == "call_expression"
             && level < MAX_CHAIN)
             .then(|| self.child(o, "function"))
             .flatten()
@@ -2753,9 +2762,9 @@ impl<'a> Visit<'a> {
     /// Whether `o` is the enclosing type's value seen as its supertypes
     /// ([`SUPER_OF`]): `super` in TS/JS and Java, C#'s `base`, PHP's `parent`,
     /// Python's `super()` and `super(T, self)`.
-    fn is_super(&self, o: Node<'a>) -> bool {
+    fn is_super(&self, o: Node<'a>, kind: &str) -> bool {
         use crate::lang::Language;
-        match (self.spec.language, self.kind(&o)) {
+        match (self.spec.language, kind) {
             (Language::TypeScript | Language::JavaScript | Language::Java, "super") => true,
             (Language::CSharp, "base") => true,
             (Language::Php, "relative_scope") => self.text(o).eq_ignore_ascii_case("parent"),
