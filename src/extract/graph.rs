@@ -2640,7 +2640,6 @@ impl<'a> Visit<'a> {
                 kind_id = o.kind_id();
             }
         }
-        let o = o;
         if let Some(path) = self.rust_module_path(o) {
             return Pending::Name(path, None);
         }

@@ -405,8 +405,8 @@ fn same_length_edit(src: &[u8], range: std::ops::Range<usize>, row: u32) -> tree
 }
 
 /// Parses `source` within its time budget (times `scale`); `(None, true)`
-/// when the budget ran out. Reuses the parts of `old` (an
-/// earlier tree of it, edited to match) that no edit touched.
+/// when the budget ran out. Reuses the parts of `old` (an earlier tree of
+/// it, edited to match) that no edit touched.
 fn parse_bounded(
     parser: &mut Parser,
     source: &[u8],

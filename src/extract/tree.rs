@@ -1860,6 +1860,19 @@ fn python_annotation_type(text: &str) -> Option<&str> {
 /// text longer than the cut takes [`signature_slow`], the same steps one
 /// after the other (and the oracle of the tests).
 fn signature(text: &str) -> String {
+    /// Writes a run of non-space text, after one space if whitespace came
+    /// before it (none just inside parentheses: the spaces are single, so
+    /// each is dropped or kept by its neighbours alone).
+    fn flush(out: &mut String, part: &str, space: &mut bool) {
+        if part.is_empty() {
+            return;
+        }
+        if *space && !out.is_empty() && !out.ends_with('(') && !part.starts_with(')') {
+            out.push(' ');
+        }
+        out.push_str(part);
+        *space = false;
+    }
     if text.len() > MAX_SIGNATURE_BYTES {
         return signature_slow(text);
     }
@@ -1869,17 +1882,6 @@ fn signature(text: &str) -> String {
     let mut space = false;
     let mut run = 0;
     let mut i = 0;
-    fn flush(out: &mut String, part: &str, space: &mut bool) {
-        if part.is_empty() {
-            return;
-        }
-        // The spaces are single: each is dropped or kept by its neighbours alone.
-        if *space && !out.is_empty() && !out.ends_with('(') && !part.starts_with(')') {
-            out.push(' ');
-        }
-        out.push_str(part);
-        *space = false;
-    }
     while i < bytes.len() {
         let b = bytes[i];
         let width = match b {

@@ -101,11 +101,12 @@ impl<'t> Subwords<'t> {
     }
 }
 
-/// What a byte is to [`for_each_word`]: one table read instead of tests.
+// The classes of [`BYTE_CLASS`].
 const OTHER: u8 = 0;
 const WORD: u8 = 1;
 const NEWLINE: u8 = 2;
 const NON_ASCII: u8 = 3;
+/// What a byte is to [`for_each_word`]: one table read instead of tests.
 const BYTE_CLASS: [u8; 256] = {
     let mut class = [OTHER; 256];
     let mut b = 0;
