@@ -30,7 +30,11 @@ typedef struct {
   uint16_t field;
   uint8_t named;
   uint8_t missing;
-  uint8_t reserved[2];
+  // 1 when `ts_node_child_by_field_id(node, f)` is, for every field `f`, the
+  // node's first child listed with field `f` (see `cg_push`); 0 when it may
+  // not be, and tree-sitter is asked.
+  uint8_t fields_listed;
+  uint8_t reserved;
   // The parent's index (UINT32_MAX for the root).
   uint32_t parent;
 } CgFlatNode;
@@ -99,6 +103,22 @@ static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, c
   return true;
 }
 
+// Whether a visible parent's field map answers `ts_node_child_by_field_id`
+// as the list does (the first child whose own field, or whose hidden
+// parent's, is the one asked for): not when an entry is inherited
+// (tree-sitter then searches a hidden child's map) or two entries name the
+// same child (a cursor gives it the first field only). The third case, a
+// field from a hidden child's own map, is found as its nodes are listed.
+static inline uint8_t cg_fields_listed(const Frame *frame) {
+  for (const TSFieldMapEntry *map = frame->fields; map < frame->fields_end; map++) {
+    if (map->inherited) return 0;
+    for (const TSFieldMapEntry *before = frame->fields; before < map; before++) {
+      if (before->child_index == map->child_index) return 0;
+    }
+  }
+  return 1;
+}
+
 // The visible nodes of `root`'s subtree, `root` first, written to `out`.
 // Returns how many, or UINT32_MAX when there are more than `capacity` (or
 // memory ran out): the caller grows `out` and asks again.
@@ -127,6 +147,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
     .named = root_alias ? ts_language_symbol_metadata(language, root_alias).named
                         : ts_subtree_named(*root_subtree),
     .missing = ts_subtree_missing(*root_subtree),
+    .fields_listed = 1,
     .parent = UINT32_MAX,
   };
   if (ts_subtree_child_count(*root_subtree) == 0) return count;
@@ -139,6 +160,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
   uint32_t size = 0, frames_capacity = cg_frames_capacity;
   Frame *frames = cg_frames;
   cg_push(&frames, &size, &frames_capacity, language, root_subtree->ptr, start, 0, 1, 0, 0);
+  out[0].fields_listed = cg_fields_listed(&frames[0]);
 
   while (size > 0) {
     Frame *frame = &frames[size - 1];
@@ -175,11 +197,14 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
     Length position = frame->position;
     TSSymbol alias = 0;
     TSFieldId field = 0;
+    // A field from a hidden parent's own map.
+    bool hidden_field = false;
     if (!extra) {
       if (frame->alias_sequence) alias = frame->alias_sequence[frame->structural_child_index];
       for (const TSFieldMapEntry *map = frame->fields; map < frame->fields_end; map++) {
         if (!map->inherited && map->child_index == frame->structural_child_index) {
           field = map->field_id;
+          hidden_field = frame->entry < 0;
           break;
         }
       }
@@ -212,15 +237,21 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
         .field = field,
         .named = alias ? ts_language_symbol_metadata(language, alias).named : named,
         .missing = missing,
+        .fields_listed = 1,
         .parent = parent,
       };
-      if (child_count > 0 &&
-          !cg_push(&frames, &size, &frames_capacity, language, heap, position, 0, depth + 1, index, index)) {
-        cg_frames = frames;
-        cg_frames_capacity = frames_capacity;
-        return UINT32_MAX;
+      if (hidden_field) out[parent].fields_listed = 0;
+      if (child_count > 0) {
+        if (!cg_push(&frames, &size, &frames_capacity, language, heap, position, 0, depth + 1, index, index)) {
+          cg_frames = frames;
+          cg_frames_capacity = frames_capacity;
+          return UINT32_MAX;
+        }
+        out[index].fields_listed = cg_fields_listed(&frames[size - 1]);
       }
     } else if (child_count > 0 && heap->visible_child_count > 0) {
+      // Its nodes take the field (a hidden child of a hidden child).
+      if (hidden_field) out[parent].fields_listed = 0;
       if (!cg_push(&frames, &size, &frames_capacity, language, heap, position, field, depth, -1, parent)) {
         cg_frames = frames;
         cg_frames_capacity = frames_capacity;

@@ -394,7 +394,7 @@ pub(super) struct GraphState<'a> {
     /// frame when the walk enters the branch.
     /// An entry whose flag is set narrows from that node to the end of the
     /// block holding it (after `if (!isX(v)) return;`).
-    narrowed: Vec<(usize, bool, Locals<'a>)>,
+    pub(super) narrowed: Vec<(usize, bool, Locals<'a>)>,
     /// Rust: the tokens of each macro group read (by node id), in order
     /// ([`Visit::rust_macro_token`]; a group's names come before and after
     /// the groups inside it).

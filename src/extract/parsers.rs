@@ -24,6 +24,8 @@ pub struct Extractor {
     flat_first: FlatBuf,
     /// [`PARSE_BUDGET_BASE`] and [`PARSE_BUDGET_PER_MIB`] times this.
     budget_scale: u32,
+    /// The walk's one-step anonymous tokens (off only in tests, which compare).
+    token_steps: bool,
 }
 
 impl Default for Extractor {
@@ -34,6 +36,7 @@ impl Default for Extractor {
             flat: FlatBuf::default(),
             flat_first: FlatBuf::default(),
             budget_scale: 1,
+            token_steps: true,
         }
     }
 }
@@ -110,6 +113,7 @@ impl Extractor {
         let source = lone_cr_to_lf(source);
         let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
         let graph_facts = self.graph_facts;
+        let token_steps = self.token_steps;
         let scale = self.budget_scale;
         let mut flat = std::mem::take(&mut self.flat);
         let mut flat_first = std::mem::take(&mut self.flat_first);
@@ -134,6 +138,7 @@ impl Extractor {
         };
         let mut visit = Visit::new(&source, spec, &grammar.roles);
         visit.graph_facts = graph_facts;
+        visit.token_steps = token_steps;
         match again.as_ref().or(first.as_ref()) {
             Some(tree) => {
                 let root = tree.root_node();
@@ -579,5 +584,84 @@ mod tests {
         assert_eq!(f.types.len(), 1);
         assert_eq!(f.types[0].name, "Foo");
         assert!(f.diagnostics.is_empty(), "{:?}", f.diagnostics);
+    }
+
+    /// The facts of a file with and without the walk's one-step tokens
+    /// ([`Visit::token`](super::super::tree)), as text.
+    fn with_and_without_token_steps(language: Language, path: &str, src: &[u8]) -> (String, String) {
+        let mut fast = Extractor::new();
+        let mut slow = Extractor::new();
+        slow.token_steps = false;
+        (format!("{:?}", fast.extract(path, language, src, 0)), format!("{:?}", slow.extract(path, language, src, 0)))
+    }
+
+    #[test]
+    fn token_steps_change_no_fact_of_any_fixture() {
+        let mut checked = 0;
+        for dir in ["fixtures/extract", "fixtures/graph"] {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+            let walk = crate::extract::walk(&root, &crate::extract::WalkOptions::default()).unwrap();
+            for f in walk.files {
+                let src = std::fs::read(&f.abs).unwrap();
+                let (fast, slow) = with_and_without_token_steps(f.language, &f.rel, &src);
+                assert_eq!(fast, slow, "{}", f.rel);
+                checked += 1;
+            }
+        }
+        assert!(checked > 40, "{checked} fixtures");
+    }
+
+    /// What the one-step tokens must still do: end a run of comments (the
+    /// `;` between a comment and a method), mark a keyword's line as code,
+    /// leave a made-up token's line as the first error, and leave the tokens
+    /// in a string's code parts and after a narrowing to the whole walk.
+    #[test]
+    fn token_steps_keep_runs_code_lines_errors_strings_and_narrowings() {
+        let cases: [(Language, &str, &str); 10] = [
+            (Language::Java, "A.java", "class A {\n  // not f's\n  ; void f() {}\n  // g's\n  void g() {}\n}\n"),
+            (Language::CSharp, "A.cs", "class A {\n  /// not F's\n  ; void F() {}\n}\n"),
+            (Language::JavaScript, "a.js", "// not f's\n;function f() {}\n"),
+            (Language::Php, "a.php", "<?php\n// not f's\n;function f() {}\n"),
+            (Language::Java, "B.java", "class B {\n  void f() {\n    return\n  }\n}\n"),
+            (Language::Rust, "a.rs", "fn f() { let x = g(1 }\nstruct S;\n"),
+            (Language::Python, "a.py", "x = f'{a if b else c}' \\\n  if y else z\n"),
+            (Language::TypeScript, "a.ts", "function f(v: A | B) {\n  if (!isA(v)) return;\n  v.m();\n}\nfunction g(v: A) {\n  if (!isA(v)) { return }\n}\nclass C { m() {} }\n"),
+            (Language::Ruby, "a.rb", "x = \"a#{b if c}d\"\nif y then z end\n"),
+            // The string's opening token is `"` by kind, `%Q(` by text.
+            (Language::Ruby, "b.rb", "x = [\n%Q(\na #{\nb} c)\n]\n"),
+        ];
+        for (language, path, src) in cases {
+            let (fast, slow) = with_and_without_token_steps(language, path, src.as_bytes());
+            assert_eq!(fast, slow, "{path}");
+        }
+        // The first case's doc comments: the `;` ended the run before `f`.
+        let f = Extractor::new().extract("A.java", Language::Java, cases[0].2.as_bytes(), 0);
+        let doc = |name: &str| f.methods.iter().find(|m| m.name == name).map(|m| m.doc.clone());
+        assert_eq!(doc("f").as_deref(), Some(""));
+        assert_eq!(doc("g").as_deref(), Some("g's"));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn token_steps_change_no_fact_of_arbitrary_bytes(
+            src in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            which in 0usize..Language::ALL.len(),
+        ) {
+            let language = Language::ALL[which];
+            let ext = language.spec().extensions.first().copied().unwrap_or("txt");
+            let (fast, slow) = with_and_without_token_steps(language, &format!("a.{ext}"), &src);
+            proptest::prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn token_steps_change_no_fact_of_code_like_text(
+            src in "([a-z]{1,4}|[(){}\\[\\];,.:<>=+*&|!?\"'#/$@ \n]|//|/\\*|\\*/|if|return){0,80}",
+            which in 0usize..Language::ALL.len(),
+        ) {
+            let language = Language::ALL[which];
+            let ext = language.spec().extensions.first().copied().unwrap_or("txt");
+            let (fast, slow) = with_and_without_token_steps(language, &format!("a.{ext}"), src.as_bytes());
+            proptest::prop_assert_eq!(fast, slow);
+        }
     }
 }

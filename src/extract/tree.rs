@@ -255,6 +255,9 @@ pub(crate) struct Visit<'a> {
     graph: graph::GraphState<'a>,
     /// Whether the walk finds graph facts ([`super::Extractor::set_graph_facts`]).
     pub(crate) graph_facts: bool,
+    /// Whether anonymous tokens are taken in one step ([`Visit::token`]);
+    /// tests compare the facts without it.
+    pub(crate) token_steps: bool,
     /// The declared type of the properties being pushed.
     property_type: Option<String>,
     /// The access labels of the last class body asked about (its node id, then
@@ -314,6 +317,7 @@ impl<'a> Visit<'a> {
             first_error_row: None,
             graph: graph::GraphState::default(),
             graph_facts: true,
+            token_steps: true,
             property_type: None,
             labels: Default::default(),
             runs: vec![Vec::new()],
@@ -325,11 +329,16 @@ impl<'a> Visit<'a> {
     /// then its children unless the visit says not to, and leaves each node
     /// after its children.
     pub(crate) fn walk(&mut self, flat: Flat<'a, 'a>) {
+        // How far ahead of the walk the nodes' tree-sitter data is fetched
+        // into the cache: a large file's tree does not fit in it, and the
+        // walk's questions to tree-sitter (fields, kinds, ends) missed it.
+        const PREFETCH_AHEAD: usize = 8;
         self.flat = Some(flat);
         let mut i = 0;
         // The path's nodes not left yet (those at depths below this).
         let mut open = 0usize;
         while i < flat.len() {
+            flat.prefetch(i + PREFETCH_AHEAD);
             let n = flat.get(i);
             let depth = n.depth as usize;
             while open > depth {
@@ -337,6 +346,18 @@ impl<'a> Visit<'a> {
                 self.leave(open);
             }
             let role = self.roles.by_id(n.kind);
+            if !role.named && n.next as usize == i + 1 && self.token_steps && self.token(&n) {
+                // What visiting it and leaving it came to was done: it also
+                // ends its depth's run of comments. (The scopes, strings and
+                // graph frames it would close are closed by the next node,
+                // which is no deeper.)
+                self.graph.path.truncate(depth);
+                if let Some(run) = self.runs.get_mut(depth) {
+                    run.clear();
+                }
+                i += 1;
+                continue;
+            }
             self.graph.path.truncate(depth);
             let context = match role.graph.context {
                 true => depth as u32,
@@ -362,6 +383,32 @@ impl<'a> Visit<'a> {
             open -= 1;
             self.leave(open);
         }
+    }
+
+    /// An anonymous token (`;`, `(`, `return`), taken as the walk would take
+    /// it through `visit` and `leaf` (it is no word, no declaration, no graph
+    /// fact; a letter or digit in it marks its lines as code), when that is
+    /// all there is to it. Not when the parser made it up (those mark the
+    /// first error), a narrowing is pending (one starts at a node), or inside
+    /// a string's code parts (a string's own tokens mark nothing).
+    #[inline]
+    fn token(&mut self, n: &FlatNode<'a>) -> bool {
+        if n.missing || !self.graph.narrowed.is_empty() {
+            return false;
+        }
+        let text = self.src.as_bytes().get(n.start_byte as usize..n.end_byte as usize).unwrap_or(&[]);
+        if text.iter().all(|b| !b.is_ascii_alphanumeric()) {
+            return true;
+        }
+        if !self.strings.is_empty() {
+            return false;
+        }
+        let end_row = match n.end_column == 0 && n.end_row > n.start_row {
+            true => n.end_row - 1,
+            false => n.end_row,
+        };
+        self.mark((n.start_row, end_row), F_CODE);
+        true
     }
 
     /// The walk is done with the path's node at `depth` (and its children): a
