@@ -84,10 +84,12 @@ fn samples() -> Vec<Sample> {
 }
 
 /// Parse-only and extraction timed file by file, alternating, so the machine's
-/// drifts (this 2-core machine's speed varies between runs) hit both alike. The
-/// printed ratio is the extraction overhead over parse-only; the walk floor is
-/// what listing every node as the walk reads them (kind and field, nothing
-/// else) adds.
+/// drifts (this 2-core machine's speed varies between runs) hit both alike;
+/// each file's time is its fastest of the `CG_BENCH_ROUNDS` rounds (default
+/// 3), summed over the files (sums of every round moved a language's ratio by
+/// up to 15 points between runs). The printed ratio is the extraction
+/// overhead over parse-only; the walk floor is what listing every node as the
+/// walk reads them (kind and field, nothing else) adds.
 fn interleaved(samples: &[Sample]) {
     let rounds: usize = std::env::var("CG_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     eprintln!(

@@ -30,9 +30,9 @@ typedef struct {
   uint16_t field;
   uint8_t named;
   uint8_t missing;
-  // 1 when `ts_node_child_by_field_id(node, f)` is, for every field `f`, the
-  // node's first child listed with field `f` (see `cg_push`); 0 when it may
-  // not be, and tree-sitter is asked.
+  // 1 when `ts_node_child_by_field_id(node, f)` is, for every field `f`,
+  // the node's first child listed with field `f` (see `cg_fields_listed`);
+  // 0 when it may not be, and tree-sitter is asked.
   uint8_t fields_listed;
   uint8_t reserved;
   // The parent's index (UINT32_MAX for the root).
