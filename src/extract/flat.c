@@ -47,7 +47,8 @@ typedef struct {
   uint32_t child_count;
   uint32_t child_index;
   uint32_t structural_child_index;
-  // Where the next child starts.
+  // Where the first child starts, then where the last one listed ended (the
+  // next starts after its own padding, as in tree-sitter's child iterator).
   Length position;
   const TSSymbol *alias_sequence;
   const TSFieldMapEntry *fields;
@@ -175,7 +176,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
     bool extra, visible, named, missing;
     TSSymbol symbol;
     uint32_t child_count;
-    Length extent;
+    Length extent, padding;
     if (subtree.data.is_inline) {
       extra = subtree.data.extra;
       visible = subtree.data.visible;
@@ -184,6 +185,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
       symbol = subtree.data.symbol;
       child_count = 0;
       extent = (Length){subtree.data.size_bytes, {0, subtree.data.size_bytes}};
+      padding = (Length){subtree.data.padding_bytes, {subtree.data.padding_rows, subtree.data.padding_columns}};
     } else {
       heap = subtree.ptr;
       extra = heap->extra;
@@ -193,8 +195,9 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
       symbol = heap->symbol;
       child_count = heap->child_count;
       extent = heap->size;
+      padding = heap->padding;
     }
-    Length position = frame->position;
+    Length position = frame->child_index > 0 ? length_add(frame->position, padding) : frame->position;
     TSSymbol alias = 0;
     TSFieldId field = 0;
     // A field from a hidden parent's own map.
@@ -213,9 +216,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
     }
     Length end = length_add(position, extent);
     frame->child_index++;
-    frame->position = frame->child_index < frame->child_count
-                        ? length_add(end, ts_subtree_padding(frame->children[frame->child_index]))
-                        : end;
+    frame->position = end;
     uint32_t depth = frame->depth;
     uint32_t parent = frame->visible_parent;
 
