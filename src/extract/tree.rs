@@ -403,11 +403,7 @@ impl<'a> Visit<'a> {
         if !self.strings.is_empty() {
             return false;
         }
-        let end_row = match n.end_column == 0 && n.end_row > n.start_row {
-            true => n.end_row - 1,
-            false => n.end_row,
-        };
-        self.mark((n.start_row, end_row), F_CODE);
+        self.mark(Self::listed_rows(n), F_CODE);
         true
     }
 
@@ -563,6 +559,12 @@ impl<'a> Visit<'a> {
         (start as u32, end_row as u32)
     }
 
+    /// [`Visit::rows`] of a node of the walk's list, from its entry.
+    fn listed_rows(n: &FlatNode<'_>) -> (u32, u32) {
+        let end_row = if n.end_column == 0 && n.end_row > n.start_row { n.end_row - 1 } else { n.end_row };
+        (n.start_row, end_row)
+    }
+
     fn mark(&mut self, (start, end): (u32, u32), flag: u8) {
         let end = (end as usize).min(self.flags.len().saturating_sub(1));
         for f in self.flags.iter_mut().take(end + 1).skip(start as usize) {
@@ -591,11 +593,7 @@ impl<'a> Visit<'a> {
         }
         let text = self.src.get(leaf.start_byte as usize..leaf.end_byte as usize).unwrap_or("");
         if role.named || text.bytes().any(|b| b.is_ascii_alphanumeric()) {
-            let end_row = match leaf.end_column == 0 && leaf.end_row > leaf.start_row {
-                true => leaf.end_row - 1,
-                false => leaf.end_row,
-            };
-            self.mark((leaf.start_row, end_row), F_CODE);
+            self.mark(Self::listed_rows(leaf), F_CODE);
         }
         if !role.named {
             return;
