@@ -14,7 +14,9 @@
 //! hardware counters, and its times vary between runs); `=walk` parses and
 //! lists the nodes (the walk floor). `CG_BENCH_PER_FILE=1` also prints the 15
 //! files whose extraction takes longest over their parse (one language's
-//! overhead can be one large generated file's).
+//! overhead can be one large generated file's). `CG_BENCH_NO_GRAPH=1`
+//! extracts without graph facts (`Extractor::set_graph_facts(false)`): the
+//! ratio against a run without it is the graph's share.
 //!
 //!     cargo bench --bench extract
 
@@ -98,6 +100,9 @@ fn interleaved(samples: &[Sample]) {
     );
     for s in samples {
         let mut extractor = Extractor::new();
+        if std::env::var_os("CG_BENCH_NO_GRAPH").is_some() {
+            extractor.set_graph_facts(false);
+        }
         // Each file's fastest time of the rounds, for each: a run's time is
         // its cost plus whatever else the machine did meanwhile, and the
         // fastest of a few is the closest to the cost.
@@ -169,6 +174,9 @@ fn interleaved(samples: &[Sample]) {
 fn only(samples: &[Sample], what: &str) {
     let rounds: usize = std::env::var("CG_BENCH_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     let mut extractor = Extractor::new();
+    if std::env::var_os("CG_BENCH_NO_GRAPH").is_some() {
+        extractor.set_graph_facts(false);
+    }
     // Valgrind runs code ~50 times slower: with the budget as it is, a large
     // file's parse would be cut off (and read as words) in both modes, though
     // it finishes in a real run.

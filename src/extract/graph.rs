@@ -1455,10 +1455,7 @@ impl<'a> Visit<'a> {
     /// Java's `import a.b.C;`, `import a.b.*;`, `import static a.b.C.m;`: the
     /// package (or, for static imports, the class) and the name.
     fn java_import(&mut self, node: Node<'a>, line: u32, kind: ImportKind) {
-        let mut cursor = node.walk();
-        let Some(path) = node
-            .named_children(&mut cursor)
-            .find(|c| self.kind(c) == "scoped_identifier" || self.kind(c) == "identifier")
+        let Some(path) = self.kids(node, true).find(|c| matches!(self.kind(c), "scoped_identifier" | "identifier"))
         else {
             return;
         };
@@ -1652,7 +1649,8 @@ impl<'a> Visit<'a> {
                 // A method reference, `Type::m`, `this::m`, `list::add` (its
                 // parts have no field names): the method of what is before `::`.
                 let m = path[k - 1].0;
-                if self.kind(&m) == "method_reference" && m.named_child(0).is_some_and(|o| o.id() != node.id()) {
+                if self.path_kind(k - 1) == "method_reference" && m.named_child(0).is_some_and(|o| o.id() != node.id())
+                {
                     let last = m.named_child(m.named_child_count().saturating_sub(1));
                     if last.is_some_and(|l| l.id() == node.id()) {
                         object = m.named_child(0);
@@ -1708,9 +1706,7 @@ impl<'a> Visit<'a> {
         };
         // Java's constructor reference `Store::new` calls `Store`'s constructors.
         let role = match role {
-            RefRole::Other if k >= 1 && object.is_none() && self.constructor_reference(path[k - 1].0, node) => {
-                RefRole::Call
-            }
+            RefRole::Other if k >= 1 && object.is_none() && self.constructor_reference(k - 1, node) => RefRole::Call,
             role => role,
         };
         let (role, qualifier) = match object {
@@ -1876,10 +1872,11 @@ impl<'a> Visit<'a> {
     }
 
     /// Java: whether `node` is the type of a constructor reference
-    /// (`Store::new`, `ArrayList<String>::new`) that `parent` is.
-    fn constructor_reference(&self, parent: Node<'a>, node: Node<'a>) -> bool {
+    /// (`Store::new`, `ArrayList<String>::new`) that the path's node at `at` is.
+    fn constructor_reference(&self, at: usize, node: Node<'a>) -> bool {
+        let parent = self.graph.path[at].0;
         self.spec.language == crate::lang::Language::Java
-            && self.kind(&parent) == "method_reference"
+            && self.path_kind(at) == "method_reference"
             && parent.named_child(0).is_some_and(|o| o.id() == node.id())
             && parent.child(parent.child_count().saturating_sub(1)).is_some_and(|n| self.text(n) == "new")
     }
@@ -2418,7 +2415,7 @@ impl<'a> Visit<'a> {
     fn imported_name(&self, at: usize, k: usize) -> bool {
         let path = &self.graph.path;
         let statement = path[at].0;
-        match self.kind(&statement) {
+        match self.path_kind(at) {
             // Python's `import a.b`: modules, not definitions.
             "import_statement" if self.spec.language == crate::lang::Language::Python => return false,
             // Java's `import a.b.*;`: a package.
@@ -2426,14 +2423,13 @@ impl<'a> Visit<'a> {
             _ => {}
         }
         for i in at + 1..=k {
-            let parent = path[i - 1].0;
-            let (obj_f, _) = self.roles.of(parent).graph.member;
+            let (obj_f, _) = self.path_role(i - 1).member;
             let field = path[i].1;
             if obj_f != 0 && field == obj_f {
                 return false;
             }
             let name = self.roles.field_name(field);
-            match (self.kind(&parent), name) {
+            match (self.path_kind(i - 1), name) {
                 (_, Some("alias")) => return false,
                 ("scoped_use_list", Some("path")) | ("use_wildcard", _) => return false,
                 // Go's `import st "path"`, C#'s `using X = A.B;`: the alias.

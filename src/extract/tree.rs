@@ -1798,32 +1798,56 @@ impl<'a> Visit<'a> {
     /// Turns the walk's results into facts.
     pub(crate) fn finish(mut self, facts: &mut FileFacts, parse_failed: bool) {
         // Group by hashing, then sort only the distinct terms: far fewer string
-        // comparisons than sorting every occurrence.
-        let mut index: FxHashMap<&str, u32> =
-            FxHashMap::with_capacity_and_hasher(self.words.len() / 4, Default::default());
-        let mut groups: Vec<(&str, Vec<u32>)> = Vec::new();
-        for &(word, row) in &self.words {
-            let i = *index.entry(word).or_insert_with(|| {
-                groups.push((word, Vec::new()));
-                groups.len() as u32 - 1
+        // comparisons than sorting every occurrence. Each term's rows are
+        // gathered side by side (a counting sort, in source order), so its
+        // lines take one allocation of their final size instead of a vector
+        // grown row by row.
+        let words = &self.words;
+        let mut index: FxHashMap<&str, u32> = FxHashMap::with_capacity_and_hasher(words.len() / 4, Default::default());
+        let mut terms: Vec<&str> = Vec::new();
+        // Per term: how many rows, then where its rows end in `rows`.
+        let mut ends: Vec<u32> = Vec::new();
+        let mut ids: Vec<u32> = Vec::with_capacity(words.len());
+        for &(word, _) in words {
+            let id = *index.entry(word).or_insert_with(|| {
+                terms.push(word);
+                ends.push(0);
+                terms.len() as u32 - 1
             });
-            groups[i as usize].1.push(row + 1);
+            ends[id as usize] += 1;
+            ids.push(id);
+        }
+        let mut next = 0;
+        for end in &mut ends {
+            let count = *end;
+            *end = next;
+            next += count;
+        }
+        // `ends[i]` is term `i`'s start; each row placed moves it one on, to
+        // its end.
+        let mut rows = vec![0u32; words.len()];
+        for (&id, &(_, row)) in ids.iter().zip(words) {
+            let slot = &mut ends[id as usize];
+            rows[*slot as usize] = row + 1;
+            *slot += 1;
         }
         // Sorted by their first 8 bytes as a number (zero-padded: the same
         // order as the text's), the rest compared only between equal ones.
         let mut order: Vec<(u64, u32)> =
-            groups.iter().enumerate().map(|(i, (term, _))| (sort_prefix(term), i as u32)).collect();
-        order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| groups[a.1 as usize].0.cmp(groups[b.1 as usize].0)));
+            terms.iter().enumerate().map(|(i, term)| (sort_prefix(term), i as u32)).collect();
+        order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| terms[a.1 as usize].cmp(terms[b.1 as usize])));
         facts.terms = order
             .iter()
-            .map(|&(_, i)| std::mem::take(&mut groups[i as usize]))
-            .map(|(term, mut lines)| {
+            .map(|&(_, i)| {
+                let end = ends[i as usize] as usize;
+                let start = if i == 0 { 0 } else { ends[i as usize - 1] as usize };
+                let mut lines = rows[start..end].to_vec();
                 // Rows arrive in source order, except around code inside strings.
                 if !lines.is_sorted() {
                     lines.sort_unstable();
                 }
                 lines.dedup();
-                TermLines { term: term.to_string(), lines }
+                TermLines { term: terms[i as usize].to_string(), lines }
             })
             .collect();
         facts.line_types = self.flags.iter().map(|&f| line_type(f)).collect();
