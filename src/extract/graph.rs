@@ -2422,9 +2422,8 @@ impl<'a> Visit<'a> {
             "import_declaration" if self.kids(statement, true).any(|c| self.kind(&c) == "asterisk") => return false,
             _ => {}
         }
-        for i in at + 1..=k {
+        for (i, &(_, field, ..)) in path.iter().enumerate().take(k + 1).skip(at + 1) {
             let (obj_f, _) = self.path_role(i - 1).member;
-            let field = path[i].1;
             if obj_f != 0 && field == obj_f {
                 return false;
             }
