@@ -86,7 +86,9 @@ fn samples() -> Vec<Sample> {
 }
 
 /// Parse-only and extraction timed file by file, alternating, so the machine's
-/// drifts (this 2-core machine's speed varies between runs) hit both alike;
+/// drifts (this 2-core machine's speed varies between runs) hit both alike,
+/// in an order that turns each round (`CG_BENCH_ORDER=fixed`: parse-only,
+/// extraction, walk floor every round, as before);
 /// each file's time is its fastest of the `CG_BENCH_ROUNDS` rounds (default
 /// 3), summed over the files (sums of every round moved a language's ratio by
 /// up to 15 points between runs). The printed ratio is the extraction
@@ -107,17 +109,21 @@ fn interleaved(samples: &[Sample]) {
         // its cost plus whatever else the machine did meanwhile, and the
         // fastest of a few is the closest to the cost.
         let mut best = vec![[Duration::MAX; 3]; s.files.len()];
-        for _ in 0..rounds {
+        // The three run in turn, each first in one round of three: the run
+        // after another of the same file is warmer (its bytes, the parser's
+        // branches), and the first one each round was always parse-only.
+        let rotate = std::env::var("CG_BENCH_ORDER").map_or(true, |v| v != "fixed");
+        for round in 0..rounds {
             for ((path, src), best) in s.files.iter().zip(&mut best) {
-                let t0 = Instant::now();
-                black_box(extractor.parse_only(path, s.language, src));
-                let t1 = Instant::now();
-                black_box(extractor.extract(path, s.language, src, 0));
-                let t2 = Instant::now();
-                black_box(extractor.parse_and_walk(path, s.language, src));
-                let t3 = Instant::now();
-                for (b, t) in best.iter_mut().zip([t1 - t0, t2 - t1, t3 - t2]) {
-                    *b = (*b).min(t);
+                for step in 0..3 {
+                    let k = if rotate { (round + step) % 3 } else { step };
+                    let t0 = Instant::now();
+                    match k {
+                        0 => black_box(extractor.parse_only(path, s.language, src)),
+                        1 => black_box(extractor.extract(path, s.language, src, 0).terms.len()),
+                        _ => black_box(extractor.parse_and_walk(path, s.language, src)),
+                    };
+                    best[k] = best[k].min(t0.elapsed());
                 }
             }
         }
