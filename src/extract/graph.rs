@@ -2834,6 +2834,8 @@ impl<'a> Visit<'a> {
         // a mark standing for no type is dropped (a guard's value of unknown
         // type is what the guard asserts), a type left empty is unknown.
         let known = |t: String| Some(t).filter(|t| !t.is_empty() && !t.starts_with([FIELD_OF, DISCRIMINANT]));
+        // Only TS and JS mark types with callbacks (`callback_element`).
+        let marks = js_like(self.spec);
         let mut refs: Vec<RefFact> = graph
             .refs
             .into_iter()
@@ -2878,13 +2880,13 @@ impl<'a> Visit<'a> {
                 };
                 // A callback's parameter typed by the function taking it.
                 let receiver = match receiver {
-                    Receiver::Type(t) if t.contains(CALLBACK) => {
+                    Receiver::Type(t) if marks && t.contains(CALLBACK) => {
                         known(called_back(&t, &graph.callbacks)).map_or(Receiver::Unknown, Receiver::Type)
                     }
-                    Receiver::Member(t, m) if t.contains(CALLBACK) => {
+                    Receiver::Member(t, m) if marks && t.contains(CALLBACK) => {
                         known(called_back(&t, &graph.callbacks)).map_or(Receiver::Unknown, |t| Receiver::Member(t, m))
                     }
-                    Receiver::Returns(f) if f.contains(CALLBACK) => {
+                    Receiver::Returns(f) if marks && f.contains(CALLBACK) => {
                         known(called_back(&f, &graph.callbacks)).map_or(Receiver::Unknown, Receiver::Returns)
                     }
                     other => other,
@@ -2894,7 +2896,8 @@ impl<'a> Visit<'a> {
                 // here (by name, `T`'s supertypes are every blanket impl's).
                 let receiver = match receiver {
                     Receiver::Type(t) | Receiver::Member(t, _)
-                        if graph.type_params.contains(t.split(FIELD_OF).next().unwrap_or_default()) =>
+                        if !graph.type_params.is_empty()
+                            && graph.type_params.contains(t.split(FIELD_OF).next().unwrap_or_default()) =>
                     {
                         Receiver::Unknown
                     }
