@@ -265,6 +265,13 @@ impl<'tree> Flat<'_, 'tree> {
         self.children(i).filter(move |&c| self.raw[c].field == field)
     }
 
+    /// The `i`th node alone (`get(i).node`), copied straight from the list.
+    #[inline(always)]
+    pub(crate) fn node(&self, i: usize) -> Node<'tree> {
+        // SAFETY: as in `get`.
+        unsafe { Node::from_raw(self.raw[i].node) }
+    }
+
     pub(crate) fn get(&self, i: usize) -> FlatNode<'tree> {
         let r = &self.raw[i];
         FlatNode {

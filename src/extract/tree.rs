@@ -363,7 +363,9 @@ impl<'a> Visit<'a> {
                 true => depth as u32,
                 false => depth.checked_sub(1).map_or(u32::MAX, |d| self.graph.path[d].4),
             };
-            self.graph.path.push((n.node, n.field, n.kind, i as u32, context));
+            // The node from the list, not from `n` (a copy on the stack, just
+            // written in parts: reading it whole waited on those writes).
+            self.graph.path.push((flat.node(i), n.field, n.kind, i as u32, context));
             open = depth + 1;
             if self.visit(n.node, role, depth) {
                 if n.next as usize > i + 1 {
