@@ -88,7 +88,8 @@ fn samples() -> Vec<Sample> {
 /// Parse-only and extraction timed file by file, alternating, so the machine's
 /// drifts (this 2-core machine's speed varies between runs) hit both alike,
 /// in an order that turns each round (`CG_BENCH_ORDER=fixed`: parse-only,
-/// extraction, walk floor every round, as before);
+/// extraction, walk floor every round, as before; `=passes`: each over all
+/// the files in turn, so that no file runs right after itself);
 /// each file's time is its fastest of the `CG_BENCH_ROUNDS` rounds (default
 /// 3), summed over the files (sums of every round moved a language's ratio by
 /// up to 15 points between runs). The printed ratio is the extraction
@@ -112,18 +113,32 @@ fn interleaved(samples: &[Sample]) {
         // The three run in turn, each first in one round of three: the run
         // after another of the same file is warmer (its bytes, the parser's
         // branches), and the first one each round was always parse-only.
-        let rotate = std::env::var("CG_BENCH_ORDER").map_or(true, |v| v != "fixed");
+        let order = std::env::var("CG_BENCH_ORDER").unwrap_or_default();
+        let time = |extractor: &mut Extractor, k: usize, path: &str, src: &[u8]| {
+            let t0 = Instant::now();
+            match k {
+                0 => black_box(extractor.parse_only(path, s.language, src)),
+                1 => black_box(extractor.extract(path, s.language, src, 0).terms.len()),
+                _ => black_box(extractor.parse_and_walk(path, s.language, src)),
+            };
+            t0.elapsed()
+        };
         for round in 0..rounds {
+            if order == "passes" {
+                // Each kind over all the files in turn: no file is seen
+                // twice in a row, as in `cg`, which parses each once.
+                for step in 0..3 {
+                    let k = (round + step) % 3;
+                    for ((path, src), best) in s.files.iter().zip(&mut best) {
+                        best[k] = best[k].min(time(&mut extractor, k, path, src));
+                    }
+                }
+                continue;
+            }
             for ((path, src), best) in s.files.iter().zip(&mut best) {
                 for step in 0..3 {
-                    let k = if rotate { (round + step) % 3 } else { step };
-                    let t0 = Instant::now();
-                    match k {
-                        0 => black_box(extractor.parse_only(path, s.language, src)),
-                        1 => black_box(extractor.extract(path, s.language, src, 0).terms.len()),
-                        _ => black_box(extractor.parse_and_walk(path, s.language, src)),
-                    };
-                    best[k] = best[k].min(t0.elapsed());
+                    let k = if order == "fixed" { step } else { (round + step) % 3 };
+                    best[k] = best[k].min(time(&mut extractor, k, path, src));
                 }
             }
         }
