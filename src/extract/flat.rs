@@ -58,6 +58,8 @@ pub(crate) struct FlatNode<'tree> {
     /// The field id the node has in its parent (0: none), as a cursor's `field_id`.
     pub(crate) field: u16,
     pub(crate) missing: bool,
+    /// `node.is_named()`.
+    pub(crate) named: bool,
 }
 
 /// The buffer [`FlatBuf::list`] writes into: keep one for many trees.
@@ -288,6 +290,7 @@ impl<'tree> Flat<'_, 'tree> {
             kind: r.symbol,
             field: r.field,
             missing: r.missing != 0,
+            named: r.named != 0,
         }
     }
 }

@@ -2419,7 +2419,7 @@ impl<'a> Visit<'a> {
             // Python's `import a.b`: modules, not definitions.
             "import_statement" if self.spec.language == crate::lang::Language::Python => return false,
             // Java's `import a.b.*;`: a package.
-            "import_declaration" if self.kids(statement, true).any(|c| self.kind(&c) == "asterisk") => return false,
+            "import_declaration" if self.path_kid_of_kind(at, "asterisk", statement) => return false,
             _ => {}
         }
         for (i, &(_, field, ..)) in path.iter().enumerate().take(k + 1).skip(at + 1) {
@@ -2441,6 +2441,17 @@ impl<'a> Visit<'a> {
             }
         }
         true
+    }
+
+    /// Whether the path's node at `at` (`node`) has a child of the kind, read
+    /// from the node list's kinds (each name of an import asks).
+    fn path_kid_of_kind(&self, at: usize, kind: &str, node: Node<'a>) -> bool {
+        match self.flat {
+            Some(flat) => {
+                flat.children(self.graph.path[at].3 as usize).any(|c| self.roles.kind_name(flat.get(c).kind) == kind)
+            }
+            None => self.kids(node, false).any(|c| self.kind(&c) == kind),
+        }
     }
 
     /// `typedef struct s {..} t;`: `t` has `s` as its supertype (one record for

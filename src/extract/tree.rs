@@ -1481,6 +1481,23 @@ impl<'a> Visit<'a> {
     fn modifiers(&self, node: Node<'a>, stop: Option<Node<'a>>) -> Vec<&'a str> {
         let mut out = Vec::new();
         out.extend(self.access_label(node));
+        if let Some((flat, i)) = self.listed(node) {
+            // The same from the node list's entries (no call per question).
+            let stop = stop.map(|s| s.start_byte());
+            for c in flat.children(i) {
+                let child = flat.get(c);
+                if stop.is_some_and(|s| child.start_byte as usize >= s) {
+                    break;
+                }
+                let text = self.src.get(child.start_byte as usize..child.end_byte as usize).unwrap_or("");
+                if self.roles.by_id(child.kind).modifier {
+                    out.extend(text.split_whitespace());
+                } else if !child.named && text.bytes().all(|b| b.is_ascii_alphabetic()) {
+                    out.push(text);
+                }
+            }
+            return out;
+        }
         for child in self.kids(node, false) {
             if stop.is_some_and(|s| child.start_byte() >= s.start_byte()) {
                 break;
