@@ -1481,32 +1481,37 @@ impl<'a> Visit<'a> {
     fn modifiers(&self, node: Node<'a>, stop: Option<Node<'a>>) -> Vec<&'a str> {
         let mut out = Vec::new();
         out.extend(self.access_label(node));
-        if let Some((flat, i)) = self.listed(node) {
-            // The same from the node list's entries (no call per question).
-            let stop = stop.map(|s| s.start_byte());
-            for c in flat.children(i) {
-                let child = flat.get(c);
-                if stop.is_some_and(|s| child.start_byte as usize >= s) {
-                    break;
-                }
-                let text = self.src.get(child.start_byte as usize..child.end_byte as usize).unwrap_or("");
-                if self.roles.by_id(child.kind).modifier {
-                    out.extend(text.split_whitespace());
-                } else if !child.named && text.bytes().all(|b| b.is_ascii_alphabetic()) {
-                    out.push(text);
-                }
+        let stop = stop.map(|s| s.start_byte());
+        // A child by its range, kind and whether it is named; false at the stop.
+        let mut take = |start: usize, end: usize, kind: u16, named: bool| {
+            if stop.is_some_and(|s| start >= s) {
+                return false;
             }
-            return out;
-        }
-        for child in self.kids(node, false) {
-            if stop.is_some_and(|s| child.start_byte() >= s.start_byte()) {
-                break;
-            }
-            let text = self.text(child);
-            if self.roles.of(child).modifier {
+            let text = self.src.get(start..end).unwrap_or("");
+            if self.roles.by_id(kind).modifier {
                 out.extend(text.split_whitespace());
-            } else if !child.is_named() && text.bytes().all(|b| b.is_ascii_alphabetic()) {
+            } else if !named && text.bytes().all(|b| b.is_ascii_alphabetic()) {
                 out.push(text);
+            }
+            true
+        };
+        match self.listed(node) {
+            // From the node list's entries when the node is listed (no call
+            // into tree-sitter per question).
+            Some((flat, i)) => {
+                for c in flat.children(i) {
+                    let n = flat.get(c);
+                    if !take(n.start_byte as usize, n.end_byte as usize, n.kind, n.named) {
+                        break;
+                    }
+                }
+            }
+            None => {
+                for c in self.kids(node, false) {
+                    if !take(c.start_byte(), c.end_byte(), c.kind_id(), c.is_named()) {
+                        break;
+                    }
+                }
             }
         }
         out
