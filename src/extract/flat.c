@@ -77,11 +77,27 @@ static inline uint16_t cg_public_symbol(const TSLanguage *language, TSSymbol sym
 static __thread Frame *cg_frames = NULL;
 static __thread uint32_t cg_frames_capacity = 0;
 
+// A large file's tree is beyond the caches when it is listed: reading each
+// child's heap data was a miss waited on in turn (70% of cg_flatten's samples
+// on mscorlib.cs, 2 MiB, on one load). From `CG_FAR_NODES` visible nodes the
+// heap data of the next `CG_AHEAD` children of each frame is fetched ahead.
+// Below, the tree is still in the caches after parsing, where prefetching
+// only adds work.
+#define CG_AHEAD 8
+#define CG_FAR_NODES 16384
+
+static inline void cg_prefetch(Subtree subtree) {
+  if (!subtree.data.is_inline) {
+    __builtin_prefetch(subtree.ptr);
+    __builtin_prefetch((const char *)subtree.ptr + sizeof(SubtreeHeapData) - 1);
+  }
+}
+
 // A frame for the children of `parent` (a subtree with children), pushed on
 // the stack; false when memory ran out.
 static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, const TSLanguage *language,
                            const SubtreeHeapData *parent, Length position, TSFieldId inherited_field,
-                           uint32_t depth, int64_t entry, uint32_t visible_parent) {
+                           uint32_t depth, int64_t entry, uint32_t visible_parent, bool ahead) {
   if (*size == *capacity) {
     uint32_t grown = *capacity * 2;
     Frame *more = realloc(*frames, grown * sizeof(Frame));
@@ -101,6 +117,10 @@ static inline bool cg_push(Frame **frames, uint32_t *size, uint32_t *capacity, c
   frame->depth = depth;
   frame->entry = entry;
   frame->visible_parent = visible_parent;
+  if (ahead) {
+    uint32_t n = parent->child_count < CG_AHEAD ? parent->child_count : CG_AHEAD;
+    for (uint32_t i = 0; i < n; i++) cg_prefetch(frame->children[i]);
+  }
   return true;
 }
 
@@ -126,7 +146,8 @@ static inline uint8_t cg_fields_listed(const Frame *frame) {
 //
 // Each child's subtree is read once, inline (a leaf packed into the pointer)
 // or on the heap, instead of through accessors that each test which.
-uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
+static inline __attribute__((always_inline)) uint32_t cg_flatten_with(TSNode root, CgFlatNode *out, uint32_t capacity,
+                                                                      bool ahead) {
   if (!root.id || capacity == 0) return 0;
   const TSTree *tree = root.tree;
   const TSLanguage *language = tree->language;
@@ -160,7 +181,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
   }
   uint32_t size = 0, frames_capacity = cg_frames_capacity;
   Frame *frames = cg_frames;
-  cg_push(&frames, &size, &frames_capacity, language, root_subtree->ptr, start, 0, 1, 0, 0);
+  cg_push(&frames, &size, &frames_capacity, language, root_subtree->ptr, start, 0, 1, 0, 0, ahead);
   out[0].fields_listed = cg_fields_listed(&frames[0]);
 
   while (size > 0) {
@@ -171,6 +192,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
       continue;
     }
     const Subtree *child = &frame->children[frame->child_index];
+    if (ahead && frame->child_index + CG_AHEAD < frame->child_count) cg_prefetch(child[CG_AHEAD]);
     Subtree subtree = *child;
     const SubtreeHeapData *heap = NULL;
     bool extra, visible, named, missing;
@@ -243,7 +265,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
       };
       if (hidden_field) out[parent].fields_listed = 0;
       if (child_count > 0) {
-        if (!cg_push(&frames, &size, &frames_capacity, language, heap, position, 0, depth + 1, index, index)) {
+        if (!cg_push(&frames, &size, &frames_capacity, language, heap, position, 0, depth + 1, index, index, ahead)) {
           cg_frames = frames;
           cg_frames_capacity = frames_capacity;
           return UINT32_MAX;
@@ -253,7 +275,7 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
     } else if (child_count > 0 && heap->visible_child_count > 0) {
       // Its nodes take the field (a hidden child of a hidden child).
       if (hidden_field) out[parent].fields_listed = 0;
-      if (!cg_push(&frames, &size, &frames_capacity, language, heap, position, field, depth, -1, parent)) {
+      if (!cg_push(&frames, &size, &frames_capacity, language, heap, position, field, depth, -1, parent, ahead)) {
         cg_frames = frames;
         cg_frames_capacity = frames_capacity;
         return UINT32_MAX;
@@ -263,6 +285,13 @@ uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
   cg_frames = frames;
   cg_frames_capacity = frames_capacity;
   return count;
+}
+
+uint32_t cg_flatten(TSNode root, CgFlatNode *out, uint32_t capacity) {
+  if (root.id && ts_subtree_visible_descendant_count(*(const Subtree *)root.id) > CG_FAR_NODES) {
+    return cg_flatten_with(root, out, capacity, true);
+  }
+  return cg_flatten_with(root, out, capacity, false);
 }
 
 // How many visible nodes `root`'s subtree has, `root` included.

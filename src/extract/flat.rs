@@ -479,6 +479,23 @@ mod tests {
         assert!(decided > 100_000, "{decided} field lookups from the list");
     }
 
+    /// Trees of more than `CG_FAR_NODES` (flat.c) nodes are listed by the
+    /// loop that prefetches children ahead: the same nodes as a cursor's.
+    #[test]
+    fn flat_lists_what_a_cursor_walks_on_a_large_tree() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract");
+        for (name, language) in [("rust/shapes.rs", Language::Rust), ("java/Store.java", Language::Java)] {
+            let src = std::fs::read(dir.join(name)).unwrap().repeat(400);
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&language.grammar(Path::new(name))).unwrap();
+            let tree = parser.parse(&src, None).unwrap();
+            let mut buf = FlatBuf::default();
+            let nodes = buf.list(tree.root_node()).len();
+            assert!(nodes > 4 * 16_384, "{name}: {nodes} nodes");
+            check(language, name, &src);
+        }
+    }
+
     #[test]
     fn flat_lists_what_a_cursor_walks_on_broken_code() {
         // Errors, missing tokens and extras (comments) between children.
