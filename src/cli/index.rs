@@ -202,8 +202,13 @@ pub fn status(args: StatusArgs) -> Result<()> {
     if let Some(name) = wanted {
         let model = project::index_model(&root);
         let c = codegraph::graph::vector_coverage(&index, Some(name), model.as_deref());
-        let found =
-            if c.model_found { "" } else { " (not in the model store: `cg model add` it to search by meaning)" };
+        let found = if !c.model_found {
+            " (not in the model store: `cg model add` it to search by meaning)".to_string()
+        } else if c.other_model > 0 {
+            format!(" ({} made by another version of the model: `cg init` embeds them again)", c.other_model)
+        } else {
+            String::new()
+        };
         writeln!(
             out,
             "vectors: {} of {} types and functions embedded with {name}{found}",
@@ -317,6 +322,7 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     let deep = codegraph::embed::deep::DeepStore::open(&root.join(project::DIR))?;
     if let Some(d) = &deep {
         d.verify()?;
+        project::embed::check_rows(&index, d)?;
     }
     let and_deep = if deep.is_some() { " and the transformer vectors" } else { "" };
     writeln!(io::stdout(), "ok: {} segment(s){and_deep}, every checksum and record checked", index.segments.len())?;

@@ -72,15 +72,23 @@ pub struct DocsArgs {
     /// The project (default: found from the current directory upwards).
     #[arg(long)]
     project: Option<PathBuf>,
+    /// Print the result as JSON (the shape the MCP tool answers).
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn show_docs(args: DocsArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let text = docs::read(&root, args.section.as_deref())?;
-    if text.is_empty() {
+    if text.is_empty() && args.section.is_some() {
         anyhow::bail!("no docs section matches {:?}; `cg docs` lists them all", args.section.unwrap_or_default());
     }
-    io::stdout().lock().write_all(super::shown_lines(&text).as_bytes())?;
+    let mut out = io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", json!({"content": text}))?;
+    } else {
+        out.write_all(super::shown_lines(&text).as_bytes())?;
+    }
     Ok(())
 }
 

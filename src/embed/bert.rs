@@ -25,6 +25,38 @@ pub struct BertConfig {
     pub hidden_act: String,
 }
 
+impl BertConfig {
+    /// Checks the shape before anything is allocated for it: each size within
+    /// what a sentence encoder can have (a `hidden_size` of 0 or 10^16 layers
+    /// is a clear error, not a panic or an allocation of exabytes).
+    pub fn check(&self) -> Result<(), String> {
+        let within = |name: &str, v: usize, lo: usize, hi: usize| {
+            if (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("config.json: {name} is {v}, not within {lo}..={hi}"))
+            }
+        };
+        within("vocab_size", self.vocab_size, 5, 1 << 21)?;
+        within("hidden_size", self.hidden_size, 1, 8192)?;
+        within("num_hidden_layers", self.num_hidden_layers, 1, 128)?;
+        within("num_attention_heads", self.num_attention_heads, 1, self.hidden_size)?;
+        within("intermediate_size", self.intermediate_size, 1, 65536)?;
+        within("max_position_embeddings", self.max_position_embeddings, 3, 1 << 16)?;
+        within("type_vocab_size", self.type_vocab_size, 1, 1024)?;
+        if !self.hidden_size.is_multiple_of(self.num_attention_heads) {
+            return Err("config.json: hidden_size is not a multiple of num_attention_heads".into());
+        }
+        if !(self.layer_norm_eps.is_finite() && self.layer_norm_eps > 0.0 && self.layer_norm_eps < 1.0) {
+            return Err(format!("config.json: layer_norm_eps is {}, not a small positive number", self.layer_norm_eps));
+        }
+        if self.hidden_act != "gelu" {
+            return Err(format!("config.json: hidden_act {:?} is not supported (only gelu)", self.hidden_act));
+        }
+        Ok(())
+    }
+}
+
 fn two() -> usize {
     2
 }
@@ -59,11 +91,8 @@ struct Layer {
 impl Bert {
     /// Loads the weights (`safetensors` bytes) for `config`.
     pub fn load(config: BertConfig, safetensors: &[u8]) -> candle_core::Result<Bert> {
-        if config.hidden_act != "gelu" {
-            candle_core::bail!("hidden_act {:?} is not supported (only gelu)", config.hidden_act);
-        }
-        if config.num_attention_heads == 0 || !config.hidden_size.is_multiple_of(config.num_attention_heads) {
-            candle_core::bail!("hidden_size is not a multiple of num_attention_heads");
+        if let Err(why) = config.check() {
+            candle_core::bail!("{why}");
         }
         let vb = VarBuilder::from_slice_safetensors(safetensors, DType::F32, &Device::Cpu)?;
         let vb = if vb.contains_tensor("embeddings.word_embeddings.weight") { vb } else { vb.pp("bert") };

@@ -8,7 +8,6 @@
 //! bytes.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -264,24 +263,27 @@ impl DeepRows {
         file.rows.insert(index, (scale, codes));
     }
 
-    /// The rows of `store` (same model and dimensions) whose file `keep` says
-    /// to keep.
-    pub fn extend_from(&mut self, store: &DeepStore, keep: impl Fn(u64) -> bool) {
+    /// The rows of `store` (same model and dimensions) of the files `defs`
+    /// knows, each of which has `defs(key)` definitions: a row of a file it
+    /// does not know, of a definition past the file's last, or with a scale
+    /// that cannot be right is left out.
+    pub fn extend_from(&mut self, store: &DeepStore, defs: impl Fn(u64) -> Option<u32>) {
         if store.model_id != self.model_id || store.dims != self.dims {
             return;
         }
         for fi in 0..store.files {
             let key = store.file_key(fi);
-            if !keep(key) {
-                continue;
-            }
-            let file = self
-                .files
-                .entry(key)
-                .or_insert_with(|| DeepFile { path: store.path(fi).to_string(), rows: BTreeMap::new() });
+            let Some(count) = defs(key) else { continue };
+            let path = store.path(fi);
             for r in store.file_rows(fi) {
-                let codes = store.codes(r).iter().map(|&c| c as i8).collect();
-                file.rows.entry(store.def_index(r)).or_insert((store.scale(r), codes));
+                let index = store.def_index(r);
+                let codes = store.codes(r);
+                if index >= count || !store.scale_ok(r) || codes.len() != self.dims {
+                    continue;
+                }
+                let file =
+                    self.files.entry(key).or_insert_with(|| DeepFile { path: path.to_string(), rows: BTreeMap::new() });
+                file.rows.entry(index).or_insert_with(|| (store.scale(r), codes.iter().map(|&c| c as i8).collect()));
             }
         }
     }
@@ -330,6 +332,21 @@ impl DeepRows {
     }
 }
 
+/// A store's bytes: the file mapped, or a buffer.
+enum Stored {
+    Mapped(Mapped),
+    Owned(Vec<u8>),
+}
+
+impl Stored {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Stored::Mapped(m) => m.bytes(),
+            Stored::Owned(v) => v,
+        }
+    }
+}
+
 /// `magic, version, dims, files, rows, chunk version, model name length, model id`.
 const HEADER: usize = 40;
 /// `key u64, path offset u32, path length u32, first row u32, rows u32`.
@@ -338,7 +355,7 @@ const FILE_LEN: usize = 24;
 /// A store of transformer rows, memory-mapped (the file is replaced, never
 /// changed in place).
 pub struct DeepStore {
-    map: Mapped,
+    map: Stored,
     pub path: PathBuf,
     pub dims: usize,
     pub files: u32,
@@ -373,18 +390,24 @@ impl DeepStore {
     /// The store of the project whose `.codegraph/` folder is `dir`, if any.
     pub fn open(dir: &Path) -> Result<Option<DeepStore>, DeepError> {
         let path = dir.join(DEEP_FILE);
-        let file = match File::open(&path) {
+        let file = match crate::safe_fs::open_regular(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(DeepError::Io { path, source }),
         };
         let map = Mapped::open(&file).map_err(|source| DeepError::Io { path: path.clone(), source })?;
-        DeepStore::parse(map, path).map(Some)
+        DeepStore::parse(Stored::Mapped(map), path).map(Some)
+    }
+
+    /// A store read from `bytes` (as [`DeepStore::open`] reads a file; for
+    /// tests and fuzzing).
+    pub fn from_vec(bytes: Vec<u8>) -> Result<DeepStore, DeepError> {
+        DeepStore::parse(Stored::Owned(bytes), PathBuf::from(DEEP_FILE))
     }
 
     /// Reads the header and checks that the parts fit the file (the checksum
     /// is [`DeepStore::verify`]'s).
-    fn parse(map: Mapped, path: PathBuf) -> Result<DeepStore, DeepError> {
+    fn parse(map: Stored, path: PathBuf) -> Result<DeepStore, DeepError> {
         let b = map.bytes();
         let bad = |why: &str| DeepError::Corrupt { path: path.clone(), why: why.to_string() };
         if b.len() < HEADER + 8 || &b[..8] != MAGIC {
@@ -480,6 +503,9 @@ impl DeepStore {
             if std::str::from_utf8(self.path_bytes(fi)).is_err() {
                 return Err(bad("a path is not UTF-8"));
             }
+            if rows.clone().any(|r| !self.scale_ok(r)) {
+                return Err(bad("a vector's scale is not a number a unit vector can have"));
+            }
         }
         if next_row != self.rows {
             return Err(bad("row count mismatch"));
@@ -543,8 +569,20 @@ impl DeepStore {
         u32_at(self.bytes(), self.defs_at + row as usize * 4)
     }
 
+    /// A row's scale; 0 (no vector) where the stored one cannot be right
+    /// ([`crate::embed::scale_ok`]).
     pub fn scale(&self, row: u32) -> f32 {
-        f32::from_bits(u32_at(self.bytes(), self.scales_at + row as usize * 4))
+        let s = f32::from_bits(u32_at(self.bytes(), self.scales_at + row as usize * 4));
+        if crate::embed::scale_ok(s) {
+            s
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether row `row`'s stored scale can be right.
+    pub fn scale_ok(&self, row: u32) -> bool {
+        crate::embed::scale_ok(f32::from_bits(u32_at(self.bytes(), self.scales_at + row as usize * 4)))
     }
 
     pub fn codes(&self, row: u32) -> &[u8] {
@@ -598,7 +636,7 @@ mod tests {
         assert!((store.dot(r, &q, qs) - norm).abs() / norm < 0.02);
         // Read back and written again: the same bytes.
         let mut again = DeepRows::new("tiny", 7, 16);
-        again.extend_from(&store, |_| true);
+        again.extend_from(&store, |_| Some(u32::MAX));
         assert_eq!(again.to_bytes(), rows.to_bytes());
         // Any flipped byte is caught by verify (or open), never a panic.
         let bytes = rows.to_bytes();

@@ -53,6 +53,11 @@ impl StaticModel {
         m
     }
 
+    /// The vocabulary.
+    pub fn vocab(&self) -> &WordPiece {
+        &self.vocab
+    }
+
     /// The unit-length mean of `text`'s token vectors into `out` (`dims` long);
     /// false when no token of it has a vector.
     pub fn embed(&self, text: &str, out: &mut [f32]) -> bool {
@@ -92,8 +97,14 @@ impl StaticModel {
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(self.dims as u32).to_le_bytes());
         out.extend_from_slice(&(self.vocab.len() as u32).to_le_bytes());
-        out.extend_from_slice(&[self.vocab.lowercase() as u8, 0, 0, 0]);
+        // Byte 21 is 0; 22..24 the longest word split into pieces (0: 100,
+        // as files written before it was kept read).
+        let max_chars =
+            if self.vocab.max_chars() == 100 { 0 } else { self.vocab.max_chars().min(u16::MAX as usize) as u16 };
+        out.extend_from_slice(&[self.vocab.lowercase() as u8, 0]);
+        out.extend_from_slice(&max_chars.to_le_bytes());
         for t in self.vocab.tokens() {
+            // Tokens are at most MAX_TOKEN_BYTES (checked when the vocabulary is read).
             let t = &t.as_bytes()[..t.len().min(u16::MAX as usize)];
             out.extend_from_slice(&(t.len() as u16).to_le_bytes());
             out.extend_from_slice(t);
@@ -116,25 +127,48 @@ impl StaticModel {
         let dims = u32_at(12) as usize;
         let count = u32_at(16) as usize;
         let lowercase = bytes[20] != 0;
+        let max_chars = match u16::from_le_bytes([bytes[22], bytes[23]]) {
+            0 => 100,
+            n => n as usize,
+        };
+        // Each token takes at least its 2-byte length: a count past that is
+        // refused before anything is allocated for it.
+        if count > (bytes.len() - 24) / 2 {
+            return Err(bad("truncated"));
+        }
         let mut at = 24;
-        let mut tokens = String::new();
+        let mut tokens = Vec::with_capacity(count);
         for _ in 0..count {
             let len = bytes.get(at..at + 2).ok_or_else(|| bad("truncated"))?;
             let len = u16::from_le_bytes([len[0], len[1]]) as usize;
             let t = bytes.get(at + 2..at + 2 + len).ok_or_else(|| bad("truncated"))?;
-            tokens.push_str(std::str::from_utf8(t).map_err(|_| bad("a token is not UTF-8"))?);
-            tokens.push('\n');
+            tokens.push(std::str::from_utf8(t).map_err(|_| bad("a token is not UTF-8"))?.to_string());
             at += 2 + len;
         }
         let floats = bytes.get(at..).ok_or_else(|| bad("truncated"))?;
-        if dims == 0 || count.checked_mul(dims).and_then(|n| n.checked_mul(4)) != Some(floats.len()) {
+        if dims == 0 || dims > 1 << 16 || count.checked_mul(dims).and_then(|n| n.checked_mul(4)) != Some(floats.len()) {
             return Err(bad("its vectors do not match its vocabulary"));
         }
-        let vectors = floats.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
-        let vocab = WordPiece::from_vocab_txt(tokens.strip_suffix('\n').unwrap_or(&tokens), lowercase)
-            .map_err(|e| bad(&e.to_string()))?;
+        let vectors: Vec<f32> =
+            floats.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        if !vectors.iter().all(|x| x.is_finite()) {
+            return Err(bad("a vector holds a value that is not a number"));
+        }
+        let vocab = WordPiece::from_tokens(tokens, lowercase, max_chars).map_err(|e| bad(&e.to_string()))?;
         Ok(StaticModel { name: name.to_string(), id: xxh3_64(bytes), dims, vocab, vectors })
     }
+}
+
+/// The largest scale a stored row can have: rows are unit vectors, whose
+/// largest component is at most 1, so `max |x| / 127` (with room for rounding).
+pub const MAX_SCALE: f32 = 1.0 / 120.0;
+
+/// Whether a row's stored scale can be right: finite, not negative, at most
+/// [`MAX_SCALE`]. A row whose scale is not is read as having no vector (a NaN or
+/// 1e30 there would otherwise rank that row first).
+#[inline]
+pub fn scale_ok(scale: f32) -> bool {
+    (0.0..=MAX_SCALE).contains(&scale)
 }
 
 /// Quantizes a vector to int8 (`round(x / scale)`, `scale = max |x| / 127`);

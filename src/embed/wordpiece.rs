@@ -31,7 +31,15 @@ pub enum VocabError {
     Special(&'static str),
     #[error("the vocabulary is empty or gives two tokens one id")]
     Ids,
+    #[error(
+        "token {id} of the vocabulary is {len} bytes long (at most {MAX_TOKEN_BYTES}): not a WordPiece vocabulary"
+    )]
+    LongToken { id: u32, len: usize },
 }
+
+/// The longest token a vocabulary may hold (BERT's are a few dozen bytes; the
+/// tokenizer never forms a word of more than `max_input_chars_per_word`, 100).
+pub const MAX_TOKEN_BYTES: usize = 1024;
 
 impl WordPiece {
     /// From a Hugging Face `tokenizer.json` whose model is WordPiece.
@@ -58,10 +66,23 @@ impl WordPiece {
         WordPiece::from_pairs(pairs, lowercase, 100)
     }
 
+    /// From the tokens in id order, as a static model keeps them (a token
+    /// may hold any character, a line break too: nothing is split).
+    pub fn from_tokens(tokens: Vec<String>, lowercase: bool, max_chars: usize) -> Result<WordPiece, VocabError> {
+        WordPiece::from_pairs(
+            tokens.into_iter().enumerate().map(|(i, t)| (i as u32, t)).collect(),
+            lowercase,
+            max_chars,
+        )
+    }
+
     fn from_pairs(mut pairs: Vec<(u32, String)>, lowercase: bool, max_chars: usize) -> Result<WordPiece, VocabError> {
         pairs.sort();
         if pairs.is_empty() || pairs.iter().enumerate().any(|(i, (id, _))| *id != i as u32) {
             return Err(VocabError::Ids);
+        }
+        if let Some((id, t)) = pairs.iter().find(|(_, t)| t.len() > MAX_TOKEN_BYTES) {
+            return Err(VocabError::LongToken { id: *id, len: t.len() });
         }
         let tokens: Vec<String> = pairs.into_iter().map(|(_, t)| t).collect();
         let ids: FxHashMap<String, u32> = tokens.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
@@ -92,6 +113,11 @@ impl WordPiece {
 
     pub fn lowercase(&self) -> bool {
         self.lowercase
+    }
+
+    /// The longest word (in characters) split into pieces; longer ones are `[UNK]`.
+    pub fn max_chars(&self) -> usize {
+        self.max_chars
     }
 
     pub fn tokens(&self) -> &[String] {

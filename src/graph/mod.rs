@@ -1475,7 +1475,10 @@ impl<'i> Graph<'i> {
 
     pub fn def(&self, id: DefId) -> Result<(Arc<FileGraph>, Def), SnapshotError> {
         let f = self.file(id.0)?;
-        let d = f.defs[id.1 as usize].clone();
+        let Some(d) = f.defs.get(id.1 as usize).cloned() else {
+            let what = format!("{} has no definition {}", f.path, id.1);
+            return Err(SnapshotError::Corrupt { path: self.index.root.join(&f.path), what });
+        };
         Ok((f, d))
     }
 

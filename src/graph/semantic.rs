@@ -97,12 +97,43 @@ pub fn search_mode(
         ),
         None => None,
     };
-    if requested == Some(SearchMode::Lexical) {
-        return Ok((SearchMode::Lexical, None));
+    match requested {
+        Some(SearchMode::Lexical) => Ok((SearchMode::Lexical, None)),
+        None => {
+            let model = crate::project::index_model(&index.root);
+            Ok((SearchMode::default_for(index, model.as_deref()), model))
+        }
+        // Asked for by meaning: say why it cannot be, not only that a model
+        // is needed.
+        Some(mode) => Ok((mode, Some(model_for_meaning(index)?))),
     }
-    let model = crate::project::index_model(&index.root);
-    let mode = requested.unwrap_or_else(|| SearchMode::default_for(index, model.as_deref()));
-    Ok((mode, model))
+}
+
+/// The project's model for a search by meaning, or what stands in the way: an
+/// unreadable config, no model named, a model missing from the store or
+/// damaged there, or an index whose vectors another model (or another version
+/// of this one, added again under its name) made.
+fn model_for_meaning(index: &Index) -> Result<std::sync::Arc<StaticModel>, String> {
+    let config = crate::project::read_config(&index.root).map_err(|e| e.to_string())?.unwrap_or_default();
+    let name = match config.model.as_deref() {
+        None | Some(crate::project::NO_MODEL) | Some("") => return Err(GraphError::NoModel.to_string()),
+        Some(name) => name,
+    };
+    let model = crate::project::vector_model(&config)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| GraphError::NoModel.to_string())?;
+    let tables: Vec<u64> =
+        index.segments.iter().filter_map(|s| s.vectors().ok().flatten().map(|t| t.model_id)).collect();
+    if !tables.contains(&model.id) {
+        return Err(if tables.is_empty() {
+            format!("the index has no vectors of the model {name}: run `cg init` to embed its definitions")
+        } else {
+            format!(
+                "the index's vectors were made by another version of the model {name} (it was added again since): run `cg init` to embed with the one in the store"
+            )
+        });
+    }
+    Ok(model)
 }
 
 /// Transformer vectors (`cg embed`) and the model that made them, for
@@ -221,8 +252,7 @@ pub fn nearest(index: &Index, model: &StaticModel, text: &str, k: usize) -> Resu
 /// each row's file found in the index by path and checked by content hash
 /// (rows of changed or removed files are passed over). Also returns the rows
 /// compared.
-pub fn deep_nearest(index: &Index, deep: &Deep, q: &(Vec<i8>, f32), k: usize) -> (Vec<(DefId, f32)>, u64) {
-    let store = &deep.store;
+pub fn deep_nearest(index: &Index, store: &DeepStore, q: &(Vec<i8>, f32), k: usize) -> (Vec<(DefId, f32)>, u64) {
     let k = k.max(1);
     let shortlist = (k * SHORTLIST_PER_RESULT).max(MIN_SHORTLIST);
     let mut q_signs = Vec::with_capacity(q.0.len().div_ceil(8));
@@ -237,17 +267,23 @@ pub fn deep_nearest(index: &Index, deep: &Deep, q: &(Vec<i8>, f32), k: usize) ->
     let mut scored: Vec<(f32, u32)> = near.iter().map(|&(_, (_, _, r))| (store.dot(r, &q.0, q.1), r)).collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     // Rows are grouped by file: find each file once.
-    let mut file_of_row: FxHashMap<u32, Option<(usize, u32)>> = FxHashMap::default();
+    let mut file_of_row: FxHashMap<u32, Option<(usize, u32, u32)>> = FxHashMap::default();
     let mut hits = Vec::with_capacity(k);
     for (cos, r) in scored {
         let fi = row_file(store, r);
         let live = *file_of_row.entry(fi).or_insert_with(|| {
             let path = store.path(fi);
             let f = index.locate(path).ok()??;
-            (file_key(path, f.slot.meta.hash) == store.file_key(fi)).then_some((f.segment, f.slot_id))
+            (file_key(path, f.slot.meta.hash) == store.file_key(fi)).then_some((
+                f.segment,
+                f.slot_id,
+                f.slot.meta.defs(),
+            ))
         });
-        if let Some(file) = live {
-            hits.push(((file, store.def_index(r)), cos));
+        // A row past the file's definitions (a damaged store, or one kept
+        // from before the file was indexed otherwise) is passed over.
+        if let Some((segment, slot, _)) = live.filter(|l| store.def_index(r) < l.2) {
+            hits.push((((segment, slot), store.def_index(r)), cos));
             if hits.len() == k {
                 break;
             }
@@ -311,6 +347,9 @@ fn deep_cosine(index: &Index, deep: &Deep, q: &(Vec<i8>, f32), id: DefId) -> Opt
     let ((si, slot), i) = id;
     let seg = index.segments.get(si)?;
     let rec = seg.slot(slot).ok()?;
+    if i >= rec.meta.defs() {
+        return None;
+    }
     let key = file_key(seg.slot_path(&rec).ok()?, rec.meta.hash);
     deep.store.find(key, i).map(|r| deep.store.dot(r, &q.0, q.1))
 }
@@ -456,7 +495,7 @@ impl Graph<'_> {
         let query = embed_query(model, text);
         // Transformer vectors where a definition has one, static ones elsewhere.
         let deep = self.deep.as_deref().and_then(|d| Some((d, d.encoder.embed_query(text)?)));
-        let deep_near = deep.as_ref().map(|(d, q)| deep_nearest(self.index, d, q, keep));
+        let deep_near = deep.as_ref().map(|(d, q)| deep_nearest(self.index, &d.store, q, keep));
         let cosine = |id: DefId| -> f64 {
             if let Some(c) = deep.as_ref().and_then(|(d, q)| deep_cosine(self.index, d, q, id)) {
                 return c as f64;
@@ -637,6 +676,9 @@ pub struct VectorCoverage {
     /// Types and functions without one (segments written without the model,
     /// or with another).
     pub missing: u64,
+    /// Of the missing, those with vectors of another model, or of an earlier
+    /// version of this one (`cg init` embeds them again).
+    pub other_model: u64,
     /// The model of the transformer vectors (`cg embed`), if there are any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transformer_model: Option<String>,
@@ -644,14 +686,18 @@ pub struct VectorCoverage {
     pub transformer: u64,
 }
 
-/// The vectors of `index` against `model` (by id; `None`: any model).
+/// The vectors of `index` against `model` (by id; `None`: the model named is
+/// not in the store, and nothing counts as embedded with it).
 pub fn vector_coverage(index: &Index, name: Option<&str>, model: Option<&StaticModel>) -> VectorCoverage {
     let mut c =
         VectorCoverage { model: name.map(str::to_string), model_found: model.is_some(), ..VectorCoverage::default() };
     let deep = DeepStore::open(&index.root.join(crate::project::DIR)).ok().flatten();
     c.transformer_model = deep.as_ref().filter(|d| d.rows > 0).map(|d| d.model.clone());
     for (si, seg) in index.segments.iter().enumerate() {
-        let table = seg.vectors().ok().flatten().filter(|t| model.is_none_or(|m| m.id == t.model_id));
+        // Rows count only for the model named, as it is in the store now.
+        let vectors = seg.vectors().ok().flatten();
+        let table = vectors.filter(|t| model.is_some_and(|m| m.id == t.model_id));
+        let other = vectors.filter(|t| model.is_none_or(|m| m.id != t.model_id));
         for s in 0..seg.slot_count {
             let Ok(slot) = seg.slot(s) else { continue };
             if slot.part != 0 || !index.is_live(si, s) {
@@ -661,6 +707,7 @@ pub fn vector_coverage(index: &Index, name: Option<&str>, model: Option<&StaticM
             let rows = table.map_or(0, |t| t.rows_of(s).len() as u64);
             c.embedded += rows.min(defs);
             c.missing += defs.saturating_sub(rows);
+            c.other_model += other.map_or(0, |t| t.rows_of(s).len() as u64).min(defs);
             if let Some(d) = &deep {
                 let Ok(path) = seg.slot_path(&slot) else { continue };
                 let found = d.find_file(file_key(path, slot.meta.hash)).map_or(0, |f| d.file_rows(f).len() as u64);

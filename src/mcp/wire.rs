@@ -105,6 +105,31 @@ fn check(line: &[u8]) -> Option<String> {
     if !is_message {
         return Some(error(id, -32600, "invalid request: expected one JSON-RPC 2.0 object with a method"));
     }
+    // Parameters rmcp cannot read would be answered without the request's id
+    // (the client could not tell which call failed): answered here, with it.
+    if let Some(why) = bad_params(&value) {
+        return Some(error(id, -32602, &format!("invalid params: {why}")));
+    }
+    None
+}
+
+/// What is wrong with a request's `params` that rmcp would refuse without
+/// naming the request: not an object, or a tool call without a tool's name or
+/// with arguments that are not an object.
+fn bad_params(value: &Value) -> Option<&'static str> {
+    let params = value.get("params");
+    if params.is_some_and(|p| !p.is_object()) {
+        return Some("`params` must be an object");
+    }
+    if value.get("method").and_then(Value::as_str) == Some("tools/call") {
+        let Some(p) = params else { return Some("tools/call needs `params` with the tool's `name`") };
+        if !p.get("name").is_some_and(Value::is_string) {
+            return Some("tools/call needs the tool's `name` as a string");
+        }
+        if p.get("arguments").is_some_and(|a| !a.is_object() && !a.is_null()) {
+            return Some("a tool's `arguments` must be an object");
+        }
+    }
     None
 }
 
@@ -162,5 +187,25 @@ mod tests {
             assert!(answer.contains("\"error\""), "{answer}");
         }
         assert!(check(br#"{"jsonrpc":"1.0","id":7,"method":"x"}"#).unwrap().contains("\"id\":7"));
+    }
+
+    /// Regression: a tools/call whose params were not an object was answered
+    /// with an error that had no id.
+    #[test]
+    fn parameters_rmcp_cannot_read_are_answered_with_the_request_id() {
+        for bad in [
+            &br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":[1]}"#[..],
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"x"}"#,
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#,
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":3}}"#,
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"q","arguments":[1]}}"#,
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":5}"#,
+        ] {
+            let answer = check(bad).unwrap_or_else(|| panic!("{:?} passed", String::from_utf8_lossy(bad)));
+            let v: serde_json::Value = serde_json::from_str(&answer).unwrap();
+            assert_eq!((v["id"].as_i64(), v["error"]["code"].as_i64()), (Some(9), Some(-32602)), "{answer}");
+        }
+        let ok = br#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"q","arguments":{"term":"x"}}}"#;
+        assert_eq!(check(ok), None);
     }
 }

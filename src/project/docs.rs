@@ -2,7 +2,6 @@
 //! `.claude/CLAUDE.md`, and those in subfolders) imported into `.codegraph/docs.md`,
 //! one section per file naming its source. The originals are only read.
 
-use std::fs;
 use std::path::Path;
 
 use super::{write_atomic, ProjectError, DIR};
@@ -35,13 +34,13 @@ pub fn find(root: &Path, project_name: &str) -> Vec<DocSection> {
 fn sections(root: &Path, project_name: &str, mut nested: Vec<String>) -> Vec<DocSection> {
     let mut out = Vec::new();
     for rel in [NAME.to_string(), format!(".claude/{NAME}")] {
-        if let Some(content) = read_lossy(&root.join(&rel)) {
+        if let Some(content) = read_lossy(root, &root.join(&rel)) {
             out.push(DocSection { title: format!("Project: {project_name}"), source: rel, content });
         }
     }
     nested.sort();
     for rel in nested {
-        if let Some(content) = read_lossy(&root.join(&rel)) {
+        if let Some(content) = read_lossy(root, &root.join(&rel)) {
             let folder = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
             out.push(DocSection { title: format!("Library: {folder}"), source: rel, content });
         }
@@ -50,9 +49,10 @@ fn sections(root: &Path, project_name: &str, mut nested: Vec<String>) -> Vec<Doc
 }
 
 /// A CLAUDE.md's text; bytes that are not UTF-8 (a Latin-1 `é`) become U+FFFD
-/// instead of leaving the whole file out.
-fn read_lossy(path: &Path) -> Option<String> {
-    fs::read(path).ok().map(|b| String::from_utf8_lossy(&b).into_owned())
+/// instead of leaving the whole file out. Only a regular file inside the project
+/// is read (a link to one is followed), at most 16 MiB.
+fn read_lossy(root: &Path, path: &Path) -> Option<String> {
+    crate::safe_fs::read_inside(path, root, 16 << 20).map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 /// Renders the sections as `docs.md`.
@@ -94,7 +94,8 @@ fn write(root: &Path, project_name: &str, sections: Vec<DocSection>) -> Result<V
 /// (case-insensitive).
 pub fn read(root: &Path, filter: Option<&str>) -> Result<String, ProjectError> {
     let path = root.join(DIR).join(DOCS);
-    let text = fs::read_to_string(&path).map_err(|source| ProjectError::Io { path, source })?;
+    let text = crate::safe_fs::read_regular_text(&path, super::SMALL_FILE_CAP)
+        .map_err(|source| ProjectError::Io { path, source })?;
     let Some(filter) = filter.map(str::to_lowercase) else { return Ok(text) };
     let mut out = String::new();
     for part in text.split("\n---\n") {

@@ -6,7 +6,7 @@
 //! indexed are dropped).
 
 use std::collections::HashMap;
-use std::fs::{self, File};
+use std::fs;
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -115,10 +115,13 @@ pub fn embed(
     });
 
     let files = index.files()?;
-    let live: rustc_hash::FxHashSet<u64> = files.iter().map(|f| file_key(f.path, f.slot.meta.hash)).collect();
+    // Each live file's definitions: rows past them (a file indexed as words
+    // after its parse budget ran out keeps its path and hash) are dropped.
+    let live: rustc_hash::FxHashMap<u64, u32> =
+        files.iter().map(|f| (file_key(f.path, f.slot.meta.hash), f.slot.meta.defs())).collect();
     let mut rows = DeepRows::new(&encoder.name, encoder.id, encoder.dims());
     if let Some(s) = &existing {
-        rows.extend_from(s, |k| live.contains(&k));
+        rows.extend_from(s, |k| live.get(&k).copied());
         if s.model_id == encoder.id {
             report.dropped = (s.rows as usize).saturating_sub(rows.len()) as u64;
         }
@@ -222,6 +225,26 @@ pub fn embed(
     Ok(report)
 }
 
+/// Checks the transformer rows against the index (`cg verify`): a row of a
+/// file the index holds as it is (same path and content hash) must be of one
+/// of that file's definitions. Rows of files changed or removed since are
+/// stale, not damaged: the next `cg embed` drops them.
+pub fn check_rows(index: &Index, store: &DeepStore) -> Result<(), ProjectError> {
+    for fi in 0..store.files {
+        let path = store.path(fi);
+        let Some(f) = index.locate(path)? else { continue };
+        if file_key(path, f.slot.meta.hash) != store.file_key(fi) {
+            continue;
+        }
+        let defs = f.slot.meta.defs();
+        if let Some(r) = store.file_rows(fi).find(|&r| store.def_index(r) >= defs) {
+            let why = format!("a row of {path} is of definition {}, and the file has {defs}", store.def_index(r));
+            return Err(ProjectError::Model(DeepError::Corrupt { path: store.path.clone(), why }.to_string()));
+        }
+    }
+    Ok(())
+}
+
 /// Lines of the index the exact spelling `name` is on.
 fn name_uses(index: &Index, name: &str) -> Result<u64, SnapshotError> {
     let mut n = 0u64;
@@ -245,7 +268,7 @@ fn name_uses(index: &Index, name: &str) -> Result<u64, SnapshotError> {
 fn save(dir: &Path, rows: &DeepRows) -> Result<(), ProjectError> {
     let path = dir.join(DEEP_FILE);
     let tmp = dir.join(format!("{DEEP_FILE}.writing"));
-    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+    let mut f = crate::safe_fs::create_new(&tmp).map_err(io_err(&tmp))?;
     f.write_all(&rows.to_bytes()).map_err(io_err(&tmp))?;
     f.sync_all().map_err(io_err(&tmp))?;
     drop(f);

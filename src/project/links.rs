@@ -32,7 +32,7 @@ pub struct LinkStatus {
 
 pub fn read_links(root: &Path) -> Result<Vec<Link>, ProjectError> {
     let path = root.join(DIR).join(LINKS);
-    match fs::read(&path) {
+    match crate::safe_fs::read_regular(&path, super::SMALL_FILE_CAP) {
         Ok(bytes) => {
             serde_json::from_slice(&bytes).map_err(|e| ProjectError::BadConfig { path, message: e.to_string() })
         }

@@ -392,7 +392,7 @@ pub fn find(start: &Path) -> Result<PathBuf, ProjectError> {
 
 pub fn read_manifest(root: &Path) -> Result<Manifest, ProjectError> {
     let path = root.join(DIR).join(MANIFEST);
-    let text = fs::read_to_string(&path).map_err(io_err(&path))?;
+    let text = crate::safe_fs::read_regular_text(&path, MANIFEST_CAP).map_err(io_err(&path))?;
     let manifest: Manifest = serde_json::from_str(&text)
         .map_err(|e| ProjectError::BadManifest { path: path.clone(), message: e.to_string() })?;
     if manifest.format_version != FORMAT_VERSION {
@@ -453,7 +453,7 @@ impl Manifest {
 
 pub fn read_config(root: &Path) -> Result<Option<Config>, ProjectError> {
     let path = root.join(DIR).join(CONFIG);
-    match fs::read_to_string(&path) {
+    match crate::safe_fs::read_regular_text(&path, SMALL_FILE_CAP) {
         Ok(text) => {
             serde_json::from_str(&text).map(Some).map_err(|e| ProjectError::BadConfig { path, message: e.to_string() })
         }
@@ -462,12 +462,21 @@ pub fn read_config(root: &Path) -> Result<Option<Config>, ProjectError> {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temp file beside it, fsync, rename.
+/// The most bytes read of `config.json`, `links.json`, `summary.*` and `docs.md`
+/// (each is kilobytes; a larger one was not written by cg).
+pub const SMALL_FILE_CAP: u64 = 64 << 20;
+/// The most bytes read of `manifest.json` (it lists segments, superseded slots
+/// and unsupported files: megabytes on the largest trees).
+const MANIFEST_CAP: u64 = 1 << 30;
+
+/// Writes `bytes` to `path` atomically: a temp file beside it (created anew,
+/// never through a symlink planted there), fsync, rename (which replaces a
+/// symlink at `path` itself, never its target).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
+    let mut f = crate::safe_fs::create_new(&tmp).map_err(io_err(&tmp))?;
     f.write_all(bytes).map_err(io_err(&tmp))?;
     f.sync_all().map_err(io_err(&tmp))?;
     drop(f);
@@ -494,9 +503,13 @@ impl WriteLock {
 
     /// The lock file `name` in `dir` (`cg embed` holds its own, so that
     /// updates go on while it runs).
+    /// `dir` must be a real folder (a symlink there is refused: every writer
+    /// takes a lock first, so nothing is written through it), and a symlink at
+    /// the lock file is replaced, never followed.
     pub fn acquire_named(dir: &Path, name: &str) -> Result<WriteLock, ProjectError> {
+        crate::safe_fs::ensure_dir(dir).map_err(io_err(dir))?;
         let path = dir.join(name);
-        let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(io_err(&path))?;
+        let file = crate::safe_fs::open_or_create(&path).map_err(io_err(&path))?;
         match file.try_lock() {
             Ok(()) => Ok(WriteLock { _file: file }),
             Err(std::fs::TryLockError::WouldBlock) => Err(ProjectError::Locked { path }),
@@ -555,7 +568,7 @@ pub fn init(
     }
     let root = fs::canonicalize(root).map_err(io_err(root))?;
     let dir = root.join(DIR);
-    fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+    crate::safe_fs::ensure_dir(&dir).map_err(io_err(&dir))?;
     let _lock = WriteLock::acquire_waiting(&dir, options.lock_wait.unwrap_or(DEFAULT_LOCK_WAIT))?;
     // The index is local, rebuilt by `cg init`: keep it out of commits (as
     // pytest's and ruff's caches do).

@@ -659,7 +659,7 @@ pub fn refresh(root: &Path, name: &str, auto: &AutoSummary) -> Result<(), Projec
 /// UTF-8 is refused, naming the byte, rather than replaced: what people wrote is
 /// never overwritten.
 fn read_people_text(path: &Path) -> Result<Option<String>, ProjectError> {
-    match fs::read(path) {
+    match crate::safe_fs::read_regular(path, super::SMALL_FILE_CAP) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => Ok(Some(text)),
             Err(e) => Err(ProjectError::NotUtf8 { path: path.to_path_buf(), offset: e.utf8_error().valid_up_to() }),
@@ -703,8 +703,9 @@ pub fn read(root: &Path) -> Result<(String, AutoSummary), ProjectError> {
 /// Reads `summary.md` and `summary.json` as stored.
 fn read_stored(root: &Path) -> Result<(String, AutoSummary), ProjectError> {
     let path = root.join(DIR).join(SUMMARY);
-    let text = fs::read_to_string(&path).map_err(|source| ProjectError::Io { path, source })?;
-    let auto = fs::read(root.join(DIR).join(SUMMARY_JSON))
+    let text = crate::safe_fs::read_regular_text(&path, super::SMALL_FILE_CAP)
+        .map_err(|source| ProjectError::Io { path, source })?;
+    let auto = crate::safe_fs::read_regular(&root.join(DIR).join(SUMMARY_JSON), super::SMALL_FILE_CAP)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default();

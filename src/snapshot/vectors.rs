@@ -216,8 +216,16 @@ impl<'a> VectorTable<'a> {
     }
 
     /// Whether every part is consistent: row starts never decrease and end at
-    /// `rows`, name ids and offsets in range, names UTF-8 (`cg verify`).
+    /// `rows`, name ids and offsets in range, names UTF-8, scales that can be
+    /// right (`cg verify`).
     pub fn check(&self) -> bool {
+        let scales_ok = self
+            .scales
+            .chunks_exact(4)
+            .all(|b| crate::embed::scale_ok(f32::from_le_bytes(b.try_into().expect("4 bytes"))));
+        if !scales_ok {
+            return false;
+        }
         let mut prev = 0;
         for i in 0..=self.slots as usize {
             let s = u32_at(self.row_start, i * 4);
@@ -264,8 +272,15 @@ impl<'a> VectorTable<'a> {
         u32_at(self.row_start, slot as usize * 4).min(end)..end
     }
 
+    /// A row's scale; 0 (no vector) where the stored one cannot be right
+    /// ([`crate::embed::scale_ok`]).
     pub fn scale(&self, row: u32) -> f32 {
-        f32::from_le_bytes(self.scales[row as usize * 4..row as usize * 4 + 4].try_into().expect("4 bytes"))
+        let s = f32::from_le_bytes(self.scales[row as usize * 4..row as usize * 4 + 4].try_into().expect("4 bytes"));
+        if crate::embed::scale_ok(s) {
+            s
+        } else {
+            0.0
+        }
     }
 
     /// A row's int8 codes, as bytes.

@@ -64,6 +64,19 @@ pub struct FileMeta {
     pub type_count: u16,
 }
 
+impl FileMeta {
+    /// The file's types and functions (the definitions vectors are kept
+    /// for), or `u32::MAX` when a count reached its field's limit (65,535) and
+    /// the true number is only in the structure archive.
+    pub fn defs(&self) -> u32 {
+        if self.type_count == u16::MAX || self.method_count == u16::MAX {
+            u32::MAX
+        } else {
+            self.type_count as u32 + self.method_count as u32
+        }
+    }
+}
+
 /// One file as [`SegmentWriter::add_entry`] takes it.
 pub struct FileEntry<'a> {
     pub path: &'a str,

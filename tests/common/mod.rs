@@ -5,6 +5,8 @@
 
 use std::path::Path;
 
+pub mod tiny_model;
+
 use codegraph::extract::{extract_files, walk, FileFacts, LineType, WalkOptions};
 use codegraph::project::Index;
 use codegraph::query::{search, Hit, Matcher, Mode, Query};
