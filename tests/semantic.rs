@@ -196,7 +196,11 @@ fn a_tiny_wheel_is_added_distilled_and_searched_by_meaning() {
             v["results"].as_array().unwrap().iter().filter(|h| h["name"] == "cacheKeyValue").collect();
         assert_eq!(hits.len(), 1, "{mode}: {v}");
         assert_eq!(hits[0]["file"], "one/pkg/net/helper.go", "{mode}: {v}");
-        assert_eq!(hits[0]["duplicates"], serde_json::json!(["two/pkg/net/helper.go:3"]), "{mode}: {v}");
+        assert_eq!(
+            hits[0]["duplicates"],
+            serde_json::json!([{"file": "two/pkg/net/helper.go", "line": 3}]),
+            "{mode}: {v}"
+        );
     }
     let o = cg(&root, &home, &["search", "x", "--mode", "fuzzy"]);
     assert_eq!(o.status.code(), Some(2));

@@ -454,8 +454,12 @@ pub fn search(args: SearchArgs) -> Result<()> {
                 writeln!(out, "    {}", shown(t))?;
             }
             if let Some(d) = r["duplicates"].as_array() {
-                let shown_d: Vec<String> =
-                    d.iter().take(3).filter_map(|x| x.as_str()).map(|p| shown(p).into_owned()).collect();
+                let shown_d: Vec<String> = d
+                    .iter()
+                    .take(3)
+                    .filter_map(|x| Some(format!("{}:{}", x["file"].as_str()?, x["line"].as_u64()?)))
+                    .map(|p| shown(&p).into_owned())
+                    .collect();
                 let more = if d.len() > 3 { format!(", and {} more", d.len() - 3) } else { String::new() };
                 writeln!(out, "    copies: {}{more}", shown_d.join(", "))?;
             }

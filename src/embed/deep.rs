@@ -618,7 +618,12 @@ mod tests {
     fn rows_round_trip_through_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let mut rows = DeepRows::new("tiny", 7, 16);
-        let v = |seed: u32| -> Vec<f32> { (0..16).map(|i| ((i * 7 + seed * 13) % 11) as f32 - 5.0).collect() };
+        // Unit vectors, as rows are.
+        let v = |seed: u32| -> Vec<f32> {
+            let v: Vec<f32> = (0..16).map(|i| ((i * 7 + seed * 13) % 11) as f32 - 5.0).collect();
+            let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            v.iter().map(|x| x / n).collect()
+        };
         rows.insert(30, "b.go", 2, &v(1));
         rows.insert(30, "b.go", 0, &v(2));
         rows.insert(10, "a.go", 5, &v(3));

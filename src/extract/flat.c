@@ -8,7 +8,9 @@
 // once, its field found from its parent's map once.
 //
 // Built against the internal headers of the tree-sitter crate this binary links
-// (build.rs takes them from the crate's own `src/`), so the layouts agree.
+// (build.rs takes them from the crate's own `src/`), so the layouts agree; the
+// crate is pinned to the exact version this was written against (0.25.10, in
+// Cargo.toml): a newer one may lay its nodes out otherwise.
 
 #include <stdlib.h>
 #include "tree_sitter/api.h"

@@ -43,6 +43,8 @@ const EXPANDED: usize = 4;
 const MAX_MISFITS: usize = 12;
 /// Callers are looked up for names with at most this many definitions.
 const CALLER_NAME_DEFS: usize = 8;
+/// Files named as holding a copy of a snippet taken.
+const MAX_COPIES: usize = 4;
 /// Files found by their paths.
 const PATH_FILES: usize = 5;
 /// The score of a file the task names ([`named_by`]), shared among them.
@@ -214,6 +216,15 @@ const MATCHES: &str = "matches ";
 /// The reasons of a file's definitions found by its path, after the path.
 const NAMED_FILE: &str = "a file the task names";
 const PATH_MATCHES: &str = "whose path matches the task";
+const CALLS: &str = "calls ";
+const CALLED_BY: &str = "called by ";
+const WORDS_IN_FILE: &str = "whose code holds the task's words";
+/// Files taken by their words' evidence ([`super::evidence`]).
+const EVIDENCE_FILES: usize = 8;
+/// Definitions taken from each of those files.
+const EVIDENCE_DEFS: usize = 3;
+/// The score of the best of those files' best definition (search hits: up to 20).
+const EVIDENCE_SCORE: f64 = 18.0;
 
 /// `cands` best first, each search hit holding the same task words as others
 /// (`matches python`), and each definition of a file found by its path after
@@ -222,9 +233,17 @@ const PATH_MATCHES: &str = "whose path matches the task";
 /// does not fill the bundle before the task's other words are heard. (Hits
 /// holding all `words` the search looked for, and what the task names, keep
 /// their scores.)
-fn diversified(mut cands: Vec<&Cand>, words: usize) -> Vec<&Cand> {
+fn diversified(mut cands: Vec<&Cand>, words: usize, tests: bool) -> Vec<&Cand> {
     let by_score = |a: &(f64, &Cand), b: &(f64, &Cand)| b.0.total_cmp(&a.0).then(a.1.order.cmp(&b.1.order));
-    let mut scored: Vec<(f64, &Cand)> = cands.drain(..).map(|c| (c.score, c)).collect();
+    // Tests count less unless the task is about them: a fix's tests name its
+    // feature many times and would fill the bundle.
+    let mut scored: Vec<(f64, &Cand)> = cands
+        .drain(..)
+        .map(|c| {
+            let test = !tests && c.score > 0.0 && super::is_test_file(&c.view.file);
+            (if test { c.score * super::evidence::TEST_FACTOR } else { c.score }, c)
+        })
+        .collect();
     scored.sort_by(by_score);
     let mut seen: FxHashMap<&str, i32> = FxHashMap::default();
     for (score, c) in scored.iter_mut() {
@@ -236,7 +255,11 @@ fn diversified(mut cands: Vec<&Cand>, words: usize) -> Vec<&Cand> {
             Some(_) => {}
             // A file's definitions found by its path: one file does not fill
             // the bundle either.
-            None if c.reason.ends_with(NAMED_FILE) || c.reason.ends_with(PATH_MATCHES) => {}
+            None if c.reason.ends_with(NAMED_FILE)
+                || c.reason.ends_with(PATH_MATCHES)
+                || c.reason.ends_with(WORDS_IN_FILE) => {}
+            // The callers and callees of one function: a few, then others.
+            None if c.reason.starts_with(CALLS) || c.reason.starts_with(CALLED_BY) => {}
             None => continue,
         }
         let n = seen.entry(c.reason.as_str()).or_insert(0);
@@ -335,10 +358,28 @@ impl Graph<'_> {
                 }
                 continue;
             }
-            if let Ok(defs) = self.find(name) {
-                let share = (defs.len() as f64).sqrt();
-                for id in defs.into_iter().take(8) {
-                    add(&mut cands, self.view(id)?, Some(id), score / share, format!("{why}: {name}"));
+            match self.find(name) {
+                Ok(defs) if !defs.is_empty() => {
+                    let share = (defs.len() as f64).sqrt();
+                    for id in defs.into_iter().take(8) {
+                        add(&mut cands, self.view(id)?, Some(id), score / share, format!("{why}: {name}"));
+                    }
+                }
+                // `Iterators.emptyIterator` when the method is gone (the task
+                // may bring it back): its qualifier, a little less strongly.
+                _ => {
+                    let Some((qualifier, _)) = name.rsplit_once(['.', ':']) else { continue };
+                    let qualifier = qualifier.trim_end_matches(':');
+                    if qualifier.len() < 3 {
+                        continue;
+                    }
+                    if let Ok(defs) = self.find(qualifier) {
+                        let share = (defs.len() as f64).sqrt();
+                        for id in defs.into_iter().take(4) {
+                            let reason = format!("{why}: {name} (its qualifier)");
+                            add(&mut cands, self.view(id)?, Some(id), 0.6 * score / share, reason);
+                        }
+                    }
                 }
             }
         }
@@ -413,13 +454,46 @@ impl Graph<'_> {
                 }
             }
         }
+        // Files whose own words hold the task's rare words (BM25 over the
+        // index's postings): their definitions where those words are.
+        let evidence = super::evidence::rank_files(self.index, &words, intent == "tests", EVIDENCE_FILES)?;
+        let best_file = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
+        for e in &evidence {
+            let g = self.file(e.key)?;
+            let nested = g.nested();
+            // Each top-level definition's share of the file's evidence lines.
+            let mut held: Vec<(f64, usize)> = g
+                .defs
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| !nested[i])
+                .map(|(i, d)| {
+                    let s: f64 = e.lines.iter().filter(|(l, _)| *l >= d.line && *l <= d.end_line).map(|(_, w)| w).sum();
+                    (s, i)
+                })
+                .filter(|(s, _)| *s > 0.0)
+                .collect();
+            held.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let why = format!("in {}, {WORDS_IN_FILE}", g.path);
+            let base = EVIDENCE_SCORE * e.score / best_file;
+            if held.is_empty() {
+                if let Some(i) = (0..g.defs.len()).find(|&i| !nested[i]) {
+                    add(&mut cands, file_view(&g, &g.defs[i]), Some((g.key, i as u32)), base * 0.5, why.clone());
+                }
+            }
+            let top = held.first().map_or(1.0, |h| h.0);
+            for &(s, i) in held.iter().take(EVIDENCE_DEFS) {
+                let d = &g.defs[i];
+                add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), base * (0.6 + 0.4 * s / top), why.clone());
+            }
+        }
         if cands.is_empty() && files.is_empty() {
             notes.push("nothing in the index matches the task's words or names: give hints (paths or symbols), or check `cg status` that the files are indexed".to_string());
         }
 
         // 3. The best functions expanded: callees, callers (one level), and
         //    tests of them when the task is about tests.
-        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched);
+        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, intent == "tests");
         let seeds: Vec<(Option<DefId>, DefView, f64)> =
             ranked.iter().take(EXPANDED).map(|c| (c.id, c.view.clone(), c.score)).collect();
         let mut edges: Vec<(CandKey, CandKey)> = Vec::new();
@@ -432,7 +506,7 @@ impl Graph<'_> {
                 for e in self.callees(id, 1)?.into_iter().filter(|e| !e.ambiguous) {
                     if let Some(callee) = e.symbol {
                         edges.push((me.clone(), key_of(&callee)));
-                        add(&mut cands, callee, None, score * 0.5, format!("called by {}", view.qualified_name));
+                        add(&mut cands, callee, None, score * 0.5, format!("{CALLED_BY}{}", view.qualified_name));
                     }
                 }
             }
@@ -446,7 +520,7 @@ impl Graph<'_> {
             for e in callers.into_iter().filter(|e| !e.ambiguous).take(16) {
                 if let Some(caller) = e.symbol {
                     edges.push((key_of(&caller), me.clone()));
-                    add(&mut cands, caller, None, score * 0.4, format!("calls {}", view.qualified_name));
+                    add(&mut cands, caller, None, score * 0.4, format!("{CALLS}{}", view.qualified_name));
                 }
             }
             if intent == "tests" {
@@ -480,7 +554,7 @@ impl Graph<'_> {
         }
 
         // 4. Snippets, best first, while they fit.
-        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched);
+        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, intent == "tests");
         let limit_bytes = budget.saturating_mul(BYTES_PER_TOKEN);
         // What the bundle takes without snippets: its skeleton with the file
         // focus entries, and room for the notes.
@@ -498,6 +572,7 @@ impl Graph<'_> {
         let mut hashes: FxHashSet<String> = FxHashSet::default();
         let mut left_out = Vec::new();
         let mut misfits = 0;
+        let mut copies = 0;
         let mut reader = SnippetReader::new(self.index);
         for (k, c) in ranked.iter().enumerate() {
             // Past a run of candidates that did not fit, the budget is spent:
@@ -519,6 +594,17 @@ impl Graph<'_> {
             let Ok(s) = reader.snippet(&view.file, view.line, end) else { continue };
             let sha = sha256_hex(s.text.as_bytes());
             if !hashes.insert(sha.clone()) {
+                // The same text elsewhere (a copy): its file is named, not
+                // shown again.
+                if let Some((_, first, _, _)) = taken.iter().find(|(_, _, s, _)| s.sha256 == sha) {
+                    if !files.iter().any(|(p, _)| *p == view.file) && copies < MAX_COPIES {
+                        files.push((
+                            view.file.clone(),
+                            format!("{} has the same text as {}:{}", view.qualified_name, first.file, first.line),
+                        ));
+                        copies += 1;
+                    }
+                }
                 continue;
             }
             let mut snip =
@@ -790,7 +876,7 @@ pub fn mentions(task: &str) -> Vec<String> {
 
 /// The task's words for symbol search: its subwords without the words that
 /// say nothing about the code.
-fn search_words(task: &str) -> Vec<String> {
+pub(crate) fn search_words(task: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in subwords(task) {
         let part = crate::snapshot::fold(part);
@@ -950,7 +1036,8 @@ mod tests {
             cand("TestGetA", 12.5, "in get_test.go, a file the task names", 10),
             cand("TestGetB", 12.4, "in get_test.go, a file the task names", 11),
         ];
-        let order: Vec<&str> = diversified(cands.iter().collect(), 3).iter().map(|c| c.view.name.as_str()).collect();
+        let order: Vec<&str> =
+            diversified(cands.iter().collect(), 3, false).iter().map(|c| c.view.name.as_str()).collect();
         // python: 20, 13.3, 8.8; get, image: 12, 8.3; one file's: 12.5, 8.7;
         // what the task names, and hits holding every word searched for
         // (three), keep their scores.

@@ -28,6 +28,7 @@
 
 mod card;
 mod context;
+pub mod evidence;
 pub(crate) mod imports;
 mod neighbors;
 mod ops;

@@ -59,11 +59,11 @@ pub struct SymbolHit {
     /// graph id).
     #[serde(skip)]
     pub index: u32,
-    /// Copies of it collapsed into this result (`path:line`): definitions of
-    /// the same name, kind, parent and length, alike in meaning when the index
-    /// has vectors, scored the same otherwise.
+    /// Copies of it collapsed into this result: definitions of the same name,
+    /// kind, parent and length, alike in meaning when the index has vectors,
+    /// scored the same otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub duplicates: Vec<String>,
+    pub duplicates: Vec<CopyAt>,
 }
 
 impl SymbolHit {
@@ -93,6 +93,13 @@ impl SymbolHit {
             duplicates: Vec::new(),
         }
     }
+}
+
+/// Where a copy of a definition is.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CopyAt {
+    pub file: String,
+    pub line: u32,
 }
 
 /// The answer to a search.

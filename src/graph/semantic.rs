@@ -465,6 +465,7 @@ impl Graph<'_> {
         // More than asked for, so that collapsing copies still fills the answer.
         let wanted = limit.saturating_mul(3);
         let mut found = self.search_uncollapsed(text, wanted, mode, model, weight)?;
+        self.fuse_file_evidence(text, &mut found, wanted)?;
         collapse_copies(self.index, model, &mut found.hits, limit);
         Ok(found)
     }
@@ -643,7 +644,7 @@ fn collapse_copies(index: &Index, model: Option<&StaticModel>, hits: &mut Vec<Sy
                 }
         });
         match copy_of {
-            Some(i) => kept[i].0.duplicates.push(format!("{}:{}", h.file, h.line)),
+            Some(i) => kept[i].0.duplicates.push(super::CopyAt { file: h.file, line: h.line }),
             None if kept.len() < limit => kept.push((h, v)),
             None => {}
         }

@@ -1,0 +1,250 @@
+//! File-level evidence for a task written as a sentence: BM25 over the words
+//! each file holds (identifiers in subwords, comment words, string words),
+//! read from the index's postings rather than from the files. A task's rare
+//! words that a file uses many times make it a likely file to change; test
+//! files count less unless the task is about tests.
+//!
+//! For each of the task's words, every line holding a term with that word as
+//! a subword (`floatformat` in `floatformat`, `memory` in `max_memory_usage`)
+//! counts once toward its file's frequency; a file's length is its postings
+//! (term, line pairs), normalized by the index's average.
+
+use rustc_hash::FxHashMap;
+
+use super::{FileKey, GraphError};
+use crate::project::Index;
+use crate::query::{Mode, Query};
+
+/// BM25's saturation and length normalization (as the usual file-retrieval
+/// baseline uses).
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// A word in more than this share of the files says little: skipped (its
+/// postings are the most costly to read).
+const MAX_DF_SHARE: f64 = 0.3;
+/// At most this many of a task's words are looked up (the rarest first would
+/// need their counts first; a task's first words are kept).
+const MAX_WORDS: usize = 24;
+/// Test files' evidence is multiplied by this unless the task is about tests.
+pub(crate) const TEST_FACTOR: f64 = 0.35;
+
+/// One file's evidence.
+#[derive(Clone, Debug)]
+pub struct FileEvidence {
+    pub key: FileKey,
+    pub path: String,
+    pub score: f64,
+    /// The lines holding the task's words, with the idf of the word each holds
+    /// (summed when a line holds several): where in the file the evidence is.
+    pub lines: Vec<(u32, f64)>,
+}
+
+/// The files of `index` ranked by how much of `words` (folded) they hold, best
+/// first, at most `limit`. `tests`: the task is about tests (test files are
+/// not ranked down).
+pub fn rank_files(index: &Index, words: &[String], tests: bool, limit: usize) -> Result<Vec<FileEvidence>, GraphError> {
+    let (files, postings) = match &index.manifest {
+        Some(m) if m.files > 0 => (m.files as f64, m.occurrences as f64),
+        _ => {
+            let s = index.stats()?;
+            (s.files.max(1) as f64, s.occurrences as f64)
+        }
+    };
+    let avg_len = (postings / files).max(1.0);
+    // Per file: per word, the lines holding it.
+    let mut per_file: FxHashMap<FileKey, (String, Vec<(usize, u32)>)> = FxHashMap::default();
+    let mut idfs: Vec<f64> = Vec::new();
+    for word in words.iter().take(MAX_WORDS) {
+        let mut q = Query::new(word, Mode::Subword);
+        q.limit = 0;
+        q.path_order = true;
+        let found = match crate::query::search(index, &q) {
+            Ok(m) => m,
+            Err(crate::query::QueryError::Snapshot(e)) => return Err(e.into()),
+            Err(_) => continue,
+        };
+        // Distinct files holding the word.
+        let mut df = 0usize;
+        let mut last: Option<FileKey> = None;
+        for h in &found.hits {
+            let key = (h.segment as usize, h.slot);
+            if last != Some(key) {
+                df += 1;
+                last = Some(key);
+            }
+        }
+        if df == 0 || df as f64 > MAX_DF_SHARE * files {
+            continue;
+        }
+        let w = idfs.len();
+        idfs.push((1.0 + (files - df as f64 + 0.5) / (df as f64 + 0.5)).ln());
+        for h in found.hits {
+            let key = (h.segment as usize, h.slot);
+            per_file.entry(key).or_insert_with(|| (h.path, Vec::new())).1.push((w, h.line));
+        }
+    }
+    let mut out: Vec<FileEvidence> = Vec::with_capacity(per_file.len());
+    for (key, (path, mut held)) in per_file {
+        let len = index.segments[key.0].slot(key.1).map_or(avg_len, |s| s.occurrences as f64);
+        held.sort_unstable();
+        let mut score = 0.0;
+        let mut lines: FxHashMap<u32, f64> = FxHashMap::default();
+        let mut i = 0;
+        while i < held.len() {
+            let w = held[i].0;
+            let j = held[i..].iter().position(|h| h.0 != w).map_or(held.len(), |n| i + n);
+            let tf = (j - i) as f64;
+            score += idfs[w] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
+            for h in &held[i..j] {
+                *lines.entry(h.1).or_default() += idfs[w];
+            }
+            i = j;
+        }
+        if !tests && super::is_test_file(&path) {
+            score *= TEST_FACTOR;
+        }
+        let mut lines: Vec<(u32, f64)> = lines.into_iter().collect();
+        lines.sort_unstable_by_key(|l| l.0);
+        out.push(FileEvidence { key, path, score, lines });
+    }
+    out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
+    out.truncate(limit);
+    Ok(out)
+}
+
+/// A query of at least this many words (stop words aside) reads as a task:
+/// its hits are weighed with their files' evidence.
+pub const SENTENCE_WORDS: usize = 4;
+/// The file evidence's weight against the best hit's score (1).
+const FILE_WEIGHT: f64 = 1.0;
+/// Each further hit of one file counts this much less than the one before.
+const SAME_FILE_DECAY: f64 = 0.7;
+/// What a definition the task names adds (the best hit scores 1).
+const MENTION_BONUS: f64 = 1.0;
+/// Files whose evidence is fused into a search's hits.
+const FUSED_FILES: usize = 20;
+/// Files whose best definitions join a search's hits by their evidence alone.
+const JOINING_FILES: usize = 5;
+
+impl super::Graph<'_> {
+    /// For a query written as a sentence ([`SENTENCE_WORDS`] words or more):
+    /// each hit's score over the best plus its file's evidence over the best
+    /// file's, and the best definitions of the files with the most evidence
+    /// added (a fix's file may name none of the task's words in its
+    /// definitions' names). Test files count less unless the task is about
+    /// tests. Shorter queries (names) are left as they are.
+    pub fn fuse_file_evidence(
+        &self,
+        text: &str,
+        found: &mut super::SymbolSearch,
+        limit: usize,
+    ) -> Result<(), GraphError> {
+        let words = super::context::search_words(text);
+        if words.len() < SENTENCE_WORDS {
+            return Ok(());
+        }
+        let tests = super::context::intent_of(text) == "tests";
+        let evidence = rank_files(self.index, &words, tests, FUSED_FILES)?;
+        let Some(best_file) = evidence.first().map(|e| e.score.max(1e-9)) else { return Ok(()) };
+        let of_file: FxHashMap<FileKey, f64> = evidence.iter().map(|e| (e.key, e.score / best_file)).collect();
+        let best_hit = found.hits.iter().map(|h| h.score).fold(0f64, f64::max).max(1e-9);
+        for h in found.hits.iter_mut() {
+            let ev = of_file.get(&(h.segment as usize, h.slot)).copied().unwrap_or(0.0);
+            let mut s = h.score / best_hit;
+            if !tests && super::is_test_file(&h.file) {
+                s *= TEST_FACTOR;
+            }
+            h.score = s + tune("CG_TUNE_FILE_WEIGHT", FILE_WEIGHT) * ev;
+        }
+        // What the task names (`Query.clear_ordering()`, or its qualifier
+        // when the member is gone): as strong as the best hit.
+        for m in super::context::mentions(text) {
+            let defs = match self.find(&m) {
+                Ok(d) if !d.is_empty() => d,
+                _ => match m.rsplit_once(['.', ':']).map(|(q, _)| q.trim_end_matches(':')) {
+                    Some(q) if q.len() >= 3 => self.find(q).unwrap_or_default(),
+                    _ => Vec::new(),
+                },
+            };
+            let share = (defs.len().max(1) as f64).sqrt();
+            for id in defs.into_iter().take(4) {
+                match found.hits.iter_mut().find(|h| ((h.segment as usize, h.slot), h.index) == id) {
+                    Some(h) => h.score += tune("CG_TUNE_MENTION", MENTION_BONUS) / share,
+                    None => {
+                        let ev = of_file.get(&id.0).copied().unwrap_or(0.0);
+                        found.hits.push(self.hit_of(
+                            id,
+                            tune("CG_TUNE_MENTION", MENTION_BONUS) / share
+                                + tune("CG_TUNE_FILE_WEIGHT", FILE_WEIGHT) * ev,
+                        )?);
+                    }
+                }
+            }
+        }
+        for e in evidence.iter().take(JOINING_FILES) {
+            let g = self.file(e.key)?;
+            let nested = g.nested();
+            let mut held: Vec<(f64, usize)> = g
+                .defs
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| !nested[i])
+                .map(|(i, d)| {
+                    (e.lines.iter().filter(|(l, _)| *l >= d.line && *l <= d.end_line).map(|(_, w)| w).sum(), i)
+                })
+                .filter(|(s, _): &(f64, usize)| *s > 0.0)
+                .collect();
+            held.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let top = held.first().map_or(1.0, |h| h.0);
+            for &(s, i) in held.iter().take(2) {
+                if found.hits.iter().any(|h| (h.segment as usize, h.slot) == e.key && h.index == i as u32) {
+                    continue;
+                }
+                let score = tune("CG_TUNE_FILE_WEIGHT", FILE_WEIGHT) * (e.score / best_file) * (0.5 + 0.5 * s / top);
+                found.hits.push(self.hit_of((e.key, i as u32), score)?);
+            }
+        }
+        let order = |a: &super::SymbolHit, b: &super::SymbolHit| {
+            b.score.total_cmp(&a.score).then_with(|| (a.segment, a.slot, a.index).cmp(&(b.segment, b.slot, b.index)))
+        };
+        found.hits.sort_by(order);
+        // Each further hit of one file counts less than the one before it:
+        // the answer names several files before a second definition of one.
+        let mut seen: FxHashMap<(u32, u32), i32> = FxHashMap::default();
+        for h in found.hits.iter_mut() {
+            let n = seen.entry((h.segment, h.slot)).or_insert(0);
+            if h.score > 0.0 {
+                h.score *= tune("CG_TUNE_SAME_FILE", SAME_FILE_DECAY).powi(*n);
+            }
+            *n += 1;
+        }
+        found.hits.sort_by(order);
+        found.hits.truncate(limit);
+        for h in found.hits.iter_mut() {
+            h.score = (h.score * 1000.0).round() / 1000.0;
+        }
+        Ok(())
+    }
+
+    /// A search hit for definition `id`, read from its file.
+    fn hit_of(&self, id: super::DefId, score: f64) -> Result<super::SymbolHit, GraphError> {
+        let (g, d) = self.def(id)?;
+        Ok(super::SymbolHit {
+            qualified_name: g.qualified_name(&d),
+            name: d.name.clone(),
+            kind: d.kind.to_string(),
+            file: g.path.clone(),
+            line: d.line,
+            end_line: d.end_line,
+            score,
+            segment: id.0 .0 as u32,
+            slot: id.0 .1,
+            index: id.1,
+            duplicates: Vec::new(),
+        })
+    }
+}
+
+fn tune(var: &str, default: f64) -> f64 {
+    std::env::var(var).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
