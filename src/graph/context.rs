@@ -220,7 +220,7 @@ const CALLS: &str = "calls ";
 const CALLED_BY: &str = "called by ";
 const WORDS_IN_FILE: &str = "whose code holds the task's words";
 /// Files taken by their words' evidence ([`super::evidence`]).
-const EVIDENCE_FILES: usize = 8;
+const EVIDENCE_FILES: usize = 12;
 /// Definitions taken from each of those files.
 const EVIDENCE_DEFS: usize = 3;
 /// The score of the best of those files' best definition (search hits: up to 20).
@@ -233,16 +233,14 @@ const EVIDENCE_SCORE: f64 = 18.0;
 /// does not fill the bundle before the task's other words are heard. (Hits
 /// holding all `words` the search looked for, and what the task names, keep
 /// their scores.)
-fn diversified(mut cands: Vec<&Cand>, words: usize, tests: bool) -> Vec<&Cand> {
+fn diversified(mut cands: Vec<&Cand>, words: usize, aside: super::evidence::Aside) -> Vec<&Cand> {
     let by_score = |a: &(f64, &Cand), b: &(f64, &Cand)| b.0.total_cmp(&a.0).then(a.1.order.cmp(&b.1.order));
-    // Tests count less unless the task is about them: a fix's tests name its
-    // feature many times and would fill the bundle.
+    // Tests count less unless the task is about them (a fix's tests name its
+    // feature many times and would fill the bundle), vendored and minified
+    // code unless the task names it.
     let mut scored: Vec<(f64, &Cand)> = cands
         .drain(..)
-        .map(|c| {
-            let test = !tests && c.score > 0.0 && super::is_test_file(&c.view.file);
-            (if test { c.score * super::evidence::TEST_FACTOR } else { c.score }, c)
-        })
+        .map(|c| (if c.score > 0.0 { c.score * aside.factor(&c.view.file) } else { c.score }, c))
         .collect();
     scored.sort_by(by_score);
     let mut seen: FxHashMap<&str, i32> = FxHashMap::default();
@@ -456,7 +454,8 @@ impl Graph<'_> {
         }
         // Files whose own words hold the task's rare words (BM25 over the
         // index's postings): their definitions where those words are.
-        let evidence = super::evidence::rank_files(self.index, &words, intent == "tests", EVIDENCE_FILES)?;
+        let aside = super::evidence::Aside::of(task);
+        let evidence = super::evidence::rank_files(self.index, &words, aside, EVIDENCE_FILES)?;
         let best_file = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
         for e in &evidence {
             let g = self.file(e.key)?;
@@ -493,7 +492,7 @@ impl Graph<'_> {
 
         // 3. The best functions expanded: callees, callers (one level), and
         //    tests of them when the task is about tests.
-        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, intent == "tests");
+        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, aside);
         let seeds: Vec<(Option<DefId>, DefView, f64)> =
             ranked.iter().take(EXPANDED).map(|c| (c.id, c.view.clone(), c.score)).collect();
         let mut edges: Vec<(CandKey, CandKey)> = Vec::new();
@@ -554,7 +553,7 @@ impl Graph<'_> {
         }
 
         // 4. Snippets, best first, while they fit.
-        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, intent == "tests");
+        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, aside);
         let limit_bytes = budget.saturating_mul(BYTES_PER_TOKEN);
         // What the bundle takes without snippets: its skeleton with the file
         // focus entries, and room for the notes.
@@ -1036,8 +1035,10 @@ mod tests {
             cand("TestGetA", 12.5, "in get_test.go, a file the task names", 10),
             cand("TestGetB", 12.4, "in get_test.go, a file the task names", 11),
         ];
-        let order: Vec<&str> =
-            diversified(cands.iter().collect(), 3, false).iter().map(|c| c.view.name.as_str()).collect();
+        let order: Vec<&str> = diversified(cands.iter().collect(), 3, crate::graph::evidence::Aside::default())
+            .iter()
+            .map(|c| c.view.name.as_str())
+            .collect();
         // python: 20, 13.3, 8.8; get, image: 12, 8.3; one file's: 12.5, 8.7;
         // what the task names, and hits holding every word searched for
         // (three), keep their scores.

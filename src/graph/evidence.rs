@@ -24,9 +24,52 @@ const B: f64 = 0.75;
 const MAX_DF_SHARE: f64 = 0.3;
 /// At most this many of a task's words are looked up (the rarest first would
 /// need their counts first; a task's first words are kept).
-const MAX_WORDS: usize = 24;
+const MAX_WORDS: usize = 48;
 /// Test files' evidence is multiplied by this unless the task is about tests.
 pub(crate) const TEST_FACTOR: f64 = 0.35;
+/// Vendored and minified files' evidence is multiplied by this unless the
+/// task names vendored code.
+const VENDORED_FACTOR: f64 = 0.35;
+
+/// What a task is about, as far as ranking files down goes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Aside {
+    /// The task is about tests: test files are not ranked down.
+    pub tests: bool,
+    /// The task names vendored or third-party code: it is not ranked down.
+    pub vendored: bool,
+}
+
+impl Aside {
+    pub fn of(task: &str) -> Aside {
+        let lower = task.to_lowercase();
+        Aside {
+            tests: super::context::intent_of(task) == "tests",
+            vendored: ["vendor", "third_party", "third-party", "thirdparty", "node_modules"]
+                .iter()
+                .any(|w| lower.contains(w)),
+        }
+    }
+
+    /// How much a file's evidence counts: tests, vendored and minified code
+    /// less, unless the task is about them.
+    pub fn factor(&self, path: &str) -> f64 {
+        let mut f = 1.0;
+        if !self.tests && super::is_test_file(path) {
+            f *= TEST_FACTOR;
+        }
+        if !self.vendored && (crate::project::summary::is_vendored(path) || is_minified(path)) {
+            f *= VENDORED_FACTOR;
+        }
+        f
+    }
+}
+
+/// A minified script or style sheet (`jquery.min.js`, `app-min.css`).
+pub fn is_minified(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    [".min.js", "-min.js", ".min.css", "-min.css", ".min.mjs"].iter().any(|s| file.ends_with(s))
+}
 
 /// One file's evidence.
 #[derive(Clone, Debug)]
@@ -40,9 +83,14 @@ pub struct FileEvidence {
 }
 
 /// The files of `index` ranked by how much of `words` (folded) they hold, best
-/// first, at most `limit`. `tests`: the task is about tests (test files are
-/// not ranked down).
-pub fn rank_files(index: &Index, words: &[String], tests: bool, limit: usize) -> Result<Vec<FileEvidence>, GraphError> {
+/// first, at most `limit`; tests, vendored and minified files ranked down as
+/// `aside` says.
+pub fn rank_files(
+    index: &Index,
+    words: &[String],
+    aside: Aside,
+    limit: usize,
+) -> Result<Vec<FileEvidence>, GraphError> {
     let (files, postings) = match &index.manifest {
         Some(m) if m.files > 0 => (m.files as f64, m.occurrences as f64),
         _ => {
@@ -100,9 +148,7 @@ pub fn rank_files(index: &Index, words: &[String], tests: bool, limit: usize) ->
             }
             i = j;
         }
-        if !tests && super::is_test_file(&path) {
-            score *= TEST_FACTOR;
-        }
+        score *= aside.factor(&path);
         let mut lines: Vec<(u32, f64)> = lines.into_iter().collect();
         lines.sort_unstable_by_key(|l| l.0);
         out.push(FileEvidence { key, path, score, lines });
@@ -116,7 +162,7 @@ pub fn rank_files(index: &Index, words: &[String], tests: bool, limit: usize) ->
 /// its hits are weighed with their files' evidence.
 pub const SENTENCE_WORDS: usize = 4;
 /// The file evidence's weight against the best hit's score (1).
-const FILE_WEIGHT: f64 = 1.0;
+const FILE_WEIGHT: f64 = 2.0;
 /// Each further hit of one file counts this much less than the one before.
 const SAME_FILE_DECAY: f64 = 0.7;
 /// What a definition the task names adds (the best hit scores 1).
@@ -143,18 +189,15 @@ impl super::Graph<'_> {
         if words.len() < SENTENCE_WORDS {
             return Ok(());
         }
-        let tests = super::context::intent_of(text) == "tests";
-        let evidence = rank_files(self.index, &words, tests, FUSED_FILES)?;
+        let aside = Aside::of(text);
+        let evidence = rank_files(self.index, &words, aside, FUSED_FILES)?;
         let Some(best_file) = evidence.first().map(|e| e.score.max(1e-9)) else { return Ok(()) };
         let of_file: FxHashMap<FileKey, f64> = evidence.iter().map(|e| (e.key, e.score / best_file)).collect();
         let best_hit = found.hits.iter().map(|h| h.score).fold(0f64, f64::max).max(1e-9);
         for h in found.hits.iter_mut() {
             let ev = of_file.get(&(h.segment as usize, h.slot)).copied().unwrap_or(0.0);
-            let mut s = h.score / best_hit;
-            if !tests && super::is_test_file(&h.file) {
-                s *= TEST_FACTOR;
-            }
-            h.score = s + tune("CG_TUNE_FILE_WEIGHT", FILE_WEIGHT) * ev;
+            let s = h.score / best_hit * aside.factor(&h.file);
+            h.score = s + FILE_WEIGHT * ev;
         }
         // What the task names (`Query.clear_ordering()`, or its qualifier
         // when the member is gone): as strong as the best hit.
@@ -169,14 +212,10 @@ impl super::Graph<'_> {
             let share = (defs.len().max(1) as f64).sqrt();
             for id in defs.into_iter().take(4) {
                 match found.hits.iter_mut().find(|h| ((h.segment as usize, h.slot), h.index) == id) {
-                    Some(h) => h.score += tune("CG_TUNE_MENTION", MENTION_BONUS) / share,
+                    Some(h) => h.score += MENTION_BONUS / share,
                     None => {
                         let ev = of_file.get(&id.0).copied().unwrap_or(0.0);
-                        found.hits.push(self.hit_of(
-                            id,
-                            tune("CG_TUNE_MENTION", MENTION_BONUS) / share
-                                + tune("CG_TUNE_FILE_WEIGHT", FILE_WEIGHT) * ev,
-                        )?);
+                        found.hits.push(self.hit_of(id, MENTION_BONUS / share + FILE_WEIGHT * ev)?);
                     }
                 }
             }
@@ -200,7 +239,7 @@ impl super::Graph<'_> {
                 if found.hits.iter().any(|h| (h.segment as usize, h.slot) == e.key && h.index == i as u32) {
                     continue;
                 }
-                let score = tune("CG_TUNE_FILE_WEIGHT", FILE_WEIGHT) * (e.score / best_file) * (0.5 + 0.5 * s / top);
+                let score = FILE_WEIGHT * (e.score / best_file) * (0.5 + 0.5 * s / top);
                 found.hits.push(self.hit_of((e.key, i as u32), score)?);
             }
         }
@@ -214,7 +253,7 @@ impl super::Graph<'_> {
         for h in found.hits.iter_mut() {
             let n = seen.entry((h.segment, h.slot)).or_insert(0);
             if h.score > 0.0 {
-                h.score *= tune("CG_TUNE_SAME_FILE", SAME_FILE_DECAY).powi(*n);
+                h.score *= SAME_FILE_DECAY.powi(*n);
             }
             *n += 1;
         }
@@ -243,8 +282,4 @@ impl super::Graph<'_> {
             duplicates: Vec::new(),
         })
     }
-}
-
-fn tune(var: &str, default: f64) -> f64 {
-    std::env::var(var).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }

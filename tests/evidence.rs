@@ -1,0 +1,138 @@
+//! File-level evidence for tasks written as sentences: the index's BM25 over
+//! each file's words equals a brute-force scan of the extracted facts, and the
+//! answers of `cg search` and `cg context` put a fix's library file before the
+//! tests, vendored and minified code that repeat its words.
+
+mod common;
+
+use codegraph::extract::FileFacts;
+use codegraph::graph::evidence::{rank_files, Aside};
+use codegraph::query::{Matcher, Mode};
+
+/// BM25 of every file for `words`, by brute force over the facts: a line
+/// counts once per word when one of its terms holds the word as a subword; a
+/// word in more than 30% of the files is left out.
+fn brute_force(facts: &[FileFacts], words: &[&str]) -> Vec<(String, f64)> {
+    let n = facts.len() as f64;
+    let len = |f: &FileFacts| f.terms.iter().map(|t| t.lines.len()).sum::<usize>() as f64;
+    let avg = (facts.iter().map(len).sum::<f64>() / n).max(1.0);
+    let mut scores: Vec<(String, f64)> = facts.iter().map(|f| (f.path.clone(), 0.0)).collect();
+    for w in words {
+        let m = Matcher::new(w, Mode::Subword, false).unwrap();
+        let tf: Vec<usize> = facts
+            .iter()
+            .map(|f| {
+                let mut lines: Vec<u32> =
+                    f.terms.iter().filter(|t| m.matches(&t.term)).flat_map(|t| t.lines.iter().copied()).collect();
+                lines.sort_unstable();
+                lines.dedup();
+                lines.len()
+            })
+            .collect();
+        let df = tf.iter().filter(|&&t| t > 0).count() as f64;
+        if df == 0.0 || df > 0.3 * n {
+            continue;
+        }
+        let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        for (i, f) in facts.iter().enumerate() {
+            let t = tf[i] as f64;
+            if t > 0.0 {
+                scores[i].1 += idf * t * 2.2 / (t + 1.2 * (0.25 + 0.75 * len(f) / avg));
+            }
+        }
+    }
+    scores.retain(|s| s.1 > 0.0);
+    scores.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    scores
+}
+
+/// Generated sources over a small vocabulary, so that words recur across
+/// files at different rates.
+fn generated_project() -> Vec<(String, String)> {
+    let words = ["memory", "float", "format", "parse", "cache", "retry", "backoff", "limit", "token", "printer"];
+    let mut files = Vec::new();
+    for i in 0..24usize {
+        let mut text = String::new();
+        for j in 0..(3 + i % 5) {
+            let a = words[(i * 7 + j * 3) % words.len()];
+            let b = words[(i + j * 5) % words.len()];
+            let c = words[(i * 3 + j) % words.len()];
+            text.push_str(&format!("# {a} {c} note\ndef {a}_{b}_{j}(value):\n    return \"{c} {b}\"\n\n"));
+        }
+        files.push((format!("pkg/m{i:02}.py"), text));
+    }
+    files
+}
+
+#[test]
+fn file_evidence_is_bm25_over_the_files_words() {
+    let owned = generated_project();
+    let files: Vec<(&str, &str)> = owned.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (dir, index) = common::indexed_project(&files);
+    let facts = common::facts_of(dir.path());
+    for query in
+        [&["memory", "float"][..], &["retry", "backoff", "token"], &["printer"], &["cache", "limit", "nothing"]]
+    {
+        let words: Vec<String> = query.iter().map(|w| w.to_string()).collect();
+        let got = rank_files(&index, &words, Aside { tests: true, vendored: true }, 100).unwrap();
+        let want = brute_force(&facts, query);
+        let got: Vec<(String, f64)> = got.into_iter().map(|e| (e.path, e.score)).collect();
+        assert_eq!(got.len(), want.len(), "{query:?}: {got:?} vs {want:?}");
+        for (g, w) in got.iter().zip(&want) {
+            assert_eq!(g.0, w.0, "{query:?}: {got:?} vs {want:?}");
+            assert!((g.1 - w.1).abs() < 1e-9, "{query:?}: {} {} vs {}", g.0, g.1, w.1);
+        }
+    }
+}
+
+/// A library fix and the files that repeat its words more often: tests named
+/// after the feature, a vendored copy, a minified script.
+fn fix_project() -> (tempfile::TempDir, codegraph::project::Index) {
+    let mut tests = String::from("import defaultfilters\n\n");
+    for i in 0..12 {
+        tests.push_str(&format!(
+            "def test_floatformat_memory_{i}():\n    # floatformat must not use excessive memory\n    assert defaultfilters.floatformat({i}) == '{i}'\n\n"
+        ));
+    }
+    let library = "def floatformat(text, arg=-1):\n    \"\"\"Display a float to a number of decimal places.\"\"\"\n    # Limit the precision so a huge exponent cannot consume excessive memory.\n    digits = min(len(text), 200)\n    return round(float(text), digits)\n\n\ndef upper(value):\n    return value.upper()\n";
+    let vendored = "def floatformat_memory(x):\n    # floatformat memory helpers: excessive memory, floatformat memory\n    return x\n\n\ndef precision_memory(x):\n    # memory memory floatformat excessive\n    return x\n";
+    let minified = "function floatformat(a){return a}function memory(b){var excessive=b;return excessive}var floatformatMemory=1;\n";
+    let mut files: Vec<(String, String)> = vec![
+        ("django/template/defaultfilters.py".into(), library.into()),
+        ("tests/template_tests/test_floatformat.py".into(), tests),
+        ("vendor/numfmt/floatformat.py".into(), vendored.into()),
+        ("django/static/floatformat.min.js".into(), minified.into()),
+    ];
+    // Other code, so that the task's words are rare in the project.
+    for i in 0..20 {
+        files.push((format!("django/utils/part{i}.py"), format!("def helper_{i}(value):\n    return value + {i}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    common::indexed_project(&refs)
+}
+
+const TASK: &str = "Prevented excessive memory consumption in floatformat with a huge exponent";
+
+/// Regression: test functions named after a fix's feature filled the top of
+/// `search` and the context bundle, and vendored and minified copies ranked
+/// with them; the library file that the fix changes came after.
+#[test]
+fn a_fixs_library_file_ranks_before_tests_vendored_and_minified_code() {
+    let (_dir, index) = fix_project();
+    let g = codegraph::graph::Graph::new(&index);
+    let found = g.search_by(TASK, 10, codegraph::graph::SearchMode::Lexical, None).unwrap();
+    let first = found.hits.first().expect("hits");
+    assert_eq!(first.file, "django/template/defaultfilters.py", "{:#?}", found.hits);
+
+    let evidence =
+        rank_files(&index, &["floatformat".into(), "memory".into(), "excessive".into()], Aside::of(TASK), 10).unwrap();
+    assert_eq!(evidence[0].path, "django/template/defaultfilters.py", "{evidence:#?}");
+    // Asked about tests, the tests lead.
+    let about_tests = format!("{TASK} in the tests");
+    let evidence = rank_files(&index, &["floatformat".into(), "memory".into()], Aside::of(&about_tests), 10).unwrap();
+    assert_eq!(evidence[0].path, "tests/template_tests/test_floatformat.py", "{evidence:#?}");
+
+    let bundle = g.context(TASK, 2000, &[]).unwrap();
+    let first = bundle.focus.first().expect("a focus");
+    assert_eq!(first.path, "django/template/defaultfilters.py", "{:#?}", bundle.focus);
+}
