@@ -136,3 +136,30 @@ fn a_fixs_library_file_ranks_before_tests_vendored_and_minified_code() {
     let first = bundle.focus.first().expect("a focus");
     assert_eq!(first.path, "django/template/defaultfilters.py", "{:#?}", bundle.focus);
 }
+
+/// `cg search --files`: the hits grouped by file, best first, each with its
+/// definitions; the same answer as the library call the MCP tool makes.
+#[test]
+fn search_by_files_groups_hits_and_leads_with_the_library_file() {
+    let (dir, index) = fix_project();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(["search", "--files", "--json", "--limit", "3", TASK])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3, "{v}");
+    assert_eq!(files[0]["file"], "django/template/defaultfilters.py", "{v}");
+    assert_eq!(files[0]["definitions"][0]["name"], "floatformat", "{v}");
+    let g = codegraph::graph::Graph::new(&index);
+    let direct = g.search_files(TASK, 3, codegraph::graph::SearchMode::Lexical, None).unwrap();
+    assert_eq!(serde_json::to_value(&direct).unwrap(), v["files"]);
+    // Each file once, scores not increasing.
+    let names: Vec<&str> = files.iter().map(|f| f["file"].as_str().unwrap()).collect();
+    let mut distinct = names.clone();
+    distinct.dedup();
+    assert_eq!(names, distinct);
+    assert!(files.windows(2).all(|w| w[0]["score"].as_f64() >= w[1]["score"].as_f64()), "{v}");
+}

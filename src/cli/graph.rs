@@ -53,6 +53,10 @@ pub struct SearchArgs {
     /// Static vectors only, even where transformer vectors exist (for measuring).
     #[arg(long, hide = true)]
     static_only: bool,
+    /// Files instead of definitions: the hits grouped by file (with the files
+    /// whose own words hold a task's rare ones), best first.
+    #[arg(long)]
+    files: bool,
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
@@ -432,6 +436,23 @@ pub fn search(args: SearchArgs) -> Result<()> {
     let g = Graph::new(&index).with_deep(deep);
     if args.text.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
         bail!("empty query: give words or an identifier");
+    }
+    if args.files {
+        let files = g.search_files(&args.text, args.limit, mode, model.as_deref())?;
+        if args.json {
+            print_json(&serde_json::json!({"query": args.text, "mode": mode.name(), "files": files}))?;
+        } else {
+            let mut out = io::stdout().lock();
+            for f in &files {
+                let defs: Vec<String> =
+                    f.definitions.iter().map(|d| format!("{} ({})", shown(&d.name), d.line)).collect();
+                writeln!(out, "{}  [{}]  {}", shown_path(&f.file), f.score, defs.join(", "))?;
+            }
+        }
+        if files.is_empty() {
+            return Err(NothingMatched.into());
+        }
+        return Ok(());
     }
     let found = g.search_weighted(&args.text, args.limit, mode, model.as_deref(), args.weight)?;
     let v = answer::search(&g, &args.text, &found);

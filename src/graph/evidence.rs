@@ -283,3 +283,62 @@ impl super::Graph<'_> {
         })
     }
 }
+
+/// One file of a file-level search: its best hits' score and those hits.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FileHit {
+    pub file: String,
+    pub score: f64,
+    /// Its definitions among the hits, best first (at most three).
+    pub definitions: Vec<FileDef>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FileDef {
+    pub name: String,
+    pub kind: String,
+    pub line: u32,
+}
+
+/// Hits searched per file asked for, before they are grouped by file.
+const HITS_PER_FILE: usize = 4;
+
+impl super::Graph<'_> {
+    /// Files ranked for `text` (`cg search --files`, `codegraph_search` with
+    /// `files`): a search's hits (fused with file evidence when the text reads
+    /// as a task) grouped by file, each file scored by its best hit; files
+    /// whose own words hold the task's rare ones follow with their evidence
+    /// alone when no hit names them.
+    pub fn search_files(
+        &self,
+        text: &str,
+        limit: usize,
+        mode: super::SearchMode,
+        model: Option<&crate::embed::StaticModel>,
+    ) -> Result<Vec<FileHit>, GraphError> {
+        let found = self.search_by(text, limit.saturating_mul(HITS_PER_FILE).max(limit), mode, model)?;
+        let mut files: Vec<FileHit> = Vec::new();
+        for h in &found.hits {
+            let def = FileDef { name: h.name.clone(), kind: h.kind.clone(), line: h.line };
+            match files.iter_mut().find(|f| f.file == h.file) {
+                Some(f) if f.definitions.len() < 3 => f.definitions.push(def),
+                Some(_) => {}
+                None => files.push(FileHit { file: h.file.clone(), score: h.score, definitions: vec![def] }),
+            }
+        }
+        let words = super::context::search_words(text);
+        if words.len() >= SENTENCE_WORDS {
+            let evidence = rank_files(self.index, &words, Aside::of(text), limit)?;
+            let best = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
+            for e in evidence {
+                if !files.iter().any(|f| f.file == e.path) {
+                    let score = (FILE_WEIGHT * e.score / best * 1000.0).round() / 1000.0;
+                    files.push(FileHit { file: e.path, score, definitions: Vec::new() });
+                }
+            }
+        }
+        files.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.file.cmp(&b.file)));
+        files.truncate(limit);
+        Ok(files)
+    }
+}

@@ -448,6 +448,10 @@ impl CodegraphServer {
             let deep =
                 (mode != crate::graph::SearchMode::Lexical).then(|| crate::graph::deep_vectors(&index)).flatten();
             let g = g.with_deep(deep);
+            if p.files == Some(true) {
+                let files = g.search_files(&p.query, limit, mode, model.as_deref()).map_err(|e| e.to_string())?;
+                return Ok(json!({"query": p.query, "mode": mode.name(), "files": files}));
+            }
             let found = g.search_by(&p.query, limit, mode, model.as_deref()).map_err(|e| e.to_string())?;
             Ok(json::graph::search(&g, &p.query, &found))
         })

@@ -286,6 +286,10 @@ pub struct SearchParams {
         description = "lexical (BM25 over name subwords), semantic (by meaning: the static vectors of the model the index was built with) or hybrid (both). Default: hybrid when the index has vectors, else lexical."
     )]
     pub mode: Option<String>,
+    #[schemars(
+        description = "Files instead of definitions: the hits grouped by file, each with its best definitions, plus files whose own words hold the task's rare ones; answers {query, mode, files:[{file, score, definitions:[{name, kind, line}]}]}."
+    )]
+    pub files: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
