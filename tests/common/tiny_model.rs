@@ -227,3 +227,36 @@ pub fn write_project(root: &Path) {
         fs::write(p, body).unwrap();
     }
 }
+
+/// `cg mcp --project ROOT` started and initialized, with its stdout as lines.
+pub fn mcp_server(root: &Path, home: &Path) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    use std::process::Command;
+    let mut server = Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(["mcp", "--project"])
+        .arg(root)
+        .env("CODEGRAPH_HOME", home)
+        .env("CG_EMBED_IDLE_SECS", "0")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = server.stdout.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let stdin = server.stdin.as_mut().unwrap();
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}});
+    writeln!(stdin, "{init}\n{}", serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .unwrap();
+    stdin.flush().unwrap();
+    let first = lines.recv_timeout(std::time::Duration::from_secs(60)).unwrap();
+    assert!(first.contains("codegraph"), "{first}");
+    (server, lines)
+}
