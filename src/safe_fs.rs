@@ -52,6 +52,19 @@ pub fn read_regular(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
 /// project or to a FIFO is not).
 pub fn read_inside(path: &Path, root: &Path, cap: u64) -> Option<Vec<u8>> {
     use std::io::Read;
+    let file = open_following(path).ok()?;
+    if !is_under(&file, path, root) {
+        return None;
+    }
+    let mut out = Vec::new();
+    file.take(cap).read_to_end(&mut out).ok()?;
+    Some(out)
+}
+
+/// Opens `path` for reading, symlinks followed (a path someone chose), if it
+/// leads to a regular file; a FIFO, socket or device is refused without
+/// blocking.
+pub fn open_following(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -59,13 +72,11 @@ pub fn read_inside(path: &Path, root: &Path, cap: u64) -> Option<Vec<u8>> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options.open(path).ok()?;
-    if !file.metadata().ok()?.is_file() || !is_under(&file, path, root) {
-        return None;
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
     }
-    let mut out = Vec::new();
-    file.take(cap).read_to_end(&mut out).ok()?;
-    Some(out)
+    Ok(file)
 }
 
 /// [`read_regular`] as UTF-8 text.
@@ -101,6 +112,15 @@ pub fn create_new(path: &Path) -> io::Result<File> {
             e
         }
     })
+}
+
+/// Writes `bytes` to a new file at `path` ([`create_new`]) and syncs it: the
+/// first half of replacing a file by a rename.
+pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let mut f = create_new(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
 }
 
 /// Opens (creating it if missing, never truncating) the regular file `path` for

@@ -572,9 +572,8 @@ impl DeepStore {
     /// A row's scale; 0 (no vector) where the stored one cannot be right
     /// ([`crate::embed::scale_ok`]).
     pub fn scale(&self, row: u32) -> f32 {
-        let s = f32::from_bits(u32_at(self.bytes(), self.scales_at + row as usize * 4));
-        if crate::embed::scale_ok(s) {
-            s
+        if self.scale_ok(row) {
+            self.stored_scale(row)
         } else {
             0.0
         }
@@ -582,7 +581,11 @@ impl DeepStore {
 
     /// Whether row `row`'s stored scale can be right.
     pub fn scale_ok(&self, row: u32) -> bool {
-        crate::embed::scale_ok(f32::from_bits(u32_at(self.bytes(), self.scales_at + row as usize * 4)))
+        crate::embed::scale_ok(self.stored_scale(row))
+    }
+
+    fn stored_scale(&self, row: u32) -> f32 {
+        f32::from_bits(u32_at(self.bytes(), self.scales_at + row as usize * 4))
     }
 
     pub fn codes(&self, row: u32) -> &[u8] {

@@ -39,7 +39,6 @@ fn cap_of(file: &str) -> u64 {
         CONFIG => MAX_CONFIG,
         TOKENIZER => MAX_TOKENIZER,
         VOCAB => MAX_VOCAB,
-        STATIC => MAX_WEIGHTS,
         _ => MAX_WEIGHTS,
     }
 }
@@ -83,18 +82,7 @@ fn read_user_file(path: &Path) -> Result<Vec<u8>, ModelError> {
 }
 
 fn open_user_file(path: &Path) -> Result<fs::File, ModelError> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let f = options.open(path).map_err(io(path))?;
-    if !f.metadata().map_err(io(path))?.is_file() {
-        return Err(ModelError::NotAModel { path: path.to_path_buf(), why: "not a regular file".into() });
-    }
-    Ok(f)
+    crate::safe_fs::open_following(path).map_err(io(path))
 }
 
 fn read_capped(path: &Path, f: fs::File) -> Result<Vec<u8>, ModelError> {
@@ -345,12 +333,7 @@ impl ModelStore {
         let tmp = models.join(format!("{}.tmp-{}", files.name, std::process::id()));
         remove_entry(&tmp);
         fs::create_dir(&tmp).map_err(io(&tmp))?;
-        let write = |f: &str, bytes: &[u8]| -> Result<(), ModelError> {
-            let path = tmp.join(f);
-            let mut out = crate::safe_fs::create_new(&path).map_err(io(&path))?;
-            std::io::Write::write_all(&mut out, bytes).map_err(io(&path))?;
-            out.sync_all().map_err(io(&path))
-        };
+        let write = |f: &str, bytes: &[u8]| crate::safe_fs::write_new(&tmp.join(f), bytes).map_err(io(&tmp.join(f)));
         write(CONFIG, &files.config)?;
         write(WEIGHTS, &files.weights)?;
         if let Some(t) = &files.tokenizer {
@@ -371,9 +354,7 @@ impl ModelStore {
         }
         let default = models.join(DEFAULT);
         let default_tmp = models.join(format!("{DEFAULT}.tmp-{}", std::process::id()));
-        let mut out = crate::safe_fs::create_new(&default_tmp).map_err(io(&default_tmp))?;
-        std::io::Write::write_all(&mut out, format!("{}\n", files.name).as_bytes()).map_err(io(&default_tmp))?;
-        drop(out);
+        crate::safe_fs::write_new(&default_tmp, format!("{}\n", files.name).as_bytes()).map_err(io(&default_tmp))?;
         fs::rename(&default_tmp, &default).map_err(io(&default))?;
         Ok(AddReport {
             name: files.name,

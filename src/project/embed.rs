@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -268,9 +267,6 @@ fn name_uses(index: &Index, name: &str) -> Result<u64, SnapshotError> {
 fn save(dir: &Path, rows: &DeepRows) -> Result<(), ProjectError> {
     let path = dir.join(DEEP_FILE);
     let tmp = dir.join(format!("{DEEP_FILE}.writing"));
-    let mut f = crate::safe_fs::create_new(&tmp).map_err(io_err(&tmp))?;
-    f.write_all(&rows.to_bytes()).map_err(io_err(&tmp))?;
-    f.sync_all().map_err(io_err(&tmp))?;
-    drop(f);
+    crate::safe_fs::write_new(&tmp, &rows.to_bytes()).map_err(io_err(&tmp))?;
     fs::rename(&tmp, &path).map_err(io_err(&path))
 }

@@ -30,7 +30,6 @@ pub use update::{relative_to_root, update, Request, UpdateOptions, UpdateReport,
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -476,10 +475,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let mut f = crate::safe_fs::create_new(&tmp).map_err(io_err(&tmp))?;
-    f.write_all(bytes).map_err(io_err(&tmp))?;
-    f.sync_all().map_err(io_err(&tmp))?;
-    drop(f);
+    crate::safe_fs::write_new(&tmp, bytes).map_err(io_err(&tmp))?;
     fs::rename(&tmp, path).map_err(io_err(path))?;
     Ok(())
 }
@@ -568,7 +564,7 @@ pub fn init(
     }
     let root = fs::canonicalize(root).map_err(io_err(root))?;
     let dir = root.join(DIR);
-    crate::safe_fs::ensure_dir(&dir).map_err(io_err(&dir))?;
+    // Taking the lock makes the folder (a real one, never through a symlink).
     let _lock = WriteLock::acquire_waiting(&dir, options.lock_wait.unwrap_or(DEFAULT_LOCK_WAIT))?;
     // The index is local, rebuilt by `cg init`: keep it out of commits (as
     // pytest's and ruff's caches do).
