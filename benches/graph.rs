@@ -101,7 +101,7 @@ fn main() {
         symbols = text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
     }
     // `CG_BENCH_ROWS=resolve`: what resolving every reference at build time
-    // would cost (DESIGN.md's refs budget asks for answers a stored,
+    // would cost (docs/budgets.md's refs budget asks for answers a stored,
     // resolved graph would give): every reference of `CG_BENCH_FILES` sampled
     // files (default 2,000), one `Graph` for them all, as one build thread
     // would keep; the total scaled to the index's files.

@@ -6,7 +6,7 @@
 //! Terms: common identifiers of the tree (every 7th dictionary key that is an
 //! identifier with at least 100 occurrences, up to 300). Baseline: the same
 //! client's cheapest call, a JSON-RPC `ping`, sent alternately with the queries
-//! so both see the same machine. DESIGN.md's budgets: query p50 at most 1 ms
+//! so both see the same machine. docs/budgets.md: query p50 at most 1 ms
 //! above the ping's p50, answers of median at most 4 KB.
 //!
 //! Runs on `$CG_BENCH_INDEX` (an indexed project root), default `~/corpus/kubernetes`

@@ -2,8 +2,12 @@
 //!
 //! The pipeline, one module per stage:
 //! [`lang`] (which files, which grammar, which keywords) →
-//! [`extract`] (per-file facts, in parallel) → the index build → the snapshot →
-//! queries → the project store → the MCP server and the `cg` command line.
+//! [`extract`] (per-file facts, in parallel) → the index build ([`index`]) →
+//! the snapshot ([`snapshot`]) → the project store ([`project`]) → queries
+//! ([`query`], [`graph`]) → the MCP server ([`mcp`]) and the `cg` command line.
+//! `lang`, `extract` and `safe_fs` are the crate `codegraph-syntax`,
+//! `snapshot` the crate `codegraph-segment`, `embed` the crate
+//! `codegraph-embed`; this crate re-exports them under those names.
 //! See ARCHITECTURE.md for the map and the invariants.
 //!
 //! ```
@@ -20,13 +24,14 @@
 
 #![deny(unsafe_code)]
 
-pub mod embed;
-pub mod extract;
 pub mod graph;
 pub mod index;
-pub mod lang;
 pub mod mcp;
 pub mod project;
 pub mod query;
-pub mod safe_fs;
-pub mod snapshot;
+
+// The layers below, each its own crate (crates/), under the names the code
+// above them has always used.
+pub use codegraph_embed as embed;
+pub use codegraph_segment as snapshot;
+pub use codegraph_syntax::{extract, lang, safe_fs};

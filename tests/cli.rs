@@ -627,15 +627,15 @@ fn bench_measures_a_tree_without_touching_its_index() {
     assert_eq!(graph, ["refs", "callers", "callees", "symbol", "search", "search_part", "context"]);
     assert!(v["languages"]["rust"]["files"] == 1 && v["languages"]["go"]["files"] == 1);
     assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
-    // Each DESIGN.md budget, judged from the figures the same run reports.
+    // Each docs/budgets.md budget, judged from the figures the same run reports.
     let budgets = v["budgets"].as_array().unwrap();
     let budget = |what: &str| budgets.iter().find(|b| b["what"] == what).unwrap_or_else(|| panic!("{what}: {v}"));
     assert_eq!(budgets.len(), 23, "{v}");
     let exact = &v["queries"][0];
     let exact_met = exact["p50_us"].as_f64().unwrap() <= 10.0 && exact["p99_us"].as_f64().unwrap() <= 100.0;
     assert_eq!(budget("exact lookup")["met"], exact_met);
-    assert_eq!(budget("snapshot size")["met"], v["snapshot_ratio"].as_f64().unwrap() <= 0.35);
-    assert_eq!(budget("full build")["met"], v["build_vs_parse_only"].as_f64().unwrap() >= 0.9);
+    assert_eq!(budget("snapshot size")["met"], v["snapshot_ratio"].as_f64().unwrap() <= 0.40);
+    assert_eq!(budget("full build")["met"], v["build_vs_parse_only"].as_f64().unwrap() >= 0.67);
     let refs = &v["graph_queries"][0];
     let refs_met = refs["p50_us"].as_f64().unwrap() <= 100.0 && refs["p99_us"].as_f64().unwrap() <= 5000.0;
     assert_eq!(budget("refs")["met"], refs_met);
@@ -644,7 +644,7 @@ fn bench_measures_a_tree_without_touching_its_index() {
     assert!(mcp["met"].is_null() && mcp["measured"].as_str().unwrap().contains("cargo bench --bench mcp"), "{mcp}");
     assert!(budget("semantic search")["met"].is_null(), "no model was given");
     let text = stdout(&cg(dir.path(), &["bench", "--queries", "3"]));
-    assert!(text.contains("\nbudgets (DESIGN.md") && text.contains("exact lookup"), "{text}");
+    assert!(text.contains("\nbudgets (docs/budgets.md") && text.contains("exact lookup"), "{text}");
     // Regression: --vs-rg compared an in-process lookup with a whole rg process; it
     // now also times a `cg query` process, each figure labelled.
     if Command::new("rg").arg("--version").output().is_ok() {
@@ -660,7 +660,7 @@ fn bench_measures_a_tree_without_touching_its_index() {
 }
 
 /// `--graph-cost` builds the tree again without graph facts and judges
-/// DESIGN.md's graph facts' row from the two builds it reports (without it,
+/// docs/budgets.md's graph facts' row from the two builds it reports (without it,
 /// the row says how to measure it).
 #[test]
 fn bench_graph_cost_compares_a_build_without_graph_facts() {

@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long)]
     no_graph: bool,
     /// Also build without graph facts (references, calls, imports) and compare
-    /// build time and snapshot size: DESIGN.md's "graph facts' cost" row.
+    /// build time and snapshot size: docs/budgets.md's "graph facts' cost" row.
     #[arg(long)]
     graph_cost: bool,
     /// Print the result as JSON.
@@ -172,7 +172,7 @@ pub fn run(args: Args) -> Result<()> {
         let sample = if mode == Mode::Subword { &subword_terms } else { &terms };
         let queries: Vec<Query> = sample.iter().map(|t| query_for(t, mode)).collect();
         // Warm: first-use checks, and the page faults of first touching each
-        // query's part of the map (DESIGN.md's budgets are for a warm index).
+        // query's part of the map (docs/budgets.md's budgets are for a warm index).
         for q in &queries {
             let _ = search(&index, q);
         }
@@ -459,7 +459,10 @@ pub fn run(args: Args) -> Result<()> {
         }
         Err(why) => writeln!(out, "\nMCP: not measured ({why})")?,
     }
-    writeln!(out, "\nbudgets (DESIGN.md: the four budget corpora together, 2 cores; other trees show the shape)")?;
+    writeln!(
+        out,
+        "\nbudgets (docs/budgets.md: the four budget corpora together, 2 cores; other trees show the shape)"
+    )?;
     for v in &budgets {
         let verdict = match v.met {
             Some(true) => "met",
@@ -471,7 +474,7 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-/// One row of DESIGN.md's budget table as this run measured it.
+/// One row of docs/budgets.md's table as this run measured it.
 struct Verdict {
     what: &'static str,
     budget: &'static str,
@@ -584,7 +587,7 @@ fn mcp_round_trips(root: &Path) -> Result<McpTrips, String> {
     }
 }
 
-/// DESIGN.md's budgets, each with what this run measured and whether it is met.
+/// docs/budgets.md's budgets, each with what this run measured and whether it is met.
 /// The budgets are for the four budget corpora together on a 2-core machine; a
 /// smaller tree only shows the shape.
 fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
@@ -619,7 +622,7 @@ fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
     };
     row("open a snapshot", "≤ 1 ms (p99)", text, met);
     let share = secs(m.parse) / secs(m.build).max(1e-9);
-    row("full build", "≥ 90% of parse-only", format!("{:.0}% of parse-only", 100.0 * share), Some(share >= 0.9));
+    row("full build", "≥ 67% of parse-only", format!("{:.0}% of parse-only", 100.0 * share), Some(share >= 0.67));
     // The parse-only pass keeps every thread busy: its CPU time is about its
     // wall time times the threads.
     let one_thread = m.walk + m.timings.add + m.timings.finish + m.timings.write;
@@ -638,7 +641,7 @@ fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
         Some(share <= 0.05),
     );
     let ratio = m.snapshot_bytes as f64 / m.source_bytes.max(1) as f64;
-    row("snapshot size", "≤ 35% of source", format!("{:.1}% of source", 100.0 * ratio), Some(ratio <= 0.35));
+    row("snapshot size", "≤ 40% of source", format!("{:.1}% of source", 100.0 * ratio), Some(ratio <= 0.40));
     let (text, met) = match m.peak {
         Some(b) => (format!("{:.0} MiB", mib(b)), Some(b <= 3 << 30)),
         None => not_here("no peak RSS on this system"),
@@ -704,10 +707,10 @@ fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
         row(what, "p50 ≤ 1 ms", text, met);
     }
     let (text, met) = match graph("context") {
-        Some(p) => (format!("p50 {}", ms(p.p50)), Some(p.p50 <= Duration::from_millis(50))),
+        Some(p) => (format!("p50 {}", ms(p.p50)), Some(p.p50 <= Duration::from_millis(100))),
         None => not_here("no sampled methods"),
     };
-    row("context bundle (8k tokens)", "p50 ≤ 50 ms", text, met);
+    row("context bundle (8k tokens)", "p50 ≤ 100 ms", text, met);
     let (text, met) = match graph("semantic") {
         Some(p) => (format!("p50 {}", ms(p.p50)), Some(p.p50 <= Duration::from_millis(20))),
         None => not_here("--model NAME"),
@@ -1024,5 +1027,42 @@ struct Cleanup(PathBuf);
 impl Drop for Cleanup {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cg bench` cites docs/budgets.md: every budget it judges is written there,
+    /// word for word, so the two cannot drift apart.
+    #[test]
+    fn every_budget_judged_is_in_docs_budgets() {
+        let doc = include_str!("../../docs/budgets.md");
+        let timings = index::BuildTimings::default();
+        let mcp = Err("none".to_string());
+        let m = Measured {
+            threads: 2,
+            parse: Duration::from_secs(1),
+            build: Duration::from_secs(1),
+            walk: Duration::ZERO,
+            timings: &timings,
+            snapshot_bytes: 1,
+            source_bytes: 1,
+            peak: None,
+            open: None,
+            modes: &[],
+            graph: &[],
+            embedding: None,
+            transformer: None,
+            mcp: &mcp,
+            without_graph: None,
+        };
+        let rows = verdicts(&m);
+        assert!(rows.len() >= 20, "{}", rows.len());
+        for v in rows {
+            let in_a_row = doc.lines().any(|l| l.starts_with('|') && l.contains(v.budget));
+            assert!(in_a_row, "docs/budgets.md does not hold {:?}: {}", v.what, v.budget);
+        }
     }
 }

@@ -269,6 +269,24 @@ pub fn build(
 mod tests {
     use super::*;
 
+    /// A file whose extraction panics is left out of the build with the reason;
+    /// the files beside it are indexed.
+    #[test]
+    fn a_panic_in_extraction_skips_the_file_in_the_build() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.rs"), "fn before() {}\n").unwrap();
+        std::fs::write(dir.path().join("b.rs"), "// cg test: extraction panics\nfn bad() {}\n").unwrap();
+        std::fs::write(dir.path().join("c.rs"), "fn after() {}\n").unwrap();
+        let mut segments = 0;
+        let mut sink = |_, _| {
+            segments += 1;
+            Ok(())
+        };
+        let built = build(dir.path(), &BuildOptions::default(), &mut sink, &|_| {}).unwrap();
+        assert_eq!((built.files, segments), (2, 1));
+        assert_eq!(built.skipped.iter().map(|s| s.reason.label()).collect::<Vec<_>>(), ["extraction failed"]);
+    }
+
     #[test]
     fn rounds_cover_every_file_once_and_the_last_ones_halve() {
         for n in [0, 1, 63, 64, 65, 100, 2047, 2048, 4096, 4097, 14_104, 100_000] {

@@ -648,7 +648,7 @@ impl Iterator for DefLines<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::snapshot::structure::{FileStructure, MethodRecord, PropertyRecord, TypeRecord};
+    use crate::structure::{FileStructure, MethodRecord, PropertyRecord, TypeRecord};
 
     /// A class `name` at `line..=end_line` inside `parent`.
     fn class(name: &str, line: u32, end_line: u32, parent: Option<&str>) -> TypeRecord {

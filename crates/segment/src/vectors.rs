@@ -7,14 +7,52 @@
 use std::sync::Arc;
 
 use super::structure::ArchivedFileStructure;
-use crate::embed::{chunk, quantize, StaticModel};
+use crate::chunk;
+
+/// What embeds a definition's text as it is written into a segment: a static
+/// model (`codegraph_embed::StaticModel`). The format keeps its vectors and its
+/// id; the model itself is the layer above's.
+pub trait Embedder: Send + Sync {
+    /// The vectors' dimensions.
+    fn dims(&self) -> usize;
+    /// Names the model the vectors came from (the segment keeps it).
+    fn id(&self) -> u64;
+    /// The unit-length vector of `text` into `out` (`dims` long); false when
+    /// the model has nothing for it.
+    fn embed(&self, text: &str, out: &mut [f32]) -> bool;
+}
+
+/// The largest scale a stored row can have: rows are unit vectors, whose
+/// largest component is at most 1, so `max |x| / 127` (with room for rounding).
+pub const MAX_SCALE: f32 = 1.0 / 120.0;
+
+/// Whether a row's stored scale can be right: finite, not negative, at most
+/// [`MAX_SCALE`]. A row whose scale is not is read as having no vector (a NaN or
+/// 1e30 there would otherwise rank that row first).
+#[inline]
+pub fn scale_ok(scale: f32) -> bool {
+    (0.0..=MAX_SCALE).contains(&scale)
+}
+
+/// Quantizes a vector to int8 (`round(x / scale)`, `scale = max |x| / 127`);
+/// returns the scale (0 for a zero vector).
+pub fn quantize(v: &[f32], out: &mut Vec<i8>) -> f32 {
+    let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if max <= 0.0 || !max.is_finite() {
+        out.extend(std::iter::repeat_n(0i8, v.len()));
+        return 0.0;
+    }
+    let scale = max / 127.0;
+    out.extend(v.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8));
+    scale
+}
 
 /// `dims u32, rows u32, slots u32, 0 u32, model id u64, 0 u64`.
 pub const HEADER: usize = 32;
 
 /// Gathers the rows of a segment's files, then writes the section.
 pub struct VectorWriter {
-    model: Arc<StaticModel>,
+    model: Arc<dyn Embedder>,
     row_start: Vec<u32>,
     scales: Vec<f32>,
     codes: Vec<i8>,
@@ -26,8 +64,8 @@ pub struct VectorWriter {
 }
 
 impl VectorWriter {
-    pub fn new(model: Arc<StaticModel>) -> VectorWriter {
-        let dims = model.dims;
+    pub fn new(model: Arc<dyn Embedder>) -> VectorWriter {
+        let dims = model.dims();
         VectorWriter {
             model,
             row_start: Vec::new(),
@@ -80,11 +118,11 @@ impl VectorWriter {
         let slots = self.row_start.len() as u32;
         self.row_start.push(self.scales.len() as u32);
         let mut out = Vec::with_capacity(HEADER + self.row_start.len() * 4 + self.scales.len() * 4 + self.codes.len());
-        out.extend_from_slice(&(self.model.dims as u32).to_le_bytes());
+        out.extend_from_slice(&(self.model.dims() as u32).to_le_bytes());
         out.extend_from_slice(&(self.scales.len() as u32).to_le_bytes());
         out.extend_from_slice(&slots.to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
-        out.extend_from_slice(&self.model.id.to_le_bytes());
+        out.extend_from_slice(&self.model.id().to_le_bytes());
         out.extend_from_slice(&0u64.to_le_bytes());
         for r in &self.row_start {
             out.extend_from_slice(&r.to_le_bytes());
@@ -94,7 +132,7 @@ impl VectorWriter {
         }
         out.extend(self.codes.iter().map(|&c| c as u8));
         // Sign bits, for a first pass that reads an eighth of the bytes.
-        for row in self.codes.chunks_exact(self.model.dims) {
+        for row in self.codes.chunks_exact(self.model.dims()) {
             push_signs(row, &mut out);
         }
         // The rows' names: an id per row, then the names.
@@ -219,10 +257,8 @@ impl<'a> VectorTable<'a> {
     /// `rows`, name ids and offsets in range, names UTF-8, scales that can be
     /// right (`cg verify`).
     pub fn check(&self) -> bool {
-        let scales_ok = self
-            .scales
-            .chunks_exact(4)
-            .all(|b| crate::embed::scale_ok(f32::from_le_bytes(b.try_into().expect("4 bytes"))));
+        let scales_ok =
+            self.scales.chunks_exact(4).all(|b| scale_ok(f32::from_le_bytes(b.try_into().expect("4 bytes"))));
         if !scales_ok {
             return false;
         }
@@ -273,10 +309,10 @@ impl<'a> VectorTable<'a> {
     }
 
     /// A row's scale; 0 (no vector) where the stored one cannot be right
-    /// ([`crate::embed::scale_ok`]).
+    /// ([`scale_ok`]).
     pub fn scale(&self, row: u32) -> f32 {
         let s = f32::from_le_bytes(self.scales[row as usize * 4..row as usize * 4 + 4].try_into().expect("4 bytes"));
-        if crate::embed::scale_ok(s) {
+        if scale_ok(s) {
             s
         } else {
             0.0

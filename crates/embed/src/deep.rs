@@ -570,7 +570,7 @@ impl DeepStore {
     }
 
     /// A row's scale; 0 (no vector) where the stored one cannot be right
-    /// ([`crate::embed::scale_ok`]).
+    /// ([`crate::scale_ok`]).
     pub fn scale(&self, row: u32) -> f32 {
         if self.scale_ok(row) {
             self.stored_scale(row)
@@ -581,7 +581,7 @@ impl DeepStore {
 
     /// Whether row `row`'s stored scale can be right.
     pub fn scale_ok(&self, row: u32) -> bool {
-        crate::embed::scale_ok(self.stored_scale(row))
+        crate::scale_ok(self.stored_scale(row))
     }
 
     fn stored_scale(&self, row: u32) -> f32 {

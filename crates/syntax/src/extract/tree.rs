@@ -2116,7 +2116,7 @@ mod roles_tests {
     /// fixture, whole and cut short (so ERROR and MISSING nodes are met).
     #[test]
     fn kind_names_from_the_table_agree_with_tree_sitter() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract");
         let mut checked = 0usize;
         let mut errors = 0usize;
         for dir in std::fs::read_dir(&root).unwrap() {

@@ -5,10 +5,10 @@
 //! identifier split into its subwords (`getUserById` → get user by id).
 
 use crate::extract::words::subwords;
-use crate::snapshot::structure::ArchivedFileStructure;
+use crate::structure::ArchivedFileStructure;
 
 /// Members of a type named in its text.
-pub(crate) const MAX_MEMBERS: usize = 24;
+pub const MAX_MEMBERS: usize = 24;
 /// Bytes of a doc comment used.
 const MAX_DOC: usize = 400;
 

@@ -10,6 +10,7 @@
 pub mod excludes;
 pub mod files;
 mod flat;
+pub mod marks;
 mod parsers;
 mod render;
 mod tree;
@@ -103,7 +104,7 @@ pub struct FileFacts {
     pub imports: Vec<ImportFact>,
     pub diagnostics: Vec<Diagnostic>,
     /// Where every 64th line starts in the file's bytes
-    /// ([`crate::snapshot::line_marks`]): line text is read from there.
+    /// ([`marks::line_marks`]): line text is read from there.
     pub line_marks: Vec<u32>,
 }
 
@@ -264,7 +265,7 @@ pub const SUPER_OF: char = '\u{4}';
 
 /// A PHP type naming the class it is written in: `self`, `static` (a
 /// declared `self $from`, a fluent `function where(): ?static`).
-pub(crate) fn php_own_type(t: &str) -> bool {
+pub fn php_own_type(t: &str) -> bool {
     let t = t.trim_start_matches('?');
     t.eq_ignore_ascii_case("self") || t.eq_ignore_ascii_case("static")
 }

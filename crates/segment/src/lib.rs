@@ -9,9 +9,12 @@
 //! the section table and the footer's magic (O(1) in the file's size); checksums
 //! are checked by [`Segment::verify`] (`cg verify`).
 
+#![deny(unsafe_code)]
+
+pub mod chunk;
 mod copy;
 pub mod defs;
-pub(crate) mod mmap;
+pub mod mmap;
 pub mod postings;
 mod read;
 mod reffiles;
@@ -26,6 +29,9 @@ pub use structure::{FrameDict, StructureLoc};
 pub use write::{slots_for, FileEntry, FileMeta, Prepared, SegmentWriter};
 
 use std::path::PathBuf;
+
+// The layer below, under the names the modules of this crate use.
+pub(crate) use codegraph_syntax::{extract, lang, safe_fs};
 
 /// First bytes of every segment file.
 pub const MAGIC: &[u8; 8] = b"CODEGRPH";
@@ -243,43 +249,9 @@ pub fn pack_line_types(codes: impl Iterator<Item = u8>) -> Vec<u8> {
     out
 }
 
-/// Lines from one line mark to the next: a file's marks give where its lines
-/// 65, 129, 193, ... start, so that a line's text is read from the mark before
-/// it (at most this many lines) instead of from the start of the file.
-pub const LINES_PER_MARK: u32 = 64;
-
-/// How many line marks a file of `lines` lines has: one per line numbered
-/// `LINES_PER_MARK * k + 1` (k ≥ 1) that it has.
-pub fn line_mark_count(lines: u32) -> usize {
-    (lines.saturating_sub(1) / LINES_PER_MARK) as usize
-}
-
-/// A file's line marks, from its bytes as they are on disk (a byte-order mark
-/// included): the byte offset where each line numbered `LINES_PER_MARK * k + 1`
-/// starts, lines ending as extraction ends them (at an LF, or at a CR not
-/// followed by one), `line_mark_count(lines)` of them. Invalid UTF-8 does not
-/// move a line end (CR and LF are never part of a replaced sequence), so the
-/// offsets are those of the raw bytes. A file past 4 GiB has its later marks
-/// at `u32::MAX` (readers take such marks as missing).
-pub fn line_marks(bytes: &[u8], lines: u32) -> Vec<u32> {
-    let want = line_mark_count(lines);
-    let mut marks = Vec::with_capacity(want);
-    let mut ends = 0u32;
-    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
-        if marks.len() == want {
-            break;
-        }
-        if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-            continue;
-        }
-        ends += 1;
-        if ends.is_multiple_of(LINES_PER_MARK) {
-            marks.push(u32::try_from(i + 1).unwrap_or(u32::MAX));
-        }
-    }
-    marks.resize(want, u32::MAX);
-    marks
-}
+// Line marks are what extraction records for each file (`FileFacts::line_marks`);
+// the format keeps them as they are made there.
+pub use crate::extract::marks::{line_mark_count, line_marks, LINES_PER_MARK};
 
 /// The code of the line at index `i` (0-based) in packed line types.
 #[inline]

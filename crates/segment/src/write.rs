@@ -151,9 +151,12 @@ impl SegmentWriter {
 
     /// Embeds every type and function with `model` (the vectors section);
     /// call before adding files.
-    pub fn with_vectors(mut self, model: Option<std::sync::Arc<crate::embed::StaticModel>>) -> SegmentWriter {
+    pub fn with_vectors<E: super::vectors::Embedder + 'static>(
+        mut self,
+        model: Option<std::sync::Arc<E>>,
+    ) -> SegmentWriter {
         debug_assert!(self.slots.is_empty());
-        self.vectors = model.map(super::vectors::VectorWriter::new);
+        self.vectors = model.map(|m| super::vectors::VectorWriter::new(m));
         self
     }
 

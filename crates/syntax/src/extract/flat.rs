@@ -466,7 +466,7 @@ mod tests {
     fn flat_lists_what_a_cursor_walks_on_every_fixture() {
         let (mut checked, mut decided) = (0, 0);
         for dir in ["fixtures/extract", "fixtures/graph"] {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir);
             let walk = crate::extract::walk(&root, &crate::extract::WalkOptions::default()).unwrap();
             for f in walk.files {
                 let src = std::fs::read(&f.abs).unwrap();
@@ -483,7 +483,7 @@ mod tests {
     /// loop that prefetches children ahead: the same nodes as a cursor's.
     #[test]
     fn flat_lists_what_a_cursor_walks_on_a_large_tree() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/extract");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/extract");
         for (name, language) in [("rust/shapes.rs", Language::Rust), ("java/Store.java", Language::Java)] {
             let src = std::fs::read(dir.join(name)).unwrap().repeat(400);
             let mut parser = tree_sitter::Parser::new();

@@ -9,8 +9,9 @@
 //! vectors, unit length. Segments keep one int8 vector per type and function
 //! (`snapshot::vectors`).
 
+#![deny(unsafe_code)]
+
 pub mod bert;
-pub mod chunk;
 pub mod deep;
 pub mod distill;
 pub mod store;
@@ -20,6 +21,15 @@ use wordpiece::WordPiece;
 use xxhash_rust::xxh3::xxh3_64;
 
 pub use store::{ModelError, ModelStore};
+
+// The text a definition is embedded from and the int8 rows are the snapshot
+// format's (the layer below); they keep their names here.
+pub use codegraph_segment::chunk;
+pub use codegraph_segment::vectors::{quantize, scale_ok, MAX_SCALE};
+
+// The layers below, under the names the modules of this crate use.
+pub(crate) use codegraph_segment as snapshot;
+pub(crate) use codegraph_syntax::safe_fs;
 
 /// First bytes of a static model file.
 const MAGIC: &[u8; 8] = b"CGSTATIC";
@@ -159,29 +169,16 @@ impl StaticModel {
     }
 }
 
-/// The largest scale a stored row can have: rows are unit vectors, whose
-/// largest component is at most 1, so `max |x| / 127` (with room for rounding).
-pub const MAX_SCALE: f32 = 1.0 / 120.0;
-
-/// Whether a row's stored scale can be right: finite, not negative, at most
-/// [`MAX_SCALE`]. A row whose scale is not is read as having no vector (a NaN or
-/// 1e30 there would otherwise rank that row first).
-#[inline]
-pub fn scale_ok(scale: f32) -> bool {
-    (0.0..=MAX_SCALE).contains(&scale)
-}
-
-/// Quantizes a vector to int8 (`round(x / scale)`, `scale = max |x| / 127`);
-/// returns the scale (0 for a zero vector).
-pub fn quantize(v: &[f32], out: &mut Vec<i8>) -> f32 {
-    let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
-    if max <= 0.0 || !max.is_finite() {
-        out.extend(std::iter::repeat_n(0i8, v.len()));
-        return 0.0;
+impl codegraph_segment::vectors::Embedder for StaticModel {
+    fn dims(&self) -> usize {
+        self.dims
     }
-    let scale = max / 127.0;
-    out.extend(v.iter().map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8));
-    scale
+    fn id(&self) -> u64 {
+        self.id
+    }
+    fn embed(&self, text: &str, out: &mut [f32]) -> bool {
+        StaticModel::embed(self, text, out)
+    }
 }
 
 #[cfg(test)]

@@ -1086,19 +1086,18 @@ mod tests {
 
     /// A segment of three files, built in memory.
     fn segment() -> Segment {
-        let dir = tempfile::tempdir().unwrap();
-        for (p, text) in [("a.rs", "fn a() {}\n"), ("b/c.rs", "fn c() {}\n"), ("b/d.go", "package b\n")] {
-            let path = dir.path().join(p);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
+        use crate::extract::Extractor;
+        use crate::lang::Language;
+        let mut extractor = Extractor::new();
+        let mut writer = crate::SegmentWriter::new(crate::MAX_SLOTS_PER_SEGMENT);
+        for (p, language, text) in [
+            ("a.rs", Language::Rust, "fn a() {}\n"),
+            ("b/c.rs", Language::Rust, "fn c() {}\n"),
+            ("b/d.go", Language::Go, "package b\n"),
+        ] {
+            writer.add(&extractor.extract(p, language, text.as_bytes(), 0));
         }
-        let mut segments = Vec::new();
-        let mut sink = |_: u32, bytes: Vec<u8>| -> std::io::Result<()> {
-            segments.push(bytes);
-            Ok(())
-        };
-        crate::index::build(dir.path(), &Default::default(), &mut sink, &|_| {}).unwrap();
-        Segment::from_vec("test", segments.pop().unwrap()).unwrap()
+        Segment::from_vec("test", writer.finish()).unwrap()
     }
 
     #[test]
