@@ -7,7 +7,9 @@
 //! ([`query`], [`graph`]) → the MCP server ([`mcp`]) and the `cg` command line.
 //! `lang`, `extract` and `safe_fs` are the crate `codegraph-syntax`,
 //! `snapshot` the crate `codegraph-segment`, `embed` the crate
-//! `codegraph-embed`; this crate re-exports them under those names.
+//! `codegraph-embed`, `index` and the `.codegraph` folder's part of `project`
+//! the crate `codegraph-store`, `query` and `graph` the crates `codegraph-query`
+//! and `codegraph-graph`; this crate re-exports them under those names.
 //! See ARCHITECTURE.md for the map and the invariants.
 //!
 //! ```
@@ -24,14 +26,14 @@
 
 #![deny(unsafe_code)]
 
-pub mod graph;
-pub mod index;
 pub mod mcp;
 pub mod project;
-pub mod query;
 
 // The layers below, each its own crate (crates/), under the names the code
 // above them has always used.
 pub use codegraph_embed as embed;
+pub use codegraph_graph as graph;
+pub use codegraph_query as query;
 pub use codegraph_segment as snapshot;
+pub use codegraph_store::index;
 pub use codegraph_syntax::{extract, lang, safe_fs};

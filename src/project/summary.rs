@@ -238,24 +238,7 @@ fn top_folders(files: &[(String, &'static str)]) -> BTreeMap<String, (u64, BTree
     BTreeMap::new()
 }
 
-/// Whether a path lies in vendored or third-party code (copied in, not written
-/// by the project).
-pub fn is_vendored(path: &str) -> bool {
-    // The names start `v`, `t`, `e` or `n`: most components are passed at one byte.
-    crate::graph::path_components(path.as_bytes()).any(|c| {
-        matches!(c.first(), Some(b'v' | b't' | b'e' | b'n'))
-            && matches!(
-                c,
-                b"vendor"
-                    | b"vendored"
-                    | b"third_party"
-                    | b"third-party"
-                    | b"thirdparty"
-                    | b"external"
-                    | b"node_modules"
-            )
-    })
-}
+pub use super::is_vendored;
 
 /// Dependencies most used first: by the lines that hold every word of the name
 /// (`github.com/spf13/cobra` on an import line, `serde` in `use serde::..`);

@@ -24,6 +24,7 @@ use super::{
     docs, project_files_fingerprint, read_config, remove_unreferenced, sync_dir, write_atomic, GraphCounts, Index,
     IndexedFile, Manifest, ProjectError, WriteLock, DIR, MANIFEST,
 };
+use super::{under, write_skipped};
 use crate::extract::{self, rel_path, FileFacts, Skip, SourceFile};
 use crate::index::Progress;
 use crate::snapshot::{SegmentCopy, SegmentWriter, SlotSet, FORMAT_VERSION, MAX_SLOTS_PER_SEGMENT};
@@ -385,7 +386,7 @@ pub fn update(
     // Also when no generation was written: a file that is skipped now and was
     // not indexed before changes nothing else.
     if let Some((_, after)) = skipped.filter(|(before, after)| before != after) {
-        super::write_skipped(&dir, &after)?;
+        write_skipped(&dir, &after)?;
     }
     // Also when nothing changed: a writer killed after its switch left the
     // previous generation's files behind.
@@ -400,13 +401,6 @@ pub fn update(
     report.duration_ms = started.elapsed().as_millis() as u64;
     report.timings = laps.list;
     Ok(report)
-}
-
-/// Whether `path` is `target` or lies under the folder `target` ("" is the root).
-pub(super) fn under(path: &str, target: &str) -> bool {
-    target.is_empty()
-        || path == target
-        || (path.starts_with(target) && path.as_bytes().get(target.len()) == Some(&b'/'))
 }
 
 fn is_project_file_path(rel: &str) -> bool {
@@ -767,20 +761,5 @@ impl Laps {
     fn lap(&mut self, name: &'static str) {
         self.list.push((name, self.clock.elapsed()));
         self.clock = Instant::now();
-    }
-}
-
-impl WriteLock {
-    /// Takes the write lock, waiting up to `wait` for another writer to finish.
-    pub fn acquire_waiting(dir: &Path, wait: Duration) -> Result<WriteLock, ProjectError> {
-        let deadline = Instant::now() + wait;
-        loop {
-            match WriteLock::acquire(dir) {
-                Err(ProjectError::Locked { .. }) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                other => return other,
-            }
-        }
     }
 }

@@ -26,6 +26,15 @@
 //!
 //! Names that resolve to nothing in the project (library calls) are external.
 
+#![deny(unsafe_code)]
+
+// The layers below, under the names the modules of this crate use.
+pub(crate) use codegraph_embed as embed;
+pub(crate) use codegraph_query as query;
+pub(crate) use codegraph_segment as snapshot;
+pub(crate) use codegraph_store::project;
+pub(crate) use codegraph_syntax::{extract, lang, safe_fs};
+
 mod card;
 mod context;
 pub mod evidence;
@@ -742,6 +751,21 @@ impl<K: std::hash::Hash + Eq + Clone, V: Clone> UsedLately<K, V> {
     }
 }
 
+/// The caches an opened index keeps for the graph between questions, each
+/// bounded, the entries used longest ago making room.
+#[derive(Default)]
+pub(crate) struct Kept {
+    /// The `go.mod` files read (outside the snapshot, kept while they stay
+    /// unchanged).
+    pub(crate) go_mods: imports::GoMods,
+    /// The definitions of common names.
+    pub(crate) shared_defs: SharedDefs,
+    /// Supertypes and subtypes.
+    pub(crate) shared_levels: SharedLevels,
+    /// The facts of large files.
+    pub(crate) file_cache: FileCache,
+}
+
 /// The definitions of common names, kept by the opened index: a name of
 /// [`SHARE_MIN_CANDIDATES`] definitions or more (`String`, `Get`, `New`:
 /// thousands in kubernetes) costs a question hundreds of microseconds to read
@@ -1046,6 +1070,8 @@ type Extension = (DefId, String, bool);
 /// one question (it is cheap to make).
 pub struct Graph<'i> {
     pub index: &'i Index,
+    /// What outlives a question, kept with the opened index ([`Index::kept`]).
+    kept: Arc<Kept>,
     files: RefCell<FxHashMap<FileKey, Arc<FileGraph>>>,
     name_defs: RefCell<FxHashMap<String, Arc<NameDefs>>>,
     /// [`Graph::name_defs_for`]: a name's candidates of one language family,
@@ -1080,6 +1106,7 @@ impl<'i> Graph<'i> {
     pub fn new(index: &'i Index) -> Graph<'i> {
         Graph {
             index,
+            kept: index.kept::<Kept>(),
             files: RefCell::default(),
             name_defs: RefCell::default(),
             family_defs: RefCell::default(),
@@ -1151,14 +1178,14 @@ impl<'i> Graph<'i> {
         // Most files are small and never kept: no lock for them.
         let kept = FileCache::keeps(self.index.segments[key.0].slot(key.1)?.structure.len);
         if kept {
-            if let Some(f) = self.index.file_cache.get(key) {
+            if let Some(f) = self.kept.file_cache.get(key) {
                 return Ok(f);
             }
         }
         self.scanned.set(self.scanned.get() + 1);
         let f = Arc::new(self.read_file(key)?);
         if kept {
-            self.index.file_cache.offer(key, &f);
+            self.kept.file_cache.offer(key, &f);
         }
         Ok(f)
     }
@@ -1398,13 +1425,13 @@ impl<'i> Graph<'i> {
         if let Some(d) = self.name_defs.borrow().get(name) {
             return Ok(d.clone());
         }
-        if let Some(d) = self.index.shared_defs.get(name, None) {
+        if let Some(d) = self.kept.shared_defs.get(name, None) {
             self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
             return Ok(d);
         }
         let items = self.scan_defs(name)?;
         let d = Arc::new(NameDefs::new(items));
-        self.index.shared_defs.offer(name, None, &d);
+        self.kept.shared_defs.offer(name, None, &d);
         self.name_defs.borrow_mut().insert(name.to_string(), d.clone());
         Ok(d)
     }
@@ -1461,12 +1488,12 @@ impl<'i> Graph<'i> {
         if let Some(d) = self.family_defs.borrow().get(&key) {
             return Ok(d.clone());
         }
-        let d = match self.index.shared_defs.get(name, Some(family)) {
+        let d = match self.kept.shared_defs.get(name, Some(family)) {
             Some(d) => d,
             None => {
                 let items = all.items.iter().filter(|c| c.language.family() == family).cloned().collect();
                 let d = Arc::new(NameDefs::new(items));
-                self.index.shared_defs.offer(name, Some(family), &d);
+                self.kept.shared_defs.offer(name, Some(family), &d);
                 d
             }
         };
@@ -1683,7 +1710,7 @@ impl<'i> Graph<'i> {
         if let Some(s) = self.supers.borrow().get(&(name.to_string(), up)) {
             return Ok(s.clone());
         }
-        if let Some(s) = self.index.shared_levels.get(name, up) {
+        if let Some(s) = self.kept.shared_levels.get(name, up) {
             self.supers.borrow_mut().insert((name.to_string(), up), s.clone());
             return Ok(s);
         }
@@ -1707,7 +1734,7 @@ impl<'i> Graph<'i> {
             frontier = next;
         }
         let levels = Arc::new(levels);
-        self.index.shared_levels.offer(name, up, &levels);
+        self.kept.shared_levels.offer(name, up, &levels);
         self.supers.borrow_mut().insert((name.to_string(), up), levels.clone());
         Ok(levels)
     }

@@ -281,7 +281,7 @@ fn go_module(g: &Graph<'_>, folder: &str) -> Option<std::sync::Arc<GoMod>> {
     if let Some(m) = g.gomods.borrow().get(folder) {
         return m.clone();
     }
-    let found = match g.index.go_mods.get(&g.index.root, folder) {
+    let found = match g.kept.go_mods.get(&g.index.root, folder) {
         Some(f) => Some(f),
         None if folder.is_empty() => None,
         None => go_module(g, folder.rsplit_once('/').map_or("", |(d, _)| d)),

@@ -569,7 +569,7 @@ fn file_score(path: &str, words: &[Word]) -> f64 {
     if super::is_test_file(path) {
         s -= 1.0;
     }
-    if crate::project::summary::is_vendored(path) {
+    if crate::project::is_vendored(path) {
         s -= 0.5;
     }
     s

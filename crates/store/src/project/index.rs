@@ -20,15 +20,11 @@ pub struct Index {
     /// build or a compaction); later ones were written by updates and may hold
     /// any path, so results from them are merged by path.
     pub base: usize,
-    /// The `go.mod` files the graph read (outside the snapshot, kept between
-    /// questions while they stay unchanged).
-    pub(crate) go_mods: crate::graph::imports::GoMods,
-    /// The definitions of common names the graph read.
-    pub(crate) shared_defs: crate::graph::SharedDefs,
-    /// The supertypes and subtypes the graph read.
-    pub(crate) shared_levels: crate::graph::SharedLevels,
-    /// The facts of large files the graph read.
-    pub(crate) file_cache: crate::graph::FileCache,
+    /// What the layers above keep for this opened index between questions,
+    /// one value per type, made on first use ([`Index::kept`]: the graph's
+    /// `go.mod` files, common names' definitions, type levels and large files'
+    /// facts). Dropped with the index, so an update's new index starts afresh.
+    kept: std::sync::Mutex<Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>>,
     /// Every current file's path lower-cased, made on first use.
     paths: std::sync::OnceLock<PathTable>,
     /// Every current file by its file name, made on first use.
@@ -94,6 +90,19 @@ pub struct IndexStats {
 }
 
 impl Index {
+    /// The value of type `T` kept for this opened index, made with
+    /// `T::default()` the first time it is asked for: how a layer above keeps
+    /// its caches with the index they describe without the index knowing them.
+    pub fn kept<T: std::any::Any + Send + Sync + Default>(&self) -> std::sync::Arc<T> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = kept.iter().find_map(|k| k.clone().downcast::<T>().ok()) {
+            return found;
+        }
+        let made = std::sync::Arc::new(T::default());
+        kept.push(made.clone());
+        made
+    }
+
     /// Opens the index of the project at `root` (its `.codegraph/manifest.json`).
     ///
     /// A writer deletes the segment files no generation refers to right after it
@@ -164,10 +173,7 @@ impl Index {
             base: segments.len(),
             segments,
             superseded,
-            go_mods: Default::default(),
-            shared_defs: Default::default(),
-            shared_levels: Default::default(),
-            file_cache: Default::default(),
+            kept: Default::default(),
             paths: Default::default(),
             file_names: Default::default(),
         }

@@ -1292,15 +1292,7 @@ pub fn is_test_file(path: &str) -> bool {
         })
 }
 
-/// The `/`-separated components of a path (found with `memchr`).
-pub(crate) fn path_components(path: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut start = 0;
-    memchr::memchr_iter(b'/', path).chain(std::iter::once(path.len())).map(move |end| {
-        let c = &path[start..end];
-        start = end + 1;
-        c
-    })
-}
+pub use crate::project::path_components;
 
 /// A function name that reads as a test (`TestX`, `test_x`, `testX`, `it`, ...).
 fn looks_like_test(name: &str) -> bool {
@@ -1369,7 +1361,7 @@ fn typed_as(returns: &str, t: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_test_file;
-    use crate::project::summary::is_vendored;
+    use crate::project::is_vendored;
 
     /// The string-splitting definitions the bytewise ones replaced (oracle).
     fn test_file_by_strings(path: &str) -> bool {

@@ -770,7 +770,7 @@ impl Graph<'_> {
             .filter(|&i| {
                 let path = std::str::from_utf8(table.path(i)).unwrap_or("");
                 named_by(path, &words, &rare)
-                    && !crate::project::summary::is_vendored(path)
+                    && !crate::project::is_vendored(path)
                     && (tests || !super::is_test_file(path))
             })
             .collect();
@@ -1023,7 +1023,7 @@ mod tests {
             cand("TestGetA", 12.5, "in get_test.go, a file the task names", 10),
             cand("TestGetB", 12.4, "in get_test.go, a file the task names", 11),
         ];
-        let order: Vec<&str> = diversified(cands.iter().collect(), 3, crate::graph::evidence::Aside::default())
+        let order: Vec<&str> = diversified(cands.iter().collect(), 3, crate::evidence::Aside::default())
             .iter()
             .map(|c| c.view.name.as_str())
             .collect();

@@ -13,6 +13,13 @@
 //! are then checked). Shorter needles and regexes without such a literal scan the
 //! dictionary.
 
+#![deny(unsafe_code)]
+
+// The layers below, under the names the modules of this crate use.
+pub(crate) use codegraph_segment as snapshot;
+pub(crate) use codegraph_store::project;
+pub(crate) use codegraph_syntax::{extract, lang, safe_fs};
+
 mod matcher;
 pub mod paths;
 pub mod text;

@@ -58,7 +58,7 @@ impl Aside {
         if !self.tests && super::is_test_file(path) {
             f *= TEST_FACTOR;
         }
-        if !self.vendored && (crate::project::summary::is_vendored(path) || is_minified(path)) {
+        if !self.vendored && (crate::project::is_vendored(path) || is_minified(path)) {
             f *= VENDORED_FACTOR;
         }
         f
