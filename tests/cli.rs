@@ -614,23 +614,51 @@ fn bench_times_mcp_round_trips_on_the_trees_own_index() {
 #[test]
 fn bench_measures_a_tree_without_touching_its_index() {
     let dir = project();
+    // A doc comment to take the sentence rows' sentence from.
+    fs::write(
+        dir.path().join("src/core/score.rs"),
+        "/// Adds the points of a finished round to the running total of the player.\npub fn add_round_points(total: u32, round: u32) -> u32 {\n    total + round\n}\n",
+    )
+    .unwrap();
     let b = cg(dir.path(), &["bench", "--queries", "9", "--json"]);
     assert!(b.status.success(), "{}", stderr(&b));
     let v: serde_json::Value = serde_json::from_str(&stdout(&b)).unwrap();
-    assert_eq!(v["files"], 2);
+    assert_eq!(v["files"], 3);
     assert!(v["parse_only_s"].as_f64().unwrap() > 0.0 && v["build_s"].as_f64().unwrap() > 0.0);
     assert!(v["snapshot_bytes"].as_u64().unwrap() > 0);
     let modes: Vec<&str> = v["queries"].as_array().unwrap().iter().map(|q| q["mode"].as_str().unwrap()).collect();
     assert_eq!(modes, ["exact", "starts_with", "contains", "regex", "subword"]);
     let graph: Vec<&str> =
         v["graph_queries"].as_array().unwrap().iter().map(|q| q["query"].as_str().unwrap()).collect();
-    assert_eq!(graph, ["refs", "callers", "callees", "symbol", "search", "search_part", "context"]);
-    assert!(v["languages"]["rust"]["files"] == 1 && v["languages"]["go"]["files"] == 1);
+    assert_eq!(
+        graph,
+        [
+            "refs",
+            "callers",
+            "callees",
+            "symbol",
+            "search",
+            "search_part",
+            "context",
+            "search_sentence",
+            "context_sentence"
+        ]
+    );
+    assert!(v["languages"]["rust"]["files"] == 2 && v["languages"]["go"]["files"] == 1);
+    // The sentence rows take the doc comment's first sentence: the file holding it
+    // is found by search and in the bundle.
+    let row = |name: &str| v["graph_queries"].as_array().unwrap().iter().find(|q| q["query"] == name).unwrap().clone();
+    for name in ["search_sentence", "context_sentence"] {
+        let r = row(name);
+        assert!(r["symbols"].as_u64().unwrap() >= 1 && r["results"].as_u64().unwrap() >= 1, "{name}: {r}");
+    }
     assert!(!dir.path().join(".codegraph").exists(), "bench must not write the tree's index");
     // Each docs/budgets.md budget, judged from the figures the same run reports.
     let budgets = v["budgets"].as_array().unwrap();
     let budget = |what: &str| budgets.iter().find(|b| b["what"] == what).unwrap_or_else(|| panic!("{what}: {v}"));
-    assert_eq!(budgets.len(), 23, "{v}");
+    assert_eq!(budgets.len(), 24, "{v}");
+    let sentence = row("search_sentence");
+    assert_eq!(budget("search for a sentence")["met"], sentence["p50_us"].as_f64().unwrap() <= 20_000.0);
     let exact = &v["queries"][0];
     let exact_met = exact["p50_us"].as_f64().unwrap() <= 10.0 && exact["p99_us"].as_f64().unwrap() <= 100.0;
     assert_eq!(budget("exact lookup")["met"], exact_met);
