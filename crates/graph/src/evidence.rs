@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 
 use super::{FileKey, GraphError};
 use crate::project::Index;
-use crate::query::{Mode, Query};
+use crate::query::Mode;
 
 /// BM25's saturation and length normalization (as the usual file-retrieval
 /// baseline uses).
@@ -119,26 +119,26 @@ pub fn rank_files(
         }
     };
     let avg_len = (postings / files).max(1.0);
-    // Per file: per word, the lines holding it.
-    let mut per_file: FxHashMap<FileKey, (String, Vec<(usize, u32)>)> = FxHashMap::default();
+    // Per file: per word, the lines holding it (word, line id), read from the
+    // postings alone: no path, line type or text per line.
+    let mut per_file: FxHashMap<FileKey, Vec<(usize, u32)>> = FxHashMap::default();
     let mut idfs: Vec<f64> = Vec::new();
     for word in words.iter().take(MAX_WORDS) {
-        let mut q = Query::new(word, Mode::Subword);
-        q.limit = 0;
-        q.path_order = true;
-        let found = match crate::query::search(index, &q) {
-            Ok(m) => m,
+        let lists = match crate::query::postings(index, word, Mode::Subword) {
+            Ok(l) => l,
             Err(crate::query::QueryError::Snapshot(e)) => return Err(e.into()),
             Err(_) => continue,
         };
-        // Distinct files holding the word.
+        // Distinct files holding the word (postings are in slot order).
         let mut df = 0usize;
-        let mut last: Option<FileKey> = None;
-        for h in &found.hits {
-            let key = (h.segment as usize, h.slot);
-            if last != Some(key) {
-                df += 1;
-                last = Some(key);
+        for list in &lists {
+            let mut last = None;
+            for &p in list {
+                let slot = p >> 16;
+                if last != Some(slot) {
+                    df += 1;
+                    last = Some(slot);
+                }
             }
         }
         if df == 0 || df as f64 > MAX_DF_SHARE * files {
@@ -146,32 +146,58 @@ pub fn rank_files(
         }
         let w = idfs.len();
         idfs.push((1.0 + (files - df as f64 + 0.5) / (df as f64 + 0.5)).ln());
-        for h in found.hits {
-            let key = (h.segment as usize, h.slot);
-            per_file.entry(key).or_insert_with(|| (h.path, Vec::new())).1.push((w, h.line));
+        for (segment, list) in lists.iter().enumerate() {
+            for &p in list {
+                let (slot, line_id) = crate::snapshot::unpack(p);
+                per_file.entry((segment, slot)).or_default().push((w, line_id));
+            }
         }
     }
-    let mut out: Vec<FileEvidence> = Vec::with_capacity(per_file.len());
-    for (key, (path, mut held)) in per_file {
-        let len = index.segments[key.0].slot(key.1).map_or(avg_len, |s| s.occurrences as f64);
+    // Scores first (a path read per file for the aside factor, not kept), then
+    // the evidence lines and paths of the files kept.
+    let mut scored: Vec<(f64, FileKey)> = Vec::with_capacity(per_file.len());
+    for (&key, held) in per_file.iter_mut() {
+        let seg = &index.segments[key.0];
+        let slot = seg.slot(key.1)?;
+        let len = slot.occurrences as f64;
         held.sort_unstable();
         let mut score = 0.0;
-        let mut lines: FxHashMap<u32, f64> = FxHashMap::default();
         let mut i = 0;
         while i < held.len() {
             let w = held[i].0;
             let j = held[i..].iter().position(|h| h.0 != w).map_or(held.len(), |n| i + n);
             let tf = (j - i) as f64;
-            score += idfs[w] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
-            for h in &held[i..j] {
-                *lines.entry(h.1).or_default() += idfs[w];
-            }
+            score += idfs[w] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len.max(1.0) / avg_len));
             i = j;
         }
-        score *= aside.factor(&path);
+        score *= aside.factor(seg.slot_path(&slot)?);
+        scored.push((score, key));
+    }
+    let path_of = |key: FileKey| -> Result<String, GraphError> {
+        let seg = &index.segments[key.0];
+        Ok(seg.slot_path(&seg.slot(key.1)?)?.to_string())
+    };
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    // Files past the `limit`th score are left out; those tied with it are
+    // kept until their paths order them.
+    let kept = match limit {
+        0 => 0,
+        _ if scored.len() <= limit => scored.len(),
+        _ => {
+            let cut = scored[limit - 1].0;
+            scored.iter().take_while(|s| s.0 >= cut).count()
+        }
+    };
+    let mut out: Vec<FileEvidence> = Vec::with_capacity(kept);
+    for &(score, key) in &scored[..kept] {
+        let slot = index.segments[key.0].slot(key.1)?;
+        let mut lines: FxHashMap<u32, f64> = FxHashMap::default();
+        for &(w, line_id) in &per_file[&key] {
+            *lines.entry(slot.line_number(line_id)).or_default() += idfs[w];
+        }
         let mut lines: Vec<(u32, f64)> = lines.into_iter().collect();
         lines.sort_unstable_by_key(|l| l.0);
-        out.push(FileEvidence { key, path, score, lines });
+        out.push(FileEvidence { key, path: path_of(key)?, score, lines });
     }
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.path.cmp(&b.path)));
     out.truncate(limit);

@@ -255,6 +255,25 @@ pub fn search_tuned(index: &Index, query: &Query, tuning: Tuning) -> Result<Matc
     Ok(Matches { hits, total, words: words.unwrap_or_default() })
 }
 
+/// Every line of each segment holding a match of `term` in `mode`, as sorted,
+/// distinct postings `(slot << 16) | line_id` (superseded slots left out; no
+/// filter): what counting a word's lines per file needs, without a path, a line
+/// type or a line's text read (file evidence counts them over a whole tree).
+pub fn postings(index: &Index, term: &str, mode: Mode) -> Result<Vec<Vec<u32>>, QueryError> {
+    let matcher = Matcher::new(term, mode, false)?;
+    (0..index.segments.len())
+        .into_par_iter()
+        .map(|i| {
+            let (seg, skip) = (&index.segments[i], &index.superseded[i]);
+            guarded(seg, || {
+                let variants = matcher.variants(seg)?;
+                let (rest, defs) = union_postings(seg, &variants, skip)?;
+                Ok(merge_distinct(rest, defs))
+            })
+        })
+        .collect()
+}
+
 /// An exact matcher's term in each segment ([`Matcher::exact_term`]).
 fn exact_terms(index: &Index, matcher: &Matcher) -> Result<Vec<Option<ExactTerm>>, QueryError> {
     index.segments.iter().map(|seg| guarded(seg, || matcher.exact_term(seg).map_err(QueryError::from))).collect()
