@@ -735,13 +735,24 @@ impl<K: std::hash::Hash + Eq + Clone, V: Clone> UsedLately<K, V> {
         if weight > max {
             return;
         }
-        while self.weight + weight > max {
-            let Some(oldest) = self.entries.iter().min_by_key(|(_, (.., used))| *used).map(|(k, _)| k.clone()) else {
-                break;
-            };
-            if let Some((_, gone, _)) = self.entries.remove(&oldest) {
-                self.weight -= gone;
+        if self.weight + weight > max {
+            // Room for an eighth of `max` at once, the entries used longest ago
+            // going first: one pass over the entries per many inserts (a pass
+            // per insert once full made every question scan the whole cache).
+            let keep = (max - weight).min(max - max / 8);
+            let mut uses: Vec<(u64, usize)> = self.entries.values().map(|(_, w, used)| (*used, *w)).collect();
+            uses.sort_unstable();
+            let mut weight_left = self.weight;
+            let mut last_gone = 0;
+            for (used, w) in uses {
+                if weight_left <= keep {
+                    break;
+                }
+                weight_left -= w;
+                last_gone = used;
             }
+            self.entries.retain(|_, (_, _, used)| *used > last_gone);
+            self.weight = self.entries.values().map(|(_, w, _)| *w).sum();
         }
         self.uses += 1;
         if let Some((_, old, _)) = self.entries.insert(key, (value, weight, self.uses)) {
