@@ -29,6 +29,11 @@ use crate::extract::{Diagnostic, ExcludedDir, Skip};
 use crate::index::{self as build_index, BuildOptions, Progress};
 use crate::snapshot::FORMAT_VERSION;
 
+/// Files `signatures` lists unless asked for more (CLI and MCP alike).
+pub const DEFAULT_SIGNATURES: usize = 20;
+/// Levels `tree` shows unless asked for more (CLI and MCP alike).
+pub const DEFAULT_TREE_DEPTH: usize = 2;
+
 /// Options of `cg init`; `None` / empty fields fall back to `config.json`.
 #[derive(Clone, Debug, Default)]
 pub struct InitOptions {

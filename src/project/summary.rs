@@ -238,7 +238,7 @@ fn top_folders(files: &[(String, &'static str)]) -> BTreeMap<String, (u64, BTree
     BTreeMap::new()
 }
 
-pub use super::is_vendored;
+use super::is_vendored;
 
 /// Dependencies most used first: by the lines that hold every word of the name
 /// (`github.com/spf13/cobra` on an import line, `serde` in `use serde::..`);

@@ -71,10 +71,6 @@ pub fn is_minified(path: &str) -> bool {
     [".min.js", "-min.js", ".min.css", "-min.css", ".min.mjs"].iter().any(|s| file.ends_with(s))
 }
 
-/// Files and postings of an index without a manifest, counted once.
-#[derive(Default)]
-struct Totals(std::sync::OnceLock<(f64, f64)>);
-
 /// One file's evidence.
 #[derive(Clone, Debug)]
 pub struct FileEvidence {
@@ -115,33 +111,8 @@ pub fn rank_files(
     aside: Aside,
     limit: usize,
 ) -> Result<Vec<FileEvidence>, GraphError> {
-    let (files, postings) = match &index.manifest {
-        Some(m) if m.files > 0 => (m.files as f64, m.occurrences as f64),
-        // An index opened from segments alone (`cg bench`): counted from the
-        // slot records once per opened index (not `Index::stats`, whose term
-        // count unions every segment's dictionary).
-        _ => {
-            let totals = index.kept::<Totals>();
-            match totals.0.get() {
-                Some(&t) => t,
-                None => {
-                    let (mut files, mut postings) = (0u64, 0u64);
-                    for (i, seg) in index.segments.iter().enumerate() {
-                        for slot in 0..seg.slot_count {
-                            let rec = seg.slot(slot)?;
-                            // As `Index::stats` counts them.
-                            if rec.part == 0 && index.is_live(i, slot) {
-                                files += 1;
-                                postings += rec.occurrences as u64;
-                            }
-                        }
-                    }
-                    let t = (files.max(1) as f64, postings as f64);
-                    *totals.0.get_or_init(|| t)
-                }
-            }
-        }
-    };
+    let (files, postings) = index.totals()?;
+    let (files, postings) = (files.max(1) as f64, postings as f64);
     let avg_len = (postings / files).max(1.0);
     // Per file: per word, the lines holding it (word, line id), read from the
     // postings alone: no path, line type or text per line.
@@ -191,7 +162,7 @@ pub fn rank_files(
             let w = held[i].0;
             let j = held[i..].iter().position(|h| h.0 != w).map_or(held.len(), |n| i + n);
             let tf = (j - i) as f64;
-            score += idfs[w] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len.max(1.0) / avg_len));
+            score += idfs[w] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
             i = j;
         }
         score *= aside.factor(seg.slot_path(&slot)?);

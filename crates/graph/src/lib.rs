@@ -752,7 +752,7 @@ impl<K: std::hash::Hash + Eq + Clone, V: Clone> UsedLately<K, V> {
                 last_gone = used;
             }
             self.entries.retain(|_, (_, _, used)| *used > last_gone);
-            self.weight = self.entries.values().map(|(_, w, _)| *w).sum();
+            self.weight = weight_left;
         }
         self.uses += 1;
         if let Some((_, old, _)) = self.entries.insert(key, (value, weight, self.uses)) {

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::{DefCat, DefId, FileGraph, FileKey, Graph, MAX_CANDIDATES, MAX_DEPTH};
 use crate::extract::RefRole;
 use crate::lang::Language;
+use crate::project::path_components;
 use crate::snapshot::structure::{PackedReceiver, PackedRef};
 use crate::snapshot::SnapshotError;
 
@@ -1291,8 +1292,6 @@ pub fn is_test_file(path: &str) -> bool {
                 && matches!(p, b"test" | b"tests" | b"__tests__" | b"Tests" | b"testing")
         })
 }
-
-pub use crate::project::path_components;
 
 /// A function name that reads as a test (`TestX`, `test_x`, `testX`, `it`, ...).
 fn looks_like_test(name: &str) -> bool {

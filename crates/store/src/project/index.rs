@@ -27,6 +27,8 @@ pub struct Index {
     kept: std::sync::Mutex<Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>>,
     /// Every current file's path lower-cased, made on first use.
     paths: std::sync::OnceLock<PathTable>,
+    /// [`Index::totals`] when there is no manifest to read them from.
+    totals: std::sync::OnceLock<(u64, u64)>,
     /// Every current file by its file name, made on first use.
     file_names: std::sync::OnceLock<FilesByName>,
 }
@@ -175,6 +177,7 @@ impl Index {
             superseded,
             kept: Default::default(),
             paths: Default::default(),
+            totals: Default::default(),
             file_names: Default::default(),
         }
     }
@@ -202,15 +205,8 @@ impl Index {
     pub fn stats(&self) -> Result<IndexStats, SnapshotError> {
         let mut stats = IndexStats { segments: self.segments.len() as u64, ..IndexStats::default() };
         let mut maps = Vec::with_capacity(self.segments.len());
-        for (i, s) in self.segments.iter().enumerate() {
-            for slot in 0..s.slot_count {
-                let rec = s.slot(slot)?;
-                if rec.part == 0 && self.is_live(i, slot) {
-                    stats.files += 1;
-                    stats.lines += rec.line_count as u64;
-                    stats.occurrences += rec.occurrences as u64;
-                }
-            }
+        (stats.files, stats.lines, stats.occurrences) = self.live_counts()?;
+        for s in &self.segments {
             stats.bytes_on_disk += s.byte_len();
             maps.push(s.term_fst()?);
         }
@@ -231,6 +227,37 @@ impl Index {
             }
         };
         Ok(stats)
+    }
+
+    /// Current files and their term occurrences: the manifest's, or, for an
+    /// index opened from segments alone (`cg bench`), counted from the slot
+    /// records once per opened index (what BM25 over files needs, without
+    /// [`Index::stats`]' union of every segment's dictionary).
+    pub fn totals(&self) -> Result<(u64, u64), SnapshotError> {
+        if let Some(m) = &self.manifest {
+            return Ok((m.files, m.occurrences));
+        }
+        if let Some(&t) = self.totals.get() {
+            return Ok(t);
+        }
+        let (files, _, occurrences) = self.live_counts()?;
+        Ok(*self.totals.get_or_init(|| (files, occurrences)))
+    }
+
+    /// Files, lines and term occurrences of the current files (first slots).
+    fn live_counts(&self) -> Result<(u64, u64, u64), SnapshotError> {
+        let (mut files, mut lines, mut occurrences) = (0, 0, 0);
+        for (i, s) in self.segments.iter().enumerate() {
+            for slot in 0..s.slot_count {
+                let rec = s.slot(slot)?;
+                if rec.part == 0 && self.is_live(i, slot) {
+                    files += 1;
+                    lines += rec.line_count as u64;
+                    occurrences += rec.occurrences as u64;
+                }
+            }
+        }
+        Ok((files, lines, occurrences))
     }
 
     /// [`PathTable`] of the current files (made once per opened index).

@@ -32,11 +32,6 @@ use crate::index::BuildError;
 use crate::lang::Language;
 use crate::snapshot::{SnapshotError, FORMAT_VERSION};
 
-/// Files `signatures` lists unless asked for more (CLI and MCP alike).
-pub const DEFAULT_SIGNATURES: usize = 20;
-/// Levels `tree` shows unless asked for more (CLI and MCP alike).
-pub const DEFAULT_TREE_DEPTH: usize = 2;
-
 /// The folder an index lives in, under the project root.
 pub const DIR: &str = ".codegraph";
 pub const MANIFEST: &str = "manifest.json";
