@@ -3944,3 +3944,78 @@ fn rust_method_results_type_chains_and_deref_falls_back_regression() {
     assert_eq!(refs(&index, "Invoice.size"), Vec::<String>::new());
     assert_eq!(refs(&index, "Diagnostic.suggest"), ["src/a.rs:14 call"]);
 }
+
+/// A project where `lib.target` has `files × per` callers (`callers/cK.py`,
+/// each function calling it once, every tenth twice).
+fn fan_in(files: usize, per: usize) -> (tempfile::TempDir, Index) {
+    let mut sources: Vec<(String, String)> = vec![(
+        "lib.py".to_string(),
+        "def target(x):\n    return x + 1\n\n\ndef helper(x):\n    return target(x)\n".to_string(),
+    )];
+    for k in 0..files {
+        let mut text = String::from("from lib import target\n\n\n");
+        for i in 0..per {
+            let twice = if i % 10 == 0 { " + target(i)" } else { "" };
+            text.push_str(&format!("def caller_{k}_{i}(x):\n    return target(x){twice}\n\n\n"));
+        }
+        sources.push((format!("callers/c{k}.py"), text));
+    }
+    let files: Vec<(&str, &str)> = sources.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    common::indexed_project(&files)
+}
+
+/// Regression: the callers of one function were grouped by their enclosing
+/// definition by scanning every group so far, and impact checked each caller
+/// against every one listed, so 100,000 callers took minutes (`impact
+/// --depth 1` 18 s at 40,000). Each caller is listed once, with its call
+/// lines, in path and line order; the speed is measured in benches/fanin.
+#[test]
+fn thousands_of_callers_of_one_function_are_each_listed_once_with_their_lines_regression() {
+    let (files, per) = (20, 150);
+    let (_dir, index) = fan_in(files, per);
+    let g = Graph::new(&index);
+    let target = g.find("lib.target").unwrap();
+    let edges = g.callers(&target, 1).unwrap();
+    // The oracle: every function of the project that calls target, and helper.
+    let mut want: Vec<String> = vec!["lib.helper [6]".to_string()];
+    let mut paths: Vec<String> = (0..files).map(|k| format!("callers/c{k}.py")).collect();
+    paths.sort();
+    for path in &paths {
+        let k: usize = path["callers/c".len()..path.len() - 3].parse().unwrap();
+        for i in 0..per {
+            let line = 3 + 4 * i as u32 + 2;
+            want.push(format!("c{k}.caller_{k}_{i} [{line}]"));
+        }
+    }
+    let mut got: Vec<String> =
+        edges.iter().map(|e| format!("{} {:?}", e.symbol.as_ref().unwrap().qualified_name, e.lines)).collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got.len(), files * per + 1);
+    assert_eq!(got, want);
+    assert!(!g.was_cut());
+
+    let impact = g.impact("lib.target", 2).unwrap();
+    // Level 1 is every reference: the callers, and each file's import line.
+    let (named, imports): (Vec<_>, Vec<_>) = impact.callers.iter().partition(|c| c.symbol.is_some());
+    assert_eq!(named.len(), files * per + 1, "each caller once");
+    assert_eq!(imports.len(), files);
+    let importers: std::collections::BTreeSet<&str> = impact.importers.iter().map(|i| i.file.as_str()).collect();
+    assert_eq!(importers.len(), files);
+    assert_eq!(impact.importers.len(), files, "each import line once");
+}
+
+/// A walk past its time limit stops and answers what it found, saying so; a
+/// graph without one never says it was cut.
+#[test]
+fn a_walk_past_its_time_limit_answers_what_it_found_and_says_so() {
+    let (_dir, index) = fan_in(4, 50);
+    let g = Graph::new(&index).with_time_limit(std::time::Duration::ZERO);
+    let target = g.find("lib.target").unwrap();
+    let edges = g.callers(&target, 3).unwrap();
+    assert!(g.was_cut());
+    assert!(edges.len() < 201, "{}", edges.len());
+    let g = Graph::new(&index).with_time_limit(std::time::Duration::from_secs(3600));
+    assert_eq!(g.callers(&target, 3).unwrap().len(), 201);
+    assert!(!g.was_cut());
+}

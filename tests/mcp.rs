@@ -23,10 +23,15 @@ impl Client {
     }
 
     fn start_with(dir: &Path, args: &[&std::ffi::OsStr]) -> Client {
+        Client::start_env(dir, args, &[])
+    }
+
+    fn start_env(dir: &Path, args: &[&std::ffi::OsStr], env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cg"))
             .args(["mcp", "--project"])
             .arg(dir)
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -583,4 +588,38 @@ fn graph_tools_equal_the_cli_json() {
     assert_eq!(refs["references"][0]["in"], "main.fill");
     let (err, text) = c.call("codegraph_refs", json!({"symbol": "NoSuchThing"}));
     assert!(err && text.contains("no definition matches"), "{text}");
+}
+
+/// A graph tool whose walk passes the time limit (`CG_TOOL_SECS`, 10 s by
+/// default) answers what it found and says it was cut; within the limit the
+/// answer is whole and says nothing of it.
+#[test]
+fn a_graph_tool_past_its_time_limit_answers_and_says_it_was_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("lib.py"), "def target(x):\n    return x + 1\n").unwrap();
+    let mut callers = String::from("from lib import target\n\n\n");
+    for i in 0..200 {
+        callers.push_str(&format!("def caller_{i}(x):\n    return target(x)\n\n\n"));
+    }
+    fs::write(dir.path().join("callers.py"), callers).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cg")).arg("init").current_dir(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+
+    let mut c = Client::start_env(dir.path(), &[], &[("CG_TOOL_SECS", "0")]);
+    for (tool, args) in [
+        ("codegraph_callers", json!({"symbol": "target", "depth": 3})),
+        ("codegraph_impact", json!({"target": "target"})),
+        ("codegraph_refs", json!({"symbol": "target"})),
+    ] {
+        let v = c.call_json(tool, args);
+        let cut = v["cut"].as_str().unwrap_or_else(|| panic!("{tool}: {v}"));
+        assert!(cut.contains("time limit"), "{cut}");
+    }
+    let v = c.call_json("codegraph_callers", json!({"symbol": "target"}));
+    assert!(v["total"].as_u64().unwrap() < 200, "{v}");
+
+    let mut c = Client::start(dir.path());
+    let v = c.call_json("codegraph_callers", json!({"symbol": "target", "limit": 1000}));
+    assert!(v.get("cut").is_none(), "{v}");
+    assert_eq!(v["total"], 200);
 }

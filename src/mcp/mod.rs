@@ -347,11 +347,11 @@ impl CodegraphServer {
                         .ok_or_else(|| format!("unknown kind {k:?}: use call, type, import, inherit or other"))?,
                 );
             }
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
             let (refs, other) = g.refs_counted(&defs, &roles).map_err(|e| e.to_string())?;
             let views = defs.iter().map(|&d| g.view(d)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
-            Ok(json::graph::refs(&g, &views, (&refs, other), graph_limit(p.limit)))
+            Ok(noting_cut(&g, json::graph::refs(&g, &views, (&refs, other), graph_limit(p.limit))))
         })
         .await
     }
@@ -363,11 +363,11 @@ impl CodegraphServer {
     async fn codegraph_callers(&self, Parameters(p): Parameters<CallsParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
             let edges = g.callers(&defs, graph_depth(p.depth, 1)?).map_err(|e| e.to_string())?;
             let views = defs.iter().map(|&d| g.view(d)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
-            Ok(json::graph::calls(&views, "callers", &edges, graph_limit(p.limit)))
+            Ok(noting_cut(&g, json::graph::calls(&views, "callers", &edges, graph_limit(p.limit))))
         })
         .await
     }
@@ -379,7 +379,7 @@ impl CodegraphServer {
     async fn codegraph_callees(&self, Parameters(p): Parameters<CallsParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
             let depth = graph_depth(p.depth, 1)?;
             let mut edges = Vec::new();
@@ -387,7 +387,7 @@ impl CodegraphServer {
                 edges.extend(g.callees(d, depth).map_err(|e| e.to_string())?);
             }
             let views = defs.iter().map(|&d| g.view(d)).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
-            Ok(json::graph::calls(&views, "callees", &edges, graph_limit(p.limit)))
+            Ok(noting_cut(&g, json::graph::calls(&views, "callees", &edges, graph_limit(p.limit))))
         })
         .await
     }
@@ -400,13 +400,13 @@ impl CodegraphServer {
         self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
             let rel = me.relative(&root, &p.file)?;
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let depth = graph_depth(p.depth, 1)?;
             let importers = p.importers.unwrap_or(false);
             let list =
                 if importers { g.importers(&rel, depth) } else { g.imports(&rel, depth) }.map_err(|e| e.to_string())?;
             let key = if importers { "importers" } else { "imports" };
-            Ok(json::graph::imports(&rel, key, &list, graph_limit(p.limit)))
+            Ok(noting_cut(&g, json::graph::imports(&rel, key, &list, graph_limit(p.limit))))
         })
         .await
     }
@@ -421,13 +421,13 @@ impl CodegraphServer {
     ) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
             let mut all = Vec::new();
             for d in defs {
                 all.push(g.hierarchy(d).map_err(|e| e.to_string())?);
             }
-            Ok(json::graph::hierarchy(&all))
+            Ok(noting_cut(&g, json::graph::hierarchy(&all)))
         })
         .await
     }
@@ -439,7 +439,7 @@ impl CodegraphServer {
     async fn codegraph_search(&self, Parameters(p): Parameters<SearchParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let limit = p.limit.unwrap_or(SEARCH_LIMIT as u64).clamp(1, 100) as usize;
             if p.query.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
                 return Err("empty query: give words or an identifier".to_string());
@@ -467,7 +467,7 @@ impl CodegraphServer {
             let (root, index) = me.index()?;
             let model = project::index_model(&root);
             let deep = model.as_ref().and_then(|_| crate::graph::deep_vectors(&index));
-            let g = crate::graph::Graph::new(&index).with_model(model).with_deep(deep);
+            let g = graph_of(&index).with_model(model).with_deep(deep);
             let budget =
                 p.budget.or(p.max_tokens).unwrap_or(crate::graph::DEFAULT_BUDGET as u64).clamp(200, 200_000) as usize;
             let mut hints = Vec::new();
@@ -477,7 +477,7 @@ impl CodegraphServer {
                 hints.push(if looks_like_path { me.relative(&root, &h)? } else { h });
             }
             let bundle = g.context(&p.task, budget, &hints).map_err(|e| e.to_string())?;
-            Ok(serde_json::to_value(&bundle).unwrap_or(serde_json::Value::Null))
+            Ok(noting_cut(&g, serde_json::to_value(&bundle).unwrap_or(serde_json::Value::Null)))
         })
         .await
     }
@@ -489,7 +489,7 @@ impl CodegraphServer {
     async fn codegraph_graph(&self, Parameters(p): Parameters<GraphParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let depth = graph_depth(p.depth, 1)?;
             let mut relations = Vec::new();
             for r in p.relations.unwrap_or_default() {
@@ -503,7 +503,7 @@ impl CodegraphServer {
                 _ => p.seed.clone(),
             };
             let n = g.neighborhood(&seed, depth, &relations).map_err(|e| e.to_string())?;
-            Ok(serde_json::to_value(&n).unwrap_or(serde_json::Value::Null))
+            Ok(noting_cut(&g, serde_json::to_value(&n).unwrap_or(serde_json::Value::Null)))
         })
         .await
     }
@@ -515,10 +515,10 @@ impl CodegraphServer {
     async fn codegraph_symbol(&self, Parameters(p): Parameters<SymbolParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (_, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let defs = g.find(&p.symbol).map_err(|e| e.to_string())?;
             let card = g.card(defs[0]).map_err(|e| e.to_string())?;
-            Ok(serde_json::to_value(&card).unwrap_or(serde_json::Value::Null))
+            Ok(noting_cut(&g, serde_json::to_value(&card).unwrap_or(serde_json::Value::Null)))
         })
         .await
     }
@@ -530,14 +530,14 @@ impl CodegraphServer {
     async fn codegraph_impact(&self, Parameters(p): Parameters<ImpactParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let (root, index) = me.index()?;
-            let g = crate::graph::Graph::new(&index);
+            let g = graph_of(&index);
             let depth = graph_depth(p.depth, 2)?;
             let target = match me.relative(&root, &p.target) {
                 Ok(rel) if index.locate(&rel).ok().flatten().is_some() => rel,
                 _ => p.target.clone(),
             };
             let impact = g.impact(&target, depth).map_err(|e| e.to_string())?;
-            Ok(json::graph::impact(&impact, graph_limit(p.limit)))
+            Ok(noting_cut(&g, json::graph::impact(&impact, graph_limit(p.limit))))
         })
         .await
     }
@@ -906,6 +906,36 @@ impl Drop for Busy {
             *l = Some(std::time::Instant::now());
         }
     }
+}
+
+/// How long a graph tool (refs, callers, callees, imports, hierarchy, search,
+/// context, graph, symbol, impact) walks before it answers with what it found:
+/// 10 s, or `CG_TOOL_SECS`.
+fn tool_time_limit() -> std::time::Duration {
+    let secs = std::env::var("CG_TOOL_SECS").ok().and_then(|s| s.parse::<f64>().ok()).unwrap_or(10.0);
+    std::time::Duration::from_secs_f64(secs.clamp(0.0, 86_400.0))
+}
+
+/// The graph a tool call asks, with the tools' time limit.
+fn graph_of(index: &Index) -> crate::graph::Graph<'_> {
+    crate::graph::Graph::new(index).with_time_limit(tool_time_limit())
+}
+
+/// `answer`, saying so when the time limit cut the walk that made it: its
+/// lists hold what was found by then, and `total` counts only those.
+fn noting_cut(g: &crate::graph::Graph<'_>, mut answer: Value) -> Value {
+    if g.was_cut() {
+        if let Some(o) = answer.as_object_mut() {
+            o.insert(
+                "cut".to_string(),
+                json!(format!(
+                    "stopped at the time limit ({:.0} s): the answer holds what was found by then; narrow the question (a qualified name, a smaller depth) for a whole one",
+                    tool_time_limit().as_secs_f64()
+                )),
+            );
+        }
+    }
+    answer
 }
 
 /// How long no tool call must come before the idle embedder runs: 20 s, or

@@ -485,6 +485,9 @@ impl Graph<'_> {
             ranked.iter().take(EXPANDED).map(|c| (c.id, c.view.clone(), c.score)).collect();
         let mut edges: Vec<(CandKey, CandKey)> = Vec::new();
         for (id, view, score) in seeds.iter().cloned() {
+            if self.out_of_time() {
+                break;
+            }
             let Some(id) = id.or_else(|| self.id_of(&view)) else { continue };
             let (_, d) = self.def(id)?;
             let me = key_of(&view);

@@ -1109,6 +1109,11 @@ pub struct Graph<'i> {
     /// The static model the index's vectors came from: the context bundle
     /// searches by meaning too when it is set.
     model: Option<std::sync::Arc<crate::embed::StaticModel>>,
+    /// When a question must be answered by: past it, the walks over callers,
+    /// callees, references and imports stop and answer what they found
+    /// ([`Graph::was_cut`]).
+    deadline: Option<std::time::Instant>,
+    cut: std::cell::Cell<bool>,
     /// Transformer vectors, when searches by meaning should use them.
     deep: Option<std::sync::Arc<semantic::Deep>>,
 }
@@ -1132,8 +1137,32 @@ impl<'i> Graph<'i> {
             exhaustive: false,
             scanned: Default::default(),
             model: None,
+            deadline: None,
+            cut: Default::default(),
             deep: None,
         }
+    }
+
+    /// A graph whose walks stop after `limit` and answer what they found by
+    /// then ([`Graph::was_cut`] says so).
+    pub fn with_time_limit(mut self, limit: std::time::Duration) -> Self {
+        self.deadline = std::time::Instant::now().checked_add(limit);
+        self
+    }
+
+    /// Whether the time limit has passed (then every walk stops where it is).
+    pub(crate) fn out_of_time(&self) -> bool {
+        if self.cut.get() {
+            return true;
+        }
+        let late = self.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+        self.cut.set(late);
+        late
+    }
+
+    /// Whether an answer of this graph was cut short by its time limit.
+    pub fn was_cut(&self) -> bool {
+        self.cut.get()
     }
 
     /// A graph whose context bundle also searches by meaning, with `model`

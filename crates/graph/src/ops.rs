@@ -228,8 +228,15 @@ impl Graph<'_> {
         // `new Store()` in a file declaring its own top-level `Store` class
         // constructs that one.
         let mut ts_constructors = true;
+        // Looked up per reference and per name: sets, not scans (a level of
+        // callers can hold 100,000 targets).
+        let target_set: FxHashSet<DefId> = targets.iter().copied().collect();
+        let target_files: FxHashSet<FileKey> = targets.iter().map(|t| t.0).collect();
+        let mut name_set: FxHashSet<String> = FxHashSet::default();
+        let mut of_name: FxHashMap<String, Vec<DefId>> = FxHashMap::default();
         for &t in targets {
             let (f, d) = self.def(t)?;
+            of_name.entry(d.name.clone()).or_default().push(t);
             if !families.contains(&f.language.family()) {
                 families.push(f.language.family());
             }
@@ -237,7 +244,8 @@ impl Graph<'_> {
                 && d.name == "constructor"
                 && d.parent.as_ref().is_some_and(|p| !p.contains('.'));
             match (&mut top, d.parent.is_none() && d.kind != "interface") {
-                (Some(cats), true) => cats.push(d.cat),
+                (Some(cats), true) if !cats.contains(&d.cat) => cats.push(d.cat),
+                (Some(_), true) => {}
                 _ => top = None,
             }
             if f.language == Language::Ruby && d.name == super::RUBY_CONSTRUCTOR && d.parent.is_some() {
@@ -247,13 +255,13 @@ impl Graph<'_> {
             {
                 built.push(p.clone());
             }
-            if !names.contains(&d.name) {
+            if name_set.insert(d.name.clone()) {
                 names.push(d.name);
             }
         }
         let named = names.len();
         for b in built {
-            if !names.contains(&b) {
+            if name_set.insert(b.clone()) {
                 names.push(b);
             }
         }
@@ -271,17 +279,18 @@ impl Graph<'_> {
                     let (files, plain) = self.files_with_refs(name)?;
                     match &top {
                         Some(cats) if !via_new && !plain.is_empty() => {
-                            self.unshadowed(name, targets, cats, false, files, &plain)?
+                            self.unshadowed(name, &target_files, cats, false, files, &plain)?
                         }
                         _ if via_new && ts_constructors && !plain.is_empty() => {
-                            self.unshadowed(name, targets, &[DefCat::Type], true, files, &plain)?
+                            self.unshadowed(name, &target_files, &[DefCat::Type], true, files, &plain)?
                         }
                         _ => files,
                     }
                 }
             };
             let keep = if files.len() > FILTER_MIN_FILES && !self.exhaustive && !via_new {
-                self.receiver_files(name, targets, roles, files.len())?
+                let same_name = of_name.get(name).map_or(&[][..], Vec::as_slice);
+                self.receiver_files(name, same_name, roles, files.len())?
             } else {
                 None
             };
@@ -291,6 +300,9 @@ impl Graph<'_> {
             for &key in files.iter() {
                 if keep.as_ref().is_some_and(|k| !k.contains(&key)) {
                     continue;
+                }
+                if self.out_of_time() {
+                    break;
                 }
                 // From the slot record, without reading the archive.
                 let language = Language::from_id(self.index.segments[key.0].slot(key.1)?.meta.language);
@@ -320,7 +332,7 @@ impl Graph<'_> {
                         continue;
                     }
                     let res = self.resolve(&f, r)?;
-                    if let Some(&target) = res.defs.iter().find(|d| targets.contains(d)) {
+                    if let Some(&target) = res.defs.iter().find(|d| target_set.contains(d)) {
                         if !aliased && !f.defs.iter().any(|d| d.line == r.line) {
                             answered.insert((key, r.line));
                         }
@@ -351,7 +363,7 @@ impl Graph<'_> {
     fn unshadowed(
         &self,
         name: &str,
-        targets: &[DefId],
+        target_files: &FxHashSet<FileKey>,
         cats: &[DefCat],
         constructed: bool,
         files: Vec<FileKey>,
@@ -369,10 +381,7 @@ impl Graph<'_> {
                 })
             })
         };
-        Ok(files
-            .into_iter()
-            .filter(|key| !plain.contains(key) || targets.iter().any(|t| t.0 == *key) || !own(key))
-            .collect())
+        Ok(files.into_iter().filter(|key| !plain.contains(key) || target_files.contains(key) || !own(key)).collect())
     }
 
     /// The files a reference to `targets` named `name` can be in, when that is
@@ -686,20 +695,28 @@ impl Graph<'_> {
                 by_target.entry(t).or_default().push(found);
             }
             for &t in &frontier {
+                if self.out_of_time() {
+                    break;
+                }
                 let Some(found_here) = by_target.remove(&t) else { continue };
                 let via = if level > 1 { Some(self.view(t)?.qualified_name) } else { None };
+                // One edge per enclosing definition, found by key (a scan of
+                // the edges so far made 100,000 callers cost minutes).
                 let mut groups: Vec<((FileKey, Option<u32>), CallEdge)> = Vec::new();
+                let mut group_at: FxHashMap<(FileKey, Option<u32>), usize> = FxHashMap::default();
                 for found in found_here {
                     let enclosing = found.file.enclosing(found.r.line);
                     let key = (found.file.key, enclosing);
-                    match groups.iter_mut().find(|(k, _)| *k == key) {
-                        Some((_, e)) => {
+                    match group_at.get(&key) {
+                        Some(&at) => {
+                            let e = &mut groups[at].1;
                             if !e.lines.contains(&found.r.line) {
                                 e.lines.push(found.r.line);
                             }
                             e.ambiguous |= found.ambiguous;
                         }
                         None => {
+                            group_at.insert(key, groups.len());
                             let symbol = match enclosing {
                                 Some(i) => Some(self.view((found.file.key, i))?),
                                 None => None,
@@ -728,7 +745,7 @@ impl Graph<'_> {
                     out.push(edge);
                 }
             }
-            if next.is_empty() {
+            if next.is_empty() || self.out_of_time() {
                 break;
             }
             frontier = next;
@@ -746,6 +763,9 @@ impl Graph<'_> {
         for level in 1..=depth.clamp(1, MAX_DEPTH) {
             let mut next = Vec::new();
             for &t in &frontier {
+                if self.out_of_time() {
+                    break;
+                }
                 let (f, d) = self.def(t)?;
                 let via = if level > 1 { Some(f.qualified_name(&d)) } else { None };
                 // Each edge once, by callee and label, with the callee's category.
@@ -1141,6 +1161,9 @@ impl Graph<'_> {
         for level in 1..=depth.clamp(1, MAX_DEPTH) {
             let mut next = Vec::new();
             for &k in &frontier {
+                if self.out_of_time() {
+                    break;
+                }
                 let f = self.file(k)?;
                 for i in 0..f.imports.len() {
                     let (view, targets) = self.import_view(&f, i, level)?;
@@ -1163,19 +1186,23 @@ impl Graph<'_> {
         seen.insert(start.key);
         let mut frontier = vec![start.key];
         let mut out = Vec::new();
+        let mut listed: FxHashSet<(String, u32)> = FxHashSet::default();
         for level in 1..=depth.clamp(1, MAX_DEPTH) {
             let mut next = Vec::new();
             for &k in &frontier {
                 let target = self.file(k)?;
                 for word in import_words(&target) {
                     for &key in self.files_with(&word, false)?.iter() {
+                        if self.out_of_time() {
+                            break;
+                        }
                         let f = self.scan_file(key)?;
                         for i in 0..f.imports.len() {
                             if !self.import_targets(&f, i as u32)?.contains(&k) {
                                 continue;
                             }
                             let (view, _) = self.import_view(&f, i, level)?;
-                            if !out.iter().any(|v: &ImportView| v.file == view.file && v.line == view.line) {
+                            if listed.insert((view.file.clone(), view.line)) {
                                 out.push(view);
                             }
                             if seen.insert(key) {
@@ -1247,11 +1274,9 @@ impl Graph<'_> {
             }
             // Level 1: every reference (a type used in a signature breaks its
             // users too); further levels: callers. Each definition listed once.
+            let mut listed: FxHashSet<(String, u32)> = FxHashSet::default();
             for e in self.reach(&defs, depth, &[])? {
-                let key = e.symbol.as_ref().map(|s| (s.file.clone(), s.line));
-                let listed = key.is_some()
-                    && out.callers.iter().any(|c| c.symbol.as_ref().map(|s| (s.file.clone(), s.line)) == key);
-                if !listed {
+                if e.symbol.as_ref().is_none_or(|s| listed.insert((s.file.clone(), s.line))) {
                     out.callers.push(e);
                 }
             }
