@@ -646,7 +646,8 @@ type NamedIn = (Rc<Vec<FileKey>>, usize);
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resolution {
     pub defs: Vec<DefId>,
-    /// Several candidates remain.
+    /// Several candidates remain, or the one listed is a guess (a member of
+    /// an untyped value in a dynamic language: [`Graph::unknown_member`]).
     pub ambiguous: bool,
     /// A member of an unknown receiver with more than [`MAX_AMBIGUOUS`]
     /// candidates: `defs` is empty, this counts them.
@@ -2639,25 +2640,30 @@ impl<'i> Graph<'i> {
         (!found.is_empty() && found.len() <= MAX_AMBIGUOUS).then_some(found)
     }
 
-    /// A member of a receiver of unknown type ([`unknown_receiver`]). In
-    /// Python, Ruby and PHP, where it lists the project's one member of the
-    /// name: when a value of the language's own library has a member of that
-    /// name too ([`library_member`]: `dt.month` of a `datetime`, `list.uniq!`),
-    /// only when the file can hold a value of its type as far as its names
-    /// tell: it defines or names the type or one of its subtypes (`dt.month`
-    /// was django's `MonthMixin.month` in 35 files naming neither); else it
-    /// binds to nothing (`refs` counts its line among those naming the
-    /// symbol). A call of a name no library value has is the project's
-    /// method (`column.bigint?`, `manager.compile_delete()`); an attribute
-    /// read may be one set at run time (django's `request.session`, `model._meta`).
+    /// A member of a receiver of unknown type ([`unknown_receiver`]). In the
+    /// dynamic languages (Python, Ruby, PHP, JavaScript), where it lists the
+    /// project's one member of the name, that member is a guess, told by two
+    /// things: whether the file can hold a value of its type as far as its
+    /// names tell (the member is the file's own, or the file defines or names
+    /// the type or one of its subtypes: an import, a construction, an
+    /// annotation), and whether the name is only the project's (a method
+    /// call of a name no value of the language's library has,
+    /// [`library_member`]; an attribute read may be one set at run time,
+    /// django's `request.session`). Both: the member. One: the member, marked
+    /// ambiguous (`manager.compile_delete()` in a file naming no manager;
+    /// `list.sort()` in a file that also uses a `SortableSet`). Neither: no
+    /// binding (`refs` counts the line among those naming the symbol):
+    /// `dt.month` was django's `MonthMixin.month` in 35 files naming neither,
+    /// webpack's `x.length` its `TupleQueue.length` in 1,066 lines.
     fn unknown_member(&self, f: &FileGraph, nd: &NameDefs, class: usize) -> Result<Resolution, SnapshotError> {
         let res = unknown_receiver(nd, class, f.language);
-        if !matches!(f.language, Language::Python | Language::Ruby | Language::Php) || res.defs.len() != 1 {
+        let dynamic = matches!(f.language, Language::Python | Language::Ruby | Language::Php | Language::JavaScript);
+        if !dynamic || res.defs.len() != 1 {
             return Ok(res);
         }
         let Some(c) = nd.candidate(res.defs[0]) else { return Ok(res) };
         let Some(owner) = c.def.parent.as_deref() else { return Ok(res) };
-        if c.id.0 == f.key || (class == 0 && c.def.cat == DefCat::Method && !library_member(f.language, &c.def.name)) {
+        if c.id.0 == f.key {
             return Ok(res);
         }
         // One pass over the file's names (a common base has hundreds of subtypes).
@@ -2666,7 +2672,12 @@ impl<'i> Graph<'i> {
             std::iter::once(owner).chain(levels.iter().flatten().map(String::as_str)).collect();
         let named = f.defs.iter().any(|d| types.contains(d.name.as_str()))
             || (0..f.name_ends.len() as u32).any(|i| types.contains(f.name(i)));
-        Ok(if named { res } else { Resolution::default() })
+        let own_name = class == 0 && c.def.cat == DefCat::Method && !library_member(f.language, &c.def.name);
+        Ok(match (own_name, named) {
+            (true, true) => res,
+            (true, false) | (false, true) => Resolution { ambiguous: true, ..res },
+            (false, false) => Resolution::default(),
+        })
     }
 
     /// The definitions among `nd` of role class `class` that a TS namespace
@@ -3340,10 +3351,10 @@ fn imports_from_outside(language: Language, spec: &str) -> bool {
 /// Whether values of `language`'s own library (built-in types, the standard
 /// library's common classes) have a member named `name`: the lists in
 /// `library/`, written by the scripts beside them from the interpreters.
-/// Python, Ruby and PHP only (false for the others).
+/// Python, Ruby, PHP and JavaScript only (false for the others).
 fn library_member(language: Language, name: &str) -> bool {
     use std::sync::OnceLock;
-    static LISTS: OnceLock<[FxHashSet<String>; 3]> = OnceLock::new();
+    static LISTS: OnceLock<[FxHashSet<String>; 4]> = OnceLock::new();
     let lists = LISTS.get_or_init(|| {
         // PHP's method names are case-insensitive: its list is kept in lower case.
         let read = |list: &str, lower: bool| -> FxHashSet<String> {
@@ -3356,12 +3367,14 @@ fn library_member(language: Language, name: &str) -> bool {
             read(include_str!("library/python.txt"), false),
             read(include_str!("library/ruby.txt"), false),
             read(include_str!("library/php.txt"), true),
+            read(include_str!("library/javascript.txt"), false),
         ]
     });
     match language {
         Language::Python => lists[0].contains(name),
         Language::Ruby => lists[1].contains(name),
         Language::Php => lists[2].contains(&name.to_ascii_lowercase()),
+        Language::JavaScript => lists[3].contains(name),
         _ => false,
     }
 }

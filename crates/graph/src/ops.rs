@@ -887,12 +887,40 @@ pub struct Related {
 impl Graph<'_> {
     /// Supertypes and subtypes of a type (to [`MAX_DEPTH`] levels); for a method,
     /// those of its type plus the methods it overrides and that override it.
+    ///
+    /// A supertype is what the type's supertype references bind to, as `refs`
+    /// binds them (a Python `class A(B)` extends the `B` it imports, never
+    /// Java's `B`); where they bind to nothing the type's own file can show
+    /// (a Rust `impl Trait for T` elsewhere, a reopened Ruby class), the
+    /// types of that name in the type's language family. A subtype is a type
+    /// whose supertype reference binds to one of the types of the level above.
     pub fn hierarchy(&self, target: DefId) -> Result<Hierarchy, GraphError> {
         let (f, d) = self.def(target)?;
         let (type_name, method) = match d.cat {
             DefCat::Type => (d.name.clone(), None),
             DefCat::Method if d.parent.is_some() => (d.parent.clone().unwrap_or_default(), Some(d.name.clone())),
             _ => return Err(GraphError::NotAType(f.qualified_name(&d))),
+        };
+        let family = f.language.family();
+        // The type itself: the target, or a method's type in its file.
+        let own: Vec<DefId> = match method {
+            None => vec![target],
+            Some(_) => {
+                let in_file: Vec<DefId> = f
+                    .defs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| {
+                        t.cat == DefCat::Type && t.name == type_name && t.line <= d.line && d.line <= t.end_line
+                    })
+                    .map(|(i, _)| (f.key, i as u32))
+                    .collect();
+                if in_file.is_empty() {
+                    self.types_in_family(&type_name, family)?
+                } else {
+                    in_file
+                }
+            }
         };
         let mut h = Hierarchy { symbol: Some(self.view(target)?), ..Hierarchy::default() };
         let mut levels: Vec<Vec<String>> = self.supertypes(&type_name)?.iter().cloned().collect();
@@ -908,45 +936,66 @@ impl Graph<'_> {
                 }
             }
         }
+        let mut below = own.clone();
         for (i, level) in levels.iter().enumerate().take(MAX_DEPTH) {
+            let mut this_level: Vec<DefId> = Vec::new();
             for name in level {
-                let types = self.types_named(name)?;
+                let (mut types, by_name) = self.bound_supertypes(&below, name)?;
+                if types.is_empty() && by_name {
+                    types = self.types_in_family(name, family)?;
+                }
                 if types.is_empty() {
                     h.supertypes.push(Related { depth: i + 1, name: name.clone(), symbol: None });
                 }
-                for t in types {
+                for &t in &types {
                     h.supertypes.push(Related { depth: i + 1, name: name.clone(), symbol: Some(self.view(t)?) });
-                    if let Some(m) = &method {
-                        for id in self.members_named(name, m)? {
+                }
+                if let Some(m) = &method {
+                    for id in self.members_named(name, m)? {
+                        if types.iter().any(|t| t.0 == id.0) {
                             h.overrides.push(Related { depth: i + 1, name: m.clone(), symbol: Some(self.view(id)?) });
                         }
                     }
                 }
+                this_level.extend(types);
             }
+            below = this_level;
         }
-        let mut seen: FxHashSet<String> = FxHashSet::default();
-        seen.insert(type_name.clone());
-        let mut frontier = vec![type_name];
+        let mut seen: FxHashSet<DefId> = own.iter().copied().collect();
+        let mut frontier = own;
         for depth in 1..=MAX_DEPTH {
-            let mut next = Vec::new();
-            for t in &frontier {
-                for sub in self.direct_subtypes(t)? {
-                    if !seen.insert(sub.clone()) {
+            let mut next: Vec<DefId> = Vec::new();
+            // The frontier's types by name: each name's files are read once.
+            let mut names: Vec<String> = Vec::new();
+            for &t in &frontier {
+                let n = self.def(t)?.1.name;
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            for name in &names {
+                if self.out_of_time() {
+                    break;
+                }
+                for (sub, ids) in self.direct_subtypes(name, &frontier, family)? {
+                    if ids.is_empty() {
+                        if !h.subtypes.iter().any(|r| r.symbol.is_none() && r.name == sub) {
+                            h.subtypes.push(Related { depth, name: sub.clone(), symbol: None });
+                        }
                         continue;
                     }
-                    let types = self.types_named(&sub)?;
-                    if types.is_empty() {
-                        h.subtypes.push(Related { depth, name: sub.clone(), symbol: None });
-                    }
-                    for id in types {
+                    let ids: Vec<DefId> = ids.into_iter().filter(|id| seen.insert(*id)).collect();
+                    for &id in &ids {
                         h.subtypes.push(Related { depth, name: sub.clone(), symbol: Some(self.view(id)?) });
                     }
                     if let Some(m) = &method {
                         for id in self.members_named(&sub, m)? {
-                            h.overridden_by.push(Related { depth, name: m.clone(), symbol: Some(self.view(id)?) });
+                            if ids.iter().any(|t| t.0 == id.0) {
+                                h.overridden_by.push(Related { depth, name: m.clone(), symbol: Some(self.view(id)?) });
+                            }
                         }
                     }
-                    next.push(sub);
+                    next.extend(ids);
                 }
             }
             if next.is_empty() {
@@ -961,16 +1010,77 @@ impl Graph<'_> {
         Ok(self.name_defs(name)?.items.iter().filter(|c| c.def.cat == DefCat::Type).map(|c| c.id).collect())
     }
 
+    /// The types named `name` of the language family `family`.
+    fn types_in_family(&self, name: &str, family: Language) -> Result<Vec<DefId>, SnapshotError> {
+        let nd = self.name_defs(name)?;
+        Ok(nd
+            .items
+            .iter()
+            .filter(|c| c.def.cat == DefCat::Type && c.language.family() == family)
+            .map(|c| c.id)
+            .collect())
+    }
+
+    /// The types named `name` that the supertype references of the types
+    /// `subs` bind to, read from the subtypes' files; and whether the types
+    /// of that name are to be taken by name instead: no such reference is in
+    /// those files (a Rust `impl Trait for T` elsewhere), or one written
+    /// without a qualifier binds to nothing (a Python base brought in by a
+    /// star import); a qualified one that binds to nothing is a library's
+    /// (`models.Model` of an external `models`).
+    fn bound_supertypes(&self, subs: &[DefId], name: &str) -> Result<(Vec<DefId>, bool), SnapshotError> {
+        let mut out: Vec<DefId> = Vec::new();
+        let (mut seen_ref, mut unbound_plain) = (false, false);
+        for &sub in subs {
+            let (f, d) = self.def(sub)?;
+            for r in &f.refs {
+                if r.role != RefRole::Inherit || f.name(r.name) != name {
+                    continue;
+                }
+                let (PackedReceiver::Type(s) | PackedReceiver::Qualified(s, _)) = r.receiver else { continue };
+                if f.name(s) != d.name || r.line < d.line || r.line > d.end_line {
+                    continue;
+                }
+                seen_ref = true;
+                let defs = self.resolve(&f, r)?.defs;
+                unbound_plain |= defs.is_empty() && matches!(r.receiver, PackedReceiver::Type(_));
+                for t in defs {
+                    if !out.contains(&t) && self.def(t)?.1.cat == DefCat::Type {
+                        out.push(t);
+                    }
+                }
+            }
+        }
+        Ok((out, !seen_ref || unbound_plain))
+    }
+
     fn members_named(&self, parent: &str, name: &str) -> Result<Vec<DefId>, SnapshotError> {
         let nd = self.name_defs(name)?;
         Ok(nd.items.iter().filter(|c| c.def.parent.as_deref() == Some(parent)).map(|c| c.id).collect())
     }
 
-    /// The names of the types that list `name` as a supertype (resolved: a
-    /// supertype reference that binds elsewhere does not count).
-    fn direct_subtypes(&self, name: &str) -> Result<Vec<String>, SnapshotError> {
-        let targets = self.types_named(name)?;
-        let mut out = Vec::new();
+    /// The types that list a type named `name` as a supertype, by name with
+    /// the types they are (those of the file declaring them, around the
+    /// reference), when the reference binds to one of `targets` (a supertype
+    /// reference that binds elsewhere does not count); and Go's implementors
+    /// of an interface named `name` (of `family`).
+    fn direct_subtypes(
+        &self,
+        name: &str,
+        targets: &[DefId],
+        family: Language,
+    ) -> Result<Vec<(String, Vec<DefId>)>, SnapshotError> {
+        let mut out: Vec<(String, Vec<DefId>)> = Vec::new();
+        let mut add = |sub: String, ids: Vec<DefId>| match out.iter_mut().find(|(s, _)| *s == sub) {
+            Some((_, have)) => {
+                for id in ids {
+                    if !have.contains(&id) {
+                        have.push(id);
+                    }
+                }
+            }
+            None => out.push((sub, ids)),
+        };
         for &key in self.files_with(name, false)?.iter() {
             let f = self.scan_file(key)?;
             for r in &f.refs {
@@ -979,17 +1089,40 @@ impl Graph<'_> {
                 }
                 let (PackedReceiver::Type(sub) | PackedReceiver::Qualified(sub, _)) = r.receiver else { continue };
                 let res = self.resolve(&f, r)?;
-                let binds = res.defs.iter().any(|d| targets.contains(d)) || targets.is_empty();
-                let sub = f.name(sub).to_string();
-                if binds && !out.contains(&sub) {
-                    out.push(sub);
+                // As [`Graph::bound_supertypes`]: a plain name binding to
+                // nothing names the family's types of that name.
+                let by_name = res.defs.is_empty()
+                    && matches!(r.receiver, PackedReceiver::Type(_))
+                    && f.language.family() == family;
+                if !by_name && !res.defs.iter().any(|d| targets.contains(d)) {
+                    continue;
                 }
+                let sub = f.name(sub).to_string();
+                // The declaring type: the innermost of that name around the
+                // reference, else any of that name in the file (a Rust `impl`).
+                let around = f
+                    .defs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.cat == DefCat::Type && t.name == sub && t.line <= r.line && r.line <= t.end_line)
+                    .max_by_key(|(_, t)| t.line)
+                    .map(|(i, _)| vec![(key, i as u32)]);
+                let ids = match around {
+                    Some(ids) => ids,
+                    None => f
+                        .defs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, t)| t.cat == DefCat::Type && t.name == sub)
+                        .map(|(i, _)| (key, i as u32))
+                        .collect(),
+                };
+                add(sub, ids);
             }
         }
         for t in self.go_implementors(name)? {
-            if !out.contains(&t) {
-                out.push(t);
-            }
+            let ids = self.types_in_family(&t, family)?;
+            add(t, ids);
         }
         Ok(out)
     }
