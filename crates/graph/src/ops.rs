@@ -214,6 +214,73 @@ impl Graph<'_> {
     /// files; only the files that name one of the types a reference could reach
     /// it through ([`Graph::receiver_files`]) are read, the others counted.
     fn references_counted(&self, targets: &[DefId], roles: &[RefRole]) -> Result<(Vec<Found>, usize), SnapshotError> {
+        let (mut out, mut other_lines) = self.references_direct(targets, roles)?;
+        // A call through a value typed as a supertype (`IShape s; s.Area()`)
+        // is a reference of the supertype's method, and may dispatch to each
+        // method overriding it: listed under those as ambiguous.
+        let mut listed: FxHashSet<(FileKey, u32, DefId)> =
+            out.iter().map(|f| (f.file.key, f.r.line, f.target)).collect();
+        let mut added: FxHashSet<(FileKey, u32)> = FxHashSet::default();
+        for &t in targets {
+            let overridden = self.overridden(t)?;
+            if overridden.is_empty() || self.out_of_time() {
+                continue;
+            }
+            for found in self.references_direct(&overridden, roles)?.0 {
+                // `super.m()` calls the supertype's method itself.
+                let through_super = match found.r.receiver {
+                    PackedReceiver::Type(x) => found.file.name(x).starts_with(crate::extract::SUPER_OF),
+                    _ => false,
+                };
+                if found.ambiguous || through_super || !listed.insert((found.file.key, found.r.line, t)) {
+                    continue;
+                }
+                added.insert((found.file.key, found.r.line));
+                out.push(Found { ambiguous: true, target: t, ..found });
+            }
+        }
+        if !added.is_empty() {
+            other_lines = other_lines.saturating_sub(added.len());
+            out.sort_by(|a, b| a.file.path.cmp(&b.file.path).then(a.r.line.cmp(&b.r.line)));
+        }
+        Ok((out, other_lines))
+    }
+
+    /// The methods a method `t` overrides or implements: those of its name in
+    /// its type's supertypes (every level), of its language family.
+    fn overridden(&self, t: DefId) -> Result<Vec<DefId>, SnapshotError> {
+        let (f, d) = self.def(t)?;
+        let Some(parent) = d.parent.as_deref().filter(|_| d.cat == DefCat::Method) else { return Ok(Vec::new()) };
+        // Constructors are not dispatched (`Child.new` runs the base's).
+        let constructor = (f.language == Language::Ruby && d.name == super::RUBY_CONSTRUCTOR)
+            || super::constructor_name(f.language, parent) == Some(d.name.as_str());
+        if constructor {
+            return Ok(Vec::new());
+        }
+        let levels = self.supertypes(parent)?;
+        if levels.is_empty() {
+            return Ok(Vec::new());
+        }
+        let nd = self.name_defs(&d.name)?;
+        let family = f.language.family();
+        let mut out = Vec::new();
+        for name in levels.iter().flatten() {
+            for c in nd.items.iter() {
+                if c.def.parent.as_deref() == Some(name.as_str())
+                    && c.def.cat == DefCat::Method
+                    && c.language.family() == family
+                    && c.id != t
+                    && !out.contains(&c.id)
+                {
+                    out.push(c.id);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// [`Graph::references_counted`] without the calls through supertypes.
+    fn references_direct(&self, targets: &[DefId], roles: &[RefRole]) -> Result<(Vec<Found>, usize), SnapshotError> {
         let mut names: Vec<String> = Vec::new();
         // Names read only for the constructions they make: Ruby's `Store.new`
         // calls `Store#initialize`, TS's `new Store()` `Store.constructor`
