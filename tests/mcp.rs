@@ -170,6 +170,7 @@ fn every_tool_answers_on_a_fixture_project() {
             "codegraph_status",
             "codegraph_summary",
             "codegraph_symbol",
+            "codegraph_sync_git",
             "codegraph_tree",
             "codegraph_unlink",
             "codegraph_update",
@@ -234,6 +235,9 @@ fn every_tool_answers_on_a_fixture_project() {
     assert!(full.to_string().len() > 240 && full["truncated"] == false, "{full}");
     assert!(cut.to_string().len() <= 240 && cut["truncated"] == true, "{cut}");
     assert!(c.call_json("codegraph_status", json!({"max_tokens": 5000}))["statistics"]["files"].as_u64().is_some());
+    // Not a git repository: said, with what to use instead.
+    let (err, text) = c.call("codegraph_sync_git", json!({}));
+    assert!(err && text.contains("not in a git repository") && text.contains("cg update"), "{text}");
     let n = c.call_json("codegraph_graph", json!({"seed": "rust/shapes.rs", "relations": ["imports"]}));
     assert_eq!(n["nodes"][0]["name"], "rust/shapes.rs", "{n}");
     let (err, text) = c.call("codegraph_graph", json!({"seed": "Point", "relations": ["friends"]}));

@@ -42,6 +42,12 @@ enum Command {
     Compact(update::CompactArgs),
     /// Follow file system changes and keep the index up to date until stopped.
     Watch(update::WatchArgs),
+    /// Bring the index to HEAD and the work tree: only the files git reports
+    /// changed since the index's commit are looked at.
+    SyncGit(update::SyncGitArgs),
+    /// Install or uninstall git hooks that run `cg sync-git` after commits,
+    /// merges, checkouts and rewrites.
+    Hooks(update::HooksArgs),
     /// Find where a term occurs.
     Query(query::Args),
     /// What one file declares: header comments, types, methods, properties.
@@ -128,6 +134,7 @@ pub fn main() -> ExitCode {
             | Command::Update(_)
             | Command::Compact(_)
             | Command::Watch(_)
+            | Command::SyncGit(_)
             | Command::Embed(_)
             | Command::Extract(_)
     );
@@ -142,6 +149,8 @@ pub fn main() -> ExitCode {
         Command::Remove(args) => update::remove(args),
         Command::Compact(args) => update::compact(args),
         Command::Watch(args) => update::watch(args),
+        Command::SyncGit(args) => update::sync_git(args),
+        Command::Hooks(args) => update::hooks(args),
         Command::Query(args) => query::run(args),
         Command::Signature(args) => signature::one(args),
         Command::Snippet(args) => signature::snippet(args),

@@ -190,3 +190,97 @@ pub fn watch(args: WatchArgs) -> Result<()> {
     watch::watch(&root, &options, &stop, &mut on_event)?;
     Ok(())
 }
+
+#[derive(clap::Args)]
+pub struct SyncGitArgs {
+    /// The commit to sync from (default: the one the index records).
+    #[arg(long, value_name = "REV")]
+    from: Option<String>,
+    /// The commit to sync to: HEAD, with the work tree's changes (the default;
+    /// cg indexes files as they are on disk).
+    #[arg(long, value_name = "REV")]
+    to: Option<String>,
+    /// Print nothing (the hooks' way).
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    writer: WriterFlags,
+}
+
+/// `cg sync-git`: the files commits changed since the index's commit, as one update.
+pub fn sync_git(args: SyncGitArgs) -> Result<()> {
+    let root = project_root(&args.writer.project)?;
+    let r = project::git::sync(&root, args.from.as_deref(), args.to.as_deref(), &|_| {})?;
+    if args.quiet {
+        return Ok(());
+    }
+    let mut out = io::stdout().lock();
+    if args.writer.json {
+        serde_json::to_writer(&mut out, &codegraph::mcp::json::sync_report(&r))?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let short = |c: &str| c.chars().take(12).collect::<String>();
+    let to = r.to.as_ref().map_or("no commit yet".to_string(), |s| {
+        format!("{}{}", short(&s.commit), if s.dirty { " and the work tree's changes" } else { "" })
+    });
+    match (&r.rescan, &r.from) {
+        (Some(why), _) => writeln!(out, "every file looked at: {why}")?,
+        (None, Some(from)) => writeln!(out, "{} file(s) changed in git since {}", r.changed, short(from))?,
+        (None, None) => {}
+    }
+    for note in &r.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    let u = &r.update;
+    for (label, list) in [("added", &u.added), ("updated", &u.updated), ("removed", &u.removed)] {
+        for p in list.iter().take(20) {
+            writeln!(out, "{label}: {p}")?;
+        }
+        if list.len() > 20 {
+            writeln!(out, "{label}: ... and {} more", list.len() - 20)?;
+        }
+    }
+    if u.changed() {
+        writeln!(
+            out,
+            "index at {to}: generation {} (was {}): {} added, {} updated, {} removed",
+            u.generation,
+            u.previous_generation,
+            u.added.len(),
+            u.updated.len(),
+            u.removed.len()
+        )?;
+    } else {
+        writeln!(out, "index at {to}: no indexed file changed")?;
+    }
+    Ok(())
+}
+
+#[derive(clap::Args)]
+pub struct HooksArgs {
+    /// install: sync after commits, merges, checkouts and rewrites;
+    /// uninstall: take that out again.
+    #[arg(value_parser = ["install", "uninstall"])]
+    action: String,
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+}
+
+/// `cg hooks install|uninstall`.
+pub fn hooks(args: HooksArgs) -> Result<()> {
+    let root = project_root(&args.project)?;
+    let r = match args.action.as_str() {
+        "install" => project::git::install_hooks(&root)?,
+        _ => project::git::uninstall_hooks(&root)?,
+    };
+    let mut out = io::stdout().lock();
+    for (hook, done) in &r.hooks {
+        writeln!(out, "{}: {done}", super::shown(&r.dir.join(hook).display().to_string()))?;
+    }
+    if args.action == "install" {
+        writeln!(out, "each runs `cg sync-git` in the background (nothing when `cg` is not on PATH)")?;
+    }
+    Ok(())
+}

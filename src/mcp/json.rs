@@ -250,6 +250,9 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
         "last_update": m.created_unix_ms / 1000,
         "database_size_bytes": project::store_bytes(root),
     });
+    if let Some(git) = git_status(root, m) {
+        value["git"] = git;
+    }
     if !m.excluded_dirs.is_empty() {
         value["folders_excluded"] = json!(m.excluded_dirs);
     }
@@ -296,6 +299,47 @@ pub fn update_report(r: &project::UpdateReport) -> Value {
         "visible_ms": r.visible_ms,
         "duration_ms": r.duration_ms,
     })
+}
+
+/// What `cg sync-git` / `codegraph_sync_git` did: the commits, why every file
+/// was looked at when it was, and the update.
+pub fn sync_report(r: &project::git::SyncReport) -> Value {
+    let mut v = update_report(&r.update);
+    v["from_commit"] = json!(r.from);
+    v["to_commit"] = json!(r.to.as_ref().map(|s| &s.commit));
+    v["work_tree_changes"] = json!(r.to.as_ref().is_some_and(|s| s.dirty));
+    v["files_changed_in_git"] = json!(r.changed);
+    if let Some(why) = &r.rescan {
+        v["rescan"] = json!(why);
+    }
+    if !r.notes.is_empty() {
+        v["notes"] = json!(r.notes);
+    }
+    // Changed paths that are no indexed source files are expected here.
+    v.as_object_mut().map(|o| o.remove("ignored"));
+    v
+}
+
+/// The commit the index reflects, HEAD, and the files changed since
+/// (`None` outside a git repository).
+pub fn git_status(root: &Path, m: &project::Manifest) -> Option<Value> {
+    if !project::git::in_repository(root) {
+        return None;
+    }
+    let head = project::git::state(root);
+    let mut v = json!({
+        "indexed_commit": m.git.as_ref().map(|g| &g.commit),
+        "indexed_with_work_tree_changes": m.git.as_ref().is_some_and(|g| g.dirty),
+        "head": head.as_ref().map(|g| &g.commit),
+    });
+    if let Some(g) = &m.git {
+        if let Ok(changed) = project::git::changed_since(root, &g.commit) {
+            const SHOWN: usize = 50;
+            v["files_changed_since"] = json!(changed.paths.len());
+            v["changed"] = json!(changed.paths.iter().take(SHOWN).collect::<Vec<_>>());
+        }
+    }
+    Some(v)
 }
 
 /// SummaryResult without `auto_generated`: the content already holds the detected

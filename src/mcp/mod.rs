@@ -747,6 +747,20 @@ impl CodegraphServer {
     }
 
     #[tool(
+        name = "codegraph_sync_git",
+        description = "Bring the index to HEAD and the work tree after commits, a pull, a branch switch or a rebase: only the files git reports changed since the index's commit (or from_commit) are re-indexed, as one change; every file is looked at (and the answer says why) when that commit is unknown, an ignore file changed or most of the tree changed. Returns {success, from_commit, to_commit, work_tree_changes, files_changed_in_git, rescan?, notes?, generation, added, updated, removed, duration_ms}."
+    )]
+    async fn codegraph_sync_git(&self, Parameters(p): Parameters<SyncGitParams>) -> Result<CallToolResult, ErrorData> {
+        self.blocking_fit(p.max_tokens, move |me| {
+            let root = me.root()?;
+            let report = project::git::sync(&root, p.from_commit.as_deref(), p.to_commit.as_deref(), &|_| {})
+                .map_err(|e| e.to_string())?;
+            Ok(json::sync_report(&report))
+        })
+        .await
+    }
+
+    #[tool(
         name = "codegraph_update_batch",
         description = "Re-index several files as one change: either all of it becomes visible or none of it (an unknown path fails the whole batch). Use after a refactoring touching many files. Returns the same fields as codegraph_update, summed."
     )]

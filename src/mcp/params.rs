@@ -364,3 +364,17 @@ pub struct OnlyMaxTokens {
     )]
     pub max_tokens: Option<u64>,
 }
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SyncGitParams {
+    #[schemars(
+        description = "Answer at most about this many tokens (4 bytes each): the longest lists are cut (and long texts shortened), and the answer says truncated."
+    )]
+    pub max_tokens: Option<u64>,
+    #[schemars(description = "The commit to sync from (default: the one the index records).")]
+    pub from_commit: Option<String>,
+    #[schemars(
+        description = "The commit to sync to: HEAD, with the work tree's changes (the default; files are read as they are on disk)."
+    )]
+    pub to_commit: Option<String>,
+}

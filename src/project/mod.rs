@@ -8,6 +8,7 @@
 
 pub mod docs;
 pub mod embed;
+pub mod git;
 pub mod links;
 mod signature;
 pub mod summary;
@@ -121,6 +122,8 @@ pub fn init(
     let model = vector_model(&config)?;
     let model_name = model.as_ref().map(|m| m.name.clone());
     let walk = config.walk_options()?;
+    // Read before the walk: a commit made during it is at worst synced again.
+    let git = git::state(&root);
     let previous = read_manifest(&root).ok();
     let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
     let name = options
@@ -169,6 +172,7 @@ pub fn init(
         excluded_dirs: summary.excluded_dirs.clone(),
         unsupported_files: summary.unsupported.clone(),
         graph: summary.graph,
+        git,
     };
     let manifest_bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     write_atomic(&dir.join(MANIFEST), &manifest_bytes)?;

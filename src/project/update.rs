@@ -100,11 +100,15 @@ pub struct UpdateOptions {
     /// A named path that neither exists nor was indexed is passed over instead of
     /// being an error (a watcher sees files that come and go within a batch).
     pub lenient: bool,
+    /// The commit the index reflects once this update is done, to record in
+    /// the manifest (`cg sync-git`). A rescan of the whole tree records HEAD
+    /// by itself; an update of some files keeps what was recorded.
+    pub git: Option<super::GitState>,
 }
 
 impl Default for UpdateOptions {
     fn default() -> Self {
-        UpdateOptions { lock_wait: DEFAULT_LOCK_WAIT, lenient: false }
+        UpdateOptions { lock_wait: DEFAULT_LOCK_WAIT, lenient: false, git: None }
     }
 }
 
@@ -127,6 +131,14 @@ pub fn update(
         return Err(ProjectError::NotIndexed { path: root });
     }
     let _lock = WriteLock::acquire_waiting(&dir, options.lock_wait)?;
+    // What the index reflects in git once done: given, or HEAD for a rescan
+    // of the whole tree, read before the walk (a commit made during it is at
+    // worst synced again, never missed).
+    let whole_rescan = matches!(request, Request::Update(paths) if paths.iter().any(|p| {
+        let p = p.trim();
+        p.is_empty() || p == "." || Path::new(p) == root
+    }));
+    let git = options.git.clone().or_else(|| if whole_rescan { super::git::state(&root) } else { None });
     let mut laps = Laps::new();
     let config = read_config(&root)?.unwrap_or_default();
     let index = Index::open(&root)?;
@@ -387,6 +399,14 @@ pub fn update(
     // not indexed before changes nothing else.
     if let Some((_, after)) = skipped.filter(|(before, after)| before != after) {
         write_skipped(&dir, &after)?;
+    }
+    if let (Some(state), Ok(mut current)) = (git, super::read_manifest(&root)) {
+        if current.git.as_ref() != Some(&state) {
+            current.git = Some(state);
+            let bytes = serde_json::to_vec_pretty(&current).unwrap_or_default();
+            write_atomic(&dir.join(MANIFEST), &bytes)?;
+            sync_dir(&dir);
+        }
     }
     // Also when nothing changed: a writer killed after its switch left the
     // previous generation's files behind.
@@ -724,6 +744,7 @@ fn commit(
         excluded_dirs: prev.excluded_dirs.clone(),
         unsupported_files: prev.unsupported_files.clone(),
         graph: prev.graph.plus(totals.graph).minus(gone),
+        git: prev.git.clone(),
     };
     if compact {
         // Distinct terms: a union of the new segments' dictionaries.

@@ -120,7 +120,7 @@ pub fn watch(
         batch.clear();
         rescan = false;
         first = None;
-        let opts = UpdateOptions { lock_wait: options.lock_wait, lenient: true };
+        let opts = UpdateOptions { lock_wait: options.lock_wait, lenient: true, git: None };
         match update(&root, &Request::Update(paths), &opts, &|_| {}) {
             Ok(report) => on_event(WatchEvent::Updated(report)),
             Err(e) => on_event(WatchEvent::Failed(e)),

@@ -161,6 +161,9 @@ pub enum ProjectError {
     UnknownLanguage(String),
     #[error("{0}")]
     Model(String),
+    /// A `git` command failed or the project is not in a repository.
+    #[error("{0}")]
+    Git(String),
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
     #[error(transparent)]
@@ -215,6 +218,20 @@ pub struct Manifest {
     /// The code graph's totals over live files.
     #[serde(default)]
     pub graph: GraphCounts,
+    /// The commit the index reflects, in a git repository: recorded by a full
+    /// build or rescan and by `cg sync-git`; an update of some files keeps it
+    /// (the files it changed are among those changed since).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git: Option<GitState>,
+}
+
+/// What a generation was built from in a git repository.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct GitState {
+    /// The commit HEAD named (40 hex digits).
+    pub commit: String,
+    /// Whether the work tree held changes besides it (edits, new files).
+    pub dirty: bool,
 }
 
 /// Definitions and references by role, over a set of files.
