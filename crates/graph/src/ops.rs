@@ -199,6 +199,10 @@ struct Found {
     target: DefId,
 }
 
+/// A method whose name more lines hold than this is not looked up through
+/// the methods it overrides ([`Graph::overridden`]).
+pub const DISPATCH_MAX_LINES: usize = 256;
+
 impl Graph<'_> {
     /// The references (of the given roles; empty: all) that resolve to any of
     /// `targets`, in path and line order.
@@ -247,10 +251,18 @@ impl Graph<'_> {
     }
 
     /// The methods a method `t` overrides or implements: those of its name in
-    /// its type's supertypes (every level), of its language family.
+    /// its type's supertypes (every level), of its language family. None when
+    /// more than [`DISPATCH_MAX_LINES`] lines name it: a root type's
+    /// `ToString` is called on every value, mcs's `Expression.Emit` on
+    /// thousands of lines, and each of hundreds of overrides would list every
+    /// one (on mono, `refs` p99 went from 99 ms to 3.7 s, its answers 13
+    /// times longer); those lines are counted, not listed.
     fn overridden(&self, t: DefId) -> Result<Vec<DefId>, SnapshotError> {
         let (f, d) = self.def(t)?;
         let Some(parent) = d.parent.as_deref().filter(|_| d.cat == DefCat::Method) else { return Ok(Vec::new()) };
+        if self.lines_naming(&d.name, false)? > DISPATCH_MAX_LINES {
+            return Ok(Vec::new());
+        }
         // Constructors are not dispatched (`Child.new` runs the base's).
         let constructor = (f.language == Language::Ruby && d.name == super::RUBY_CONSTRUCTOR)
             || super::constructor_name(f.language, parent) == Some(d.name.as_str());
