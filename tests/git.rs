@@ -148,6 +148,17 @@ fn sync_touches_exactly_the_files_commits_changed_and_answers_as_a_fresh_init() 
     let r = cg_json(p, &["sync-git"]);
     assert_eq!(r["changed"], false);
     assert_eq!(r["files_changed_in_git"], 0);
+
+    // The work tree's changes are indexed with the commit; only later edits
+    // count as changed since indexing.
+    write(p, "lib/draft.py", "def draft():\n    return helper(6)\n");
+    assert_eq!(cg_json(p, &["status"])["git"]["changed"], serde_json::json!(["lib/draft.py"]));
+    assert_eq!(sorted(&cg_json(p, &["sync-git"])["added"]), ["lib/draft.py"]);
+    let git_status = cg_json(p, &["status"])["git"].clone();
+    assert_eq!(git_status["files_changed_since"], 0, "{git_status}");
+    assert_eq!(git_status["indexed_with_work_tree_changes"], true);
+    write(p, "lib/draft.py", "def draft():\n    return helper(7)\n");
+    assert_eq!(cg_json(p, &["status"])["git"]["changed"], serde_json::json!(["lib/draft.py"]));
 }
 
 #[test]

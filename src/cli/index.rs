@@ -235,14 +235,14 @@ pub fn status(args: StatusArgs) -> Result<()> {
         project::store_bytes(&root) as f64 / 1048576.0,
         ago(m.created_unix_ms)
     )?;
-    if let Some(git) = codegraph::mcp::json::git_status(&root, &m) {
+    if let Some(git) = codegraph::mcp::json::git_status(&root, &index, &m) {
         let short = |v: &serde_json::Value| v.as_str().map_or("none".to_string(), |c| c.chars().take(12).collect());
         let dirty = if git["indexed_with_work_tree_changes"] == true { " with the work tree's changes" } else { "" };
         writeln!(out, "git: index at {}{dirty}, HEAD {}", short(&git["indexed_commit"]), short(&git["head"]))?;
         match git["files_changed_since"].as_u64() {
-            Some(0) => writeln!(out, "git: no file changed since the index's commit")?,
+            Some(0) => writeln!(out, "git: no file changed since it was indexed")?,
             Some(n) => {
-                writeln!(out, "git: {n} file(s) changed since the index's commit (`cg sync-git` applies them):")?;
+                writeln!(out, "git: {n} file(s) changed since they were indexed (`cg sync-git` applies them):")?;
                 for p in git["changed"].as_array().into_iter().flatten().take(10) {
                     writeln!(out, "  {}", super::shown(p.as_str().unwrap_or("")))?;
                 }

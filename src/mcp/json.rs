@@ -250,7 +250,7 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
         "last_update": m.created_unix_ms / 1000,
         "database_size_bytes": project::store_bytes(root),
     });
-    if let Some(git) = git_status(root, m) {
+    if let Some(git) = git_status(root, index, m) {
         value["git"] = git;
     }
     if !m.excluded_dirs.is_empty() {
@@ -320,9 +320,10 @@ pub fn sync_report(r: &project::git::SyncReport) -> Value {
     v
 }
 
-/// The commit the index reflects, HEAD, and the files changed since
-/// (`None` outside a git repository).
-pub fn git_status(root: &Path, m: &project::Manifest) -> Option<Value> {
+/// The commit the index reflects, HEAD, and the files changed since it was
+/// indexed (among those git reports changed since that commit; `None`
+/// outside a git repository).
+pub fn git_status(root: &Path, index: &Index, m: &project::Manifest) -> Option<Value> {
     if !project::git::in_repository(root) {
         return None;
     }
@@ -335,8 +336,9 @@ pub fn git_status(root: &Path, m: &project::Manifest) -> Option<Value> {
     if let Some(g) = &m.git {
         if let Ok(changed) = project::git::changed_since(root, &g.commit) {
             const SHOWN: usize = 50;
-            v["files_changed_since"] = json!(changed.paths.len());
-            v["changed"] = json!(changed.paths.iter().take(SHOWN).collect::<Vec<_>>());
+            let changed = project::git::changed_since_indexed(index, &changed.paths);
+            v["files_changed_since"] = json!(changed.len());
+            v["changed"] = json!(changed.iter().take(SHOWN).collect::<Vec<_>>());
         }
     }
     Some(v)

@@ -112,6 +112,33 @@ pub struct Changed {
     pub not_utf8: usize,
 }
 
+/// Of `paths` (git's changes since a commit), those whose indexed version is
+/// not what is on disk now: indexed and changed or deleted, or a source file
+/// of an indexed language on disk and not indexed (a sync with the work
+/// tree's changes indexed them as they were; only later edits count).
+pub fn changed_since_indexed(index: &super::Index, paths: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in paths {
+        let abs = index.root.join(p);
+        let on_disk = fs::symlink_metadata(&abs).ok().filter(|m| m.is_file());
+        let indexed = index.locate(p).ok().flatten();
+        let changed = match (&indexed, &on_disk) {
+            (None, None) => false,
+            (None, Some(_)) => crate::lang::Language::from_path(&abs).is_some(),
+            (Some(_), None) => true,
+            (Some(f), Some(meta)) => {
+                let same_stamp =
+                    meta.len() == f.slot.meta.size && crate::safe_fs::mtime_ns(meta) == f.slot.meta.mtime_ns;
+                !same_stamp && fs::read(&abs).map_or(true, |b| xxhash_rust::xxh3::xxh3_64(&b) != f.slot.meta.hash)
+            }
+        };
+        if changed {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
 /// Ignore files whose change can make files come into or leave the index.
 fn is_ignore_file(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
