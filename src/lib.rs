@@ -26,6 +26,7 @@
 
 #![deny(unsafe_code)]
 
+pub mod lsp;
 pub mod mcp;
 pub mod project;
 

@@ -5,6 +5,7 @@ mod extract;
 mod graph;
 mod index;
 mod links;
+mod lsp;
 mod mcp;
 mod model;
 mod query;
@@ -32,6 +33,8 @@ enum Command {
     Bench(bench::Args),
     /// Serve the project to an AI agent over MCP (stdio).
     Mcp(mcp::Args),
+    /// Serve the project to an editor over the Language Server Protocol (stdio).
+    Lsp(lsp::Args),
     /// Index a project: walk, extract and write `.codegraph/`.
     Init(index::InitArgs),
     /// Bring files or folders up to date in the index; no path: rescan the tree.
@@ -150,6 +153,7 @@ pub fn main() -> ExitCode {
         Command::Compact(args) => update::compact(args),
         Command::Watch(args) => update::watch(args),
         Command::SyncGit(args) => update::sync_git(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Hooks(args) => update::hooks(args),
         Command::Query(args) => query::run(args),
         Command::Signature(args) => signature::one(args),

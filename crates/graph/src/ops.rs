@@ -72,6 +72,51 @@ impl Graph<'_> {
 
     /// [`Graph::view`] from the definition's file, read.
     #[doc(hidden)]
+    /// The definitions `word`, written on `line` of the indexed file `path`,
+    /// means, and whether that is a guess among several (an editor's "go to
+    /// definition"): the definition declared there; else the reference of
+    /// that name on that line, resolved as `refs` resolves it; else every
+    /// definition of the name (ambiguous when several).
+    pub fn defs_at(&self, path: &str, line: u32, word: &str) -> Result<(Vec<DefId>, bool), GraphError> {
+        let Some(file) = self.index.locate(path)? else {
+            return Err(GraphError::NoSuchFile(path.to_string()));
+        };
+        let f = self.file((file.segment, file.slot_id))?;
+        let declared: Vec<DefId> = f
+            .defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.line == line && d.name == word)
+            .map(|(i, _)| (f.key, i as u32))
+            .collect();
+        if !declared.is_empty() {
+            return Ok((declared, false));
+        }
+        let mut found: Vec<DefId> = Vec::new();
+        let mut ambiguous = false;
+        for r in f.refs.iter().filter(|r| r.line == line && f.name(r.name) == word) {
+            let res = self.resolve(&f, r)?;
+            ambiguous |= res.ambiguous;
+            for d in res.defs {
+                if !found.contains(&d) {
+                    found.push(d);
+                }
+            }
+        }
+        if !found.is_empty() {
+            return Ok((found, ambiguous));
+        }
+        match self.find(word) {
+            Ok(all) => {
+                let several = all.len() > 1;
+                Ok((all, several))
+            }
+            Err(GraphError::NoSuchSymbol(_)) => Ok((Vec::new(), false)),
+            Err(GraphError::TooManyDefinitions(..)) => Ok((Vec::new(), true)),
+            Err(e) => Err(e),
+        }
+    }
+
     pub fn view_read(&self, id: DefId) -> Result<DefView, SnapshotError> {
         let (f, d) = self.def(id)?;
         Ok(view_of(&f, &d))
