@@ -4,7 +4,7 @@
 //! Capabilities: `workspace/symbol` (the ranked subword search), definition,
 //! references, hover, document symbols (nested by extent), implementation
 //! (overrides and subtypes), call hierarchy (incoming and outgoing calls) and
-//! type hierarchy (supertypes, subtypes). What the graph marks ambiguous is
+//! type hierarchy (direct supertypes and subtypes). What the graph marks ambiguous is
 //! answered with every candidate, never one guessed.
 //!
 //! Saves (`didSave`) and watched-file changes update the index on a thread of
@@ -74,8 +74,11 @@ pub fn serve(start: Option<PathBuf>) -> io::Result<()> {
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_default();
     let mut server = Server::new(&folder);
+    let mut caps = serde_json::to_value(capabilities()).unwrap_or_else(|_| json!({}));
+    // (Not a field of lsp-types' capabilities yet.)
+    caps["typeHierarchyProvider"] = json!(true);
     let result = json!({
-        "capabilities": capabilities(),
+        "capabilities": caps,
         "serverInfo": {"name": "codegraph", "version": env!("CARGO_PKG_VERSION")},
     });
     send(&mut out, Response::new_ok(id, result).into())?;
@@ -319,6 +322,16 @@ impl Server {
             "callHierarchy/outgoingCalls" => {
                 let q: lsp::CallHierarchyOutgoingCallsParams = params(p)?;
                 json!(at.outgoing(&q.item)?)
+            }
+            "textDocument/prepareTypeHierarchy" => {
+                let q: lsp::TypeHierarchyPrepareParams = params(p)?;
+                let (defs, _) = at.defs_at(&q.text_document_position_params)?;
+                let types = defs.iter().filter(|d| at.is_type(d));
+                json!(types.filter_map(|d| at.item(d)).map(type_item).collect::<Vec<_>>())
+            }
+            "typeHierarchy/supertypes" | "typeHierarchy/subtypes" => {
+                let q: lsp::TypeHierarchySupertypesParams = params(p)?;
+                json!(at.related_types(&q.item, r.method == "typeHierarchy/supertypes")?)
             }
             other => return Err((ErrorCode::MethodNotFound, format!("{other}: not answered by codegraph"))),
         };
@@ -616,6 +629,44 @@ impl Place<'_> {
         ids.into_iter().find(|&id| self.g.view(id).is_ok_and(|v| v.name == item.name))
     }
 
+    fn is_type(&self, d: &DefView) -> bool {
+        self.g
+            .find(&format!("{}:{}", d.file, d.line))
+            .ok()
+            .into_iter()
+            .flatten()
+            .any(|id| self.g.def(id).is_ok_and(|(_, def)| def.name == d.name && def.cat == crate::graph::DefCat::Type))
+    }
+
+    /// The direct supertypes (`up`) or subtypes of a type hierarchy item, as
+    /// `cg hierarchy` finds them (those outside the project have no item).
+    fn related_types(
+        &self,
+        item: &lsp::TypeHierarchyItem,
+        up: bool,
+    ) -> Result<Vec<lsp::TypeHierarchyItem>, (ErrorCode, String)> {
+        let call = lsp::CallHierarchyItem {
+            name: item.name.clone(),
+            kind: item.kind,
+            tags: None,
+            detail: item.detail.clone(),
+            uri: item.uri.clone(),
+            range: item.range,
+            selection_range: item.selection_range,
+            data: item.data.clone(),
+        };
+        let Some(id) = self.item_def(&call) else { return Ok(Vec::new()) };
+        let h = self.g.hierarchy(id).map_err(internal)?;
+        let list = if up { &h.supertypes } else { &h.subtypes };
+        Ok(list
+            .iter()
+            .filter(|r| r.depth == 1)
+            .filter_map(|r| r.symbol.as_ref())
+            .filter_map(|s| self.item(s))
+            .map(type_item)
+            .collect())
+    }
+
     fn incoming(
         &self,
         item: &lsp::CallHierarchyItem,
@@ -645,6 +696,20 @@ impl Place<'_> {
             out.push(lsp::CallHierarchyOutgoingCall { to, from_ranges });
         }
         Ok(out)
+    }
+}
+
+/// A call hierarchy item as a type hierarchy's (the same fields).
+fn type_item(i: lsp::CallHierarchyItem) -> lsp::TypeHierarchyItem {
+    lsp::TypeHierarchyItem {
+        name: i.name,
+        kind: i.kind,
+        tags: None,
+        detail: i.detail,
+        uri: i.uri,
+        range: i.range,
+        selection_range: i.selection_range,
+        data: i.data,
     }
 }
 

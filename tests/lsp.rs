@@ -242,6 +242,29 @@ fn every_capability_answers_as_the_cli_does() {
     let impls = places(&root, &c.result("textDocument/implementation", at(&root, "store/store.go", 10, 1)));
     assert!(impls.contains(&"store/store.go:18".to_string()), "{impls:?}");
 
+    // Type hierarchy: direct supertypes and subtypes, as `cg hierarchy`
+    // (Store embeds Base and implements Adder).
+    let items = c.result("textDocument/prepareTypeHierarchy", at(&root, "store/store.go", 13, 6));
+    assert_eq!(items[0]["name"], "Store", "{items}");
+    let up = c.result("typeHierarchy/supertypes", json!({"item": items[0]}));
+    let mut names: Vec<&str> = up.as_array().unwrap().iter().map(|i| i["detail"].as_str().unwrap()).collect();
+    names.sort();
+    let h = cli(&root, &["hierarchy", "Store"]);
+    let mut want: Vec<&str> = h["hierarchy"][0]["supertypes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["symbol"]["qualified_name"].as_str().unwrap())
+        .collect();
+    want.sort();
+    assert_eq!(names, want);
+    assert_eq!(names, ["store.Adder", "store.Base"]);
+    let base = c.result("textDocument/prepareTypeHierarchy", at(&root, "store/store.go", 4, 6));
+    let down = c.result("typeHierarchy/subtypes", json!({"item": base[0]}));
+    assert_eq!(down[0]["detail"], "store.Store", "{down}");
+    // A method is no type.
+    assert_eq!(c.result("textDocument/prepareTypeHierarchy", at(&root, "store/store.go", 18, 17)), json!([]));
+
     // Call hierarchy: incoming and outgoing, as `cg callers` / `cg callees`.
     let items = c.result("textDocument/prepareCallHierarchy", at(&root, "store/store.go", 18, 17));
     assert_eq!(items.as_array().unwrap().len(), 1);
@@ -312,7 +335,7 @@ fn saves_update_the_index_and_bad_input_gets_errors() {
     }
 
     // Saves and requests interleaved: every request answered.
-    for i in 0..50 {
+    for i in 0..1000 {
         fs::write(root.join("store/extra.go"), format!("package store\n\nfunc Churn{i}() {{}}\n")).unwrap();
         c.notify("textDocument/didSave", json!({"textDocument": {"uri": uri(&root.join("store/extra.go"))}}));
         let defs = c.result("textDocument/definition", at(&root, "cmd/main.go", 11, 3));
