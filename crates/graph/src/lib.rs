@@ -2088,7 +2088,6 @@ impl<'i> Graph<'i> {
         if !nd.any[class] {
             return Ok(Resolution::default());
         }
-        let of_parents = |parents: &[String]| nd.select(class, &nd.of_parents(parents), |_| true);
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // A supertype reference's receiver is its subtype; a qualifier it is
         // written with (`models.Model`) is read as a receiver name.
@@ -2211,255 +2210,287 @@ impl<'i> Graph<'i> {
             return Ok(done(self.super_members(f, &nd, class, t, 0)?));
         }
         if let Some(t) = receiver_type {
-            if f.language == Language::Go {
-                let visible = match receiver {
-                    PackedReceiver::Type(_) => self.go_visible_members(f, &nd, class, &t)?,
-                    PackedReceiver::Member(ft, m) => match self.owner_type(f, f.name(ft))? {
-                        Some(owner) => self.go_field_type_members(f, &nd, class, &owner, f.name(m), &t)?,
-                        None => Vec::new(),
-                    },
-                    _ => Vec::new(),
-                };
-                if !visible.is_empty() {
-                    return Ok(done(visible));
-                }
-            }
-            let mut found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &t)?);
-            if found.len() > 1 && (own_class_body(f.language) || f.language == Language::Rust) {
-                // `self.children` in `class Node` of tree.py is that class's,
-                // not also migrations' `class Node` (a type the file defines
-                // is the one its name means there, and these languages keep
-                // a class's members in its body); in Python, one it inherits
-                // is its bases' as the file names them (`class Q(tree.Node)`:
-                // that `Node`'s, not also the other's). Rust's fields are in
-                // the struct's body, and an `impl` beside it holds the
-                // methods the file's code calls (rustc's UI tests each
-                // declare a `struct Foo`: `Foo { first: 1, second: 2 }` was
-                // listed under every `Foo`'s `second`).
-                let types = self.name_defs(&t)?;
-                let in_file = types.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
-                let own_type = in_file.iter().any(|&i| types.items[i as usize].def.cat == DefCat::Type);
-                if own_type && found.iter().any(|d| d.0 == f.key) {
-                    found.retain(|d| d.0 == f.key);
-                } else if own_type && f.language == Language::Python {
-                    // (Python's method order; a TS interface extending two
-                    // that both declare it has both, as the compiler says.)
-                    let inherited = self.super_members(f, &nd, class, &t, 0)?;
-                    if !inherited.is_empty() {
-                        found = inherited;
-                    }
-                }
-            }
-            let mixin = || -> Result<bool, SnapshotError> {
-                Ok(match f.language {
-                    Language::Php => self.is_trait(&t)?,
-                    // `self.m()` in a class neither declaring nor inheriting
-                    // `m`: a mixin, whose `self` is a class listing it among
-                    // its bases (django's `messages_tests.base.BaseTests`
-                    // calls `self.assertRedirects()` of the `TestCase` its
-                    // test classes also derive from).
-                    Language::Python => {
-                        matches!(receiver, PackedReceiver::Type(_)) && f.enclosing_type(r.line) == Some(t.as_str())
-                    }
-                    _ => false,
-                })
-            };
-            if found.is_empty() && mixin()? {
-                // `$this->m()` in a trait: `$this` is a class using it, whose
-                // own members, bases and other traits hold `m` (Eloquent's
-                // `HasAttributes` calls `usesTimestamps()` of `HasTimestamps`,
-                // both used by `Model`). A class using it whose bases are a
-                // library's holds none.
-                for user in self.subtypes(&t)?.first().into_iter().flatten() {
-                    for d in self.members_through_supertypes(&nd, class, user)? {
-                        if !found.contains(&d) {
-                            found.push(d);
-                        }
-                    }
-                }
-                return Ok(done(found));
-            }
-            if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
-                let below = self.members_through_subtypes(&nd, class, &t)?;
-                if below.len() > MAX_AMBIGUOUS {
-                    return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: below.len() });
-                }
-                return Ok(done(below));
-            }
-            if found.is_empty()
-                && matches!(f.language, Language::Ruby | Language::Php | Language::Rust)
-                && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type)
-            {
-                if f.language == Language::Rust {
-                    // A method reached through `Deref` (`DiagnosticBuilder`
-                    // derefs to `Diagnostic`: rustc's
-                    // `err.multipart_suggestion(..)`) or a trait's blanket
-                    // impl: the project's one member of the name, if there is
-                    // one (several are other types' members, not listed).
-                    let res = unknown_receiver(&nd, class, f.language);
-                    return Ok(if res.defs.len() == 1 { res } else { Resolution::default() });
-                }
-                // A member the type gets at run time (`delegate`, a concern's
-                // `ClassMethods`, `method_missing`, a Laravel macro through
-                // `__call`), or a class's that the declared interface lacks
-                // (`$this->guard()->logoutCurrentDevice()` of a `StatefulGuard`
-                // is `SessionGuard`'s): as of an untyped value. (A library
-                // type's, `SqsClient`'s, is the library's.)
-                return self.unknown_member(f, &nd, class);
-            }
-            if found.is_empty() && f.language == Language::CSharp {
-                // A C# extension method of the type or of a supertype
-                // (`return_type.IsCustomTaskType()` with `static bool
-                // IsCustomTaskType(this TypeSpec type)`): the type's own
-                // members come first, as the compiler takes them.
-                let extensions = self.extension_members(f, name, &nd, class, &t)?;
-                if !extensions.is_empty() {
-                    return Ok(done(extensions));
-                }
-            }
-            if found.is_empty() && f.language == Language::Go && class != 0 {
-                // Go's embedded field is named after its type, promoted fields
-                // too: `x.Base`, `T{Base: ..}` with `type T struct{ Base }`.
-                if self.supertypes(&t)?.iter().flatten().any(|s| s == name) {
-                    return Ok(done(nd.select(1, &nd.global[1], |_| true)));
-                }
-            }
-            return Ok(done(found));
+            return self.resolve_typed(f, r, name, &nd, class, receiver, t);
         }
         match receiver {
             // (A qualified supertype was read as a name above.)
             PackedReceiver::Type(_) | PackedReceiver::Qualified(..) => Ok(Resolution::default()),
             PackedReceiver::Returns(_) | PackedReceiver::Member(..) => self.unknown_member(f, &nd, class),
-            PackedReceiver::Name(x) => {
-                let written = f.receiver_name(x);
-                let x = self.dealias(f, written);
-                let aliased = |alias: &str| alias == x || alias == written;
-                let found = java_nearest(f, &nd, of_parents(std::slice::from_ref(&x)));
-                if !found.is_empty() {
-                    return Ok(done(found));
-                }
-                // An alias of an imported module or package: `pkg.Func`, `ns.f`.
-                for (i, imp) in f.imports.iter().enumerate() {
-                    if imp.names.iter().any(|n| aliased(&n.alias) && (n.name == "*" || n.name == "default")) {
-                        let targets = self.import_targets(f, i as u32)?;
-                        if targets.is_empty() {
-                            // An external package: not the project's.
-                            return Ok(Resolution::default());
-                        }
-                        let top = |d: &Def| d.parent.is_none();
-                        let found = nd.select(class, &nd.in_files(&targets), top);
-                        if found.is_empty() && f.language == Language::Python {
-                            // `import shop; shop.Store()`: `shop/__init__.py` imports it.
-                            return Ok(done(self.through_reexports(&targets, name, &nd, class, &top, 0)?));
-                        }
-                        return Ok(done(found));
-                    }
-                }
-                // Python's `from pkg import mod` then `mod.f`: the names of the
-                // imported module (or of the package's `__init__`); `from pkg
-                // import mod as m` then `m.f` too.
-                if f.language == Language::Python {
-                    for (i, imp) in f.imports.iter().enumerate() {
-                        if imp.names.iter().any(|n| aliased(&n.alias) && n.name != "*") {
-                            let targets = self.import_targets(f, i as u32)?;
-                            if targets.is_empty() {
-                                // A name of an external module (`from
-                                // MySQLdb.constants import FIELD_TYPE`):
-                                // its members are not the project's.
-                                return Ok(Resolution::default());
-                            }
-                            let top = |d: &Def| d.parent.is_none();
-                            let found = nd.select(class, &nd.in_files(&targets), top);
-                            if !found.is_empty() {
-                                return Ok(done(found));
-                            }
-                            // `models.Model`: `models/__init__.py` imports it.
-                            let found = self.through_reexports(&targets, name, &nd, class, &top, 0)?;
-                            if !found.is_empty() {
-                                return Ok(done(found));
-                            }
-                        }
-                    }
-                }
-                // A TS namespace's export (`Debug.assert()`, `ts.Node`).
-                if matches!(f.language, Language::TypeScript | Language::JavaScript) {
-                    let found = self.namespace_members(&nd, class, &x)?;
-                    if !found.is_empty() {
-                        return Ok(done(found));
-                    }
-                }
-                // A project type without that member, or an unknown name.
-                // From the definitions table (reading each definition's file
-                // to ask read thousands of archives for a receiver named like
-                // thousands of functions or variables).
-                let types = self.name_defs(&x)?;
-                if matches!(f.language, Language::C | Language::Cpp) {
-                    // `Mode::SLOW` of C++'s `enum Mode { FAST, SLOW }`: its
-                    // enumerators are declared beside it, within its lines.
-                    let enums: Vec<(FileKey, u32, u32)> = types
-                        .items
-                        .iter()
-                        .filter(|c| c.def.kind == "enum")
-                        .map(|c| (c.id.0, c.def.line, c.def.end_line))
-                        .collect();
-                    let found: Vec<DefId> = nd
-                        .items
-                        .iter()
-                        .filter(|c| {
-                            c.def.cat == DefCat::Property
-                                && fits(class, c)
-                                && enums.iter().any(|&(k, from, to)| c.id.0 == k && (from..=to).contains(&c.def.line))
-                        })
-                        .map(|c| c.id)
-                        .collect();
-                    if !found.is_empty() {
-                        return Ok(done(found));
-                    }
-                }
-                if types.items.iter().any(|c| c.def.cat == DefCat::Type) {
-                    // A static member a base declares (django's
-                    // `CharField._unregister_lookup()`, of `RegisterLookupMixin`).
-                    let found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &x)?);
-                    if found.is_empty() && matches!(f.language, Language::Ruby | Language::Php) {
-                        // A class method the type gets at run time (Rails'
-                        // `Post.find_each`, delegated to a relation; a
-                        // Laravel facade's `URL::hasValidSignature()`,
-                        // through `__callStatic`): as of an untyped value.
-                        return self.unknown_member(f, &nd, class);
-                    }
-                    return Ok(done(found));
-                }
-                // A module, package or namespace by its last name (`store::make`).
-                let top = nd.by_module.get(&x).map(Vec::as_slice).unwrap_or_default();
-                let found = nd.select(class, top, |_| true);
-                if !found.is_empty() {
-                    return Ok(done(found));
-                }
-                // A class name naming no project type or module is a
-                // library's class (`ExecJS.runtime`, `Str::random()`, Rust's
-                // `String::new()`, which was the project's one `new`); an
-                // all-capitals constant holds a value (`UTF8_STRING.mb_chars`,
-                // of ActiveSupport's `String`). In Java, C# and TS/JS, one no
-                // project definition bears at all (not a local: those are
-                // typed or unknown): `Math.max(a, b)`, `Console.WriteLine(..)`,
-                // `Object.keys(o)` were the project's one `max`, `WriteLine`,
-                // `keys` (a property or field of that name, `Items.Add(x)`, is
-                // a definition: read as before).
-                let library_class = match f.language {
-                    Language::Ruby | Language::Php | Language::Rust => true,
-                    Language::Java | Language::CSharp | Language::TypeScript | Language::JavaScript => {
-                        types.items.is_empty()
-                    }
-                    _ => false,
-                };
-                if library_class && x.starts_with(char::is_uppercase) && x.contains(char::is_lowercase) {
-                    return Ok(Resolution::default());
-                }
-                self.unknown_member(f, &nd, class)
-            }
+            PackedReceiver::Name(x) => self.resolve_named(f, name, &nd, class, x),
             PackedReceiver::Unknown => self.unknown_member(f, &nd, class),
             PackedReceiver::None => self.resolve_plain(f, r, name, &nd, class),
         }
+    }
+
+    /// A member of a receiver whose type the file shows (`t`: declared,
+    /// constructed, a function's declared result, a field's declared type):
+    /// that type's member, or its supertypes' (nearest first), with each
+    /// language's ways of reaching members its type does not declare.
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_typed(
+        &self,
+        f: &FileGraph,
+        r: &PackedRef,
+        name: &str,
+        nd: &NameDefs,
+        class: usize,
+        receiver: PackedReceiver,
+        t: String,
+    ) -> Result<Resolution, SnapshotError> {
+        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
+        if f.language == Language::Go {
+            let visible = match receiver {
+                PackedReceiver::Type(_) => self.go_visible_members(f, &nd, class, &t)?,
+                PackedReceiver::Member(ft, m) => match self.owner_type(f, f.name(ft))? {
+                    Some(owner) => self.go_field_type_members(f, &nd, class, &owner, f.name(m), &t)?,
+                    None => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            if !visible.is_empty() {
+                return Ok(done(visible));
+            }
+        }
+        let mut found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &t)?);
+        if found.len() > 1 && (own_class_body(f.language) || f.language == Language::Rust) {
+            // `self.children` in `class Node` of tree.py is that class's,
+            // not also migrations' `class Node` (a type the file defines
+            // is the one its name means there, and these languages keep
+            // a class's members in its body); in Python, one it inherits
+            // is its bases' as the file names them (`class Q(tree.Node)`:
+            // that `Node`'s, not also the other's). Rust's fields are in
+            // the struct's body, and an `impl` beside it holds the
+            // methods the file's code calls (rustc's UI tests each
+            // declare a `struct Foo`: `Foo { first: 1, second: 2 }` was
+            // listed under every `Foo`'s `second`).
+            let types = self.name_defs(&t)?;
+            let in_file = types.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
+            let own_type = in_file.iter().any(|&i| types.items[i as usize].def.cat == DefCat::Type);
+            if own_type && found.iter().any(|d| d.0 == f.key) {
+                found.retain(|d| d.0 == f.key);
+            } else if own_type && f.language == Language::Python {
+                // (Python's method order; a TS interface extending two
+                // that both declare it has both, as the compiler says.)
+                let inherited = self.super_members(f, &nd, class, &t, 0)?;
+                if !inherited.is_empty() {
+                    found = inherited;
+                }
+            }
+        }
+        let mixin = || -> Result<bool, SnapshotError> {
+            Ok(match f.language {
+                Language::Php => self.is_trait(&t)?,
+                // `self.m()` in a class neither declaring nor inheriting
+                // `m`: a mixin, whose `self` is a class listing it among
+                // its bases (django's `messages_tests.base.BaseTests`
+                // calls `self.assertRedirects()` of the `TestCase` its
+                // test classes also derive from).
+                Language::Python => {
+                    matches!(receiver, PackedReceiver::Type(_)) && f.enclosing_type(r.line) == Some(t.as_str())
+                }
+                _ => false,
+            })
+        };
+        if found.is_empty() && mixin()? {
+            // `$this->m()` in a trait: `$this` is a class using it, whose
+            // own members, bases and other traits hold `m` (Eloquent's
+            // `HasAttributes` calls `usesTimestamps()` of `HasTimestamps`,
+            // both used by `Model`). A class using it whose bases are a
+            // library's holds none.
+            for user in self.subtypes(&t)?.first().into_iter().flatten() {
+                for d in self.members_through_supertypes(&nd, class, user)? {
+                    if !found.contains(&d) {
+                        found.push(d);
+                    }
+                }
+            }
+            return Ok(done(found));
+        }
+        if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
+            let below = self.members_through_subtypes(&nd, class, &t)?;
+            if below.len() > MAX_AMBIGUOUS {
+                return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: below.len() });
+            }
+            return Ok(done(below));
+        }
+        if found.is_empty()
+            && matches!(f.language, Language::Ruby | Language::Php | Language::Rust)
+            && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type)
+        {
+            if f.language == Language::Rust {
+                // A method reached through `Deref` (`DiagnosticBuilder`
+                // derefs to `Diagnostic`: rustc's
+                // `err.multipart_suggestion(..)`) or a trait's blanket
+                // impl: the project's one member of the name, if there is
+                // one (several are other types' members, not listed).
+                let res = unknown_receiver(&nd, class, f.language);
+                return Ok(if res.defs.len() == 1 { res } else { Resolution::default() });
+            }
+            // A member the type gets at run time (`delegate`, a concern's
+            // `ClassMethods`, `method_missing`, a Laravel macro through
+            // `__call`), or a class's that the declared interface lacks
+            // (`$this->guard()->logoutCurrentDevice()` of a `StatefulGuard`
+            // is `SessionGuard`'s): as of an untyped value. (A library
+            // type's, `SqsClient`'s, is the library's.)
+            return self.unknown_member(f, &nd, class);
+        }
+        if found.is_empty() && f.language == Language::CSharp {
+            // A C# extension method of the type or of a supertype
+            // (`return_type.IsCustomTaskType()` with `static bool
+            // IsCustomTaskType(this TypeSpec type)`): the type's own
+            // members come first, as the compiler takes them.
+            let extensions = self.extension_members(f, name, &nd, class, &t)?;
+            if !extensions.is_empty() {
+                return Ok(done(extensions));
+            }
+        }
+        if found.is_empty() && f.language == Language::Go && class != 0 {
+            // Go's embedded field is named after its type, promoted fields
+            // too: `x.Base`, `T{Base: ..}` with `type T struct{ Base }`.
+            if self.supertypes(&t)?.iter().flatten().any(|s| s == name) {
+                return Ok(done(nd.select(1, &nd.global[1], |_| true)));
+            }
+        }
+        return Ok(done(found));
+    }
+
+    /// A member of a name (`x.m`, `X::m`) that is no typed value: a type's
+    /// static member, an imported module's or package's name, a namespace's
+    /// export, an enum's constant; a library's class; else a member of an
+    /// unknown receiver.
+    fn resolve_named(
+        &self,
+        f: &FileGraph,
+        name: &str,
+        nd: &NameDefs,
+        class: usize,
+        x: u32,
+    ) -> Result<Resolution, SnapshotError> {
+        let of_parents = |parents: &[String]| nd.select(class, &nd.of_parents(parents), |_| true);
+        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
+        let written = f.receiver_name(x);
+        let x = self.dealias(f, written);
+        let aliased = |alias: &str| alias == x || alias == written;
+        let found = java_nearest(f, &nd, of_parents(std::slice::from_ref(&x)));
+        if !found.is_empty() {
+            return Ok(done(found));
+        }
+        // An alias of an imported module or package: `pkg.Func`, `ns.f`.
+        for (i, imp) in f.imports.iter().enumerate() {
+            if imp.names.iter().any(|n| aliased(&n.alias) && (n.name == "*" || n.name == "default")) {
+                let targets = self.import_targets(f, i as u32)?;
+                if targets.is_empty() {
+                    // An external package: not the project's.
+                    return Ok(Resolution::default());
+                }
+                let top = |d: &Def| d.parent.is_none();
+                let found = nd.select(class, &nd.in_files(&targets), top);
+                if found.is_empty() && f.language == Language::Python {
+                    // `import shop; shop.Store()`: `shop/__init__.py` imports it.
+                    return Ok(done(self.through_reexports(&targets, name, &nd, class, &top, 0)?));
+                }
+                return Ok(done(found));
+            }
+        }
+        // Python's `from pkg import mod` then `mod.f`: the names of the
+        // imported module (or of the package's `__init__`); `from pkg
+        // import mod as m` then `m.f` too.
+        if f.language == Language::Python {
+            for (i, imp) in f.imports.iter().enumerate() {
+                if imp.names.iter().any(|n| aliased(&n.alias) && n.name != "*") {
+                    let targets = self.import_targets(f, i as u32)?;
+                    if targets.is_empty() {
+                        // A name of an external module (`from
+                        // MySQLdb.constants import FIELD_TYPE`):
+                        // its members are not the project's.
+                        return Ok(Resolution::default());
+                    }
+                    let top = |d: &Def| d.parent.is_none();
+                    let found = nd.select(class, &nd.in_files(&targets), top);
+                    if !found.is_empty() {
+                        return Ok(done(found));
+                    }
+                    // `models.Model`: `models/__init__.py` imports it.
+                    let found = self.through_reexports(&targets, name, &nd, class, &top, 0)?;
+                    if !found.is_empty() {
+                        return Ok(done(found));
+                    }
+                }
+            }
+        }
+        // A TS namespace's export (`Debug.assert()`, `ts.Node`).
+        if matches!(f.language, Language::TypeScript | Language::JavaScript) {
+            let found = self.namespace_members(&nd, class, &x)?;
+            if !found.is_empty() {
+                return Ok(done(found));
+            }
+        }
+        // A project type without that member, or an unknown name.
+        // From the definitions table (reading each definition's file
+        // to ask read thousands of archives for a receiver named like
+        // thousands of functions or variables).
+        let types = self.name_defs(&x)?;
+        if matches!(f.language, Language::C | Language::Cpp) {
+            // `Mode::SLOW` of C++'s `enum Mode { FAST, SLOW }`: its
+            // enumerators are declared beside it, within its lines.
+            let enums: Vec<(FileKey, u32, u32)> = types
+                .items
+                .iter()
+                .filter(|c| c.def.kind == "enum")
+                .map(|c| (c.id.0, c.def.line, c.def.end_line))
+                .collect();
+            let found: Vec<DefId> = nd
+                .items
+                .iter()
+                .filter(|c| {
+                    c.def.cat == DefCat::Property
+                        && fits(class, c)
+                        && enums.iter().any(|&(k, from, to)| c.id.0 == k && (from..=to).contains(&c.def.line))
+                })
+                .map(|c| c.id)
+                .collect();
+            if !found.is_empty() {
+                return Ok(done(found));
+            }
+        }
+        if types.items.iter().any(|c| c.def.cat == DefCat::Type) {
+            // A static member a base declares (django's
+            // `CharField._unregister_lookup()`, of `RegisterLookupMixin`).
+            let found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &x)?);
+            if found.is_empty() && matches!(f.language, Language::Ruby | Language::Php) {
+                // A class method the type gets at run time (Rails'
+                // `Post.find_each`, delegated to a relation; a
+                // Laravel facade's `URL::hasValidSignature()`,
+                // through `__callStatic`): as of an untyped value.
+                return self.unknown_member(f, &nd, class);
+            }
+            return Ok(done(found));
+        }
+        // A module, package or namespace by its last name (`store::make`).
+        let top = nd.by_module.get(&x).map(Vec::as_slice).unwrap_or_default();
+        let found = nd.select(class, top, |_| true);
+        if !found.is_empty() {
+            return Ok(done(found));
+        }
+        // A class name naming no project type or module is a
+        // library's class (`ExecJS.runtime`, `Str::random()`, Rust's
+        // `String::new()`, which was the project's one `new`); an
+        // all-capitals constant holds a value (`UTF8_STRING.mb_chars`,
+        // of ActiveSupport's `String`). In Java, C# and TS/JS, one no
+        // project definition bears at all (not a local: those are
+        // typed or unknown): `Math.max(a, b)`, `Console.WriteLine(..)`,
+        // `Object.keys(o)` were the project's one `max`, `WriteLine`,
+        // `keys` (a property or field of that name, `Items.Add(x)`, is
+        // a definition: read as before).
+        let library_class = match f.language {
+            Language::Ruby | Language::Php | Language::Rust => true,
+            Language::Java | Language::CSharp | Language::TypeScript | Language::JavaScript => types.items.is_empty(),
+            _ => false,
+        };
+        if library_class && x.starts_with(char::is_uppercase) && x.contains(char::is_lowercase) {
+            return Ok(Resolution::default());
+        }
+        self.unknown_member(f, &nd, class)
     }
 
     /// Rust: the crate and module a path written at `line` of `f` names
