@@ -2240,9 +2240,9 @@ impl<'i> Graph<'i> {
         let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         if f.language == Language::Go {
             let visible = match receiver {
-                PackedReceiver::Type(_) => self.go_visible_members(f, &nd, class, &t)?,
+                PackedReceiver::Type(_) => self.go_visible_members(f, nd, class, &t)?,
                 PackedReceiver::Member(ft, m) => match self.owner_type(f, f.name(ft))? {
-                    Some(owner) => self.go_field_type_members(f, &nd, class, &owner, f.name(m), &t)?,
+                    Some(owner) => self.go_field_type_members(f, nd, class, &owner, f.name(m), &t)?,
                     None => Vec::new(),
                 },
                 _ => Vec::new(),
@@ -2251,7 +2251,7 @@ impl<'i> Graph<'i> {
                 return Ok(done(visible));
             }
         }
-        let mut found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &t)?);
+        let mut found = java_nearest(f, nd, self.members_through_supertypes(nd, class, &t)?);
         if found.len() > 1 && (own_class_body(f.language) || f.language == Language::Rust) {
             // `self.children` in `class Node` of tree.py is that class's,
             // not also migrations' `class Node` (a type the file defines
@@ -2271,7 +2271,7 @@ impl<'i> Graph<'i> {
             } else if own_type && f.language == Language::Python {
                 // (Python's method order; a TS interface extending two
                 // that both declare it has both, as the compiler says.)
-                let inherited = self.super_members(f, &nd, class, &t, 0)?;
+                let inherited = self.super_members(f, nd, class, &t, 0)?;
                 if !inherited.is_empty() {
                     found = inherited;
                 }
@@ -2298,7 +2298,7 @@ impl<'i> Graph<'i> {
             // both used by `Model`). A class using it whose bases are a
             // library's holds none.
             for user in self.subtypes(&t)?.first().into_iter().flatten() {
-                for d in self.members_through_supertypes(&nd, class, user)? {
+                for d in self.members_through_supertypes(nd, class, user)? {
                     if !found.contains(&d) {
                         found.push(d);
                     }
@@ -2307,7 +2307,7 @@ impl<'i> Graph<'i> {
             return Ok(done(found));
         }
         if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
-            let below = self.members_through_subtypes(&nd, class, &t)?;
+            let below = self.members_through_subtypes(nd, class, &t)?;
             if below.len() > MAX_AMBIGUOUS {
                 return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: below.len() });
             }
@@ -2323,7 +2323,7 @@ impl<'i> Graph<'i> {
                 // `err.multipart_suggestion(..)`) or a trait's blanket
                 // impl: the project's one member of the name, if there is
                 // one (several are other types' members, not listed).
-                let res = unknown_receiver(&nd, class, f.language);
+                let res = unknown_receiver(nd, class, f.language);
                 return Ok(if res.defs.len() == 1 { res } else { Resolution::default() });
             }
             // A member the type gets at run time (`delegate`, a concern's
@@ -2332,14 +2332,14 @@ impl<'i> Graph<'i> {
             // (`$this->guard()->logoutCurrentDevice()` of a `StatefulGuard`
             // is `SessionGuard`'s): as of an untyped value. (A library
             // type's, `SqsClient`'s, is the library's.)
-            return self.unknown_member(f, &nd, class);
+            return self.unknown_member(f, nd, class);
         }
         if found.is_empty() && f.language == Language::CSharp {
             // A C# extension method of the type or of a supertype
             // (`return_type.IsCustomTaskType()` with `static bool
             // IsCustomTaskType(this TypeSpec type)`): the type's own
             // members come first, as the compiler takes them.
-            let extensions = self.extension_members(f, name, &nd, class, &t)?;
+            let extensions = self.extension_members(f, name, nd, class, &t)?;
             if !extensions.is_empty() {
                 return Ok(done(extensions));
             }
@@ -2351,7 +2351,7 @@ impl<'i> Graph<'i> {
                 return Ok(done(nd.select(1, &nd.global[1], |_| true)));
             }
         }
-        return Ok(done(found));
+        Ok(done(found))
     }
 
     /// A member of a name (`x.m`, `X::m`) that is no typed value: a type's
@@ -2371,7 +2371,7 @@ impl<'i> Graph<'i> {
         let written = f.receiver_name(x);
         let x = self.dealias(f, written);
         let aliased = |alias: &str| alias == x || alias == written;
-        let found = java_nearest(f, &nd, of_parents(std::slice::from_ref(&x)));
+        let found = java_nearest(f, nd, of_parents(std::slice::from_ref(&x)));
         if !found.is_empty() {
             return Ok(done(found));
         }
@@ -2387,7 +2387,7 @@ impl<'i> Graph<'i> {
                 let found = nd.select(class, &nd.in_files(&targets), top);
                 if found.is_empty() && f.language == Language::Python {
                     // `import shop; shop.Store()`: `shop/__init__.py` imports it.
-                    return Ok(done(self.through_reexports(&targets, name, &nd, class, &top, 0)?));
+                    return Ok(done(self.through_reexports(&targets, name, nd, class, &top, 0)?));
                 }
                 return Ok(done(found));
             }
@@ -2411,7 +2411,7 @@ impl<'i> Graph<'i> {
                         return Ok(done(found));
                     }
                     // `models.Model`: `models/__init__.py` imports it.
-                    let found = self.through_reexports(&targets, name, &nd, class, &top, 0)?;
+                    let found = self.through_reexports(&targets, name, nd, class, &top, 0)?;
                     if !found.is_empty() {
                         return Ok(done(found));
                     }
@@ -2420,7 +2420,7 @@ impl<'i> Graph<'i> {
         }
         // A TS namespace's export (`Debug.assert()`, `ts.Node`).
         if matches!(f.language, Language::TypeScript | Language::JavaScript) {
-            let found = self.namespace_members(&nd, class, &x)?;
+            let found = self.namespace_members(nd, class, &x)?;
             if !found.is_empty() {
                 return Ok(done(found));
             }
@@ -2456,13 +2456,13 @@ impl<'i> Graph<'i> {
         if types.items.iter().any(|c| c.def.cat == DefCat::Type) {
             // A static member a base declares (django's
             // `CharField._unregister_lookup()`, of `RegisterLookupMixin`).
-            let found = java_nearest(f, &nd, self.members_through_supertypes(&nd, class, &x)?);
+            let found = java_nearest(f, nd, self.members_through_supertypes(nd, class, &x)?);
             if found.is_empty() && matches!(f.language, Language::Ruby | Language::Php) {
                 // A class method the type gets at run time (Rails'
                 // `Post.find_each`, delegated to a relation; a
                 // Laravel facade's `URL::hasValidSignature()`,
                 // through `__callStatic`): as of an untyped value.
-                return self.unknown_member(f, &nd, class);
+                return self.unknown_member(f, nd, class);
             }
             return Ok(done(found));
         }
@@ -2490,7 +2490,7 @@ impl<'i> Graph<'i> {
         if library_class && x.starts_with(char::is_uppercase) && x.contains(char::is_lowercase) {
             return Ok(Resolution::default());
         }
-        self.unknown_member(f, &nd, class)
+        self.unknown_member(f, nd, class)
     }
 
     /// Rust: the crate and module a path written at `line` of `f` names
