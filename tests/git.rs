@@ -290,6 +290,17 @@ fn hooks_keep_the_index_at_head_and_uninstall_restores_them() {
     }
     cg_ok(p, &["verify"]);
 
+    // A worktree shares the hooks: its own index follows its commits.
+    let wt = tempfile::tempdir().unwrap();
+    let w = wt.path().join("wt");
+    git(p, &["worktree", "add", "-q", w.to_str().unwrap(), "-b", "side"]);
+    cg_ok(&w, &["init"]);
+    write(&w, "g.py", "def g():\n    pass\n");
+    git(&w, &["add", "-A"]);
+    git(&w, &["commit", "-qm", "G"]);
+    wait_at_head(&w, "commit in a worktree");
+    assert!(cg_ok(&w, &["signature", "g.py"]).contains("def g"));
+
     cg_ok(p, &["hooks", "uninstall"]);
     assert_eq!(fs::read_to_string(hooks.join("post-commit")).unwrap(), own, "byte for byte");
     for hook in ["post-merge", "post-checkout", "post-rewrite"] {

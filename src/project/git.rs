@@ -282,9 +282,13 @@ fn quoted(s: &str) -> String {
 
 fn block(root: &Path, begin: &str) -> String {
     // In the background, so a commit never waits; without `cg` on PATH it
-    // does nothing. Concurrent syncs take turns on the index's lock.
+    // does nothing. Git runs hooks at the top of the work tree that changed:
+    // its own index first (the hooks are shared by a repository's
+    // worktrees), else the project they were installed for (one in a
+    // subfolder). Concurrent syncs take turns on the index's lock.
     format!(
-        "{begin}\nif command -v cg >/dev/null 2>&1; then\n  (cd {} && cg sync-git --quiet >/dev/null 2>&1 &)\nfi\n{END}\n",
+        "{begin}\nif command -v cg >/dev/null 2>&1; then\n  (cg sync-git --quiet --project . >/dev/null 2>&1 || \
+         cg sync-git --quiet --project {} >/dev/null 2>&1) &\nfi\n{END}\n",
         quoted(&root.display().to_string())
     )
 }
