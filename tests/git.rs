@@ -316,3 +316,28 @@ fn make_executable(path: &Path) {
 
 #[cfg(not(unix))]
 fn make_executable(_: &Path) {}
+
+/// A repository inside the project (not a submodule) is an untracked folder
+/// to the outer one: each sync looks at its files again, so a branch switch
+/// in it is seen.
+#[test]
+fn a_repository_inside_the_project_is_followed_by_the_outer_sync() {
+    let dir = repo();
+    let p = dir.path();
+    write(p, "o.py", "def outer():\n    pass\n");
+    git(p, &["add", "-A"]);
+    git(p, &["commit", "-qm", "O"]);
+    let inner = p.join("inner");
+    fs::create_dir_all(&inner).unwrap();
+    git(&inner, &["init", "-q", "-b", "main"]);
+    write(&inner, "i.py", "def first():\n    pass\n");
+    git(&inner, &["add", "-A"]);
+    git(&inner, &["commit", "-qm", "I"]);
+    cg_ok(p, &["init"]);
+    git(&inner, &["checkout", "-q", "-b", "other"]);
+    write(&inner, "i.py", "def second():\n    pass\n");
+    git(&inner, &["commit", "-qam", "I2"]);
+    let r = cg_json(p, &["sync-git"]);
+    assert_eq!(sorted(&r["updated"]), ["inner/i.py"], "{r}");
+    assert!(cg_ok(p, &["signature", "inner/i.py"]).contains("def second"));
+}
