@@ -186,6 +186,15 @@ fn unknown_commits_empty_repositories_detached_heads_and_plain_folders() {
     assert_eq!(sorted(&r["removed"]), ["b.py"]);
     assert_eq!(r["to_commit"], git(p, &["rev-parse", "HEAD"]));
 
+    // The walk's options changed by hand: a rescan, said; the excluded file leaves.
+    let config = p.join(".codegraph/config.json");
+    let mut c: Value = serde_json::from_str(&fs::read_to_string(&config).unwrap()).unwrap();
+    c["exclude"] = serde_json::json!(["a.py"]);
+    fs::write(&config, c.to_string()).unwrap();
+    let r = cg_json(p, &["sync-git"]);
+    assert!(r["rescan"].as_str().unwrap().contains("config.json"), "{r}");
+    assert_eq!(sorted(&r["removed"]), ["a.py"]);
+
     // An empty repository: indexed as a folder; a sync rescans and says why.
     let empty = repo();
     write(empty.path(), "x.py", "def x():\n    pass\n");

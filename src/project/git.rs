@@ -65,7 +65,8 @@ pub fn state(root: &Path) -> Option<GitState> {
     let dirty = git(root, &["status", "--porcelain", "-z", "--ignore-submodules=all", "--", "."])
         .map(|o| !o.is_empty())
         .unwrap_or(true);
-    Some(GitState { commit, dirty })
+    let options = super::read_config(root).ok().flatten().unwrap_or_default().walk_fingerprint();
+    Some(GitState { commit, dirty, options })
 }
 
 /// NUL-separated paths (`-z` output), those that are UTF-8 (cg's paths are);
@@ -168,7 +169,8 @@ pub struct SyncReport {
 /// work tree as they are: only the files git reports changed are looked at,
 /// as one update. Every file is looked at instead (and the report says why)
 /// when no starting commit is known or it is not in the repository any more,
-/// when an ignore file changed, or when most of the tree changed. `to`, when
+/// when the walk's options or an ignore file changed, or when most of the
+/// tree changed. `to`, when
 /// given, must be HEAD: cg indexes files as they are on disk.
 pub fn sync(
     root: &Path,
@@ -196,6 +198,10 @@ pub fn sync(
         }
     }
     let recorded = manifest.git.as_ref().map(|g| g.commit.clone());
+    let options_changed = match (&manifest.git, &now) {
+        (Some(was), Some(is)) => was.options != 0 && was.options != is.options,
+        _ => false,
+    };
     let start = from.map(str::to_string).or(recorded);
     let mut notes = Vec::new();
     if root.join(".gitmodules").is_file()
@@ -209,6 +215,9 @@ pub fn sync(
     match &start {
         _ if now.is_none() => rescan = Some("the repository has no commits yet".to_string()),
         None => rescan = Some("the index records no commit (built before it was a repository?)".to_string()),
+        Some(_) if options_changed => {
+            rescan = Some("the walk's options in .codegraph/config.json changed since the last sync".to_string())
+        }
         Some(c) => match commit_of(&root, c) {
             None => {
                 rescan = Some(format!("commit {c} is not in the repository (pruned, or from another clone)"));

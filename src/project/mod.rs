@@ -123,7 +123,7 @@ pub fn init(
     let model_name = model.as_ref().map(|m| m.name.clone());
     let walk = config.walk_options()?;
     // Read before the walk: a commit made during it is at worst synced again.
-    let git = git::state(&root);
+    let git = git::state(&root).map(|g| GitState { options: config.walk_fingerprint(), ..g });
     let previous = read_manifest(&root).ok();
     let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
     let name = options

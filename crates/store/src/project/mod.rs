@@ -232,6 +232,10 @@ pub struct GitState {
     pub commit: String,
     /// Whether the work tree held changes besides it (edits, new files).
     pub dirty: bool,
+    /// [`Config::walk_fingerprint`] of the options it was indexed with (0:
+    /// not recorded).
+    #[serde(default)]
+    pub options: u64,
 }
 
 /// Definitions and references by role, over a set of files.
@@ -334,6 +338,16 @@ pub struct Config {
     /// `cg mcp` runs `cg embed` while no tool call has come for a while.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub embed_when_idle: bool,
+}
+
+impl Config {
+    /// A fingerprint of what decides which files the walk takes (languages,
+    /// excludes, includes, kept folders, the size limit): a sync from git
+    /// rescans when it differs from the one recorded.
+    pub fn walk_fingerprint(&self) -> u64 {
+        let key = serde_json::json!([self.languages, self.exclude, self.include, self.keep_dirs, self.max_file_bytes]);
+        xxhash_rust::xxh3::xxh3_64(key.to_string().as_bytes())
+    }
 }
 
 /// What `model` says when a project wants no vectors.

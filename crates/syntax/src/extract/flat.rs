@@ -434,10 +434,16 @@ mod tests {
             );
             let want = n.prev_named_sibling().map(|p| p.id());
             assert_eq!(flat.prev_named_sibling(i).map(|p| flat.get(p).node.id()), want, "{path}: before {i}");
-            // Tree-sitter passes over zero-width siblings (MISSING nodes) when
-            // it looks for the next one; the list does not.
+            // Tree-sitter's next sibling passes over siblings that end where
+            // the node ends (zero-width ones right after it: a MISSING token,
+            // an `optional_chain` holding only one; `ts_node__next_sibling`
+            // skips children ending at or before its end); the list does not.
+            // A zero-width node further on it keeps (Go's implicit `;` at the
+            // end of `=a `).
             let mut next = flat.next_sibling(i);
-            while let Some(z) = next.filter(|&z| flat.get(z).start_byte == flat.get(z).end_byte) {
+            let end = flat.get(i).end_byte;
+            let skipped = |z: usize| flat.get(z).end_byte <= end;
+            while let Some(z) = next.filter(|&z| skipped(z)) {
                 next = flat.next_sibling(z);
             }
             let want = n.next_sibling().map(|p| p.id());
