@@ -113,7 +113,8 @@ fn run(request: Request, flags: &WriterFlags) -> Result<()> {
     Ok(())
 }
 
-fn print_report(out: &mut impl Write, r: &UpdateReport) -> io::Result<()> {
+/// The files an update added, updated and removed (20 of each named).
+fn print_changes(out: &mut impl Write, r: &UpdateReport) -> io::Result<()> {
     for (label, list) in [("added", &r.added), ("updated", &r.updated), ("removed", &r.removed)] {
         for p in list.iter().take(20) {
             writeln!(out, "{label}: {p}")?;
@@ -122,6 +123,11 @@ fn print_report(out: &mut impl Write, r: &UpdateReport) -> io::Result<()> {
             writeln!(out, "{label}: ... and {} more", list.len() - 20)?;
         }
     }
+    Ok(())
+}
+
+fn print_report(out: &mut impl Write, r: &UpdateReport) -> io::Result<()> {
+    print_changes(out, r)?;
     for p in &r.ignored {
         writeln!(out, "ignored (not a source file of an indexed language, or excluded): {p}")?;
     }
@@ -233,14 +239,7 @@ pub fn sync_git(args: SyncGitArgs) -> Result<()> {
         writeln!(out, "note: {note}")?;
     }
     let u = &r.update;
-    for (label, list) in [("added", &u.added), ("updated", &u.updated), ("removed", &u.removed)] {
-        for p in list.iter().take(20) {
-            writeln!(out, "{label}: {p}")?;
-        }
-        if list.len() > 20 {
-            writeln!(out, "{label}: ... and {} more", list.len() - 20)?;
-        }
-    }
+    print_changes(&mut out, u)?;
     if u.changed() {
         writeln!(
             out,

@@ -2088,7 +2088,6 @@ impl<'i> Graph<'i> {
         if !nd.any[class] {
             return Ok(Resolution::default());
         }
-        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // A supertype reference's receiver is its subtype; a qualifier it is
         // written with (`models.Model`) is read as a receiver name.
         let mut receiver = match (r.role, r.receiver) {
@@ -2237,7 +2236,6 @@ impl<'i> Graph<'i> {
         receiver: PackedReceiver,
         t: String,
     ) -> Result<Resolution, SnapshotError> {
-        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         if f.language == Language::Go {
             let visible = match receiver {
                 PackedReceiver::Type(_) => self.go_visible_members(f, nd, class, &t)?,
@@ -2367,7 +2365,6 @@ impl<'i> Graph<'i> {
         x: u32,
     ) -> Result<Resolution, SnapshotError> {
         let of_parents = |parents: &[String]| nd.select(class, &nd.of_parents(parents), |_| true);
-        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         let written = f.receiver_name(x);
         let x = self.dealias(f, written);
         let aliased = |alias: &str| alias == x || alias == written;
@@ -3026,7 +3023,6 @@ impl<'i> Graph<'i> {
         nd: &NameDefs,
         class: usize,
     ) -> Result<Resolution, SnapshotError> {
-        let done = |defs: Vec<DefId>| Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 };
         // 1. The file's own scopes: the enclosing type's members, then the file's
         //    top-level definitions.
         // A type's own name inside it is the type, not its constructors (C#,
@@ -3408,6 +3404,11 @@ fn library_member(language: Language, name: &str) -> bool {
         Language::JavaScript => lists[3].contains(name),
         _ => false,
     }
+}
+
+/// A resolution to `defs`: ambiguous when there are several.
+fn done(defs: Vec<DefId>) -> Resolution {
+    Resolution { ambiguous: defs.len() > 1, defs, by_name_only: 0 }
 }
 
 /// A member of a receiver whose type is unknown: every member of the name is a
