@@ -1,6 +1,6 @@
 //! The README's quick start, run as written: every `cargo run --release -- ARGS` line
-//! of its `sh` blocks runs as `cg ARGS` on a copy of this repository's sources and
-//! must succeed with output (`watch` must start watching).
+//! of its `sh` blocks runs as `cg ARGS` on a copy of this repository's sources (a
+//! git repository) and must succeed with output (`watch` must start watching).
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -48,6 +48,9 @@ fn the_readme_quick_start_runs_as_written() {
     assert_eq!(examples[0], ["init"], "the README starts by indexing");
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &dir.path().join("src"));
+    // A checkout, as the README's repository is (`cg hooks install` needs one).
+    let git = Command::new("git").args(["init", "-q"]).current_dir(dir.path()).output().unwrap();
+    assert!(git.status.success(), "{git:?}");
     for args in examples {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cg"));
         cmd.args(&args).current_dir(dir.path());
