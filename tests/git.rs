@@ -180,6 +180,14 @@ fn unknown_commits_empty_repositories_detached_heads_and_plain_folders() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("check it out"), "{out:?}");
     assert_eq!(sorted(&cg_json(p, &["sync-git", "--to", "HEAD"])["added"]), ["b.py"]);
+    // Another writer holds the index: `--wait` is how long the sync waits.
+    {
+        let _held = codegraph::project::WriteLock::acquire(&p.join(".codegraph")).unwrap();
+        let started = Instant::now();
+        let out = cg(p, &["sync-git", "--wait", "0"]);
+        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("locked"), "{out:?}");
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
     // A detached HEAD syncs like any other.
     git(p, &["checkout", "-q", "--detach", "HEAD~1"]);
     let r = cg_json(p, &["sync-git"]);

@@ -216,7 +216,8 @@ pub struct SyncGitArgs {
 /// `cg sync-git`: the files commits changed since the index's commit, as one update.
 pub fn sync_git(args: SyncGitArgs) -> Result<()> {
     let root = project_root(&args.writer.project)?;
-    let r = project::git::sync(&root, args.from.as_deref(), args.to.as_deref(), &|_| {})?;
+    let wait = Duration::from_secs(args.writer.wait);
+    let r = project::git::sync(&root, args.from.as_deref(), args.to.as_deref(), wait, &|_| {})?;
     if args.quiet {
         return Ok(());
     }

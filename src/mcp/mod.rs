@@ -753,8 +753,8 @@ impl CodegraphServer {
     async fn codegraph_sync_git(&self, Parameters(p): Parameters<SyncGitParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {
             let root = me.root()?;
-            let report = project::git::sync(&root, p.from_commit.as_deref(), p.to_commit.as_deref(), &|_| {})
-                .map_err(|e| e.to_string())?;
+            let (from, to) = (p.from_commit.as_deref(), p.to_commit.as_deref());
+            let report = project::git::sync(&root, from, to, MCP_LOCK_WAIT, &|_| {}).map_err(|e| e.to_string())?;
             Ok(json::sync_report(&report))
         })
         .await

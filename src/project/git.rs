@@ -176,6 +176,7 @@ pub fn sync(
     root: &Path,
     from: Option<&str>,
     to: Option<&str>,
+    lock_wait: std::time::Duration,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<SyncReport, ProjectError> {
     let root = fs::canonicalize(root).map_err(|_| ProjectError::Missing { path: root.to_path_buf() })?;
@@ -235,7 +236,7 @@ pub fn sync(
     if changed.not_utf8 > 0 {
         notes.push(format!("{} changed path(s) are not UTF-8 and were left out", changed.not_utf8));
     }
-    let options = UpdateOptions { lenient: true, git: now.clone(), ..UpdateOptions::default() };
+    let options = UpdateOptions { lenient: true, git: now.clone(), lock_wait };
     let update = if rescan.is_some() {
         update(&root, &Request::Update(vec![String::new()]), &options, progress)?
     } else if !changed.paths.is_empty() {
@@ -244,7 +245,7 @@ pub fn sync(
         // Nothing to look at (a commit of what was already indexed): the
         // index reflects the new commit as it is.
         if let Some(state) = &now {
-            record(&root, state)?;
+            record(&root, state, lock_wait)?;
         }
         UpdateReport { generation: manifest.generation, previous_generation: manifest.generation, ..Default::default() }
     };
@@ -253,9 +254,9 @@ pub fn sync(
 
 /// Records in the manifest that the index reflects `state`, under the write
 /// lock (the generation stays).
-fn record(root: &Path, state: &GitState) -> Result<(), ProjectError> {
+fn record(root: &Path, state: &GitState, lock_wait: std::time::Duration) -> Result<(), ProjectError> {
     let dir = root.join(super::DIR);
-    let _lock = super::WriteLock::acquire_waiting(&dir, super::DEFAULT_LOCK_WAIT)?;
+    let _lock = super::WriteLock::acquire_waiting(&dir, lock_wait)?;
     let mut manifest = read_manifest(root)?;
     if manifest.git.as_ref() != Some(state) {
         manifest.git = Some(state.clone());
@@ -294,10 +295,11 @@ fn block(root: &Path, begin: &str) -> String {
     // does nothing. Git runs hooks at the top of the work tree that changed:
     // its own index first (the hooks are shared by a repository's
     // worktrees), else the project they were installed for (one in a
-    // subfolder). Concurrent syncs take turns on the index's lock.
+    // subfolder). Concurrent syncs take turns on the index's lock, waiting
+    // as long as a rescan may take.
     format!(
-        "{begin}\nif command -v cg >/dev/null 2>&1; then\n  (cg sync-git --quiet --project . >/dev/null 2>&1 || \
-         cg sync-git --quiet --project {} >/dev/null 2>&1) &\nfi\n{END}\n",
+        "{begin}\nif command -v cg >/dev/null 2>&1; then\n  (cg sync-git --quiet --wait 600 --project . >/dev/null 2>&1 || \
+         cg sync-git --quiet --wait 600 --project {} >/dev/null 2>&1) &\nfi\n{END}\n",
         quoted(&root.display().to_string())
     )
 }
