@@ -28,13 +28,17 @@ use lsp_types as lsp;
 use lsp_types::Url;
 use serde_json::{json, Value};
 
-use crate::graph::{DefView, Graph, SearchMode};
+use crate::graph::{DefCat, DefId, DefView, Graph, SearchMode};
 use crate::project::{self, Index};
 
 /// The largest frame read (a `didOpen` of a large file is the largest).
 const MAX_FRAME: usize = 64 << 20;
 /// Quiet after a save before the burst is applied.
 const DEBOUNCE: Duration = Duration::from_millis(100);
+/// How long a request's graph walk runs before it answers what it found.
+const REQUEST_TIME_LIMIT: Duration = Duration::from_secs(10);
+/// The longest header line read; past it, a header is malformed.
+const MAX_HEADER_LINE: u64 = 8192;
 /// Most symbols a `workspace/symbol` answer lists.
 const SYMBOLS: usize = 100;
 
@@ -146,9 +150,22 @@ fn read_frames(tx: mpsc::Sender<Incoming>) {
         let mut bad_header = false;
         loop {
             let mut line = Vec::new();
-            match input.read_until(b'\n', &mut line) {
+            match (&mut input).take(MAX_HEADER_LINE).read_until(b'\n', &mut line) {
                 Ok(0) | Err(_) => return,
                 Ok(_) => {}
+            }
+            if !line.ends_with(b"\n") && line.len() as u64 == MAX_HEADER_LINE {
+                // A header line without end in sight: passed over to its end.
+                bad_header = true;
+                loop {
+                    let mut rest = Vec::new();
+                    match (&mut input).take(MAX_HEADER_LINE).read_until(b'\n', &mut rest) {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) if rest.ends_with(b"\n") => break,
+                        Ok(_) => {}
+                    }
+                }
+                continue;
             }
             let line = String::from_utf8_lossy(&line);
             let line = line.trim_end_matches(['\r', '\n']);
@@ -282,7 +299,9 @@ impl Server {
             return Ok(Value::Null);
         };
         let root = self.root.clone().unwrap_or_default();
-        let g = Graph::new(&index);
+        // As the MCP server's graph tools: a walk past the limit answers what
+        // it found, so one request never holds up the ones behind it.
+        let g = Graph::new(&index).with_time_limit(REQUEST_TIME_LIMIT);
         let at = Place { root: &root, g: &g, read: Default::default() };
         let v = match r.method.as_str() {
             "workspace/symbol" => {
@@ -292,7 +311,7 @@ impl Server {
             "textDocument/definition" => {
                 let q: lsp::GotoDefinitionParams = params(p)?;
                 let (defs, _) = at.defs_at(&q.text_document_position_params)?;
-                json!(defs.iter().filter_map(|d| at.location(d)).collect::<Vec<_>>())
+                json!(defs.iter().filter_map(|(_, d)| at.location(d)).collect::<Vec<_>>())
             }
             "textDocument/implementation" => {
                 let q: lsp::GotoDefinitionParams = params(p)?;
@@ -313,7 +332,7 @@ impl Server {
             "textDocument/prepareCallHierarchy" => {
                 let q: lsp::CallHierarchyPrepareParams = params(p)?;
                 let (defs, _) = at.defs_at(&q.text_document_position_params)?;
-                json!(defs.iter().filter_map(|d| at.item(d)).collect::<Vec<_>>())
+                json!(defs.iter().filter_map(|(_, d)| at.item(d)).collect::<Vec<_>>())
             }
             "callHierarchy/incomingCalls" => {
                 let q: lsp::CallHierarchyIncomingCallsParams = params(p)?;
@@ -326,8 +345,8 @@ impl Server {
             "textDocument/prepareTypeHierarchy" => {
                 let q: lsp::TypeHierarchyPrepareParams = params(p)?;
                 let (defs, _) = at.defs_at(&q.text_document_position_params)?;
-                let types = defs.iter().filter(|d| at.is_type(d));
-                json!(types.filter_map(|d| at.item(d)).map(type_item).collect::<Vec<_>>())
+                let types = defs.iter().filter(|(id, _)| at.g.def(*id).is_ok_and(|(_, d)| d.cat == DefCat::Type));
+                json!(types.filter_map(|(_, d)| at.item(d)).map(type_item).collect::<Vec<_>>())
             }
             "typeHierarchy/supertypes" | "typeHierarchy/subtypes" => {
                 let q: lsp::TypeHierarchySupertypesParams = params(p)?;
@@ -419,9 +438,14 @@ impl Place<'_> {
         Some(text.trim_end_matches('\r').to_string())
     }
 
-    /// The definitions the word at a position means (none outside the
-    /// project or off an identifier).
-    fn defs_at(&self, at: &lsp::TextDocumentPositionParams) -> Result<(Vec<DefView>, bool), (ErrorCode, String)> {
+    /// The definitions the word at a position means, with their views, and
+    /// whether that is a guess among several (none outside the project or
+    /// off an identifier).
+    #[allow(clippy::type_complexity)]
+    fn defs_at(
+        &self,
+        at: &lsp::TextDocumentPositionParams,
+    ) -> Result<(Vec<(DefId, DefView)>, bool), (ErrorCode, String)> {
         let Some(rel) = self.rel(&at.text_document.uri) else { return Ok((Vec::new(), false)) };
         let line = at.position.line + 1;
         let Some(text) = self.line_text(&rel, line) else { return Ok((Vec::new(), false)) };
@@ -431,7 +455,8 @@ impl Place<'_> {
             Err(crate::graph::GraphError::NoSuchFile(_)) => return Ok((Vec::new(), false)),
             Err(e) => return Err(internal(e)),
         };
-        let views = ids.iter().map(|&d| self.g.view(d)).collect::<Result<Vec<_>, _>>().map_err(internal)?;
+        let views =
+            ids.iter().map(|&d| self.g.view(d).map(|v| (d, v))).collect::<Result<Vec<_>, _>>().map_err(internal)?;
         Ok((views, ambiguous))
     }
 
@@ -482,20 +507,13 @@ impl Place<'_> {
         with_declaration: bool,
     ) -> Result<Vec<lsp::Location>, (ErrorCode, String)> {
         let (defs, _) = self.defs_at(at)?;
-        if defs.is_empty() {
-            return Ok(Vec::new());
-        }
-        let ids: Vec<_> = defs
-            .iter()
-            .filter_map(|d| self.g.find(&format!("{}:{}", d.file, d.line)).ok())
-            .flatten()
-            .filter(|&id| self.g.view(id).is_ok_and(|v| defs.contains(&v)))
-            .collect();
+        let Some((_, first)) = defs.first() else { return Ok(Vec::new()) };
+        let ids: Vec<DefId> = defs.iter().map(|(id, _)| *id).collect();
         let mut out: Vec<lsp::Location> = Vec::new();
         if with_declaration {
-            out.extend(defs.iter().filter_map(|d| self.location(d)));
+            out.extend(defs.iter().filter_map(|(_, d)| self.location(d)));
         }
-        let name = &defs[0].name;
+        let name = &first.name;
         for r in self.g.refs(&ids, &[]).map_err(internal)? {
             if let Some(uri) = self.uri(&r.file) {
                 out.push(lsp::Location::new(uri, self.range(&r.file, r.line, name)));
@@ -513,7 +531,7 @@ impl Place<'_> {
         if ambiguous {
             text.push_str(&format!("one of {} definitions (the code graph cannot tell which):\n\n", defs.len()));
         }
-        for d in defs.iter().take(5) {
+        for (_, d) in defs.iter().take(5) {
             let line = self.line_text(&d.file, d.line).unwrap_or_default();
             text.push_str(&format!(
                 "```\n{}\n```\n{} `{}` — {}:{}\n\n",
@@ -536,13 +554,10 @@ impl Place<'_> {
     fn implementations(&self, at: &lsp::TextDocumentPositionParams) -> Result<Vec<lsp::Location>, (ErrorCode, String)> {
         let (defs, _) = self.defs_at(at)?;
         let mut out = Vec::new();
-        for d in &defs {
-            let Ok(ids) = self.g.find(&format!("{}:{}", d.file, d.line)) else { continue };
-            for id in ids {
-                let Ok(h) = self.g.hierarchy(id) else { continue };
-                let below = if h.overridden_by.is_empty() { &h.subtypes } else { &h.overridden_by };
-                out.extend(below.iter().filter_map(|r| r.symbol.as_ref()).filter_map(|s| self.location(s)));
-            }
+        for &(id, _) in &defs {
+            let Ok(h) = self.g.hierarchy(id) else { continue };
+            let below = if h.overridden_by.is_empty() { &h.subtypes } else { &h.overridden_by };
+            out.extend(below.iter().filter_map(|r| r.symbol.as_ref()).filter_map(|s| self.location(s)));
         }
         Ok(out)
     }
@@ -627,15 +642,6 @@ impl Place<'_> {
         };
         let ids = self.g.find(&at).ok()?;
         ids.into_iter().find(|&id| self.g.view(id).is_ok_and(|v| v.name == item.name))
-    }
-
-    fn is_type(&self, d: &DefView) -> bool {
-        self.g
-            .find(&format!("{}:{}", d.file, d.line))
-            .ok()
-            .into_iter()
-            .flatten()
-            .any(|id| self.g.def(id).is_ok_and(|(_, def)| def.name == d.name && def.cat == crate::graph::DefCat::Type))
     }
 
     /// The direct supertypes (`up`) or subtypes of a type hierarchy item, as

@@ -348,6 +348,11 @@ fn saves_update_the_index_and_bad_input_gets_errors() {
     assert_eq!(err["error"]["code"], -32700, "{err}");
     c.raw(b"garbage without headers\r\n\r\n");
     assert_eq!(c.response(Value::Null)["error"]["code"], -32700);
+    // A header line of 100,000 bytes: passed over, not held in memory whole.
+    let mut huge = vec![b'x'; 100_000];
+    huge.extend_from_slice(b"\r\n\r\n");
+    c.raw(&huge);
+    assert_eq!(c.response(Value::Null)["error"]["code"], -32700);
     // An unknown method, and bad parameters.
     let v = c.request("textDocument/semanticTokens/full", json!({}));
     assert_eq!(v["error"]["code"], -32601, "{v}");

@@ -40,9 +40,14 @@ fn text(bytes: Vec<u8>) -> String {
     String::from_utf8_lossy(&bytes).trim().to_string()
 }
 
+/// The top folder of the git work tree `root` is in; `None` outside one.
+fn toplevel(root: &Path) -> Option<PathBuf> {
+    git(root, &["rev-parse", "--show-toplevel"]).ok().map(text).filter(|t| !t.is_empty()).map(PathBuf::from)
+}
+
 /// Whether `root` is inside a git work tree.
 pub fn in_repository(root: &Path) -> bool {
-    git(root, &["rev-parse", "--is-inside-work-tree"]).is_ok_and(|o| text(o) == "true")
+    toplevel(root).is_some()
 }
 
 fn not_a_repository(root: &Path) -> ProjectError {
@@ -128,9 +133,14 @@ pub fn changed_since_indexed(index: &super::Index, paths: &[String]) -> Vec<Stri
             (None, Some(_)) => crate::lang::Language::from_path(&abs).is_some(),
             (Some(_), None) => true,
             (Some(f), Some(meta)) => {
-                let same_stamp =
-                    meta.len() == f.slot.meta.size && crate::safe_fs::mtime_ns(meta) == f.slot.meta.mtime_ns;
-                !same_stamp && fs::read(&abs).map_or(true, |b| xxhash_rust::xxh3::xxh3_64(&b) != f.slot.meta.hash)
+                // Another size is another file; the same size and time the
+                // same; the same size, another time: the hash tells (read
+                // inside the project, at most the indexed size).
+                let size = f.slot.meta.size;
+                meta.len() != size
+                    || (crate::safe_fs::mtime_ns(meta) != f.slot.meta.mtime_ns
+                        && crate::query::text::read_regular(&abs, &index.root, size)
+                            .is_none_or(|(b, _)| xxhash_rust::xxh3::xxh3_64(&b) != f.slot.meta.hash))
             }
         };
         if changed {
@@ -180,9 +190,7 @@ pub fn sync(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<SyncReport, ProjectError> {
     let root = fs::canonicalize(root).map_err(|_| ProjectError::Missing { path: root.to_path_buf() })?;
-    if !in_repository(&root) {
-        return Err(not_a_repository(&root));
-    }
+    let Some(top) = toplevel(&root) else { return Err(not_a_repository(&root)) };
     let manifest = read_manifest(&root)?;
     let now = state(&root);
     if let Some(to) = to {
@@ -205,10 +213,7 @@ pub fn sync(
     };
     let start = from.map(str::to_string).or(recorded);
     let mut notes = Vec::new();
-    if root.join(".gitmodules").is_file()
-        || git(&root, &["rev-parse", "--show-toplevel"])
-            .is_ok_and(|t| Path::new(&text(t)).join(".gitmodules").is_file())
-    {
+    if root.join(".gitmodules").is_file() || top.join(".gitmodules").is_file() {
         notes.push("submodules are left out (index one as its own project and `cg link` it)".to_string());
     }
     let mut rescan = None;
