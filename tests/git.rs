@@ -320,6 +320,19 @@ fn hooks_keep_the_index_at_head_and_uninstall_restores_them() {
 
     cg_ok(p, &["hooks", "uninstall"]);
     assert_eq!(fs::read_to_string(hooks.join("post-commit")).unwrap(), own, "byte for byte");
+    // A hook that is a symlink (a shared script) is neither written nor followed.
+    #[cfg(unix)]
+    {
+        let shared = wt.path().join("shared-hook");
+        fs::write(&shared, own).unwrap();
+        std::os::unix::fs::symlink(&shared, hooks.join("post-merge")).unwrap();
+        let out = cg_ok(p, &["hooks", "install"]);
+        assert!(out.contains("post-merge: left alone: a symlink"), "{out}");
+        assert_eq!(fs::read_to_string(&shared).unwrap(), own);
+        cg_ok(p, &["hooks", "uninstall"]);
+        assert_eq!(fs::read_to_string(&shared).unwrap(), own);
+        fs::remove_file(hooks.join("post-merge")).unwrap();
+    }
     for hook in ["post-merge", "post-checkout", "post-rewrite"] {
         assert!(!hooks.join(hook).exists(), "{hook}: created by install, deleted by uninstall");
     }

@@ -280,6 +280,15 @@ const BEGIN_NEWLINE: &str =
 const END: &str = "# <<< codegraph";
 const CREATED: &str = "#!/bin/sh\n# written by `cg hooks install`\n";
 
+/// What is said of a hook that is a symlink: it may be shared by other
+/// repositories, so cg writes neither it nor through it.
+const LINK: &str =
+    "left alone: a symlink (shared with other repositories?); add `cg sync-git --quiet &` to its target by hand";
+
+fn is_link(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
 /// The folder git runs hooks from (`core.hooksPath` when set).
 fn hooks_dir(root: &Path) -> Result<PathBuf, ProjectError> {
     if !in_repository(root) {
@@ -327,6 +336,10 @@ pub fn install_hooks(root: &Path) -> Result<HooksReport, ProjectError> {
     let mut report = HooksReport { dir: dir.clone(), hooks: Vec::new() };
     for hook in HOOKS {
         let path = dir.join(hook);
+        if is_link(&path) {
+            report.hooks.push((hook.to_string(), LINK));
+            continue;
+        }
         let done = match fs::read(&path) {
             Ok(old) => {
                 let old = String::from_utf8(old).map_err(|_| {
@@ -370,6 +383,10 @@ pub fn uninstall_hooks(root: &Path) -> Result<HooksReport, ProjectError> {
     let mut report = HooksReport { dir: dir.clone(), hooks: Vec::new() };
     for hook in HOOKS {
         let path = dir.join(hook);
+        if is_link(&path) {
+            report.hooks.push((hook.to_string(), LINK));
+            continue;
+        }
         let Ok(old) = fs::read_to_string(&path) else {
             report.hooks.push((hook.to_string(), "not there"));
             continue;
