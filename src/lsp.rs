@@ -28,7 +28,7 @@ use lsp_types as lsp;
 use lsp_types::Url;
 use serde_json::{json, Value};
 
-use crate::graph::{DefCat, DefId, DefView, Graph, SearchMode};
+use crate::graph::{DefCat, DefId, DefView, Graph};
 use crate::project::{self, Index};
 
 /// The largest frame read (a `didOpen` of a large file is the largest).
@@ -482,7 +482,7 @@ impl Place<'_> {
         if query.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
             return Ok(Vec::new());
         }
-        let found = self.g.search_by(query, SYMBOLS, SearchMode::Lexical, None)?;
+        let found = self.g.symbols(query, SYMBOLS)?;
         Ok(found
             .hits
             .iter()

@@ -228,7 +228,7 @@ fn every_capability_answers_as_the_cli_does() {
             format!("{file}:{}", s["location"]["range"]["start"]["line"].as_u64().unwrap() + 1)
         })
         .collect();
-    let search = cli(&root, &["search", "add", "--limit", "100"]);
+    let search = cli(&root, &["search", "add", "--names", "--limit", "100"]);
     let want: Vec<String> = search["results"]
         .as_array()
         .unwrap()
@@ -237,6 +237,13 @@ fn every_capability_answers_as_the_cli_does() {
         .collect();
     assert_eq!(got, want);
     assert_eq!(c.result("workspace/symbol", json!({"query": ""})), json!([]));
+    // A prefix being typed and an abbreviation find names the words search
+    // does not (no name holds the subword `flu` or `adr`).
+    for (typed, first) in [("Flu", "Flush"), ("adr", "Adder"), ("store.Fl", "Flush")] {
+        let found = c.result("workspace/symbol", json!({"query": typed}));
+        assert_eq!(found[0]["name"], first, "{typed}: {found}");
+        assert!(cli(&root, &["search", "--names", typed])["results"][0]["name"] == first, "{typed}");
+    }
 
     // Implementation: the interface method's implementations.
     let impls = places(&root, &c.result("textDocument/implementation", at(&root, "store/store.go", 10, 1)));

@@ -80,7 +80,8 @@ def main():
                              "workspaceFolders": [{"uri": uri, "name": "p"}]})
     init_ms = (time.perf_counter() - start) * 1000
     c.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-    times = {k: [] for k in ["definition", "references", "hover", "incomingCalls"]}
+    times = {k: [] for k in ["definition", "references", "hover", "incomingCalls", "symbol prefix",
+                             "symbol abbrev"]}
     counts = []
     for p, line, col in sites:
         pos = {"textDocument": {"uri": f"{uri}/{p}"}, "position": {"line": line, "character": col}}
@@ -98,6 +99,14 @@ def main():
         if items:
             c.request("callHierarchy/incomingCalls", {"item": items[0]})
         times["incomingCalls"].append((time.perf_counter() - t) * 1000)
+        # Workspace symbols as typed into a picker: the called name's first
+        # four characters, and its words' first letters plus the next two.
+        name = re.match(r"\w+", open(os.path.join(root, p), errors="replace").read().split("\n")[line][col:]).group(0)
+        words = re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name) or [name]
+        for k, typed in [("symbol prefix", name[:4]), ("symbol abbrev", "".join(w[0] for w in words) + words[-1][1:3])]:
+            t = time.perf_counter()
+            c.request("workspace/symbol", {"query": typed})
+            times[k].append((time.perf_counter() - t) * 1000)
     c.p.kill()
     print(f"initialize: {init_ms:.1f} ms ({len(sites)} call sites; references listed p50 {pct(counts, .5)}, "
           f"p90 {pct(counts, .9)})")

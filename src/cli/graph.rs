@@ -57,6 +57,11 @@ pub struct SearchArgs {
     /// whose own words hold a task's rare ones), best first.
     #[arg(long)]
     files: bool,
+    /// As an editor's symbol picker (`cg lsp`'s workspace symbols): names
+    /// starting with the text or abbreviating it (`hdlReq`, `nrc`) first,
+    /// then the words search's hits.
+    #[arg(long, conflicts_with_all = ["files", "mode"])]
+    names: bool,
     /// Print the result as JSON (the shape the MCP tool answers).
     #[arg(long)]
     json: bool,
@@ -454,7 +459,11 @@ pub fn search(args: SearchArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let found = g.search_weighted(&args.text, args.limit, mode, model.as_deref(), args.weight)?;
+    let found = if args.names {
+        g.symbols(&args.text, args.limit)?
+    } else {
+        g.search_weighted(&args.text, args.limit, mode, model.as_deref(), args.weight)?
+    };
     let v = answer::search(&g, &args.text, &found);
     if args.json {
         print_json(&v)?;

@@ -38,6 +38,7 @@ pub(crate) use codegraph_syntax::{extract, lang, safe_fs};
 mod card;
 mod context;
 pub mod evidence;
+mod fuzzy;
 pub(crate) mod imports;
 mod neighbors;
 mod ops;

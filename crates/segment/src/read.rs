@@ -519,6 +519,26 @@ impl Segment {
         Ok(files)
     }
 
+    /// The definition names `aut` accepts, in byte order, each given to `each`
+    /// until it returns false (for matching names by a pattern: prefixes,
+    /// abbreviations).
+    pub fn definition_names_matching<A: fst::Automaton>(
+        &self,
+        aut: A,
+        mut each: impl FnMut(&[u8]) -> bool,
+    ) -> Result<(), SnapshotError> {
+        use fst::{IntoStreamer, Streamer};
+        self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
+        let map = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
+        let mut stream = map.search(aut).into_stream();
+        while let Some((name, _)) = stream.next() {
+            if !each(name) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// `(first slot, line, name on the line)` of each definition named `name`,
     /// in slot order, decoded as taken (see [`super::defs::DefLines`]: the caller
     /// checks `failed` after, and slots against [`Segment::slot_count`]).
