@@ -4106,3 +4106,26 @@ fn hierarchy_follows_what_supertype_references_bind_to_regression() {
     let b = g.find("php/B.php:3").unwrap();
     assert!(g.hierarchy(b[0]).unwrap().subtypes.is_empty());
 }
+
+/// A type takes no supertype from a namesake of another language.
+/// Regression: the dashboard's card showed a C++ `class Invoice {}` (no base)
+/// with the supertype `Adder`: Go's `Invoice` implements Go's `Adder` by its
+/// methods, a Java `Invoice implements Adder`, and both were read by name.
+#[test]
+fn hierarchy_of_a_type_takes_nothing_from_another_languages_namesake_regression() {
+    let (_dir, index) = project_of(&[
+        ("cpp/store.hpp", "namespace shop {\nclass Invoice {\npublic:\n    void Add(int n);\n};\n}\n"),
+        ("go/store.go", "package store\n\ntype Adder interface {\n\tAdd(n int)\n}\n"),
+        ("go/invoice.go", "package store\n\ntype Invoice struct{}\n\nfunc (i *Invoice) Add(n int) {}\n"),
+        ("java/Adder.java", "public interface Adder {\n  void add(int n);\n}\n"),
+        ("java/Invoice.java", "public class Invoice implements Adder {\n  public void add(int n) {}\n}\n"),
+    ]);
+    let g = Graph::new(&index);
+    let names = |symbol: &str| -> Vec<String> {
+        let h = g.hierarchy(g.find(symbol).unwrap()[0]).unwrap();
+        h.supertypes.iter().map(|r| r.symbol.as_ref().map_or(r.name.clone(), |s| format!("{}:{}", s.file, s.line))).collect()
+    };
+    assert!(names("cpp/store.hpp:2").is_empty(), "{:?}", names("cpp/store.hpp:2"));
+    assert_eq!(names("go/invoice.go:3"), ["go/store.go:3"]);
+    assert_eq!(names("java/Invoice.java:1"), ["java/Adder.java:1"]);
+}

@@ -1806,6 +1806,28 @@ impl<'i> Graph<'i> {
         Ok(out)
     }
 
+    /// Whether a live file of the language family `family` says one of the
+    /// types named in `subs` inherits from `sup` (an `inherit` reference, as
+    /// [`Graph::inherit_edges`] reads them): what keeps a C++ `Invoice` from
+    /// taking the supertypes a Java `Invoice` declares.
+    pub fn inherits_in_family(&self, subs: &[String], sup: &str, family: Language) -> Result<bool, SnapshotError> {
+        use crate::snapshot::defs::Relation;
+        for (si, seg) in self.index.segments.iter().enumerate() {
+            for sub in subs {
+                for e in seg.relation_edge_ids(sub, Relation::Up)? {
+                    if !self.index.is_live(si, e.slot) || seg.edge_string(e.other)? != sup {
+                        continue;
+                    }
+                    let language = Language::from_id(seg.slot(e.slot)?.meta.language);
+                    if language.is_some_and(|l| l.family() == family) {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
+
     /// The live files whose package or namespace is `scope`, in segment and
     /// slot order (from the relation sections: no archive read).
     pub fn scope_files(&self, scope: &str) -> Result<Vec<FileKey>, SnapshotError> {

@@ -1048,13 +1048,14 @@ impl Graph<'_> {
         };
         let mut h = Hierarchy { symbol: Some(self.view(target)?), ..Hierarchy::default() };
         let mut levels: Vec<Vec<String>> = self.supertypes(&type_name)?.iter().cloned().collect();
-        // Go: the interfaces the type implements by its methods.
-        let implemented = self.go_implemented(&type_name)?;
+        // Go: the interfaces the type implements by its methods (a Go type's
+        // only: another language's type of the name implements none).
+        let implemented = if family == Language::Go { self.go_implemented(&type_name)? } else { Vec::new() };
         if !implemented.is_empty() {
             if levels.is_empty() {
                 levels.push(Vec::new());
             }
-            for i in implemented {
+            for i in implemented.iter().cloned() {
                 if !levels[0].contains(&i) {
                     levels[0].push(i);
                 }
@@ -1063,9 +1064,15 @@ impl Graph<'_> {
         let mut below = own.clone();
         for (i, level) in levels.iter().enumerate().take(MAX_DEPTH) {
             let mut this_level: Vec<DefId> = Vec::new();
+            let subs: Vec<String> = if i == 0 { vec![type_name.clone()] } else { levels[i - 1].clone() };
             for name in level {
                 let (mut types, by_name) = self.bound_supertypes(&below, name)?;
                 if types.is_empty() && by_name {
+                    // Taken by name only when a file of this language family
+                    // declares it (the levels are the name's in every language).
+                    if !(i == 0 && implemented.contains(name)) && !self.inherits_in_family(&subs, name, family)? {
+                        continue;
+                    }
                     types = self.types_in_family(name, family)?;
                 }
                 if types.is_empty() {
