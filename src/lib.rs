@@ -29,6 +29,7 @@
 pub mod lsp;
 pub mod mcp;
 pub mod project;
+pub mod ui;
 
 // The layers below, each its own crate (crates/), under the names the code
 // above them has always used.

@@ -4123,7 +4123,10 @@ fn hierarchy_of_a_type_takes_nothing_from_another_languages_namesake_regression(
     let g = Graph::new(&index);
     let names = |symbol: &str| -> Vec<String> {
         let h = g.hierarchy(g.find(symbol).unwrap()[0]).unwrap();
-        h.supertypes.iter().map(|r| r.symbol.as_ref().map_or(r.name.clone(), |s| format!("{}:{}", s.file, s.line))).collect()
+        h.supertypes
+            .iter()
+            .map(|r| r.symbol.as_ref().map_or(r.name.clone(), |s| format!("{}:{}", s.file, s.line)))
+            .collect()
     };
     assert!(names("cpp/store.hpp:2").is_empty(), "{:?}", names("cpp/store.hpp:2"));
     assert_eq!(names("go/invoice.go:3"), ["go/store.go:3"]);

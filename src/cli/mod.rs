@@ -12,6 +12,7 @@ mod query;
 mod signature;
 mod summary;
 mod tree;
+mod ui;
 mod update;
 
 use std::io::{self, Write};
@@ -35,6 +36,8 @@ enum Command {
     Mcp(mcp::Args),
     /// Serve the project to an editor over the Language Server Protocol (stdio).
     Lsp(lsp::Args),
+    /// Serve a read-only web dashboard of the project on 127.0.0.1.
+    Ui(ui::Args),
     /// Index a project: walk, extract and write `.codegraph/`.
     Init(index::InitArgs),
     /// Bring files or folders up to date in the index; no path: rescan the tree.
@@ -154,6 +157,7 @@ pub fn main() -> ExitCode {
         Command::Watch(args) => update::watch(args),
         Command::SyncGit(args) => update::sync_git(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Ui(args) => ui::run(args),
         Command::Hooks(args) => update::hooks(args),
         Command::Query(args) => query::run(args),
         Command::Signature(args) => signature::one(args),

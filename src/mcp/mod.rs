@@ -238,24 +238,31 @@ impl CodegraphServer {
     /// A path from an agent as a project-relative path, refusing ones that leave
     /// the project (`..`, absolute paths elsewhere, symlinks pointing out).
     fn relative(&self, root: &Path, path: &str) -> Result<String, String> {
-        let p = Path::new(path);
-        let abs = if p.is_absolute() { p.to_path_buf() } else { root.join(p) };
-        let resolved = std::fs::canonicalize(&abs).ok();
-        let check = resolved.clone().unwrap_or_else(|| abs.clone());
-        let lexical_escape = path.split(['/', '\\']).any(|c| c == "..");
-        if (p.is_absolute() && !check.starts_with(root))
-            || lexical_escape
-            || resolved.as_ref().is_some_and(|r| !r.starts_with(root))
-        {
-            return Err(format!(
-                "{path}: outside the project {}; give a path relative to the project root",
-                root.display()
-            ));
-        }
-        match resolved {
-            Some(r) => crate::extract::rel_path(root, &r).ok_or_else(|| format!("{path}: not valid UTF-8")),
-            None => Ok(path.trim_start_matches("./").replace('\\', "/")),
-        }
+        relative(root, path)
+    }
+}
+
+/// A path argument relative to the project root, refused when it is outside
+/// (`..`, an absolute path elsewhere, a symlink out): what every path a
+/// client gives is checked with.
+pub fn relative(root: &Path, path: &str) -> Result<String, String> {
+    let p = Path::new(path);
+    let abs = if p.is_absolute() { p.to_path_buf() } else { root.join(p) };
+    let resolved = std::fs::canonicalize(&abs).ok();
+    let check = resolved.clone().unwrap_or_else(|| abs.clone());
+    let lexical_escape = path.split(['/', '\\']).any(|c| c == "..");
+    if (p.is_absolute() && !check.starts_with(root))
+        || lexical_escape
+        || resolved.as_ref().is_some_and(|r| !r.starts_with(root))
+    {
+        return Err(format!(
+            "{path}: outside the project {}; give a path relative to the project root",
+            root.display()
+        ));
+    }
+    match resolved {
+        Some(r) => crate::extract::rel_path(root, &r).ok_or_else(|| format!("{path}: not valid UTF-8")),
+        None => Ok(path.trim_start_matches("./").replace('\\', "/")),
     }
 }
 

@@ -1070,7 +1070,8 @@ impl Graph<'_> {
                 if types.is_empty() && by_name {
                     // Taken by name only when a file of this language family
                     // declares it (the levels are the name's in every language).
-                    if !(i == 0 && implemented.contains(name)) && !self.inherits_in_family(&subs, name, family)? {
+                    let implements = i == 0 && implemented.contains(name);
+                    if !implements && !self.inherits_in_family(&subs, name, family)? {
                         continue;
                     }
                     types = self.types_in_family(name, family)?;

@@ -499,7 +499,7 @@ impl Segment {
 
     /// The distinct files (first slots, increasing) of a variant's postings
     /// (both lists): their container keys, values not decoded.
-    fn posting_files(&self, v: &VariantRec) -> Result<Vec<u32>, SnapshotError> {
+    pub fn posting_files(&self, v: &VariantRec) -> Result<Vec<u32>, SnapshotError> {
         let bad = || self.corrupt("posting list malformed");
         let (mut rest, mut defs) = (self.rest_posting_iter(v)?, self.def_posting_iter(v)?);
         let mut slots: Vec<u32> =
