@@ -134,12 +134,12 @@ fn http(port: u16, request: &[u8]) -> (u16, String, Vec<u8>) {
     (status, head, body)
 }
 
-/// The graph, waited for while its import graph is built.
+/// The graph, waited for while its import and call graphs are built.
 fn graph(s: &Server, open: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let v = s.ok(&format!("/api/graph?open={open}"));
-        if v["building"] != json!(true) {
+        if v["building"] != json!(true) && v["calls_read"] == json!(true) {
             return v;
         }
         assert!(Instant::now() < deadline, "the import graph was not built in 60 s");
@@ -230,7 +230,11 @@ fn endpoints_answer_bounded_amounts_inside_the_project() {
     // calls `Add`, `charge.go` calls `helper`.
     assert!(edge(&file, "go/cmd", "go/billing/invoice.go#8"), "{file}");
     assert!(edge(&file, "go/billing/charge.go", "go/billing/invoice.go#12"), "{file}");
-    assert!(graph(&s, "go").get("nodes").is_some());
+    // Edges count files importing and files calling: go/cmd/main.go imports
+    // and calls into billing and store.
+    let go = graph(&s, "go");
+    let e = go["edges"].as_array().unwrap().iter().find(|e| e["from"] == "go/cmd" && e["to"] == "go/billing").unwrap();
+    assert_eq!((e["weight"].as_u64(), e["imports"].as_u64(), e["calls"].as_u64()), (Some(1), Some(1), Some(1)), "{e}");
     assert_eq!(s.get("/api/graph?open=../x").0, 403);
 
     // Search: by words, by names, as text; the hit opens in the preview; the

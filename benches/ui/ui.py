@@ -37,9 +37,14 @@ def get(base, path, params):
 
 
 def run(base, n, rng):
-    # Wait for the background work (import graph, default cloud) to finish.
-    while get(base, "graph", {})[1].get("building"):
+    # Wait for the background work (import and call graphs, cloud candidates).
+    t = time.perf_counter()
+    while True:
+        g = get(base, "graph", {})[1]
+        if not g.get("building") and g.get("calls_read"):
+            break
         time.sleep(0.2)
+    print(f"background work (import and call graphs) done {time.perf_counter() - t:.1f} s after start")
     top = get(base, "tree", {})[1]["entries"]
     folders, files = [], []
     frontier = [e["path"] for e in top if e["dir"]]

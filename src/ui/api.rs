@@ -5,7 +5,7 @@
 //! | `status` | generation, index age, statistics, git's files changed since | one object |
 //! | `tree?path=` | a folder's children: files, lines, definitions, distinct terms, languages; excluded folders; stale files | [`TREE_ENTRIES`] |
 //! | `cloud?folder=&type=&limit=` | terms by how many files use them | [`CLOUD_TERMS`] |
-//! | `graph?open=` | folders, files and definitions with import (and, for definitions, call) edges | [`GRAPH_NODES`], [`GRAPH_EDGES`] |
+//! | `graph?open=` | folders, files and definitions with edges from imports and calls | [`GRAPH_NODES`], [`GRAPH_EDGES`] |
 //! | `search?q=&mode=` | definitions (`words`, `meaning`, `names`) or lines (`text` with `match=`) | 100 hits |
 //! | `file?path=&line=&context=` | a file's lines around one | 401 lines |
 //! | `symbol?path=&line=&name=` | the symbol card: callers, callees, hierarchy | the card's own limits |
@@ -80,13 +80,19 @@ struct DepsSlot {
     generation: u64,
     total: usize,
     done: Arc<AtomicUsize>,
+    /// Files whose calls were read (the second pass).
+    calls_done: Arc<AtomicUsize>,
     ready: Option<Arc<Deps>>,
 }
 
 /// Each file's path and the files its imports resolve to.
 struct Deps {
     paths: Vec<String>,
+    /// The files each file's imports resolve to.
     targets: Vec<Vec<u32>>,
+    /// The files defining what each file's functions call, once read (a
+    /// second pass, after the imports).
+    calls: Option<Vec<Vec<u32>>>,
 }
 
 /// Starts what the first views need, in the background: the import graph's
@@ -444,28 +450,42 @@ fn build_cloud(
 }
 
 /// The import graph of the index's generation: ready, or how far its build is.
-fn deps(state: &State, index: &Arc<Index>) -> Result<Arc<Deps>, (usize, usize)> {
+fn deps(state: &State, index: &Arc<Index>) -> Result<(Arc<Deps>, (usize, usize)), (usize, usize)> {
     let generation = index.manifest.as_ref().map_or(0, |m| m.generation);
     let mut slot = state.cache.deps.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(s) = slot.as_ref().filter(|s| s.generation == generation) {
-        return s.ready.clone().ok_or((s.done.load(Ordering::Relaxed), s.total));
+        let calls = (s.calls_done.load(Ordering::Relaxed), s.total);
+        return s.ready.clone().map(|d| (d, calls)).ok_or((s.done.load(Ordering::Relaxed), s.total));
     }
     let total = index.files().map_or(0, |f| f.len());
-    let done = Arc::new(AtomicUsize::new(0));
-    *slot = Some(DepsSlot { generation, total, done: done.clone(), ready: None });
+    let (done, calls_done) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    *slot = Some(DepsSlot { generation, total, done: done.clone(), calls_done: calls_done.clone(), ready: None });
     let index = index.clone();
     let cache = state.cache.deps.clone();
     std::thread::spawn(move || {
-        let built = build_deps(&index, &done);
-        let mut slot = cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(s) = slot.as_mut().filter(|s| s.generation == generation) {
-            s.ready = Some(Arc::new(built));
+        let publish = |d: Deps| {
+            let mut slot = cache.lock().unwrap_or_else(|e| e.into_inner());
+            match slot.as_mut().filter(|s| s.generation == generation) {
+                Some(s) => {
+                    s.ready = Some(Arc::new(d));
+                    true
+                }
+                None => false,
+            }
+        };
+        let (paths, targets) = imports_of_files(&index, &done);
+        let at: Arc<Vec<String>> = Arc::new(paths);
+        if !publish(Deps { paths: at.to_vec(), targets: targets.clone(), calls: None }) {
+            return;
         }
+        let calls = calls_of_files(&index, &at, &calls_done);
+        publish(Deps { paths: at.to_vec(), targets, calls: Some(calls) });
     });
     Err((0, total))
 }
 
-fn build_deps(index: &Index, done: &AtomicUsize) -> Deps {
+/// Every file's path and the files its imports resolve to.
+fn imports_of_files(index: &Index, done: &AtomicUsize) -> (Vec<String>, Vec<Vec<u32>>) {
     let files: Vec<String> = index.files().map(|f| f.iter().map(|f| f.path.to_string()).collect()).unwrap_or_default();
     let at: HashMap<&str, u32> = files.iter().enumerate().map(|(i, p)| (p.as_str(), i as u32)).collect();
     let g = Graph::new(index);
@@ -480,7 +500,53 @@ fn build_deps(index: &Index, done: &AtomicUsize) -> Deps {
         targets.push(t);
         done.fetch_add(1, Ordering::Relaxed);
     }
-    Deps { paths: files, targets }
+    (files, targets)
+}
+
+/// For each file, the other files defining what its functions and methods
+/// call (resolved as `callees` resolves them).
+fn calls_of_files(index: &Index, paths: &[String], done: &AtomicUsize) -> Vec<Vec<u32>> {
+    let at: HashMap<&str, u32> = paths.iter().enumerate().map(|(i, p)| (p.as_str(), i as u32)).collect();
+    let mut out: Vec<Vec<u32>> = Vec::with_capacity(paths.len());
+    // A fresh graph every few hundred files: its caches would otherwise hold
+    // every file of the project.
+    let mut g = Graph::new(index);
+    for (i, p) in paths.iter().enumerate() {
+        if i % 500 == 0 {
+            g = Graph::new(index);
+        }
+        let mut t: Vec<u32> = Vec::new();
+        if let Ok(Some(file)) = index.locate(p) {
+            if let Ok(f) = g.file((file.segment, file.slot_id)) {
+                for (di, d) in f.defs.iter().enumerate() {
+                    if d.cat != crate::graph::DefCat::Method {
+                        continue;
+                    }
+                    for e in g.callees((f.key, di as u32), 1).unwrap_or_default() {
+                        if let Some(j) = e.symbol.as_ref().and_then(|s| at.get(s.file.as_str())) {
+                            if *j != i as u32 {
+                                t.push(*j);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        t.sort_unstable();
+        t.dedup();
+        out.push(t);
+        done.fetch_add(1, Ordering::Relaxed);
+    }
+    out
+}
+
+/// An edge's files: those importing or calling, those importing, those
+/// calling (a file doing both counts in each).
+#[derive(Clone, Copy, Default)]
+struct Weight {
+    files: u64,
+    imports: u64,
+    calls: u64,
 }
 
 /// The node a file is shown in, the folders of `open` expanded: its first
@@ -504,7 +570,7 @@ fn graph(state: &State, index: &Arc<Index>, r: &Request) -> Answer {
     }
     // Wait a little for the import graph when it is being built.
     let mut waited = Duration::ZERO;
-    let deps = loop {
+    let (deps, calls_read) = loop {
         match deps(state, index) {
             Ok(d) => break d,
             Err((done, total)) if waited >= Duration::from_millis(1500) => {
@@ -557,25 +623,44 @@ fn graph(state: &State, index: &Arc<Index>, r: &Request) -> Answer {
         nodes.push(json!({"id": id, "label": format!("{files} more files"), "kind": "more", "files": files,
                           "parent": (!parent.is_empty()).then_some(parent)}));
     }
-    // Edges: files of one node importing from another, each file once per pair.
-    let mut weights: HashMap<(String, String), u64> = HashMap::new();
+    // Edges: files of one node importing from or calling into another, each
+    // file once per pair and kind.
+    let mut weights: HashMap<(String, String), Weight> = HashMap::new();
     for (i, targets) in deps.targets.iter().enumerate() {
         let from = final_of(shown[i]);
-        let mut to_nodes: HashSet<String> = HashSet::new();
-        for &t in targets {
-            let to = final_of(shown[t as usize]);
-            if to != from {
-                to_nodes.insert(to);
+        let calls = deps.calls.as_ref().map_or(&[][..], |c| &c[i][..]);
+        // Each node this file reaches: (by an import, by a call).
+        let mut reached: HashMap<String, (bool, bool)> = HashMap::new();
+        for (by_call, list) in [(false, &targets[..]), (true, calls)] {
+            for &t in list {
+                let to = final_of(shown[t as usize]);
+                if to != from {
+                    let r = reached.entry(to).or_default();
+                    if by_call {
+                        r.1 = true;
+                    } else {
+                        r.0 = true;
+                    }
+                }
             }
         }
-        for to in to_nodes {
-            *weights.entry((from.clone(), to)).or_default() += 1;
+        for (to, (imports, calls)) in reached {
+            let w = weights.entry((from.clone(), to)).or_default();
+            w.files += 1;
+            w.imports += imports as u64;
+            w.calls += calls as u64;
         }
     }
-    let mut edges: Vec<((String, String), u64)> = weights.into_iter().collect();
+    let mut edges: Vec<((String, String), Weight)> = weights.into_iter().collect();
     // Definitions of open files, and the calls from and to them.
     let open_files: Vec<&String> = open.iter().filter(|p| index.locate(p).ok().flatten().is_some()).collect();
     let mut notes: Vec<String> = Vec::new();
+    if deps.calls.is_none() {
+        notes.push(format!(
+            "calls between files are being read ({} of {} files): the edges are imports so far",
+            calls_read.0, calls_read.1
+        ));
+    }
     if !open_files.is_empty() {
         let g = Graph::new(index).with_time_limit(GRAPH_TIME);
         for f in open_files {
@@ -586,11 +671,15 @@ fn graph(state: &State, index: &Arc<Index>, r: &Request) -> Answer {
         }
     }
     let total_edges = edges.len();
-    edges.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    edges.sort_by(|a, b| b.1.files.cmp(&a.1.files).then_with(|| a.0.cmp(&b.0)));
     edges.truncate(GRAPH_EDGES);
-    let edges: Vec<Value> =
-        edges.into_iter().map(|((from, to), w)| json!({"from": from, "to": to, "weight": w})).collect();
-    let mut v = json!({"nodes": nodes, "edges": edges, "files": deps.paths.len()});
+    let edges: Vec<Value> = edges
+        .into_iter()
+        .map(|((from, to), w)| {
+            json!({"from": from, "to": to, "weight": w.files, "imports": w.imports, "calls": w.calls})
+        })
+        .collect();
+    let mut v = json!({"nodes": nodes, "edges": edges, "files": deps.paths.len(), "calls_read": deps.calls.is_some()});
     if !folded.is_empty() || total_edges > GRAPH_EDGES {
         v["truncated"] = json!({
             "folded_nodes": node_of_node.len(),
@@ -613,7 +702,7 @@ fn file_definitions(
     path: &str,
     place: &dyn Fn(&str) -> String,
     nodes: &mut Vec<Value>,
-    edges: &mut Vec<((String, String), u64)>,
+    edges: &mut Vec<((String, String), Weight)>,
     notes: &mut Vec<String>,
 ) -> Result<(), crate::graph::GraphError> {
     let Some(file) = index.locate(path)? else { return Ok(()) };
@@ -662,7 +751,7 @@ fn file_definitions(
         }
     }
     edges.retain(|((a, b), _)| a != path && b != path);
-    edges.extend(weights);
+    edges.extend(weights.into_iter().map(|(k, calls)| (k, Weight { files: calls, imports: 0, calls })));
     Ok(())
 }
 

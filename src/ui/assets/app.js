@@ -173,6 +173,8 @@ $("cloud-all").addEventListener("click", () => setCloudFolder(""));
 
 // ---- dependency graph -----------------------------------------------------
 const G = { nodes: new Map(), edges: [], open: new Set(), heat: 0, canvas: $("graph") };
+// Edges drawn (and pulling in the layout): the heaviest ones.
+const DRAWN_EDGES = 300;
 const colors = { dir: "#4c78a8", file: "#72b7b2", def: "#e45756", more: "#bab0ac" };
 async function loadGraph(focus) {
   let g;
@@ -194,23 +196,25 @@ async function loadGraph(focus) {
   G.nodes = nodes;
   G.edges = g.edges.filter((e) => nodes.has(e.from) && nodes.has(e.to));
   G.heat = 1;
-  let info = `${g.nodes.length} nodes, ${g.edges.length} edges (imports; calls between definitions)`;
+  let info = `${g.nodes.length} nodes, ${g.edges.length} edges (files importing or calling)`;
   if (g.truncated) info += ` · folded ${g.truncated.folded_nodes} nodes, left out ${g.truncated.edges_left_out} edges`;
+  if (g.notes) info += " · " + g.notes.join("; ");
   $("graph-info").textContent = info;
+  if (!g.calls_read) setTimeout(() => { if (!G.pending) { G.pending = true; loadGraph().finally(() => { G.pending = false; }); } }, 3000);
   tick();
 }
 function tick() {
   const c = G.canvas, w = c.clientWidth, h = c.clientHeight, ns = [...G.nodes.values()];
   if (G.heat > 0.02) {
     for (const a of ns) {
-      a.vx += (w / 2 - a.x) * 0.002; a.vy += (h / 2 - a.y) * 0.002;
+      a.vx += (w / 2 - a.x) * 0.008; a.vy += (h / 2 - a.y) * 0.008;
       for (const b of ns) {
         if (a === b) continue;
         const dx = a.x - b.x, dy = a.y - b.y, d2 = dx * dx + dy * dy + 0.01, m = a.r + b.r + 24;
-        if (d2 < 90000) { const f = Math.min(2, (m * m * 0.5) / d2); a.vx += dx * f * 0.1; a.vy += dy * f * 0.1; }
+        if (d2 < 90000) { const f = Math.min(2, (m * m * 0.5) / d2); a.vx += dx * f * 0.04; a.vy += dy * f * 0.04; }
       }
     }
-    for (const e of G.edges) {
+    for (const e of G.edges.slice(0, DRAWN_EDGES)) {
       const a = G.nodes.get(e.from), b = G.nodes.get(e.to);
       const dx = b.x - a.x, dy = b.y - a.y, d = Math.sqrt(dx * dx + dy * dy) + 0.01, f = (d - (a.r + b.r + 60)) * 0.01;
       a.vx += dx / d * f; a.vy += dy / d * f; b.vx -= dx / d * f; b.vy -= dy / d * f;
@@ -231,9 +235,13 @@ function draw() {
   x.setTransform(dpr, 0, 0, dpr, 0, 0);
   x.clearRect(0, 0, w, h);
   const maxW = Math.max(1, ...G.edges.map((e) => e.weight));
-  for (const e of G.edges) {
+  // The heaviest edges (the answer is sorted by weight), and every edge of the
+  // node under the pointer: all of them at once is a hairball.
+  const shown = G.edges.filter((e, i) => i < DRAWN_EDGES || e.from === G.hover || e.to === G.hover);
+  for (const e of shown) {
     const a = G.nodes.get(e.from), b = G.nodes.get(e.to);
-    x.strokeStyle = `rgba(90,100,120,${0.15 + 0.5 * e.weight / maxW})`;
+    const hot = G.hover && (e.from === G.hover || e.to === G.hover);
+    x.strokeStyle = hot ? "rgba(228,87,86,0.8)" : `rgba(90,100,120,${0.12 + 0.5 * e.weight / maxW})`;
     x.lineWidth = 0.5 + 3 * e.weight / maxW;
     x.beginPath(); x.moveTo(a.x, a.y); x.lineTo(b.x, b.y); x.stroke();
     // An arrowhead where it meets the imported node.
@@ -273,6 +281,8 @@ G.canvas.addEventListener("click", (ev) => {
 G.canvas.addEventListener("mousemove", (ev) => {
   const r = G.canvas.getBoundingClientRect(), n = nodeAt(ev.clientX - r.left, ev.clientY - r.top);
   G.canvas.title = n ? `${n.id}${n.files ? ` (${n.files} files)` : ""}` : "";
+  const hover = n ? n.id : null;
+  if (hover !== G.hover) { G.hover = hover; draw(); }
 });
 $("graph-reset").addEventListener("click", () => { G.open.clear(); loadGraph(); });
 window.addEventListener("resize", draw);
