@@ -449,8 +449,12 @@ fn build_cloud(
     Ok(json!({"folder": folder, "type": kind, "terms": terms}))
 }
 
-/// The import graph of the index's generation: ready, or how far its build is.
-fn deps(state: &State, index: &Arc<Index>) -> Result<(Arc<Deps>, (usize, usize)), (usize, usize)> {
+/// Files done of all, in a background pass.
+type Progress = (usize, usize);
+
+/// The import graph of the index's generation, with how far the calls' pass
+/// is; or how far the imports' pass is.
+fn deps(state: &State, index: &Arc<Index>) -> Result<(Arc<Deps>, Progress), Progress> {
     let generation = index.manifest.as_ref().map_or(0, |m| m.generation);
     let mut slot = state.cache.deps.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(s) = slot.as_ref().filter(|s| s.generation == generation) {
