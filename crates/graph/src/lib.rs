@@ -3,7 +3,7 @@
 //!
 //! In: an [`Index`] (each file's definitions with extents, its references with a
 //! role and a receiver, its imports, its package / namespace; see
-//! `crate::extract::graph`). Out: answers about one symbol or file.
+//! `crate::extract`, the walk's `tree/graph.rs`). Out: answers about one symbol or file.
 //!
 //! Nothing cross-file is stored: a file's facts depend on its bytes alone, so an
 //! update of one file never leaves another file's facts stale, and compaction

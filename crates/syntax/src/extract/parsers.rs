@@ -589,7 +589,7 @@ mod tests {
     }
 
     /// The facts of a file with and without the walk's one-step tokens
-    /// (`Visit::token` in tree.rs), as text.
+    /// (`Visit::token` in tree/mod.rs), as text.
     fn with_and_without_token_steps(language: Language, path: &str, src: &[u8]) -> (String, String) {
         let mut fast = Extractor::new();
         let mut slow = Extractor::new();

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 
 use super::flat::{Flat, FlatNode};
 
-#[path = "graph.rs"]
+// The graph facts' part of the walk: more methods of the same `Visit`.
 mod graph;
 
 use super::words::{clean_comment, for_each_word, normalize_ws, WordSource};
