@@ -229,6 +229,11 @@ fn every_tool_answers_on_a_fixture_project() {
     assert!(top["text"].as_str().unwrap().starts_with("export function* idGenerator()"), "{top}");
     let (err, text) = c.call("codegraph_search", json!({"query": " - "}));
     assert!(err && text.contains("empty query"), "{text}");
+    // As a symbol picker: an abbreviation finds the name the words do not.
+    let picked = c.call_json("codegraph_search", json!({"query": "idGen", "names": true, "limit": 3}));
+    assert_eq!(picked["results"][0]["name"], "idGenerator", "{picked}");
+    let (err, text) = c.call("codegraph_search", json!({"query": "idGen", "names": true, "files": true}));
+    assert!(err && text.contains("names"), "{text}");
     // Every tool takes max_tokens: its longest lists are cut to fit, marked.
     let full = c.call_json("codegraph_tree", json!({"depth": 0}));
     let cut = c.call_json("codegraph_tree", json!({"depth": 0, "max_tokens": 60}));

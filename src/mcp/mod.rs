@@ -451,6 +451,13 @@ impl CodegraphServer {
             if p.query.split(|c: char| !c.is_alphanumeric()).all(str::is_empty) {
                 return Err("empty query: give words or an identifier".to_string());
             }
+            if p.names == Some(true) {
+                if p.files == Some(true) || p.mode.is_some() {
+                    return Err("names: give it without files and mode".to_string());
+                }
+                let found = g.symbols(&p.query, limit).map_err(|e| e.to_string())?;
+                return Ok(json::graph::search(&g, &p.query, &found));
+            }
             let (mode, model) = crate::graph::search_mode(&index, p.mode.as_deref())?;
             let deep =
                 (mode != crate::graph::SearchMode::Lexical).then(|| crate::graph::deep_vectors(&index)).flatten();

@@ -290,6 +290,10 @@ pub struct SearchParams {
         description = "Files instead of definitions: the hits grouped by file, each with its best definitions, plus files whose own words hold the task's rare ones; answers {query, mode, files:[{file, score, definitions:[{name, kind, line}]}]}."
     )]
     pub files: Option<bool>,
+    #[schemars(
+        description = "As a symbol picker: names starting with the query or abbreviated by it (\"NewRecon\" finds NewReconciler, \"hdlReq\" handleRequest) first, then the words search; for a half-remembered name."
+    )]
+    pub names: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
