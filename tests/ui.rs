@@ -188,6 +188,18 @@ fn endpoints_answer_bounded_amounts_inside_the_project() {
     let billing = s.ok("/api/tree?path=go/billing");
     assert_eq!(billing["entries"][0]["stale"], true, "{billing}");
     assert!(billing["entries"][1].get("stale").is_none(), "{billing}");
+    // The status counts it, from a scan in the background.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let status = s.ok("/api/status");
+        let scan = &status["changed_since_indexed"];
+        if scan["files"] == 1 {
+            assert_eq!(scan["shown"], json!(["go/billing/charge.go"]), "{status}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the changed file was not counted: {status}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
     fs::write(&charge, text).unwrap();
 
     // Paths outside the project are refused; unknown ones are not found.

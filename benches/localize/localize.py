@@ -89,6 +89,8 @@ def main():
     ap.add_argument("--tasks", default=os.path.join(HERE, "tasks.jsonl"))
     ap.add_argument("--half", choices=["a", "b"])
     ap.add_argument("--keep-index", action="store_true")
+    ap.add_argument("--search-files", action="store_true",
+                    help="rank files with `cg search --files` (default: the files of the definitions `cg search` lists)")
     a = ap.parse_args()
     tasks = [json.loads(l) for l in open(a.tasks)]
     if a.half:
@@ -119,7 +121,8 @@ def main():
                 ctx = files_of(json.loads(p.stdout))
             except json.JSONDecodeError:
                 ctx = []
-            p = subprocess.run([a.cg, "search", t["task"], "--limit", "10", "--json"], cwd=tree,
+            p = subprocess.run([a.cg, "search", t["task"], "--limit", "10", "--json"]
+                               + (["--files"] if a.search_files else []), cwd=tree,
                                capture_output=True, text=True, timeout=300)
             try:
                 srch = files_of(json.loads(p.stdout))

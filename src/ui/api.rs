@@ -2,8 +2,8 @@
 //!
 //! | endpoint | answers | bound |
 //! |---|---|---|
-//! | `status` | generation, index age, statistics, git's files changed since | one object |
-//! | `tree?path=` | a folder's children: files, lines, definitions, distinct terms, languages; excluded folders; stale files | [`TREE_ENTRIES`] |
+//! | `status` | generation, index age, statistics, files changed since indexed (git's, and a background scan's) | one object, 50 paths |
+//! | `tree?path=` | a folder's children: files, lines, definitions, distinct terms (a folder: its files' summed), languages; excluded folders; stale files | [`TREE_ENTRIES`] |
 //! | `cloud?folder=&type=&limit=` | terms by how many files use them | [`CLOUD_TERMS`] |
 //! | `graph?open=` | folders, files and definitions with edges from imports and calls | [`GRAPH_NODES`], [`GRAPH_EDGES`] |
 //! | `search?q=&mode=` | definitions (`words`, `meaning`, `names`) or lines (`text` with `match=`) | 100 hits |
@@ -57,6 +57,7 @@ pub struct Cache {
     deps: Arc<Mutex<Option<DepsSlot>>>,
     clouds: Mutex<Vec<(CloudKey, Arc<Value>)>>,
     candidates: Mutex<Option<(u64, Arc<Candidates>)>>,
+    changed: Arc<Mutex<ChangedScan>>,
 }
 
 /// A cloud's generation, folder and line type.
@@ -100,6 +101,8 @@ struct Deps {
 pub fn prepare(state: &Arc<State>) {
     if let Ok(index) = state.index() {
         let _ = deps(state, &index);
+        // Starts the scan for files changed since indexing.
+        let _ = status(state, &index);
         let state = state.clone();
         std::thread::spawn(move || {
             let r = Request {
@@ -169,8 +172,68 @@ fn status(state: &State, index: &Index) -> Answer {
         v["age_seconds"] = json!(now.saturating_sub(at));
     }
     v["project_root"] = json!(state.root);
+    // Files changed since indexed, from the last scan (git's answer, when the
+    // project is a repository, is in `git`).
+    let generation = index.manifest.as_ref().map_or(0, |m| m.generation);
+    let mut scan = state.cache.changed.lock().unwrap_or_else(|e| e.into_inner());
+    if scan.generation == generation && scan.at.is_some() {
+        const SHOWN: usize = 50;
+        v["changed_since_indexed"] = json!({
+            "files": scan.total, "shown": scan.files.iter().take(SHOWN).collect::<Vec<_>>(),
+            "scanned_seconds_ago": scan.at.map_or(0, |t| t.elapsed().as_secs()),
+        });
+    }
+    let stale = scan.generation != generation || scan.at.is_none_or(|t| t.elapsed() > CHANGED_SCAN_EVERY);
+    if stale && !scan.running {
+        scan.running = true;
+        let (cache, root, index) = (state.cache.changed.clone(), state.root.clone(), state.index().ok());
+        std::thread::spawn(move || {
+            let mut found: Vec<String> = Vec::new();
+            if let Some(index) = index.as_ref() {
+                for f in index.files().unwrap_or_default() {
+                    if changed_on_disk(&root, f.path, &f.slot.meta) {
+                        found.push(f.path.to_string());
+                    }
+                }
+            }
+            let mut scan = cache.lock().unwrap_or_else(|e| e.into_inner());
+            *scan = ChangedScan {
+                generation: index.as_ref().and_then(|i| i.manifest.as_ref()).map_or(0, |m| m.generation),
+                running: false,
+                at: Some(std::time::Instant::now()),
+                total: found.len(),
+                files: found,
+            };
+        });
+    }
     Ok(v)
 }
+
+/// Whether an indexed file's size or modification time on disk is not what
+/// was indexed (or it is gone).
+fn changed_on_disk(root: &std::path::Path, path: &str, meta: &crate::snapshot::FileMeta) -> bool {
+    let on_disk = std::fs::symlink_metadata(root.join(path)).ok();
+    let mtime = on_disk
+        .as_ref()
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_nanos() as i64));
+    on_disk.as_ref().is_none_or(|m| m.len() != meta.size) || mtime != Some(meta.mtime_ns)
+}
+
+/// Files changed on disk since they were indexed, found by a background scan
+/// of every indexed file's size and time, started by a status request when
+/// the last scan is older than [`CHANGED_SCAN_EVERY`].
+#[derive(Default)]
+struct ChangedScan {
+    generation: u64,
+    running: bool,
+    at: Option<std::time::Instant>,
+    files: Vec<String>,
+    total: usize,
+}
+
+/// How old a scan of changed files may be before a status request starts another.
+const CHANGED_SCAN_EVERY: Duration = Duration::from_secs(5);
 
 /// One child of a folder in `tree`.
 #[derive(Default)]
@@ -210,12 +273,7 @@ fn tree(state: &State, index: &Index, r: &Request) -> Answer {
         let language = Language::from_id(meta.language).map_or("other", Language::name);
         *e.languages.entry(language).or_default() += 1;
         if !is_dir {
-            let on_disk = std::fs::symlink_metadata(state.root.join(f.path)).ok();
-            let mtime = on_disk
-                .as_ref()
-                .and_then(|m| m.modified().ok())
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok().map(|d| d.as_nanos() as i64));
-            e.stale = Some(on_disk.as_ref().is_none_or(|m| m.len() != meta.size) || mtime != Some(meta.mtime_ns));
+            e.stale = Some(changed_on_disk(&state.root, f.path, meta));
         }
     }
     let total = children.len();

@@ -30,9 +30,11 @@ async function loadStatus() {
     const parts = [`generation ${s.generation}`, `indexed ${ago} ago`, `${fmt(st.files)} files`, `${fmt(st.lines)} lines`,
       `${fmt((s.graph || {}).definitions || 0)} definitions`];
     $("status").textContent = parts.join(" · ");
-    const changed = s.git && s.git.files_changed_since;
+    const scan = s.changed_since_indexed;
+    const changed = s.git ? s.git.files_changed_since : scan && scan.files;
+    const list = s.git ? s.git.changed : scan && scan.shown;
     if (changed > 0) {
-      $("status").append(" · ", el("span", { class: "stale", title: (s.git.changed || []).join("\n") },
+      $("status").append(" · ", el("span", { class: "stale", title: (list || []).join("\n") },
         `${changed} files changed since`));
     }
   } catch (e) { $("status").textContent = e.message; }
