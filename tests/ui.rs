@@ -536,3 +536,22 @@ fn a_browser_draws_the_views_and_follows_clicks() {
     fs::write(&out, png).unwrap();
     eprintln!("screenshot: {}", out.display());
 }
+
+#[test]
+fn without_an_index_or_with_its_port_taken_it_says_what_to_do() {
+    let empty = tempfile::tempdir().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_cg")).args(["ui", "--port", "0"]).current_dir(empty.path()).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("cg init"), "{err}");
+    let (_dir, root) = fixture();
+    let s = Server::start(&root);
+    let out = Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(["ui", "--port", &s.port.to_string(), "--project"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--port 0"), "{err}");
+    assert_eq!(s.get("/api/status").0, 200, "the first server goes on");
+}

@@ -36,8 +36,6 @@ pub fn run(args: Args) -> Result<()> {
             }
         }
     })
-    .with_context(|| {
-        format!("cg ui: cannot serve on 127.0.0.1:{} (another server on that port? try --port 0)", args.port)
-    })?;
+    .context("cg ui")?;
     Ok(())
 }

@@ -109,7 +109,12 @@ impl Response {
 /// the page is at, and serves until the process ends.
 pub fn serve(root: &Path, port: u16, ready: impl FnOnce(&str)) -> io::Result<()> {
     let root = std::fs::canonicalize(root)?;
-    let listener = TcpListener::bind(("127.0.0.1", port))?;
+    let listener = TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot listen on 127.0.0.1:{port}: {e} (another server on that port? --port 0 picks a free one)"),
+        )
+    })?;
     let port = listener.local_addr()?.port();
     let state = Arc::new(State { root, port, opened: Mutex::new(None), cache: api::Cache::default() });
     // Open the index now: a missing or broken one is said at once.
