@@ -6,7 +6,7 @@
 //! | `tree?path=` | a folder's children: files, lines, definitions, distinct terms (a folder: its files' summed), languages; excluded folders; stale files | [`TREE_ENTRIES`] |
 //! | `cloud?folder=&type=&limit=` | terms by how many files use them | [`CLOUD_TERMS`] |
 //! | `graph?open=` | folders, files and definitions with edges from imports and calls | [`GRAPH_NODES`], [`GRAPH_EDGES`] |
-//! | `search?q=&mode=` | definitions (`words`, `meaning`, `names`) or lines (`text` with `match=`) | 100 hits |
+//! | `search?q=&mode=` | definitions (`words`: the default search, hybrid when the index has vectors; `meaning`: semantic; `names`) or lines (`text` with `match=`) | 100 hits |
 //! | `file?path=&line=&context=` | a file's lines around one | 401 lines |
 //! | `symbol?path=&line=&name=` | the symbol card: callers, callees, hierarchy | the card's own limits |
 
