@@ -1,9 +1,11 @@
 //! Names as an editor's symbol picker matches them: a prefix being typed
 //! (`NewRecon` → `NewReconciler`) or an abbreviation (`hdlReq`, `nrc` →
-//! `handleRequest`, `NewReconcileController`), case folded, the first letter at
-//! the start of one of the name's words. [`Graph::symbols`] puts them together
-//! with the words search ([`Graph::search`]): names starting with what was
-//! typed first, then the words search's hits, then the other abbreviations.
+//! `handleRequest`, `NewReconcileController`), case folded, the first letter
+//! the name's own (after leading `_`, `$`; words inside a name are the words
+//! search's). [`Graph::symbols`] puts them together with the words search
+//! ([`Graph::search`]): these names first, then the words search's hits
+//! holding every subword of the query (and of the query with its last word
+//! completed), then its other hits.
 //!
 //! Candidates come from each segment's definition-name FST walked with an
 //! automaton (a greedy subsequence, complete for subsequences: matching a
