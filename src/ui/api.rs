@@ -101,17 +101,10 @@ struct Deps {
 pub fn prepare(state: &Arc<State>) {
     if let Ok(index) = state.index() {
         let _ = deps(state, &index);
-        // Starts the scan for files changed since indexing.
-        let _ = status(state, &index);
+        scan_changed(state, &index);
         let state = state.clone();
         std::thread::spawn(move || {
-            let r = Request {
-                method: "GET".into(),
-                path: String::new(),
-                params: Default::default(),
-                headers: Default::default(),
-            };
-            let _ = cloud(&state, &index, &r);
+            let _ = cloud_of(&state, &index, String::new(), "code");
         });
     }
 }
@@ -165,7 +158,7 @@ fn number(r: &Request, name: &str, default: usize, max: usize) -> Result<usize, 
     }
 }
 
-fn status(state: &State, index: &Index) -> Answer {
+fn status(state: &State, index: &Arc<Index>) -> Answer {
     let mut v = json::status(&state.root, index).map_err(failed)?;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
     if let Some(at) = v["last_update"].as_u64() {
@@ -175,7 +168,7 @@ fn status(state: &State, index: &Index) -> Answer {
     // Files changed since indexed, from the last scan (git's answer, when the
     // project is a repository, is in `git`).
     let generation = index.manifest.as_ref().map_or(0, |m| m.generation);
-    let mut scan = state.cache.changed.lock().unwrap_or_else(|e| e.into_inner());
+    let scan = state.cache.changed.lock().unwrap_or_else(|e| e.into_inner());
     if scan.generation == generation && scan.at.is_some() {
         const SHOWN: usize = 50;
         v["changed_since_indexed"] = json!({
@@ -183,30 +176,39 @@ fn status(state: &State, index: &Index) -> Answer {
             "scanned_seconds_ago": scan.at.map_or(0, |t| t.elapsed().as_secs()),
         });
     }
-    let stale = scan.generation != generation || scan.at.is_none_or(|t| t.elapsed() > CHANGED_SCAN_EVERY);
-    if stale && !scan.running {
-        scan.running = true;
-        let (cache, root, index) = (state.cache.changed.clone(), state.root.clone(), state.index().ok());
-        std::thread::spawn(move || {
-            let mut found: Vec<String> = Vec::new();
-            if let Some(index) = index.as_ref() {
-                for f in index.files().unwrap_or_default() {
-                    if changed_on_disk(&root, f.path, &f.slot.meta) {
-                        found.push(f.path.to_string());
-                    }
-                }
-            }
-            let mut scan = cache.lock().unwrap_or_else(|e| e.into_inner());
-            *scan = ChangedScan {
-                generation: index.as_ref().and_then(|i| i.manifest.as_ref()).map_or(0, |m| m.generation),
-                running: false,
-                at: Some(std::time::Instant::now()),
-                total: found.len(),
-                files: found,
-            };
-        });
-    }
+    drop(scan);
+    scan_changed(state, index);
     Ok(v)
+}
+
+/// Starts a background scan for files changed since indexing, unless one is
+/// running or the last one, of this generation, is younger than
+/// [`CHANGED_SCAN_EVERY`].
+fn scan_changed(state: &State, index: &Arc<Index>) {
+    let generation = index.manifest.as_ref().map_or(0, |m| m.generation);
+    let mut scan = state.cache.changed.lock().unwrap_or_else(|e| e.into_inner());
+    let stale = scan.generation != generation || scan.at.is_none_or(|t| t.elapsed() > CHANGED_SCAN_EVERY);
+    if !stale || scan.running {
+        return;
+    }
+    scan.running = true;
+    let (cache, root, index) = (state.cache.changed.clone(), state.root.clone(), index.clone());
+    std::thread::spawn(move || {
+        let found: Vec<String> = index
+            .files()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|f| changed_on_disk(&root, f.path, &f.slot.meta))
+            .map(|f| f.path.to_string())
+            .collect();
+        *cache.lock().unwrap_or_else(|e| e.into_inner()) = ChangedScan {
+            generation,
+            running: false,
+            at: Some(std::time::Instant::now()),
+            total: found.len(),
+            files: found,
+        };
+    });
 }
 
 /// Whether an indexed file's size or modification time on disk is not what
@@ -333,10 +335,15 @@ fn cloud(state: &State, index: &Index, r: &Request) -> Answer {
         return Err(bad(format!("type {kind:?}: use all, code, comment or string")));
     }
     let limit = number(r, "limit", 120, CLOUD_TERMS)?;
+    Ok(cut_terms(&*cloud_of(state, index, folder, &kind)?, limit))
+}
+
+/// The cloud of a folder and line type, kept per generation (the 32 last).
+fn cloud_of(state: &State, index: &Index, folder: String, kind: &str) -> Result<Arc<Value>, (u16, String)> {
     let generation = index.manifest.as_ref().map_or(0, |m| m.generation);
-    let key = (generation, folder.clone(), kind.clone());
+    let key = (generation, folder, kind.to_string());
     if let Some((_, v)) = state.cache.clouds.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
-        return Ok(cut_terms(v, limit));
+        return Ok(v.clone());
     }
     let candidates = {
         let mut kept = state.cache.candidates.lock().unwrap_or_else(|e| e.into_inner());
@@ -349,14 +356,14 @@ fn cloud(state: &State, index: &Index, r: &Request) -> Answer {
             }
         }
     };
-    let v = Arc::new(build_cloud(index, &candidates, &folder, &kind).map_err(failed)?);
+    let v = Arc::new(build_cloud(index, &candidates, &key.1, kind).map_err(failed)?);
     let mut clouds = state.cache.clouds.lock().unwrap_or_else(|e| e.into_inner());
     clouds.retain(|((g, _, _), _)| *g == generation);
     if clouds.len() >= 32 {
         clouds.remove(0);
     }
     clouds.push((key, v.clone()));
-    Ok(cut_terms(&v, limit))
+    Ok(v)
 }
 
 fn cut_terms(v: &Value, limit: usize) -> Value {
@@ -536,12 +543,11 @@ fn deps(state: &State, index: &Arc<Index>) -> Result<(Arc<Deps>, Progress), Prog
             }
         };
         let (paths, targets) = imports_of_files(&index, &done);
-        let at: Arc<Vec<String>> = Arc::new(paths);
-        if !publish(Deps { paths: at.to_vec(), targets: targets.clone(), calls: None }) {
+        if !publish(Deps { paths: paths.clone(), targets: targets.clone(), calls: None }) {
             return;
         }
-        let calls = calls_of_files(&index, &at, &calls_done);
-        publish(Deps { paths: at.to_vec(), targets, calls: Some(calls) });
+        let calls = calls_of_files(&index, &paths, &calls_done);
+        publish(Deps { paths, targets, calls: Some(calls) });
     });
     Err((0, total))
 }

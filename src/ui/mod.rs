@@ -41,6 +41,9 @@ const MAX_HEAD: usize = 16 << 10;
 /// How long a connection may take to send its request.
 const READ_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long writing an answer may wait on a client that does not read.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
@@ -79,7 +82,7 @@ pub struct Request {
     pub method: String,
     pub path: String,
     pub params: HashMap<String, String>,
-    pub(crate) headers: HashMap<String, String>,
+    headers: HashMap<String, String>,
 }
 
 impl Request {
@@ -140,6 +143,8 @@ pub fn serve(root: &Path, port: u16, ready: impl FnOnce(&str)) -> io::Result<()>
 
 fn handle(state: &State, mut stream: TcpStream) -> io::Result<()> {
     stream.set_read_timeout(Some(READ_TIMEOUT))?;
+    // A client that stops reading does not hold the thread for ever.
+    stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
     let request = match read_request(&mut stream) {
         Ok(r) => r,
         Err(why) => {
