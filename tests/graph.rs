@@ -4071,6 +4071,41 @@ fn javascript_untyped_members_are_guesses_unless_the_type_is_in_sight_regression
     assert_eq!(refs(&index, "TupleQueue.length"), ["lib/chunk.js:6 other ambiguous"]);
 }
 
+/// A member reached only through a subtype is a possible dispatch in
+/// JavaScript (nothing checks the value's type) and on a library type in
+/// TypeScript, and a member of an untyped value is as much a guess in the
+/// file defining it as elsewhere. Regression: on webpack (scip-typescript as
+/// the reference) `new Set()`'s `clear()` was `SortableSet.clear` without
+/// doubt, and `this.hooks.evaluate.for(..)` in the parser's own file its
+/// method `evaluate`.
+#[test]
+fn javascript_subtype_members_and_same_file_untyped_members_are_guesses_regression() {
+    let (_dir, index) = project_of(&[
+        (
+            "lib/set.js",
+            "class SortableSet extends Set {\n  clear() { return super.clear(); }\n}\nmodule.exports = SortableSet;\n",
+        ),
+        ("lib/use.js", "function f() {\n  const seen = new Set();\n  seen.clear();\n}\n"),
+        (
+            "lib/parser.js",
+            "class Parser {\n  constructor() {\n    this.hooks = { evaluate: 1 };\n  }\n  evaluate(s) {\n    return this.hooks.evaluate;\n  }\n  run(p) {\n    return p.evaluate(2);\n  }\n}\n",
+        ),
+        (
+            "src/set.ts",
+            "export class Sorted extends Map<string, number> {\n  delete(k: string): boolean { return true; }\n}\n",
+        ),
+        ("src/use.ts", "export function g(): void {\n  const m = new Map<string, number>();\n  m.delete(\"a\");\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "SortableSet.clear"), ["lib/use.js:3 call ambiguous"]);
+    assert_eq!(refs(&index, "Sorted.delete"), ["src/use.ts:3 call ambiguous"]);
+    // A method call of the project's own name in its file: the method; a
+    // field read of the same name through an untyped chain: a guess.
+    assert_eq!(
+        refs(&index, "Parser.evaluate"),
+        ["lib/parser.js:3 other ambiguous", "lib/parser.js:6 other ambiguous", "lib/parser.js:9 call"]
+    );
+}
+
 /// A supertype is what the type's supertype reference binds to, within its
 /// language family; subtypes are the types whose references bind to it.
 /// Regression: `hierarchy` matched supertypes by name across the project, so

@@ -2328,11 +2328,24 @@ impl<'i> Graph<'i> {
             return Ok(done(found));
         }
         if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
+            // A subtype's member on a value of its supertype. In TS, of a
+            // project type lacking it, the compiler narrowed the value (`if
+            // (isBinary(node)) node.operator`): one candidate is the member.
+            // Of a library type (`new Set()`'s `clear()` with `class
+            // SortableSet extends Set`), the library's own member runs unless
+            // the value is of the subtype; JS checks neither: a possible
+            // dispatch, never sure.
             let below = self.members_through_subtypes(nd, class, &t)?;
             if below.len() > MAX_AMBIGUOUS {
                 return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: below.len() });
             }
-            return Ok(done(below));
+            let checked = f.language == Language::TypeScript
+                && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type);
+            return Ok(Resolution {
+                ambiguous: below.len() > 1 || (!below.is_empty() && !checked),
+                defs: below,
+                by_name_only: 0,
+            });
         }
         if found.is_empty()
             && matches!(f.language, Language::Ruby | Language::Php | Language::Rust)
@@ -2714,15 +2727,14 @@ impl<'i> Graph<'i> {
         }
         let Some(c) = nd.candidate(res.defs[0]) else { return Ok(res) };
         let Some(owner) = c.def.parent.as_deref() else { return Ok(res) };
-        if c.id.0 == f.key {
-            return Ok(res);
-        }
         // One pass over the file's names (a common base has hundreds of subtypes).
-        let levels = self.subtypes(owner)?;
-        let types: FxHashSet<&str> =
-            std::iter::once(owner).chain(levels.iter().flatten().map(String::as_str)).collect();
-        let named = f.defs.iter().any(|d| types.contains(d.name.as_str()))
-            || (0..f.name_ends.len() as u32).any(|i| types.contains(f.name(i)));
+        let named = c.id.0 == f.key || {
+            let levels = self.subtypes(owner)?;
+            let types: FxHashSet<&str> =
+                std::iter::once(owner).chain(levels.iter().flatten().map(String::as_str)).collect();
+            f.defs.iter().any(|d| types.contains(d.name.as_str()))
+                || (0..f.name_ends.len() as u32).any(|i| types.contains(f.name(i)))
+        };
         let own_name = class == 0 && c.def.cat == DefCat::Method && !library_member(f.language, &c.def.name);
         Ok(match (own_name, named) {
             (true, true) => res,
