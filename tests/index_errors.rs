@@ -189,13 +189,17 @@ fn another_format_version_says_how_to_fix_it() {
     seg[8] = 99;
     let err = Segment::from_vec("seg", seg).err().unwrap();
     assert!(matches!(err, SnapshotError::Version { found: 99, .. }), "{err}");
-    assert!(err.to_string().contains("format v99, this cg reads v24: run `cg init`"), "{err}");
+    let expected = format!("format v99, this cg reads v{}: run `cg init`", codegraph::snapshot::FORMAT_VERSION);
+    assert!(err.to_string().contains(&expected), "{err}");
 
     let manifest = dir.path().join(".codegraph/manifest.json");
-    let text = fs::read_to_string(&manifest).unwrap().replace("\"format_version\": 24", "\"format_version\": 25");
+    let (ours, next) = (codegraph::snapshot::FORMAT_VERSION, codegraph::snapshot::FORMAT_VERSION + 1);
+    let text = fs::read_to_string(&manifest)
+        .unwrap()
+        .replace(&format!("\"format_version\": {ours}"), &format!("\"format_version\": {next}"));
     fs::write(&manifest, text).unwrap();
     let err = Index::open(dir.path()).err().unwrap().to_string();
-    assert!(err.contains("format v25"), "{err}");
+    assert!(err.contains(&format!("format v{next}")), "{err}");
 }
 
 #[test]

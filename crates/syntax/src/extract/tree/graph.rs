@@ -552,6 +552,9 @@ impl<'a> Visit<'a> {
         } else if self.spec.language == crate::lang::Language::Ruby && g.call_field != 0 {
             self.ruby_require(node);
         }
+        if kind == "variable_declarator" && js_like(self.spec) {
+            self.commonjs_require(node);
+        }
         if kind == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
         }
@@ -1523,6 +1526,65 @@ impl<'a> Visit<'a> {
                 _ => {}
             }
         }
+    }
+
+    /// CommonJS's imports, as the ES imports they stand for: `const m =
+    /// require("./m")` is `import m from` (what the module exports: a member
+    /// `m.f` is the module's `f`, `new m()` its class `m`; the name is a
+    /// reference, as the class it often is), `const { a, b: c } = require("./m")` is
+    /// `import { a, b as c }`, `const c = require("./m").b` is `import { b as
+    /// c }`. Where it is written (at the top or in a function), it is the
+    /// file's import.
+    fn commonjs_require(&mut self, node: Node<'a>) {
+        let (Some(name), Some(mut value)) = (self.child(node, "name"), self.child(node, "value")) else { return };
+        let mut member = None;
+        if self.kind(&value) == "member_expression" {
+            member = self.child(value, "property").map(|p| self.text(p));
+            match self.child(value, "object") {
+                Some(o) => value = o,
+                None => return,
+            }
+        }
+        if self.kind(&value) != "call_expression"
+            || self.child(value, "function").map(|f| self.text(f)) != Some("require")
+        {
+            return;
+        }
+        let Some(args) = self.child(value, "arguments") else { return };
+        let mut kids = self.kids(args, true);
+        let (Some(arg), None) = (kids.next(), kids.next()) else { return };
+        if self.kind(&arg) != "string" {
+            return;
+        }
+        let spec = trim_quotes(self.text(arg)).to_string();
+        let mut names: Vec<(String, String)> = Vec::new();
+        match (self.kind(&name), member) {
+            ("identifier", Some(m)) => names.push((m.to_string(), self.text(name).to_string())),
+            ("identifier", None) => names.push(("default".to_string(), self.text(name).to_string())),
+            ("object_pattern", None) => {
+                for p in self.kids(name, true) {
+                    match self.kind(&p) {
+                        "shorthand_property_identifier_pattern" => {
+                            let n = self.text(p).to_string();
+                            names.push((n.clone(), n));
+                        }
+                        "pair_pattern" => {
+                            let (Some(k), Some(v)) = (self.child(p, "key"), self.child(p, "value")) else { continue };
+                            if self.kind(&v) == "identifier" {
+                                names.push((trim_quotes(self.text(k)).to_string(), self.text(v).to_string()));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => return,
+        }
+        if names.is_empty() {
+            return;
+        }
+        let line = node.start_position().row as u32 + 1;
+        self.graph.imports.push(ImportFact { line, spec, names, kind: ImportKind::Import });
     }
 
     /// Flattens a Rust use tree into `(module path, name, alias)`.
