@@ -118,6 +118,22 @@ def required_line(key, name):
     return name in required_lines(key[0]).get(key[1], ())
 
 adj = [0, 0, 0, 0, 0]  # tp, fp, fn, ambiguous tp, ambiguous fp with the conventions reconciled
+# The names scip resolves on each line (any symbol): a reference cg states
+# without doubt that scip does not list is contradicted when scip resolves
+# the same name on that line to another symbol, else scip is silent there
+# (a value whose type it could not infer, or no reference).
+named_on = None
+def scip_names(key):
+    global named_on
+    if named_on is None:
+        named_on = collections.defaultdict(set)
+        for table in (defs, refs):
+            for s_, keys in table.items():
+                n_ = name_of(s_)
+                for k_ in keys:
+                    named_on[k_].add(n_)
+    return named_on.get(key, ())
+contradicted = 0
 for sym in cands:
     if checked >= n:
         break
@@ -147,6 +163,7 @@ for sym in cands:
             for tag, keys in (('m', truth2 - got2.keys()), ('x', got2.keys() - truth2)):
                 for (p, l) in sorted(keys):
                     w.write(f"{tag}\t{'a' if got2.get((p, l)) else '-'}\t{name}\t{p}:{l}\t{line_text(p, l)}\t{sym}\n")
+    contradicted += sum(1 for k in got2.keys() - truth2 if not got2[k] and name in scip_names(k))
     adj[0] += len(truth2 & got2.keys()); adj[1] += len(got2.keys() - truth2); adj[2] += len(truth2 - got2.keys())
     adj[3] += sum(1 for k in truth2 & got2.keys() if got2[k]); adj[4] += sum(1 for k in got2.keys() - truth2 if got2[k])
     t = len(truth & got.keys()); f = len(got.keys() - truth); m = len(truth - got.keys())
@@ -172,6 +189,8 @@ a_tp, a_fp, a_fn, a_atp, a_afp = adj
 a_unamb = a_tp + a_fp - a_atp - a_afp
 print(f'with the conventions reconciled (new X(), require destructuring, object exports): recall {a_tp / max(1, a_tp + a_fn):.3f}  '
       f'precision {a_tp / max(1, a_tp + a_fp):.3f}  not marked ambiguous: {(a_tp - a_atp) / max(1, a_unamb):.3f} ({a_unamb})')
+print(f'  of those not listed by scip: {contradicted} where scip resolves the name on that line to another symbol, '
+      f'{a_fp - a_afp - contradicted} where it resolves none of that name')
 for kind, (c, t, f, m, _) in sorted(bykind.items()):
     print(f'  {kind:18} symbols {c:4}  recall {t / max(1, t + m):.3f}  precision {t / max(1, t + f):.3f}')
 worst = sorted(per, key=lambda p: -(p[3] + p[4]))[:15]

@@ -215,7 +215,8 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         || role.reexport_field != 0
         || role.scope
         || (spec.language == Ruby && role.call_field != 0)
-        || (js_like(spec) && kind == "lookup_type")
+        || (js_like(spec) && matches!(kind, "lookup_type" | "variable_declarator"))
+        || (spec.language == crate::lang::Language::JavaScript && kind == "assignment_expression")
         || matches!(
             (spec.language, kind),
             (Ruby, "super")
@@ -306,6 +307,165 @@ pub(super) fn php_doc_tag<'t>(doc: &'t str, tag: &str, var: Option<&str>) -> Opt
             }
         }
     })
+}
+
+/// The type a JSDoc comment gives with `tag` (`@type`, `@returns` or
+/// `@return`; `@param` for the parameter `var`, also written `[var]` or
+/// `[var=1]`): the text between the braces after the tag.
+pub(super) fn js_doc_tag<'t>(doc: &'t str, tags: &[&str], var: Option<&str>) -> Option<&'t str> {
+    let mut rest = doc;
+    while let Some(at) = rest.find('@') {
+        let after = &rest[at + 1..];
+        let word_end = after.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(after.len());
+        let (word, tail) = after.split_at(word_end);
+        rest = tail;
+        if !tags.contains(&word) {
+            continue;
+        }
+        let tail = tail.trim_start_matches([' ', '\t']);
+        let Some(inside) = tail.strip_prefix('{') else { continue };
+        // The braces balance (`{Object<string, {a: number}>}`), on one line or more.
+        let mut depth = 1usize;
+        let mut end = None;
+        for (i, c) in inside.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let end = end?;
+        let ty = &inside[..end];
+        rest = &inside[end + 1..];
+        match var {
+            None => return Some(ty),
+            Some(v) => {
+                let named = rest.trim_start_matches([' ', '\t']).trim_start_matches('[');
+                let name_end =
+                    named.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(named.len());
+                let follows = named[name_end..].chars().next();
+                if &named[..name_end] == v && follows != Some('.') {
+                    return Some(ty);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The class a JSDoc type names, as a receiver's type: `Chunk`, `?Chunk`,
+/// `Chunk=`, `Chunk | undefined` (`A|B` when several), `Chunk[]` and
+/// `Array<Chunk>` (arrays are their element's type), `Set<Chunk>` (`Set`),
+/// `import("./x").Chunk`; none for primitives, functions, object literals and
+/// a module (`import("./x")`).
+pub(super) fn js_doc_class(ty: &str) -> Option<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |c: String| {
+        for x in c.split('|') {
+            if !out.iter().any(|o| o == x) {
+                out.push(x.to_string());
+            }
+        }
+    };
+    // Top-level `|` only: `Map<string, A | B>` is a `Map`.
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in ty.char_indices() {
+        match c {
+            '<' | '(' | '{' | '[' => depth += 1,
+            '>' | ')' | '}' | ']' => depth -= 1,
+            '|' if depth == 0 => {
+                parts.push(&ty[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&ty[start..]);
+    for part in parts {
+        let mut t = part.trim().trim_start_matches(['?', '!']).trim_end_matches('=').trim();
+        if t.starts_with('(') && t.ends_with(')') && parts_len(t) {
+            if let Some(inner) = js_doc_class(&t[1..t.len() - 1]) {
+                add(inner);
+            }
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("import(") {
+            // `import("./x").Chunk`: the module's `Chunk`; `import("./x")` alone is a module.
+            let Some(close) = rest.find(')') else { continue };
+            match rest[close + 1..].strip_prefix('.') {
+                Some(member) => t = member,
+                None => continue,
+            }
+        }
+        while let Some(inner) = t.strip_suffix("[]") {
+            t = inner;
+        }
+        if let Some(inner) = t.strip_prefix("Array<").and_then(|x| x.strip_suffix('>')) {
+            if let Some(c) = js_doc_class(inner) {
+                add(c);
+            }
+            continue;
+        }
+        let t = t.split('<').next().unwrap_or(t).trim();
+        let t = t.rsplit('.').next().unwrap_or(t);
+        let primitive = matches!(
+            t,
+            "" | "*"
+                | "any"
+                | "unknown"
+                | "null"
+                | "undefined"
+                | "void"
+                | "never"
+                | "string"
+                | "String"
+                | "number"
+                | "Number"
+                | "boolean"
+                | "Boolean"
+                | "bigint"
+                | "symbol"
+                | "object"
+                | "Object"
+                | "function"
+                | "Function"
+                | "true"
+                | "false"
+                | "this"
+                | "typeof"
+                | "keyof"
+        );
+        if !primitive && plain_name(t) && !t.starts_with(|c: char| c.is_ascii_digit()) {
+            add(t.to_string());
+        }
+    }
+    (!out.is_empty()).then(|| out.join("|"))
+}
+
+/// Whether a parenthesized JSDoc type's outer parentheses are one pair (`(A|B)`,
+/// not `(A)|(B)`).
+fn parts_len(t: &str) -> bool {
+    let mut depth = 0i32;
+    for (i, c) in t.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 && i + 1 < t.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
 }
 
 /// A plain name, as a type or function is kept: letters, digits and `_`.
@@ -554,6 +714,9 @@ impl<'a> Visit<'a> {
         }
         if kind == "variable_declarator" && js_like(self.spec) {
             self.commonjs_require(node);
+        }
+        if kind == "assignment_expression" && self.spec.language == crate::lang::Language::JavaScript {
+            self.js_this_field(node);
         }
         if kind == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
@@ -901,6 +1064,20 @@ impl<'a> Visit<'a> {
         });
         if ty.is_none() && idents.len() == 1 {
             ty = self.callback_element(node);
+        }
+        if ty.is_none() && idents.len() == 1 && self.spec.language == crate::lang::Language::JavaScript {
+            // JSDoc: `@param {Chunk} chunk` on the function, `@type {Chunk}`
+            // on the declaration.
+            ty = match self.kind(&node) {
+                "required_parameter" | "optional_parameter" => {
+                    let function = self.parent_of(node).and_then(|p| self.parent_of(p));
+                    let doc = function.and_then(|f| self.js_docblock(f));
+                    doc.and_then(|d| js_doc_tag(d, &["param", "arg", "argument"], Some(idents[0])))
+                }
+                "variable_declarator" => self.js_docblock(node).and_then(|d| js_doc_tag(d, &["type"], None)),
+                _ => None,
+            }
+            .and_then(js_doc_class);
         }
         if ty.is_none() && idents.len() == 1 && self.kind(&node) == "simple_parameter" {
             // PHP: `@param \App\Request $request` in the function's docblock.
@@ -1525,6 +1702,39 @@ impl<'a> Visit<'a> {
                 "import_clause" | "named_imports" | "export_clause" => self.ts_import_names(child, out, level + 1),
                 _ => {}
             }
+        }
+    }
+
+    /// CommonJS's `exports.Logger = WebpackLogger`: the name `Logger` other
+    /// files import is made of the class, as TS's `type Logger =
+    /// WebpackLogger` is (an `inherit` reference received by the alias).
+    pub(super) fn export_alias(&mut self, line: u32, alias: &'a str, class: &'a str) {
+        let receiver = Pending::Done(Receiver::Type(alias.to_string()));
+        self.graph.refs.push(PendingRef { line, name: class, role: RefRole::Inherit, receiver, args: None });
+    }
+
+    /// JavaScript's `this.x = value` in a method: the field `x` of the class is
+    /// of the type its JSDoc says (`/** @type {Chunk} */`), else of the class
+    /// the value constructs (`new Chunk()`); the first assignment the walk
+    /// meets (the constructor's) decides. For receivers like `this.x.m()`.
+    fn js_this_field(&mut self, node: Node<'a>) {
+        let Some(owner) = self.current_type().map(str::to_string) else { return };
+        let (Some(left), Some(right)) = (self.child(node, "left"), self.child(node, "right")) else { return };
+        if self.kind(&left) != "member_expression" || self.child(left, "object").map(|o| self.text(o)) != Some("this") {
+            return;
+        }
+        let Some(field) = self.child(left, "property").map(|p| self.text(p).to_string()) else { return };
+        let key = (owner, field);
+        if self.graph.fields.contains_key(&key) {
+            return;
+        }
+        let ty = self
+            .js_docblock(node)
+            .and_then(|d| js_doc_tag(d, &["type"], None))
+            .and_then(js_doc_class)
+            .or_else(|| self.constructed_type(right).filter(|t| plain_name(t)));
+        if let Some(t) = ty {
+            self.graph.fields.insert(key, t);
         }
     }
 
@@ -2860,6 +3070,45 @@ impl<'a> Visit<'a> {
         None
     }
 
+    /// The JSDoc comment (`/** .. */`) right before a JavaScript declaration,
+    /// or before the statement holding it (`const f = (a) => ..`, `exports.f
+    /// = function (a) ..`, `this.x = ..`).
+    pub(super) fn js_docblock(&self, decl: Node<'a>) -> Option<&'a str> {
+        if self.spec.language != crate::lang::Language::JavaScript {
+            return None;
+        }
+        let mut node = decl;
+        for _ in 0..4 {
+            if let Some(p) = self.prev_named_of(node) {
+                if self.kind(&p) == "comment" {
+                    let text = self.text(p);
+                    // Only when it ends right before the declaration (one
+                    // line break at most: not a comment of its own).
+                    let gap = node.start_position().row.saturating_sub(p.end_position().row);
+                    return (text.starts_with("/**") && gap <= 1).then_some(text);
+                }
+            }
+            match self.parent_of(node) {
+                Some(up)
+                    if matches!(
+                        self.kind(&up),
+                        "variable_declarator"
+                            | "lexical_declaration"
+                            | "variable_declaration"
+                            | "export_statement"
+                            | "expression_statement"
+                            | "assignment_expression"
+                            | "pair"
+                    ) =>
+                {
+                    node = up
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// A field's declared type, for receivers like `this.store`.
     /// Returns the type's plain name (stored with the property, for receivers
     /// like `x.field.m()` in other files).
@@ -3037,5 +3286,27 @@ mod tests {
         assert_eq!(php_doc_class("static|null", None), None);
         assert_eq!(php_doc_class("int|string|\\Closure", None).as_deref(), Some("Closure"));
         assert_eq!(php_doc_tag("/** @var */", "@var", None), None);
+    }
+
+    #[test]
+    fn jsdoc_tags_name_classes() {
+        let doc = "/**\n * @param {Compilation} compilation the compilation\n * @param {Chunk[]=} [chunks] chunks\n \
+                   * @param {Object} options.x nested\n * @param {import(\"./Logger\").Logger | undefined} logger\n \
+                   * @param {{a: number}} o\n * @returns {Map<string, Set<Module>>} the map\n */";
+        let param = |v| js_doc_tag(doc, &["param", "arg", "argument"], Some(v)).and_then(js_doc_class);
+        assert_eq!(param("compilation").as_deref(), Some("Compilation"));
+        assert_eq!(param("chunks").as_deref(), Some("Chunk"));
+        assert_eq!(param("options"), None);
+        assert_eq!(param("logger").as_deref(), Some("Logger"));
+        assert_eq!(param("o"), None);
+        assert_eq!(param("missing"), None);
+        let returns = js_doc_tag(doc, &["returns", "return"], None).and_then(js_doc_class);
+        assert_eq!(returns.as_deref(), Some("Map"));
+        assert_eq!(js_doc_class("(Chunk|ChunkGroup)=").as_deref(), Some("Chunk|ChunkGroup"));
+        assert_eq!(js_doc_class("Array<Module>").as_deref(), Some("Module"));
+        assert_eq!(js_doc_class("function(string): void"), None);
+        assert_eq!(js_doc_class("import(\"./Chunk\")"), None);
+        assert_eq!(js_doc_class("string | number"), None);
+        assert_eq!(js_doc_tag("/** @type {Foo */", &["type"], None), None);
     }
 }

@@ -1011,12 +1011,34 @@ impl<'a> Visit<'a> {
     /// `exports.f = f` (the file's own `f` is exported, not declared again),
     /// nor `exports.x = require("./x")` (a module passed on).
     fn exported_value(&mut self, node: Node<'a>, left: Node<'a>, property: Node<'a>, right: Node<'a>, object: &str) {
-        if !matches!(object, "exports" | "module.exports") || self.roles.of(right).graph.name {
+        if !matches!(object, "exports" | "module.exports") {
             return;
         }
         let path = &self.graph.path;
         let mut up = path[..path.len().saturating_sub(1)].iter().rev().map(|(n, ..)| self.kind(n));
         if up.next() != Some("expression_statement") || up.next() != Some("program") {
+            return;
+        }
+        if self.roles.of(right).graph.name {
+            // `exports.Logger = WebpackLogger`: a class exported under another
+            // name is a type of that name, made of the class (a JSDoc
+            // `{Logger}` in another file is the class's).
+            let (alias, class) = (self.text(property), self.text(right));
+            let own_class = self.types.iter().any(|t| t.name == class && t.kind == "class");
+            if alias != class && own_class && graph::plain_name(alias) {
+                let line = property.start_position().row as u32 + 1;
+                self.graph.def_names.insert(property.start_byte());
+                self.export_alias(line, alias, class);
+                self.types.push(TypeDef {
+                    name: alias.to_string(),
+                    kind: "type",
+                    line,
+                    end_line: Self::rows(node).1 + 1,
+                    parent: None,
+                    visibility: None,
+                    doc: self.doc_comment(node),
+                });
+            }
             return;
         }
         if self.is_require(right) {
@@ -1093,6 +1115,11 @@ impl<'a> Visit<'a> {
                 // PHP: `@return \App\HasOne` (`$this` / `static`: the class).
                 let doc = self.php_docblock(node)?;
                 graph::php_doc_class(graph::php_doc_tag(doc, "@return", None)?, parent.as_deref())
+            })
+            .or_else(|| {
+                // JavaScript: JSDoc's `@returns {Chunk}`.
+                let doc = self.js_docblock(node)?;
+                graph::js_doc_class(graph::js_doc_tag(doc, &["returns", "return"], None)?)
             });
         if let Some(n) = name_node.filter(|_| parent.is_none()) {
             self.ts_generic_result(func, n);
