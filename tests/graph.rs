@@ -34,10 +34,19 @@ fn qualified(index: &Index, symbol: &str) -> Vec<String> {
 fn go_receivers_embedding_packages_and_interfaces() {
     let (_dir, index) = indexed("go");
     assert_eq!(qualified(&index, "Store.Add"), ["store.Store.Add"]);
-    // `s *st.Store` (a parameter), and `s := New()` (New's declared result).
-    assert_eq!(refs(&index, "Store.Add"), ["cmd/main.go:11 call", "store/store_test.go:7 call"]);
+    // `s *st.Store` (a parameter), and `s := New()` (New's declared result);
+    // `a.Add(2)` through the interface `Adder`, which `Store` implements by
+    // having its methods: a possible dispatch.
+    assert_eq!(
+        refs(&index, "Store.Add"),
+        ["cmd/main.go:11 call", "cmd/main.go:12 call ambiguous", "store/store_test.go:7 call"]
+    );
     // The same name on another type binds there; `inv` is `var inv billing.Invoice`.
-    assert_eq!(refs(&index, "Invoice.Add"), ["billing/charge.go:4 call", "cmd/main.go:14 call"]);
+    // (`Invoice` has `Adder`'s methods too.)
+    assert_eq!(
+        refs(&index, "Invoice.Add"),
+        ["billing/charge.go:4 call", "cmd/main.go:12 call ambiguous", "cmd/main.go:14 call"]
+    );
     // A call through the interface references the interface's method.
     assert_eq!(refs(&index, "Adder.Add"), ["cmd/main.go:12 call"]);
     // Embedding: Store's Flush is Base's.
@@ -51,7 +60,8 @@ fn go_receivers_embedding_packages_and_interfaces() {
         .iter()
         .map(|c| format!("{} {} {:?}", c.depth, c.symbol.as_ref().unwrap().qualified_name, c.lines))
         .collect();
-    assert_eq!(shown, ["1 main.fill [11]", "1 store.TestAdd [7]", "2 main.main [20]"]);
+    // (Line 12 calls it through the interface.)
+    assert_eq!(shown, ["1 main.fill [11, 12]", "1 store.TestAdd [7]", "2 main.main [20]"]);
     let callees = g.callees(g.find("main").unwrap()[0], 1).unwrap();
     let shown: Vec<String> = callees
         .iter()
@@ -4149,6 +4159,44 @@ fn javascript_jsdoc_types_and_exported_class_aliases_regression() {
     // (`x.time()` of an untyped `x` is a library name too: `console.time`.)
     assert_eq!(refs(&index, "WebpackLogger.time"), ["lib/comp.js:27 call"]);
     assert_eq!(refs(&index, "Chunk.addGroup"), ["lib/comp.js:17 call", "lib/comp.js:25 call", "lib/comp.js:30 call"]);
+}
+
+/// A call through a value typed as an interface (`IShape s; s.Area()`) is a
+/// reference of the interface's method without doubt, and a possible
+/// dispatch to each implementation (ambiguous there), in C#, Java, TS and Go.
+#[test]
+fn calls_through_an_interface_are_its_method_and_possible_dispatches() {
+    let (_dir, index) = project_of(&[
+        (
+            "cs/a.cs",
+            "interface IShape { double Area(); }\nclass Sq : IShape { public double Area() { return 1; } }\n\
+             class Ci : IShape { public double Area() { return 2; } }\nclass U { double F(IShape s) { return s.Area(); } }\n",
+        ),
+        (
+            "ts/a.ts",
+            "export interface Shape { area(): number; }\nexport class Box implements Shape { area() { return 1; } }\n\
+             export function f(s: Shape) { return s.area(); }\n",
+        ),
+        (
+            "go/a.go",
+            "package p\ntype Figure interface { Size() float64 }\ntype Dot struct{}\nfunc (d Dot) Size() float64 { return 1 }\n\
+             func F(f Figure) float64 { return f.Size() }\n",
+        ),
+        (
+            "java/A.java",
+            "interface JShape { double area(); }\nclass JSq implements JShape { public double area() { return 1; } }\n\
+             class JU { double f(JShape s) { return s.area(); } }\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "IShape.Area"), ["cs/a.cs:4 call"]);
+    assert_eq!(refs(&index, "Sq.Area"), ["cs/a.cs:4 call ambiguous"]);
+    assert_eq!(refs(&index, "Ci.Area"), ["cs/a.cs:4 call ambiguous"]);
+    assert_eq!(refs(&index, "Shape.area"), ["ts/a.ts:3 call"]);
+    assert_eq!(refs(&index, "Box.area"), ["ts/a.ts:3 call ambiguous"]);
+    assert_eq!(refs(&index, "Figure.Size"), ["go/a.go:5 call"]);
+    assert_eq!(refs(&index, "Dot.Size"), ["go/a.go:5 call ambiguous"]);
+    assert_eq!(refs(&index, "JShape.area"), ["java/A.java:3 call"]);
+    assert_eq!(refs(&index, "JSq.area"), ["java/A.java:3 call ambiguous"]);
 }
 
 /// A member reached only through a subtype is a possible dispatch in

@@ -314,13 +314,43 @@ impl Graph<'_> {
         if constructor {
             return Ok(Vec::new());
         }
+        let nd = self.name_defs(&d.name)?;
+        let mut out = Vec::new();
+        if f.language == Language::Go {
+            // Go says no supertypes: a type implements each interface whose
+            // methods it has (`f.Size()` on a `Figure` may run `Dot.Size`);
+            // an interface's method runs nowhere.
+            if self.go_interface_methods(parent)?.is_some() {
+                return Ok(out);
+            }
+            for c in nd.items.iter() {
+                let Some(p) = c.def.parent.as_deref() else { continue };
+                if c.language != Language::Go || c.def.cat != DefCat::Method || p == parent || out.contains(&c.id) {
+                    continue;
+                }
+                let Some(needed) = self.go_interface_methods(p)? else { continue };
+                let mut all = !needed.is_empty();
+                for n in &needed {
+                    if !all {
+                        break;
+                    }
+                    all = self.name_defs(n)?.items.iter().any(|m| {
+                        m.language == Language::Go
+                            && m.def.cat == DefCat::Method
+                            && m.def.parent.as_deref() == Some(parent)
+                    });
+                }
+                if all {
+                    out.push(c.id);
+                }
+            }
+            return Ok(out);
+        }
         let levels = self.supertypes(parent)?;
         if levels.is_empty() {
             return Ok(Vec::new());
         }
-        let nd = self.name_defs(&d.name)?;
         let family = f.language.family();
-        let mut out = Vec::new();
         for name in levels.iter().flatten() {
             for c in nd.items.iter() {
                 if c.def.parent.as_deref() == Some(name.as_str())
