@@ -11,6 +11,7 @@
 //!     CG_BENCH_INDEX=~/union cargo bench --bench graph
 //!     CG_BENCH_ROWS=refs CG_BENCH_QUERIES=300 cargo bench --bench graph
 //!     CG_BENCH_ROWS=search,context cargo bench --bench graph
+//!     CG_BENCH_ROWS=impact cargo bench --bench graph   (`cg impact --depth 3`)
 //!     CG_BENCH_ROWS=refs CG_BENCH_SYMBOL=transport.tlsListener.Close CG_BENCH_EACH=1 cargo bench --bench graph
 //!     CG_BENCH_ROWS=card CG_BENCH_SYMBOLS=symbols.txt CG_BENCH_PASSES=20 cargo bench --bench graph
 //!
@@ -164,6 +165,7 @@ fn main() {
                 "refs" => g.refs(&defs, &[]).map_or(0, |r| r.len() as u64),
                 "callers" => g.callers(&defs, 1).map_or(0, |r| r.len() as u64),
                 "callees" => g.callees(defs[0], 1).map_or(0, |r| r.len() as u64),
+                "impact" => g.impact(symbol, 3).map_or(0, |i| i.callers.len() as u64),
                 "find" => defs.len() as u64,
                 _ => g.card(defs[0]).map_or(0, |c| 1 + c.calls_total as u64 + c.called_by_total as u64),
             };

@@ -686,6 +686,11 @@ fn verdicts(m: &Measured<'_>) -> Vec<Verdict> {
         };
         row(name, "p50 ≤ 100 µs, p99 ≤ 5 ms", text, met);
     }
+    let (text, met) = match graph("impact") {
+        Some(p) => (format!("p50 {}, p99 {}", ms(p.p50), ms(p.p99)), Some(p.p50 <= Duration::from_millis(10))),
+        None => not_here("left out (--no-graph)"),
+    };
+    row("impact of a symbol", "p50 ≤ 10 ms at depth 3", text, met);
     let (text, met) = match &m.without_graph {
         Some(w) => {
             let slower = secs(m.build) / secs(w.build).max(1e-9) - 1.0;
@@ -778,7 +783,7 @@ fn graph_queries(
         names.push(d.name.clone());
     }
     let mut out = Vec::new();
-    let graph_rows: &[&'static str] = if no_graph { &[] } else { &["refs", "callers", "callees", "symbol"] };
+    let graph_rows: &[&'static str] = if no_graph { &[] } else { &["refs", "callers", "callees", "symbol", "impact"] };
     for &name in graph_rows {
         let run = |symbol: &str| -> u64 {
             let g = Graph::new(index);
@@ -787,6 +792,8 @@ fn graph_queries(
                 "refs" => g.refs(&defs, &[]).map_or(0, |r| r.len() as u64),
                 "callers" => g.callers(&defs, 1).map_or(0, |r| r.len() as u64),
                 "callees" => g.callees(defs[0], 1).map_or(0, |r| r.len() as u64),
+                // What a change breaks, three levels up (as `cg impact --depth 3`).
+                "impact" => g.impact(symbol, 3).map_or(0, |i| i.callers.len() as u64),
                 // The card, as `cg symbol` makes it (code read from the file).
                 _ => g.card(defs[0]).map_or(0, |c| 1 + c.calls_total as u64 + c.called_by_total as u64),
             }

@@ -1,6 +1,7 @@
 //! The questions: find a symbol, its references, callers, callees, the hierarchy
 //! of a type, a file's imports and importers, and what a change can reach.
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use std::collections::hash_map::Entry;
@@ -1475,6 +1476,13 @@ impl Graph<'_> {
     }
 
     /// The files importing a file, then theirs, to `depth`.
+    ///
+    /// A level reads each file that may import one of its files once: the
+    /// files naming any of the level's import words (a Go package's files
+    /// share one, so reading them per file of the package read the same
+    /// files again for each: an `impact --depth 3` on kubernetes read 56,000
+    /// archives for 12 callers); a file's import targets are kept across
+    /// levels.
     pub fn importers(&self, path: &str, depth: usize) -> Result<Vec<ImportView>, GraphError> {
         let start = self.file_at(path)?;
         let mut seen: FxHashSet<FileKey> = FxHashSet::default();
@@ -1482,29 +1490,52 @@ impl Graph<'_> {
         let mut frontier = vec![start.key];
         let mut out = Vec::new();
         let mut listed: FxHashSet<(String, u32)> = FxHashSet::default();
+        // Each file read: its imports' targets, by import.
+        let mut targets_of: FxHashMap<FileKey, Vec<Rc<Vec<FileKey>>>> = FxHashMap::default();
         for level in 1..=depth.clamp(1, MAX_DEPTH) {
-            let mut next = Vec::new();
+            let level_files: FxHashSet<FileKey> = frontier.iter().copied().collect();
+            let mut words: Vec<String> = Vec::new();
             for &k in &frontier {
-                let target = self.file(k)?;
-                for word in import_words(&target) {
-                    for &key in self.files_with(&word, false)?.iter() {
-                        if self.out_of_time() {
-                            break;
-                        }
-                        let f = self.scan_file(key)?;
-                        for i in 0..f.imports.len() {
-                            if !self.import_targets(&f, i as u32)?.contains(&k) {
-                                continue;
-                            }
-                            let (view, _) = self.import_view(&f, i, level)?;
-                            if listed.insert((view.file.clone(), view.line)) {
-                                out.push(view);
-                            }
-                            if seen.insert(key) {
-                                next.push(key);
-                            }
-                        }
+                words.extend(import_words(&*self.file(k)?));
+            }
+            words.sort();
+            words.dedup();
+            let mut candidates: Vec<FileKey> = Vec::new();
+            let mut candidate_set: FxHashSet<FileKey> = FxHashSet::default();
+            for word in &words {
+                candidates.extend(self.files_with(word, false)?.iter().filter(|&&k| candidate_set.insert(k)));
+            }
+            let mut next = Vec::new();
+            for key in candidates {
+                if self.out_of_time() {
+                    break;
+                }
+                if !targets_of.contains_key(&key) {
+                    let f = self.scan_file(key)?;
+                    let mut lists = Vec::with_capacity(f.imports.len());
+                    for i in 0..f.imports.len() {
+                        lists.push(self.import_targets(&f, i as u32)?);
                     }
+                    targets_of.insert(key, lists);
+                }
+                let hits: Vec<usize> = targets_of[&key]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.iter().any(|k| level_files.contains(k)))
+                    .map(|(i, _)| i)
+                    .collect();
+                if hits.is_empty() {
+                    continue;
+                }
+                let f = self.scan_file(key)?;
+                for i in hits {
+                    let (view, _) = self.import_view(&f, i, level)?;
+                    if listed.insert((view.file.clone(), view.line)) {
+                        out.push(view);
+                    }
+                }
+                if seen.insert(key) {
+                    next.push(key);
                 }
             }
             if next.is_empty() {
