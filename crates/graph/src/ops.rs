@@ -1510,13 +1510,13 @@ impl Graph<'_> {
                 if self.out_of_time() {
                     break;
                 }
-                if !targets_of.contains_key(&key) {
+                if let Entry::Vacant(slot) = targets_of.entry(key) {
                     let f = self.scan_file(key)?;
                     let mut lists = Vec::with_capacity(f.imports.len());
                     for i in 0..f.imports.len() {
                         lists.push(self.import_targets(&f, i as u32)?);
                     }
-                    targets_of.insert(key, lists);
+                    slot.insert(lists);
                 }
                 let hits: Vec<usize> = targets_of[&key]
                     .iter()
