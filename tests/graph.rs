@@ -4199,6 +4199,47 @@ fn calls_through_an_interface_are_its_method_and_possible_dispatches() {
     assert_eq!(refs(&index, "JSq.area"), ["java/A.java:3 call ambiguous"]);
 }
 
+/// Importers to a depth answer the same read through the files naming an
+/// import's words and through every file's imports (the graph a level with
+/// thousands of candidates builds and the opened index keeps). Regression:
+/// a Go module whose folder is `csi-translation-lib` had no importers (the
+/// word looked up was the whole folder name, which no import holds as one
+/// word).
+#[test]
+fn importers_through_words_and_through_every_import_agree_regression() {
+    let (dir, index) = project_of(&[
+        (
+            "go.mod",
+            "module example.com/shop\n\ngo 1.20\n\nrequire example.com/csi-translation-lib v0.0.0\n\n\
+             replace example.com/csi-translation-lib => ./csi-translation-lib\n",
+        ),
+        ("csi-translation-lib/go.mod", "module example.com/csi-translation-lib\n\ngo 1.20\n"),
+        ("csi-translation-lib/trans.go", "package csitrans\n\nfunc Translate() int { return 1 }\n"),
+        (
+            "store/store.go",
+            "package store\n\nimport csitrans \"example.com/csi-translation-lib\"\n\nfunc Add() int { return csitrans.Translate() }\n",
+        ),
+        ("api/api.go", "package api\n\nimport \"example.com/shop/store\"\n\nfunc Serve() int { return store.Add() }\n"),
+        ("cmd/main.go", "package main\n\nimport \"example.com/shop/api\"\n\nfunc main() { api.Serve() }\n"),
+    ]);
+    let show = |g: &Graph<'_>| -> Vec<String> {
+        let mut v: Vec<String> = g
+            .importers("csi-translation-lib/trans.go", 3)
+            .unwrap()
+            .into_iter()
+            .map(|i| format!("{}:{} {}", i.file, i.line, i.depth))
+            .collect();
+        v.sort();
+        v
+    };
+    let by_words = show(&Graph::new(&index));
+    assert_eq!(by_words, ["api/api.go:3 2", "cmd/main.go:3 3", "store/store.go:3 1"]);
+    let other = codegraph::project::Index::open(dir.path()).unwrap();
+    assert_eq!(show(&Graph::new(&other).exhaustive()), by_words);
+    // Kept by that index: a later question answers from it.
+    assert_eq!(show(&Graph::new(&other)), by_words);
+}
+
 /// A member reached only through a subtype is a possible dispatch in
 /// JavaScript (nothing checks the value's type) and on a library type in
 /// TypeScript, and a member of an untyped value is as much a guess in the

@@ -777,6 +777,8 @@ pub(crate) struct Kept {
     pub(crate) shared_levels: SharedLevels,
     /// The facts of large files.
     pub(crate) file_cache: FileCache,
+    /// Every file's import targets, once a question needed many.
+    pub(crate) import_graph: std::sync::Mutex<Option<Arc<ops::ImportGraph>>>,
 }
 
 /// The definitions of common names, kept by the opened index: a name of
@@ -1181,8 +1183,9 @@ impl<'i> Graph<'i> {
         self
     }
 
-    /// A graph that reads every file naming a symbol to answer about it (the
-    /// answers are the same; for tests and measurements).
+    /// A graph that reads every file naming a symbol to answer about it, and
+    /// every file's imports for importers (the answers are the same; for tests
+    /// and measurements).
     pub fn exhaustive(mut self) -> Self {
         self.exhaustive = true;
         self
