@@ -637,6 +637,7 @@ fn bench_measures_a_tree_without_touching_its_index() {
             "callers",
             "callees",
             "symbol",
+            "impact",
             "search",
             "search_part",
             "context",
@@ -656,7 +657,9 @@ fn bench_measures_a_tree_without_touching_its_index() {
     // Each docs/budgets.md budget, judged from the figures the same run reports.
     let budgets = v["budgets"].as_array().unwrap();
     let budget = |what: &str| budgets.iter().find(|b| b["what"] == what).unwrap_or_else(|| panic!("{what}: {v}"));
-    assert_eq!(budgets.len(), 24, "{v}");
+    assert_eq!(budgets.len(), 25, "{v}");
+    let impact = row("impact");
+    assert_eq!(budget("impact of a symbol")["met"], impact["p50_us"].as_f64().unwrap() <= 10_000.0);
     let sentence = row("search_sentence");
     assert_eq!(budget("search for a sentence")["met"], sentence["p50_us"].as_f64().unwrap() <= 20_000.0);
     let exact = &v["queries"][0];

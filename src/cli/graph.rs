@@ -411,7 +411,7 @@ pub fn impact(args: ImpactArgs) -> Result<()> {
     eprintln!(
         "{} callers, {} importers, {} test files, {} tests",
         i.callers.len(),
-        i.importers.len(),
+        i.importers_total.max(i.importers.len()),
         i.test_files.len(),
         i.tests.len()
     );

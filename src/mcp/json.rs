@@ -604,9 +604,9 @@ pub mod graph {
             "test_files": i.test_files,
             "tests": i.tests.iter().map(def).collect::<Vec<_>>(),
             "total_callers": i.callers.len(),
-            "total_importers": i.importers.len(),
+            "total_importers": i.importers_total.max(i.importers.len()),
         });
-        if cut_callers || cut_importers {
+        if cut_callers || cut_importers || i.importers_total > i.importers.len() {
             out["truncated"] = json!(true);
         }
         out

@@ -1486,7 +1486,23 @@ impl Graph<'_> {
     /// reads every file's imports once into an [`ImportGraph`] kept by the
     /// opened index, and answers from it, as later questions do.
     pub fn importers(&self, path: &str, depth: usize) -> Result<Vec<ImportView>, GraphError> {
+        Ok(self.importers_counted(path, depth, usize::MAX)?.0)
+    }
+
+    /// [`Graph::importers`], the first `max` listed (the files of the rest are
+    /// not read: on mono, a file of `System.Net` has tens of thousands of
+    /// importers at depth 3), with how many import lines there are in all
+    /// and every importing file.
+    pub fn importers_counted(
+        &self,
+        path: &str,
+        depth: usize,
+        max: usize,
+    ) -> Result<(Vec<ImportView>, usize, Vec<FileKey>), GraphError> {
         let start = self.file_at(path)?;
+        let mut total = 0usize;
+        let mut counted: FxHashSet<(FileKey, usize)> = FxHashSet::default();
+        let mut importing: Vec<FileKey> = Vec::new();
         let mut seen: FxHashSet<FileKey> = FxHashSet::default();
         seen.insert(start.key);
         let mut frontier = vec![start.key];
@@ -1546,15 +1562,21 @@ impl Graph<'_> {
                 if self.out_of_time() {
                     break;
                 }
-                let f = self.scan_file(key)?;
-                for i in hits {
-                    let (view, _) = self.import_view(&f, i, level)?;
-                    if listed.insert((view.file.clone(), view.line)) {
-                        out.push(view);
+                // An import is one line of one file, listed (or counted) once.
+                let hits: Vec<usize> = hits.into_iter().filter(|&i| counted.insert((key, i))).collect();
+                total += hits.len();
+                if out.len() < max && !hits.is_empty() {
+                    let f = self.scan_file(key)?;
+                    for i in hits {
+                        let (view, _) = self.import_view(&f, i, level)?;
+                        if listed.insert((view.file.clone(), view.line)) {
+                            out.push(view);
+                        }
                     }
                 }
                 if seen.insert(key) {
                     next.push(key);
+                    importing.push(key);
                 }
             }
             if next.is_empty() {
@@ -1562,7 +1584,7 @@ impl Graph<'_> {
             }
             frontier = next;
         }
-        Ok(out)
+        Ok((out, total, importing))
     }
 
     /// Every live file's import targets, read once and kept by the opened
@@ -1675,6 +1697,10 @@ fn import_words(f: &FileGraph) -> Vec<String> {
     out
 }
 
+/// The most importers an impact lists (the rest are counted, and their files'
+/// tests found, without reading them).
+pub const IMPACT_MAX_IMPORTERS: usize = 1_000;
+
 /// What a change can reach.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct Impact {
@@ -1683,8 +1709,11 @@ pub struct Impact {
     /// Functions (and files' top-level code) that reference the symbol, then
     /// their callers, by depth.
     pub callers: Vec<CallEdge>,
-    /// Files importing the file (or the symbol's file), then theirs.
+    /// Files importing the file (or the symbol's file), then theirs: the first
+    /// [`IMPACT_MAX_IMPORTERS`].
     pub importers: Vec<ImportView>,
+    /// How many import lines import it (or its importers), listed or not.
+    pub importers_total: usize,
     /// Files among all of these that hold tests, by each language's conventions.
     pub test_files: Vec<String>,
     /// Test functions among the callers.
@@ -1697,8 +1726,10 @@ impl Graph<'_> {
     pub fn impact(&self, target: &str, depth: usize) -> Result<Impact, GraphError> {
         let mut out = Impact::default();
         let is_file = self.index.locate(target.trim_start_matches("./"))?.is_some();
+        let mut importing: Vec<FileKey> = Vec::new();
         if is_file {
-            out.importers = self.importers(target, depth)?;
+            (out.importers, out.importers_total, importing) =
+                self.importers_counted(target, depth, IMPACT_MAX_IMPORTERS)?;
         } else {
             let defs = self.find(target)?;
             for &d in &defs {
@@ -1713,11 +1744,15 @@ impl Graph<'_> {
                 }
             }
             if let Some(first) = out.symbols.first() {
-                out.importers = self.importers(&first.file.clone(), depth)?;
+                (out.importers, out.importers_total, importing) =
+                    self.importers_counted(&first.file.clone(), depth, IMPACT_MAX_IMPORTERS)?;
             }
         }
         let mut files: Vec<String> = out.callers.iter().map(|c| c.file.clone()).collect();
         files.extend(out.importers.iter().map(|i| i.file.clone()));
+        for &key in &importing {
+            files.push(self.path_of(key)?);
+        }
         files.sort();
         files.dedup();
         out.test_files = files.into_iter().filter(|f| is_test_file(f)).collect();
