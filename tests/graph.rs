@@ -62,6 +62,9 @@ fn go_receivers_embedding_packages_and_interfaces() {
         .collect();
     // (Line 12 calls it through the interface.)
     assert_eq!(shown, ["1 main.fill [11, 12]", "1 store.TestAdd [7]", "2 main.main [20]"]);
+    // A caller is certain when one of its lines is (line 11 is; line 12 a
+    // possible dispatch): regression, one ambiguous line made the caller so.
+    assert!(!callers[0].ambiguous);
     let callees = g.callees(g.find("main").unwrap()[0], 1).unwrap();
     let shown: Vec<String> = callees
         .iter()

@@ -418,6 +418,8 @@ fn neovim_finds_definitions_references_and_callers() {
         [
             format!("definition {r}/store/store.go:18"),
             format!("reference {r}/cmd/main.go:11"),
+            // `a.Add(2)` through the interface `Adder`: a possible dispatch.
+            format!("reference {r}/cmd/main.go:12"),
             format!("reference {r}/store/store_test.go:7"),
             "incoming main.fill".to_string(),
             "incoming store.TestAdd".to_string(),

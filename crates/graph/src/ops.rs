@@ -868,7 +868,8 @@ impl Graph<'_> {
                             if !e.lines.contains(&found.r.line) {
                                 e.lines.push(found.r.line);
                             }
-                            e.ambiguous |= found.ambiguous;
+                            // A caller is certain when one of its lines is.
+                            e.ambiguous &= found.ambiguous;
                         }
                         None => {
                             group_at.insert(key, groups.len());
