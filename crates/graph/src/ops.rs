@@ -1503,7 +1503,7 @@ impl Graph<'_> {
         let start = self.file_at(path)?;
         let mut total = 0usize;
         let mut counted: FxHashSet<(FileKey, usize)> = FxHashSet::default();
-        let mut importing: Vec<FileKey> = Vec::new();
+        let (mut importing, mut importing_set): (Vec<FileKey>, FxHashSet<FileKey>) = Default::default();
         let mut seen: FxHashSet<FileKey> = FxHashSet::default();
         seen.insert(start.key);
         let mut frontier = vec![start.key];
@@ -1568,16 +1568,18 @@ impl Graph<'_> {
                 total += hits.len();
                 if out.len() < max && !hits.is_empty() {
                     let f = self.scan_file(key)?;
-                    for i in hits {
+                    for &i in &hits {
                         let (view, _) = self.import_view(&f, i, level)?;
                         if listed.insert((view.file.clone(), view.line)) {
                             out.push(view);
                         }
                     }
                 }
+                if !hits.is_empty() && importing_set.insert(key) {
+                    importing.push(key);
+                }
                 if seen.insert(key) {
                     next.push(key);
-                    importing.push(key);
                 }
             }
             if next.is_empty() {
@@ -1750,7 +1752,7 @@ impl Graph<'_> {
             }
         }
         let mut files: Vec<String> = out.callers.iter().map(|c| c.file.clone()).collect();
-        files.extend(out.importers.iter().map(|i| i.file.clone()));
+        // Every importing file, listed or not.
         for &key in &importing {
             files.push(self.path_of(key)?);
         }

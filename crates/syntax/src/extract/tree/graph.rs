@@ -215,7 +215,7 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         || role.reexport_field != 0
         || role.scope
         || (spec.language == Ruby && role.call_field != 0)
-        || (js_like(spec) && matches!(kind, "lookup_type" | "variable_declarator"))
+        || (js_like(spec) && kind == "lookup_type")
         || (spec.language == crate::lang::Language::JavaScript && kind == "assignment_expression")
         || matches!(
             (spec.language, kind),
@@ -390,7 +390,7 @@ pub(super) fn js_doc_class(ty: &str) -> Option<String> {
     parts.push(&ty[start..]);
     for part in parts {
         let mut t = part.trim().trim_start_matches(['?', '!']).trim_end_matches('=').trim();
-        if t.starts_with('(') && t.ends_with(')') && parts_len(t) {
+        if t.starts_with('(') && t.ends_with(')') && one_pair(t) {
             if let Some(inner) = js_doc_class(&t[1..t.len() - 1]) {
                 add(inner);
             }
@@ -451,7 +451,7 @@ pub(super) fn js_doc_class(ty: &str) -> Option<String> {
 
 /// Whether a parenthesized JSDoc type's outer parentheses are one pair (`(A|B)`,
 /// not `(A)|(B)`).
-fn parts_len(t: &str) -> bool {
+fn one_pair(t: &str) -> bool {
     let mut depth = 0i32;
     for (i, c) in t.char_indices() {
         match c {
@@ -1755,9 +1755,7 @@ impl<'a> Visit<'a> {
                 None => return,
             }
         }
-        if self.kind(&value) != "call_expression"
-            || self.child(value, "function").map(|f| self.text(f)) != Some("require")
-        {
+        if !self.is_require(value) {
             return;
         }
         let Some(args) = self.child(value, "arguments") else { return };
