@@ -15,7 +15,7 @@
 use std::rc::Rc;
 
 use super::{FileGraph, FileKey, Graph};
-use crate::lang::Language;
+use crate::lang::rules::Imports;
 use crate::snapshot::structure::ImportRecord;
 use crate::snapshot::SnapshotError;
 
@@ -30,16 +30,15 @@ pub struct TsPaths {
 }
 
 pub fn resolve(g: &Graph<'_>, f: &FileGraph, imp: &ImportRecord) -> Result<Vec<FileKey>, SnapshotError> {
-    match f.language {
-        Language::TypeScript | Language::JavaScript => ts(g, f, &imp.spec),
-        Language::Go => go(g, f, &imp.spec),
-        Language::Rust => rust(g, f, imp),
-        Language::CSharp => namespace(g, &imp.spec, '.'),
-        Language::Java => java(g, f, imp),
-        Language::Php => namespace(g, &imp.spec, '\\'),
-        Language::Python => python(g, f, imp),
-        Language::C | Language::Cpp => include(g, f, &imp.spec),
-        Language::Ruby => ruby(g, f, &imp.spec),
+    match f.language.rules().imports {
+        Imports::Relative => ts(g, f, &imp.spec),
+        Imports::GoPackage => go(g, f, &imp.spec),
+        Imports::CratePath => rust(g, f, imp),
+        Imports::Namespace(sep) => namespace(g, &imp.spec, sep),
+        Imports::JavaPackage => java(g, f, imp),
+        Imports::PythonModule => python(g, f, imp),
+        Imports::Include => include(g, f, &imp.spec),
+        Imports::Require => ruby(g, f, &imp.spec),
     }
 }
 

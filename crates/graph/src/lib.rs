@@ -62,6 +62,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::extract::RefRole;
+use crate::lang::rules::{Constructor, FileLocal, LibraryTypes, Mixins, Modules, RuntimeMembers};
 use crate::lang::Language;
 use crate::project::Index;
 use crate::query::{Matcher, Mode};
@@ -269,8 +270,8 @@ impl FileGraph {
     /// whole (`crate::a::b`, [`Graph::rust_path_module`]) by its last segment.
     pub fn receiver_name(&self, i: u32) -> &str {
         let name = self.name(i);
-        match self.language {
-            Language::Rust => name.rsplit("::").next().unwrap_or(name).trim(),
+        match self.language.rules().modules {
+            Modules::Crate => name.rsplit("::").next().unwrap_or(name).trim(),
             _ => name,
         }
     }
@@ -408,7 +409,7 @@ impl FileGraph {
     /// `line`, outermost first, joined by `.` (as [`Def::outer`] names a
     /// definition's); empty outside any, and in other languages.
     pub fn module_path(&self, line: u32) -> String {
-        if self.language != Language::Rust {
+        if self.language.rules().modules != Modules::Crate {
             return String::new();
         }
         // (A file's types come first among its definitions.)
@@ -423,7 +424,7 @@ impl FileGraph {
 
     /// Whether the file declares a Rust inline module named `name`.
     pub fn has_module(&self, name: &str) -> bool {
-        self.language == Language::Rust && self.types().any(|d| d.kind == "mod" && d.name == name)
+        self.language.rules().modules == Modules::Crate && self.types().any(|d| d.kind == "mod" && d.name == name)
     }
 
     /// The file's types: its first definitions.
@@ -495,37 +496,40 @@ fn set_outer(defs: &mut [Def]) {
 
 /// The qualified name of a definition `d` of the file at `path`.
 pub fn qualified_name(language: Language, path: &str, scope: &str, d: &Def) -> String {
+    let rules = language.rules();
     let mut parts: Vec<&str> = Vec::new();
     let module;
-    if language == Language::Rust {
-        module = rust_module(path);
-        parts.extend(module.iter().map(String::as_str));
-    } else if !scope.is_empty() {
-        parts.push(scope);
-    } else if matches!(language, Language::TypeScript | Language::JavaScript | Language::Python) {
-        let stem = module_name(language, path, scope);
-        if stem == "index" {
-            parts.extend(folder(path).rsplit('/').next().filter(|f| !f.is_empty()));
-        } else if !stem.is_empty() {
-            parts.push(stem);
+    match rules.modules {
+        Modules::Crate => {
+            module = rust_module(path);
+            parts.extend(module.iter().map(String::as_str));
         }
+        // `App\Models\Invoice::make`: a namespace's own separator before the
+        // members'.
+        Modules::Namespace(sep) if !scope.is_empty() && sep.to_string() != rules.member_separator => {
+            let mut members: Vec<&str> = d.outer.split('.').filter(|o| !o.is_empty()).collect();
+            members.extend(d.parent.as_deref());
+            members.push(&d.name);
+            return format!("{scope}{sep}{}", members.join(rules.member_separator));
+        }
+        _ if !scope.is_empty() => parts.push(scope),
+        Modules::File { .. } => {
+            let stem = module_name(language, path, scope);
+            if stem == "index" {
+                parts.extend(folder(path).rsplit('/').next().filter(|f| !f.is_empty()));
+            } else if !stem.is_empty() {
+                parts.push(stem);
+            }
+        }
+        _ => {}
     }
     // The types around its parent (`Outer` of `Outer.C.add`).
-    let outer = d.outer.split('.').filter(|o| !o.is_empty());
-    if language == Language::Php {
-        // `App\Models\Invoice::make`
-        let mut members: Vec<&str> = outer.collect();
-        members.extend(d.parent.as_deref());
-        members.push(&d.name);
-        let members = members.join("::");
-        return if scope.is_empty() { members } else { format!("{scope}\\{members}") };
-    }
-    parts.extend(outer);
+    parts.extend(d.outer.split('.').filter(|o| !o.is_empty()));
     if let Some(p) = &d.parent {
         parts.push(p);
     }
     parts.push(&d.name);
-    parts.join(if matches!(language, Language::Rust | Language::Cpp | Language::Ruby) { "::" } else { "." })
+    parts.join(rules.member_separator)
 }
 
 /// The last name of a file's module, package or namespace: Rust's module
@@ -533,23 +537,20 @@ pub fn qualified_name(language: Language, path: &str, scope: &str, d: &Def) -> S
 /// package's and PHP's namespace's last part, a Python package's folder for its
 /// `__init__.py`, else the file's stem.
 pub fn module_name<'a>(language: Language, path: &'a str, scope: &'a str) -> &'a str {
-    match language {
-        Language::Rust => {
+    let rules = language.rules();
+    let file = path.rsplit('/').next().unwrap_or("");
+    let stem = file.split('.').next().unwrap_or("");
+    match rules.modules {
+        Modules::Crate => {
             let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
             match file {
                 "mod.rs" | "lib.rs" | "main.rs" => dir.rsplit('/').next().unwrap_or(""),
                 f => f.strip_suffix(".rs").unwrap_or(f),
             }
         }
-        Language::Go | Language::CSharp | Language::Java => scope.rsplit('.').next().unwrap_or(""),
-        Language::Php => scope.rsplit('\\').next().unwrap_or(""),
-        Language::Python if path.ends_with("/__init__.py") || path == "__init__.py" => {
-            folder(path).rsplit('/').next().unwrap_or("")
-        }
-        _ => {
-            let file = path.rsplit('/').next().unwrap_or("");
-            file.split('.').next().unwrap_or("")
-        }
+        Modules::Package | Modules::Namespace(_) => rules.scope_last(scope),
+        Modules::File { package_init: Some(init), .. } if stem == init => folder(path).rsplit('/').next().unwrap_or(""),
+        _ => stem,
     }
 }
 
@@ -590,7 +591,7 @@ pub(crate) fn nearest_roots<'r, T: Copy>(root: &str, items: Vec<T>, root_of: imp
 /// modules: guava's `guava/src` and `android/guava/src`), those of the root
 /// nearest the reference's file.
 fn java_nearest(f: &FileGraph, nd: &NameDefs, found: Vec<DefId>) -> Vec<DefId> {
-    if f.language != Language::Java || found.len() < 2 {
+    if !f.language.rules().source_roots || found.len() < 2 {
         return found;
     }
     let root = java_root(&f.path, &f.scope);
@@ -872,18 +873,21 @@ impl FileCache {
     }
 }
 
-/// What Ruby's `Type.new` calls.
-pub(crate) const RUBY_CONSTRUCTOR: &str = "initialize";
-
 /// The name of the constructors of a type named `t`: what a call of the type
 /// (`new T(..)`, Python's `T(..)`) runs besides making a `T`. Ruby's, run by
-/// `T.new`, is [`RUBY_CONSTRUCTOR`].
+/// `T.new`, is [`new_runs`].
 pub(crate) fn constructor_name(language: Language, t: &str) -> Option<&str> {
-    match language {
-        Language::CSharp | Language::Java | Language::Cpp => Some(t),
-        Language::TypeScript | Language::JavaScript => Some("constructor"),
-        Language::Php => Some("__construct"),
-        Language::Python => Some("__init__"),
+    match language.rules().constructor {
+        Constructor::TypeName => Some(t),
+        Constructor::Named(n) => Some(n),
+        Constructor::None | Constructor::New(_) => None,
+    }
+}
+
+/// What a class method `new` runs (Ruby's `initialize`), where it does.
+pub(crate) fn new_runs(language: Language) -> Option<&'static str> {
+    match language.rules().constructor {
+        Constructor::New(n) => Some(n),
         _ => None,
     }
 }
@@ -920,7 +924,7 @@ fn fits_class(class: usize, d: &Def) -> bool {
 /// a method, called as one (`route.spec`: a call of `spec`, not also of a
 /// `def spec` elsewhere).
 fn fits_language(class: usize, d: &Def, language: Language) -> bool {
-    fits_class(class, d) || (class == 0 && language == Language::Ruby && d.cat == DefCat::Property)
+    fits_class(class, d) || (class == 0 && language.rules().attributes_are_methods && d.cat == DefCat::Property)
 }
 
 /// [`fits_language`] for a candidate: in TS/JS an interface or a type alias is
@@ -930,7 +934,7 @@ fn fits(class: usize, c: &Candidate) -> bool {
     fits_language(class, &c.def, c.language)
         && !(class == 0
             && c.def.cat == DefCat::Type
-            && matches!(c.language, Language::TypeScript | Language::JavaScript)
+            && c.language.rules().type_space
             && matches!(&*c.def.kind, "interface" | "type"))
 }
 
@@ -955,19 +959,13 @@ impl NameDefs {
             let i = i as u32;
             let d = &c.def;
             nd.by_file.entry(c.id.0).or_default().push(i);
-            match c.language {
-                Language::Go => {
-                    nd.by_package.entry((folder(&c.path).to_string(), c.scope.clone())).or_default().push(i)
-                }
-                Language::CSharp | Language::Java | Language::Php if !c.scope.is_empty() => {
-                    nd.by_package.entry((String::new(), c.scope.clone())).or_default().push(i)
-                }
-                _ => {}
+            if let Some(package) = package_of(c.language, &c.path, &c.scope) {
+                nd.by_package.entry(package).or_default().push(i);
             }
             if d.parent.is_none() {
                 // A Rust item of an inline module is that module's.
                 let module = match d.outer.rsplit('.').next() {
-                    Some(inline) if c.language == Language::Rust && !inline.is_empty() => inline,
+                    Some(inline) if c.language.rules().modules == Modules::Crate && !inline.is_empty() => inline,
                     _ => module_name(c.language, &c.path, &c.scope),
                 };
                 nd.by_module.entry(module.to_string()).or_default().push(i);
@@ -975,7 +973,7 @@ impl NameDefs {
             if let Some(p) = &d.parent {
                 nd.by_parent.entry(p.clone()).or_default().push(i);
             }
-            let rust_key = match c.language == Language::Rust && !c.nested {
+            let rust_key = match c.language.rules().modules == Modules::Crate && !c.nested {
                 true => rust_key_of(c),
                 false => String::new(),
             };
@@ -1506,8 +1504,11 @@ impl<'i> Graph<'i> {
                 // namespace's body does not export.
                 let file_local = e.private
                     && e.parent.is_none()
-                    && ((matches!(language, Language::C | Language::Cpp) && is_c_source(&path))
-                        || matches!(language, Language::TypeScript | Language::JavaScript));
+                    && match language.rules().file_local {
+                        FileLocal::Never => false,
+                        FileLocal::SourceFiles => is_c_source(&path),
+                        FileLocal::Always => true,
+                    };
                 let arity = e.arity;
                 let (def, scope) = Def::from_entry(name, e);
                 items.push(Candidate { id, def, path, language, scope, nested, file_local, arity });
@@ -1637,7 +1638,7 @@ impl<'i> Graph<'i> {
                 .own_members(class, &base)
                 .into_iter()
                 .map(|i| nd.items[i as usize].id)
-                .filter(|m| !own_class_body(f.language) || bases.iter().any(|b| b.0 == m.0))
+                .filter(|m| !f.language.rules().members_in_body || bases.iter().any(|b| b.0 == m.0))
                 .collect();
             if !own.is_empty() {
                 return Ok(java_nearest(f, nd, own));
@@ -1715,8 +1716,7 @@ impl<'i> Graph<'i> {
     fn is_ts_alias(&self, name: &str) -> Result<bool, SnapshotError> {
         let nd = self.name_defs(name)?;
         let mut types = nd.items.iter().filter(|c| c.def.cat == DefCat::Type).peekable();
-        Ok(types.peek().is_some()
-            && types.all(|c| matches!(c.language, Language::TypeScript | Language::JavaScript) && c.def.kind == "type"))
+        Ok(types.peek().is_some() && types.all(|c| c.language.rules().type_space && c.def.kind == "type"))
     }
 
     /// The supertypes of the types named `name`, level by level (direct ones
@@ -1866,7 +1866,7 @@ impl<'i> Graph<'i> {
     /// The definitions a reference of `f` binds to.
     pub fn resolve(&self, f: &FileGraph, r: &PackedRef) -> Result<Resolution, SnapshotError> {
         let mut res = self.resolve_candidates(f, r)?;
-        if res.ambiguous && matches!(f.language, Language::C | Language::Cpp) && res.defs.len() <= MAX_AMBIGUOUS {
+        if res.ambiguous && f.language.rules().prototypes && res.defs.len() <= MAX_AMBIGUOUS {
             // A C / C++ function's prototype and its definition (`int f(int);`
             // in a header, `int f(int) { .. }` in a source file; a method
             // declared in its class and defined outside) are one symbol.
@@ -1880,10 +1880,10 @@ impl<'i> Graph<'i> {
             names.dedup();
             res.ambiguous = names.len() > 1;
         }
-        if f.language == Language::TypeScript && !res.defs.is_empty() && !is_ts_module(f) {
-            self.merge_ts_interfaces(f.name(r.name), &mut res)?;
+        if f.language.rules().interface_merging && !res.defs.is_empty() && !is_ts_module(f) {
+            self.merge_interfaces(f.language, f.name(r.name), &mut res)?;
         }
-        if matches!(f.language, Language::TypeScript | Language::JavaScript) && !res.defs.is_empty() {
+        if f.language.rules().type_space && !res.defs.is_empty() {
             self.merge_value_and_type(f, r, &mut res)?;
         }
         if r.role == RefRole::Call && !res.defs.is_empty() {
@@ -1955,9 +1955,7 @@ impl<'i> Graph<'i> {
         let nd = self.name_defs_for(&name, f.language)?;
         let in_file = |id: &DefId| nd.by_file.get(&id.0).map(Vec::as_slice).unwrap_or_default();
         let candidate = |id: &DefId| nd.candidate(*id);
-        let top = |c: &Candidate| {
-            matches!(c.language, Language::TypeScript | Language::JavaScript) && c.def.parent.is_none() && !c.nested
-        };
+        let top = |c: &Candidate| c.language.rules().type_space && c.def.parent.is_none() && !c.nested;
         let is_type = |c: &Candidate| c.def.cat == DefCat::Type && matches!(&*c.def.kind, "interface" | "type");
         let is_value = |c: &Candidate| c.def.cat == DefCat::Property;
         let mut partners = Vec::new();
@@ -2018,7 +2016,7 @@ impl<'i> Graph<'i> {
         let ctors = self.name_defs_for(ctor, f.language)?;
         for i in ctors.own_members(0, &name) {
             let c = &ctors.items[i as usize];
-            let own = f.language == Language::Cpp || files.contains(&c.id.0);
+            let own = f.language.rules().out_of_class_members || files.contains(&c.id.0);
             if c.def.cat == DefCat::Method && own && !res.defs.contains(&c.id) {
                 res.defs.push(c.id);
             }
@@ -2035,18 +2033,14 @@ impl<'i> Graph<'i> {
     /// export is its own (`interface Info` of each codefix file). (Script
     /// files' namespaces are not told apart: two namespaces' same-named
     /// exported interfaces merge too.)
-    fn merge_ts_interfaces(&self, name: &str, res: &mut Resolution) -> Result<(), SnapshotError> {
+    fn merge_interfaces(&self, language: Language, name: &str, res: &mut Resolution) -> Result<(), SnapshotError> {
         // From the definitions tables first: most interface names are declared
         // once, and a file is read only when several declarations could merge
         // (callees and cards name their targets without reading their files).
-        let nd = self.name_defs_for(name, Language::TypeScript)?;
+        let nd = self.name_defs_for(name, language)?;
         let merges = |c: &Candidate| {
             let d = &c.def;
-            c.language == Language::TypeScript
-                && d.kind == "interface"
-                && d.parent.is_none()
-                && !c.file_local
-                && !c.nested
+            c.language == language && d.kind == "interface" && d.parent.is_none() && !c.file_local && !c.nested
         };
         // Each bound definition first ([`NameDefs::candidate`]).
         if !res.defs.iter().all(|&d| nd.candidate(d).is_some_and(merges)) {
@@ -2089,10 +2083,10 @@ impl<'i> Graph<'i> {
             }
         }
         // Ruby's `Store.new` runs `Store#initialize` (its own or inherited).
-        if f.language == Language::Ruby && name == "new" && r.role == RefRole::Call {
+        if let (Some(ctor), "new", RefRole::Call) = (new_runs(f.language), name, r.role) {
             if let PackedReceiver::Name(x) | PackedReceiver::Type(x) = r.receiver {
                 let x = self.dealias(f, f.name(x));
-                let init = self.name_defs_for(RUBY_CONSTRUCTOR, f.language)?;
+                let init = self.name_defs_for(ctor, f.language)?;
                 let found = self.members_through_supertypes(&init, role_class(r.role), &x)?;
                 if !found.is_empty() {
                     return Ok(Resolution { ambiguous: found.len() > 1, defs: found, by_name_only: 0 });
@@ -2101,7 +2095,9 @@ impl<'i> Graph<'i> {
         }
         let nd = self.name_defs_for(name, f.language)?;
         let mut class = role_class(r.role);
-        if let (RefRole::Type, PackedReceiver::Name(x), Language::TypeScript) = (r.role, r.receiver, f.language) {
+        if let (RefRole::Type, PackedReceiver::Name(x), true) =
+            (r.role, r.receiver, f.language.rules().enum_member_types)
+        {
             // TS: an enum member as a type (`kind: SyntaxKind.Identifier`).
             let x = self.dealias(f, f.name(x));
             if nd.select(2, &nd.of_parents(std::slice::from_ref(&x)), |d| d.cat == DefCat::Property).len() == 1 {
@@ -2134,7 +2130,7 @@ impl<'i> Graph<'i> {
                 None => s,
             }
         };
-        if let (PackedReceiver::Name(x), Language::Rust) = (receiver, f.language) {
+        if let (PackedReceiver::Name(x), Modules::Crate) = (receiver, f.language.rules().modules) {
             let path_module = self.rust_path_module(f, r.line, f.name(x))?;
             if let Some((krate, module)) = &path_module {
                 if let Some(found) = Self::rust_path_members(krate, module, &nd, class) {
@@ -2188,10 +2184,7 @@ impl<'i> Graph<'i> {
                     }
                     // PHP's `self $from`: the class the reference is in; so
                     // is Rust's `Self` (`other: &Self`, `-> Self`).
-                    None if f.language == Language::Php && crate::extract::php_own_type(t) => {
-                        f.enclosing_type(r.line).map(str::to_string)
-                    }
-                    None if f.language == Language::Rust && t == "Self" => f.enclosing_type(r.line).map(str::to_string),
+                    None if f.language.rules().is_own_type(t) => f.enclosing_type(r.line).map(str::to_string),
                     None => Some(self.dealias(f, t)),
                 }
             }
@@ -2205,9 +2198,7 @@ impl<'i> Graph<'i> {
                         // Java's and PHP's `this.make().run()`, `$this->hasOne(..)->latest()`:
                         // the member is a method, the value its result (a TS
                         // `a.m.x` without a call is the function itself).
-                        None if !matches!(f.language, Language::TypeScript | Language::JavaScript) => {
-                            self.method_result_type(&owner, m)?
-                        }
+                        None if !f.language.rules().type_space => self.method_result_type(&owner, m)?,
                         found => found,
                     },
                     None => None,
@@ -2215,12 +2206,10 @@ impl<'i> Graph<'i> {
             }
             // C++'s and Java's implicit `this`: a field of the enclosing type
             // declared in another file (`invoice_.add()` in `Store::add`).
-            PackedReceiver::Name(x) if matches!(f.language, Language::Cpp | Language::Java | Language::CSharp) => {
-                match f.enclosing_type(r.line) {
-                    Some(t) => self.field_type(t, f.name(x))?,
-                    None => None,
-                }
-            }
+            PackedReceiver::Name(x) if f.language.rules().implicit_this => match f.enclosing_type(r.line) {
+                Some(t) => self.field_type(t, f.name(x))?,
+                None => None,
+            },
             _ => None,
         };
         if let (Some(t), Some((field, members))) = (&receiver_type, discriminant) {
@@ -2262,7 +2251,7 @@ impl<'i> Graph<'i> {
         receiver: PackedReceiver,
         t: String,
     ) -> Result<Resolution, SnapshotError> {
-        if f.language == Language::Go {
+        if f.language.rules().structural_interfaces {
             let visible = match receiver {
                 PackedReceiver::Type(_) => self.go_visible_members(f, nd, class, &t)?,
                 PackedReceiver::Member(ft, m) => match self.owner_type(f, f.name(ft))? {
@@ -2276,7 +2265,7 @@ impl<'i> Graph<'i> {
             }
         }
         let mut found = java_nearest(f, nd, self.members_through_supertypes(nd, class, &t)?);
-        if found.len() > 1 && (own_class_body(f.language) || f.language == Language::Rust) {
+        if found.len() > 1 && (f.language.rules().members_in_body || f.language.rules().modules == Modules::Crate) {
             // `self.children` in `class Node` of tree.py is that class's,
             // not also migrations' `class Node` (a type the file defines
             // is the one its name means there, and these languages keep
@@ -2292,7 +2281,7 @@ impl<'i> Graph<'i> {
             let own_type = in_file.iter().any(|&i| types.items[i as usize].def.cat == DefCat::Type);
             if own_type && found.iter().any(|d| d.0 == f.key) {
                 found.retain(|d| d.0 == f.key);
-            } else if own_type && f.language == Language::Python {
+            } else if own_type && f.language.rules().bases_as_written {
                 // (Python's method order; a TS interface extending two
                 // that both declare it has both, as the compiler says.)
                 let inherited = self.super_members(f, nd, class, &t, 0)?;
@@ -2302,17 +2291,17 @@ impl<'i> Graph<'i> {
             }
         }
         let mixin = || -> Result<bool, SnapshotError> {
-            Ok(match f.language {
-                Language::Php => self.is_trait(&t)?,
+            Ok(match f.language.rules().mixins {
+                Mixins::Traits => self.is_trait(&t)?,
                 // `self.m()` in a class neither declaring nor inheriting
                 // `m`: a mixin, whose `self` is a class listing it among
                 // its bases (django's `messages_tests.base.BaseTests`
                 // calls `self.assertRedirects()` of the `TestCase` its
                 // test classes also derive from).
-                Language::Python => {
+                Mixins::Bases => {
                     matches!(receiver, PackedReceiver::Type(_)) && f.enclosing_type(r.line) == Some(t.as_str())
                 }
-                _ => false,
+                Mixins::None | Mixins::Modules => false,
             })
         };
         if found.is_empty() && mixin()? {
@@ -2330,7 +2319,7 @@ impl<'i> Graph<'i> {
             }
             return Ok(done(found));
         }
-        if found.is_empty() && matches!(f.language, Language::TypeScript | Language::JavaScript) {
+        if found.is_empty() && f.language.rules().subtype_members {
             // A subtype's member on a value of its supertype. In TS, of a
             // project type lacking it, the compiler narrowed the value (`if
             // (isBinary(node)) node.operator`): one candidate is the member.
@@ -2342,8 +2331,8 @@ impl<'i> Graph<'i> {
             if below.len() > MAX_AMBIGUOUS {
                 return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: below.len() });
             }
-            let checked = f.language == Language::TypeScript
-                && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type);
+            let checked =
+                !f.language.rules().dynamic && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type);
             return Ok(Resolution {
                 ambiguous: below.len() > 1 || (!below.is_empty() && !checked),
                 defs: below,
@@ -2351,10 +2340,10 @@ impl<'i> Graph<'i> {
             });
         }
         if found.is_empty()
-            && matches!(f.language, Language::Ruby | Language::Php | Language::Rust)
+            && f.language.rules().runtime_members != RuntimeMembers::None
             && self.name_defs(&t)?.items.iter().any(|c| c.def.cat == DefCat::Type)
         {
-            if f.language == Language::Rust {
+            if f.language.rules().runtime_members == RuntimeMembers::Deref {
                 // A method reached through `Deref` (`DiagnosticBuilder`
                 // derefs to `Diagnostic`: rustc's
                 // `err.multipart_suggestion(..)`) or a trait's blanket
@@ -2371,7 +2360,7 @@ impl<'i> Graph<'i> {
             // type's, `SqsClient`'s, is the library's.)
             return self.unknown_member(f, nd, class);
         }
-        if found.is_empty() && f.language == Language::CSharp {
+        if found.is_empty() && f.language.rules().extension_methods {
             // A C# extension method of the type or of a supertype
             // (`return_type.IsCustomTaskType()` with `static bool
             // IsCustomTaskType(this TypeSpec type)`): the type's own
@@ -2381,7 +2370,7 @@ impl<'i> Graph<'i> {
                 return Ok(done(extensions));
             }
         }
-        if found.is_empty() && f.language == Language::Go && class != 0 {
+        if found.is_empty() && f.language.rules().structural_interfaces && class != 0 {
             // Go's embedded field is named after its type, promoted fields
             // too: `x.Base`, `T{Base: ..}` with `type T struct{ Base }`.
             if self.supertypes(&t)?.iter().flatten().any(|s| s == name) {
@@ -2421,7 +2410,7 @@ impl<'i> Graph<'i> {
                 }
                 let top = |d: &Def| d.parent.is_none();
                 let found = nd.select(class, &nd.in_files(&targets), top);
-                if found.is_empty() && f.language == Language::Python {
+                if found.is_empty() && package_init(f.language).is_some() {
                     // `import shop; shop.Store()`: `shop/__init__.py` imports it.
                     return Ok(done(self.through_reexports(&targets, name, nd, class, &top, 0)?));
                 }
@@ -2431,7 +2420,7 @@ impl<'i> Graph<'i> {
         // Python's `from pkg import mod` then `mod.f`: the names of the
         // imported module (or of the package's `__init__`); `from pkg
         // import mod as m` then `m.f` too.
-        if f.language == Language::Python {
+        if package_init(f.language).is_some() {
             for (i, imp) in f.imports.iter().enumerate() {
                 if imp.names.iter().any(|n| aliased(&n.alias) && n.name != "*") {
                     let targets = self.import_targets(f, i as u32)?;
@@ -2455,7 +2444,7 @@ impl<'i> Graph<'i> {
             }
         }
         // A TS namespace's export (`Debug.assert()`, `ts.Node`).
-        if matches!(f.language, Language::TypeScript | Language::JavaScript) {
+        if f.language.rules().type_space {
             let found = self.namespace_members(nd, class, &x)?;
             if !found.is_empty() {
                 return Ok(done(found));
@@ -2466,7 +2455,7 @@ impl<'i> Graph<'i> {
         // to ask read thousands of archives for a receiver named like
         // thousands of functions or variables).
         let types = self.name_defs(&x)?;
-        if matches!(f.language, Language::C | Language::Cpp) {
+        if f.language.rules().enumerators_beside {
             // `Mode::SLOW` of C++'s `enum Mode { FAST, SLOW }`: its
             // enumerators are declared beside it, within its lines.
             let enums: Vec<(FileKey, u32, u32)> = types
@@ -2493,7 +2482,7 @@ impl<'i> Graph<'i> {
             // A static member a base declares (django's
             // `CharField._unregister_lookup()`, of `RegisterLookupMixin`).
             let found = java_nearest(f, nd, self.members_through_supertypes(nd, class, &x)?);
-            if found.is_empty() && matches!(f.language, Language::Ruby | Language::Php) {
+            if found.is_empty() && f.language.rules().runtime_members == RuntimeMembers::Dynamic {
                 // A class method the type gets at run time (Rails'
                 // `Post.find_each`, delegated to a relation; a
                 // Laravel facade's `URL::hasValidSignature()`,
@@ -2518,10 +2507,10 @@ impl<'i> Graph<'i> {
         // `Object.keys(o)` were the project's one `max`, `WriteLine`,
         // `keys` (a property or field of that name, `Items.Add(x)`, is
         // a definition: read as before).
-        let library_class = match f.language {
-            Language::Ruby | Language::Php | Language::Rust => true,
-            Language::Java | Language::CSharp | Language::TypeScript | Language::JavaScript => types.items.is_empty(),
-            _ => false,
+        let library_class = match f.language.rules().library_types {
+            LibraryTypes::Always => true,
+            LibraryTypes::Undeclared => types.items.is_empty(),
+            LibraryTypes::Never => false,
         };
         if library_class && x.starts_with(char::is_uppercase) && x.contains(char::is_lowercase) {
             return Ok(Resolution::default());
@@ -2724,8 +2713,7 @@ impl<'i> Graph<'i> {
     /// webpack's `x.length` its `TupleQueue.length` in 1,066 lines.
     fn unknown_member(&self, f: &FileGraph, nd: &NameDefs, class: usize) -> Result<Resolution, SnapshotError> {
         let res = unknown_receiver(nd, class, f.language);
-        let dynamic = matches!(f.language, Language::Python | Language::Ruby | Language::Php | Language::JavaScript);
-        if !dynamic || res.defs.len() != 1 {
+        if !f.language.rules().dynamic || res.defs.len() != 1 {
             return Ok(res);
         }
         let Some(c) = nd.candidate(res.defs[0]) else { return Ok(res) };
@@ -3031,7 +3019,7 @@ impl<'i> Graph<'i> {
             // Python's and Rust's imports are names of the module too (`from
             // .a import f` in `__init__.py`; `pub use terminator::*` in
             // `mir/mod.rs`, whose visibility is not recorded).
-            let own_names = matches!(tf.language, Language::Python | Language::Rust);
+            let own_names = tf.language.rules().imports_are_exports;
             for (j, rexp) in tf.imports.iter().enumerate() {
                 let names_it = rexp.names.iter().any(|n| n.alias == name || n.name == "*");
                 if !(rexp.kind == 1 || (own_names && names_it)) {
@@ -3074,7 +3062,7 @@ impl<'i> Graph<'i> {
             if !found.is_empty() {
                 return Ok(done(found));
             }
-            if matches!(f.language, Language::CSharp | Language::Java | Language::Cpp | Language::Ruby) {
+            if f.language.rules().implicit_self {
                 // C#'s, Java's and C++'s implicit `this` and Ruby's implicit
                 // `self`: members of the type (partial classes, out-of-class
                 // definitions and reopened classes included) and of its base
@@ -3084,7 +3072,7 @@ impl<'i> Graph<'i> {
                     return Ok(done(found));
                 }
             }
-            if matches!(f.language, Language::CSharp | Language::Java | Language::Cpp) {
+            if f.language.rules().implicit_this {
                 // A nested type's code names the members of the types around
                 // it (Java's inner classes, C#'s and C++'s nested types: their
                 // static members), their own before those they inherit.
@@ -3101,7 +3089,7 @@ impl<'i> Graph<'i> {
             }
         }
         let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
-        let found = if f.language == Language::Rust && !own.is_empty() {
+        let found = if f.language.rules().modules == Modules::Crate && !own.is_empty() {
             // Rust: the definitions of the reference's inline module, else of
             // the modules around it (a `mod tests` names its parent's items
             // through `use super::*`), else of the modules inside (brought in
@@ -3128,7 +3116,7 @@ impl<'i> Graph<'i> {
         //    through one re-export).
         //    What a file exports is its top-level names and types (and, in
         //    Rust, enum variants and associated items by path: `use E::A`).
-        let rust = f.language == Language::Rust;
+        let rust = f.language.rules().modules == Modules::Crate;
         let importable = |d: &Def| rust || d.parent.is_none() || d.cat == DefCat::Type;
         // Rust: whether an import may bring the name in from where it was not
         // followed (an import naming it, a glob import of files not found).
@@ -3137,7 +3125,7 @@ impl<'i> Graph<'i> {
             let named = imp.names.iter().find(|n| n.alias == name || n.name == name);
             // Go's `import . "path"` brings in every exported name of the package.
             let glob = imp.names.iter().any(|n| n.name == "*" && n.alias == "*")
-                || (f.language == Language::Go && imp.names.iter().any(|n| n.alias == "."));
+                || (f.language.rules().modules == Modules::Package && imp.names.iter().any(|n| n.alias == "."));
             if named.is_none() && !glob && !imp.names.is_empty() {
                 continue;
             }
@@ -3173,7 +3161,7 @@ impl<'i> Graph<'i> {
                     }
                 }
             }
-            if named.is_some() && targets.is_empty() && imports_from_outside(f.language, &imp.spec) {
+            if named.is_some() && targets.is_empty() && f.language.rules().imports_library(&imp.spec) {
                 // Named by an import from outside the project (`use
                 // std::mem::take;`, `import java.util.Optional;`): it is that
                 // library's, not a project definition of the same name found
@@ -3181,7 +3169,8 @@ impl<'i> Graph<'i> {
                 return Ok(Resolution::default());
             }
             // Java's `import static p.Color.GREEN` imports a member.
-            let members = f.language == Language::Java && imp.spec.starts_with("static ");
+            let members = f.language.rules().imports == crate::lang::rules::Imports::JavaPackage
+                && imp.spec.starts_with("static ");
             let found = nd.select(class, &nd.in_files(&targets), |d| importable(d) || members);
             if !found.is_empty() {
                 return Ok(done(found));
@@ -3199,13 +3188,7 @@ impl<'i> Graph<'i> {
         // 3. The same package (Go: the folder) or namespace (C#): its top-level
         //    names and types (a member is named through a receiver, or through
         //    the enclosing type above).
-        let package = match f.language {
-            Language::Go => Some((f.folder().to_string(), f.scope.clone())),
-            Language::CSharp | Language::Java | Language::Php if !f.scope.is_empty() => {
-                Some((String::new(), f.scope.clone()))
-            }
-            _ => None,
-        };
+        let package = package_of(f.language, &f.path, &f.scope);
         let same = match package.and_then(|p| nd.by_package.get(&p)) {
             Some(in_package) => nd.select(class, in_package, |d| d.parent.is_none() || d.cat == DefCat::Type),
             None => Vec::new(),
@@ -3228,10 +3211,12 @@ impl<'i> Graph<'i> {
         // the prelude's or a local: another module's item needs a `use` (a
         // local bound where the walk does not see it, in a macro's tokens or
         // a pattern, was listed under every item of its name).
-        let module = (matches!(f.language, Language::TypeScript | Language::JavaScript) && is_ts_module(f))
-            || f.language == Language::Python
-            || f.language == Language::Go
-            || (rust && r.role == RefRole::Other && !imported_unfollowed);
+        let module = match f.language.rules().modules {
+            Modules::File { scripts: true, .. } => is_ts_module(f),
+            Modules::File { scripts: false, .. } | Modules::Package => true,
+            Modules::Crate => r.role == RefRole::Other && !imported_unfollowed,
+            Modules::Namespace(_) | Modules::Global => false,
+        };
         if module {
             return Ok(Resolution::default());
         }
@@ -3239,7 +3224,7 @@ impl<'i> Graph<'i> {
         //    name is not a member here (C#'s implicit `this` was step 1); a
         //    function nested in another, or a C `static` of a source file, is
         //    not seen from other files.
-        if nd.global[class].is_empty() && f.language == Language::Ruby {
+        if nd.global[class].is_empty() && f.language.rules().mixins == Mixins::Modules {
             // Ruby's implicit `self` in a module mixed into classes it does
             // not name (a concern's `save_collection_association(r)`), or in
             // a block run on another object (`included do .. end`): the one
@@ -3254,7 +3239,7 @@ impl<'i> Graph<'i> {
         if global.len() > MAX_CANDIDATES {
             return Ok(Resolution { defs: Vec::new(), ambiguous: true, by_name_only: global.len() });
         }
-        if global.is_empty() && f.language == Language::Java {
+        if global.is_empty() && f.language.rules().bare_enum_cases {
             // Java's `case RED:` in a switch over an enum names its constant
             // bare (the switch's type, not known here, tells which).
             let constants = self.enum_constants(nd, class)?;
@@ -3381,66 +3366,59 @@ impl<'i> Graph<'i> {
     }
 }
 
-/// Languages whose classes declare their members in their body, in one file
-/// (not C#'s partial classes, Go's and Rust's methods and impls, C++'s
-/// out-of-class definitions, Ruby's reopened classes).
-fn own_class_body(language: Language) -> bool {
-    matches!(language, Language::Python | Language::Java | Language::Php | Language::TypeScript | Language::JavaScript)
-}
-
 /// A TS/JS file with imports: a module, which sees other files' names only
 /// through them (without, a script: its top-level names are global).
 fn is_ts_module(f: &FileGraph) -> bool {
     f.imports.iter().any(|i| i.kind == 0)
 }
 
-/// Whether an import that resolves to no project file is the standard
-/// library's, so the names it imports are that library's rather than a project
-/// definition of the same name found by the later steps. Only the standard
-/// libraries: another import finding no file may be the project's own that
-/// this index could not follow (a Rust workspace crate in an unusual folder, a
-/// Java nested class, a package whose name is a common word), and those names
-/// still go on to the later steps. (TS/JS modules and Python bind nothing past
-/// their imports anyway.)
-fn imports_from_outside(language: Language, spec: &str) -> bool {
-    match language {
-        Language::Rust => matches!(spec.split("::").next(), Some("std" | "core" | "alloc" | "proc_macro")),
-        Language::Java => {
-            let spec = spec.strip_prefix("static ").unwrap_or(spec);
-            spec.starts_with("java.") || spec.starts_with("javax.")
-        }
-        _ => false,
+/// Whether values of `language`'s own library (built-in types, the standard
+/// library's common classes) have a member named `name`: the language's
+/// [`Rules::library_members`](crate::lang::Rules::library_members) (false where
+/// it lists none).
+fn library_member(language: Language, name: &str) -> bool {
+    use std::sync::OnceLock;
+    static LISTS: OnceLock<Vec<FxHashSet<String>>> = OnceLock::new();
+    let lists = LISTS.get_or_init(|| {
+        Language::ALL
+            .iter()
+            .map(|l| {
+                let rules = l.rules();
+                // Case-insensitive method names are kept in lower case.
+                let fold = rules.case_insensitive_methods;
+                rules
+                    .library_members
+                    .lines()
+                    .filter(|l| !l.is_empty())
+                    .map(|l| if fold { l.to_ascii_lowercase() } else { l.to_string() })
+                    .collect()
+            })
+            .collect()
+    });
+    let Some(list) = lists.get(language.id() as usize) else { return false };
+    match language.rules().case_insensitive_methods {
+        true => list.contains(&name.to_ascii_lowercase()),
+        false => list.contains(name),
     }
 }
 
-/// Whether values of `language`'s own library (built-in types, the standard
-/// library's common classes) have a member named `name`: the lists in
-/// `library/`, written by the scripts beside them from the interpreters.
-/// Python, Ruby, PHP and JavaScript only (false for the others).
-fn library_member(language: Language, name: &str) -> bool {
-    use std::sync::OnceLock;
-    static LISTS: OnceLock<[FxHashSet<String>; 4]> = OnceLock::new();
-    let lists = LISTS.get_or_init(|| {
-        // PHP's method names are case-insensitive: its list is kept in lower case.
-        let read = |list: &str, lower: bool| -> FxHashSet<String> {
-            list.lines()
-                .filter(|l| !l.is_empty())
-                .map(|l| if lower { l.to_ascii_lowercase() } else { l.to_string() })
-                .collect()
-        };
-        [
-            read(include_str!("library/python.txt"), false),
-            read(include_str!("library/ruby.txt"), false),
-            read(include_str!("library/php.txt"), true),
-            read(include_str!("library/javascript.txt"), false),
-        ]
-    });
-    match language {
-        Language::Python => lists[0].contains(name),
-        Language::Ruby => lists[1].contains(name),
-        Language::Php => lists[2].contains(&name.to_ascii_lowercase()),
-        Language::JavaScript => lists[3].contains(name),
-        _ => false,
+/// The package or namespace whose top-level names a file sees plainly, as a
+/// key `(folder, name)`: Go's package is its folder's files with its package
+/// clause; a namespace (C#, Java, PHP) is its name wherever it is declared.
+fn package_of(language: Language, path: &str, scope: &str) -> Option<(String, String)> {
+    match language.rules().modules {
+        Modules::Package => Some((folder(path).to_string(), scope.to_string())),
+        Modules::Namespace(_) if !scope.is_empty() => Some((String::new(), scope.to_string())),
+        _ => None,
+    }
+}
+
+/// The stem of a package's own module file (Python's `__init__`), in
+/// languages that have one.
+fn package_init(language: Language) -> Option<&'static str> {
+    match language.rules().modules {
+        Modules::File { package_init, .. } => package_init,
+        _ => None,
     }
 }
 
@@ -3456,10 +3434,7 @@ fn unknown_receiver(nd: &NameDefs, class: usize, language: Language) -> Resoluti
     // In Python, Ruby and PHP most receivers have no declared type, and most
     // `x.get()` / `x.pop()` are a library's (dicts, lists, hashes): several
     // project candidates are counted, not listed.
-    let listed = match language {
-        Language::Python | Language::Ruby | Language::Php => 1,
-        _ => MAX_AMBIGUOUS,
-    };
+    let listed = if language.rules().untyped { 1 } else { MAX_AMBIGUOUS };
     if members.len() > listed {
         return Resolution { defs: Vec::new(), ambiguous: true, by_name_only: members.len() };
     }

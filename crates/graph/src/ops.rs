@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::{DefCat, DefId, FileGraph, FileKey, Graph, MAX_CANDIDATES, MAX_DEPTH};
 use crate::extract::RefRole;
+use crate::lang::rules::Modules;
 use crate::lang::Language;
 use crate::project::path_components;
 use crate::snapshot::structure::{PackedReceiver, PackedRef};
@@ -170,7 +171,7 @@ impl Graph<'_> {
         // parent's or the types' around it, so it is in one of those as written.
         let outer = normalized.rsplit('.').nth(2).filter(|o| !o.is_empty()).map(memchr::memmem::Finder::new);
         let in_outer = |c: &super::Candidate| match &outer {
-            Some(o) if c.language != Language::Rust => {
+            Some(o) if c.language.rules().modules != Modules::Crate => {
                 o.find(c.path.as_bytes()).is_some()
                     || o.find(c.scope.as_bytes()).is_some()
                     || c.def.parent.as_ref().is_some_and(|p| o.find(p.as_bytes()).is_some())
@@ -310,14 +311,14 @@ impl Graph<'_> {
             return Ok(Vec::new());
         }
         // Constructors are not dispatched (`Child.new` runs the base's).
-        let constructor = (f.language == Language::Ruby && d.name == super::RUBY_CONSTRUCTOR)
+        let constructor = super::new_runs(f.language) == Some(d.name.as_str())
             || super::constructor_name(f.language, parent) == Some(d.name.as_str());
         if constructor {
             return Ok(Vec::new());
         }
         let nd = self.name_defs(&d.name)?;
         let mut out = Vec::new();
-        if f.language == Language::Go {
+        if f.language.rules().structural_interfaces {
             // Go says no supertypes: a type implements each interface whose
             // methods it has (`f.Size()` on a `Figure` may run `Dot.Size`);
             // an interface's method runs nowhere.
@@ -326,7 +327,11 @@ impl Graph<'_> {
             }
             for c in nd.items.iter() {
                 let Some(p) = c.def.parent.as_deref() else { continue };
-                if c.language != Language::Go || c.def.cat != DefCat::Method || p == parent || out.contains(&c.id) {
+                if !c.language.rules().structural_interfaces
+                    || c.def.cat != DefCat::Method
+                    || p == parent
+                    || out.contains(&c.id)
+                {
                     continue;
                 }
                 let Some(needed) = self.go_interface_methods(p)? else { continue };
@@ -336,7 +341,7 @@ impl Graph<'_> {
                         break;
                     }
                     all = self.name_defs(n)?.items.iter().any(|m| {
-                        m.language == Language::Go
+                        m.language.rules().structural_interfaces
                             && m.def.cat == DefCat::Method
                             && m.def.parent.as_deref() == Some(parent)
                     });
@@ -395,15 +400,15 @@ impl Graph<'_> {
             if !families.contains(&f.language.family()) {
                 families.push(f.language.family());
             }
-            ts_constructors &= matches!(f.language, Language::TypeScript | Language::JavaScript)
-                && d.name == "constructor"
+            ts_constructors &= f.language.rules().type_space
+                && super::constructor_name(f.language, "") == Some(d.name.as_str())
                 && d.parent.as_ref().is_some_and(|p| !p.contains('.'));
             match (&mut top, d.parent.is_none() && d.kind != "interface") {
                 (Some(cats), true) if !cats.contains(&d.cat) => cats.push(d.cat),
                 (Some(_), true) => {}
                 _ => top = None,
             }
-            if f.language == Language::Ruby && d.name == super::RUBY_CONSTRUCTOR && d.parent.is_some() {
+            if super::new_runs(f.language) == Some(d.name.as_str()) && d.parent.is_some() {
                 built.push("new".to_string());
             } else if let Some(p) =
                 d.parent.as_ref().filter(|p| super::constructor_name(f.language, p) == Some(&d.name))
@@ -576,9 +581,9 @@ impl Graph<'_> {
             if d.name != name {
                 continue;
             }
-            downward |= matches!(f.language, Language::TypeScript | Language::JavaScript);
+            downward |= f.language.rules().subtype_members;
             let Some(parent) = d.parent.clone() else { return Ok(None) };
-            if f.language == Language::Java && self.is_enum(&parent)? {
+            if f.language.rules().bare_enum_cases && self.is_enum(&parent)? {
                 // `case RED:` names its constant bare (`Graph::enum_constants`).
                 return Ok(None);
             }
@@ -710,12 +715,12 @@ impl Graph<'_> {
     fn go_package_files(&self, name: &str, targets: &[DefId]) -> Result<Option<FxHashSet<FileKey>>, SnapshotError> {
         // A word every import line naming the package holds as a term: not one
         // letter (those are terms of code only), nor a keyword.
-        let word = |w: &str| {
+        let word = |w: &str, language: Language| {
             w.len() >= 2
                 && w.len() <= crate::extract::words::MAX_TERM_BYTES
                 && w.starts_with(|c: char| c.is_ascii_alphabetic())
                 && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !Language::Go.spec().keywords.contains(&w)
+                && !language.spec().keywords.contains(&w)
         };
         let (mut folders, mut words): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
         for &t in targets {
@@ -723,13 +728,13 @@ impl Graph<'_> {
             if d.name != name {
                 continue;
             }
-            if f.language != Language::Go || d.parent.is_some() {
+            if f.language.rules().modules != Modules::Package || d.parent.is_some() {
                 return Ok(None);
             }
             let folder = f.folder();
             let last = folder.rsplit('/').next().unwrap_or(folder);
             for w in [last, f.scope.as_str()] {
-                if !word(w) {
+                if !word(w, f.language) {
                     return Ok(None);
                 }
                 if !words.iter().any(|x| x == w) {
@@ -1082,7 +1087,10 @@ impl Graph<'_> {
         let mut levels: Vec<Vec<String>> = self.supertypes(&type_name)?.iter().cloned().collect();
         // Go: the interfaces the type implements by its methods (a Go type's
         // only: another language's type of the name implements none).
-        let implemented = if family == Language::Go { self.go_implemented(&type_name)? } else { Vec::new() };
+        let implemented = match family.rules().structural_interfaces {
+            true => self.go_implemented(&type_name)?,
+            false => Vec::new(),
+        };
         if !implemented.is_empty() {
             if levels.is_empty() {
                 levels.push(Vec::new());
@@ -1298,7 +1306,7 @@ impl Graph<'_> {
         for id in self.types_named(name)? {
             let f = self.file(id.0)?;
             let d = &f.defs[id.1 as usize];
-            if f.language != Language::Go || d.kind != "interface" {
+            if !f.language.rules().structural_interfaces || d.kind != "interface" {
                 continue;
             }
             found = true;
@@ -1329,7 +1337,11 @@ impl Graph<'_> {
         for c in &first.items {
             let d = &c.def;
             let Some(parent) = &d.parent else { continue };
-            if c.language != Language::Go || parent == name || d.cat != DefCat::Method || out.contains(parent) {
+            if !c.language.rules().structural_interfaces
+                || parent == name
+                || d.cat != DefCat::Method
+                || out.contains(parent)
+            {
                 continue;
             }
             // Interfaces have the methods too; only concrete types implement.
@@ -1355,14 +1367,14 @@ impl Graph<'_> {
         let mut methods: Vec<String> = Vec::new();
         let mut is_go = false;
         for id in self.types_named(name)? {
-            is_go |= self.file(id.0)?.language == Language::Go;
+            is_go |= self.file(id.0)?.language.rules().structural_interfaces;
         }
         if !is_go || self.go_interface_methods(name)?.is_some() {
             return Ok(Vec::new());
         }
         for &key in self.files_with(name, false)?.iter() {
             let f = self.scan_file(key)?;
-            if f.language != Language::Go {
+            if !f.language.rules().structural_interfaces {
                 continue;
             }
             for d in f.defs.iter().filter(|d| d.cat == DefCat::Method && d.parent.as_deref() == Some(name)) {
@@ -1375,7 +1387,7 @@ impl Graph<'_> {
         for m in &methods {
             for c in &self.name_defs(m)?.items {
                 let Some(parent) = &c.def.parent else { continue };
-                if c.language != Language::Go || out.contains(parent) || parent == name {
+                if !c.language.rules().structural_interfaces || out.contains(parent) || parent == name {
                     continue;
                 }
                 if let Some(needed) = self.go_interface_methods(parent)? {
@@ -1677,12 +1689,12 @@ fn import_words(f: &FileGraph) -> Vec<String> {
     let (dir, file) = f.path.rsplit_once('/').unwrap_or(("", &f.path));
     let folder = dir.rsplit('/').next().unwrap_or("").to_string();
     let stem = file.split('.').next().unwrap_or("").to_string();
-    let mut out = match f.language {
-        Language::Go => vec![folder],
-        Language::CSharp | Language::Java => vec![f.scope.rsplit('.').next().unwrap_or("").to_string()],
-        Language::Php => vec![f.scope.rsplit('\\').next().unwrap_or("").to_string()],
-        Language::Python if stem == "__init__" => vec![folder],
-        Language::Rust if matches!(stem.as_str(), "mod" | "lib" | "main") => vec![folder],
+    let rules = f.language.rules();
+    let mut out = match rules.modules {
+        Modules::Package => vec![folder],
+        Modules::Namespace(_) => vec![rules.scope_last(&f.scope).to_string()],
+        Modules::File { package_init: Some(init), .. } if stem == init => vec![folder],
+        Modules::Crate if matches!(stem.as_str(), "mod" | "lib" | "main") => vec![folder],
         _ if stem == "index" => vec![folder],
         _ => vec![stem],
     };

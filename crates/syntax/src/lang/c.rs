@@ -8,6 +8,7 @@
 //! properties and function-like macros methods. Out-of-class definitions
 //! (`int Store::add(..) {}`) belong to the type that qualifies them.
 
+use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 /// Whether a header's text uses C++ syntax: a line (outside `//` / `/*` comment
@@ -172,6 +173,7 @@ pub static SPEC_C: LanguageSpec = LanguageSpec {
         casts: &[("cast_expression", CastType::First)],
         type_params: &[],
     },
+    rules: Rules { prototypes: true, enumerators_beside: true, file_local: FileLocal::SourceFiles, ..Rules::PLAIN },
 };
 
 pub static SPEC_CPP: LanguageSpec = LanguageSpec {
@@ -314,6 +316,14 @@ pub static SPEC_CPP: LanguageSpec = LanguageSpec {
         scope_kinds: &["namespace_definition"],
         type_params: &[("type_parameter_declaration", ""), ("optional_type_parameter_declaration", "name")],
         ..SPEC_C.graph
+    },
+    rules: Rules {
+        member_separator: "::",
+        constructor: Constructor::TypeName,
+        implicit_self: true,
+        implicit_this: true,
+        out_of_class_members: true,
+        ..SPEC_C.rules
     },
     ..SPEC_C
 };

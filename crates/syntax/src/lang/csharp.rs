@@ -1,5 +1,6 @@
 //! C#: `.cs` files, tree-sitter-c-sharp.
 
+use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
@@ -218,6 +219,16 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         scope_kinds: &["namespace_declaration", "file_scoped_namespace_declaration"],
         casts: &[("cast_expression", CastType::First), ("as_expression", CastType::Last)],
         type_params: &[("type_parameter", "name")],
+    },
+    rules: Rules {
+        modules: Modules::Namespace('.'),
+        imports: Imports::Namespace('.'),
+        constructor: Constructor::TypeName,
+        implicit_self: true,
+        implicit_this: true,
+        extension_methods: true,
+        library_types: LibraryTypes::Undeclared,
+        ..Rules::PLAIN
     },
 };
 

@@ -1,5 +1,6 @@
 //! Go: `.go` files, tree-sitter-go.
 
+use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
@@ -117,6 +118,12 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         scope_kinds: &["package_clause"],
         casts: &[("type_conversion_expression", CastType::First)],
         type_params: &[("type_parameter_declaration", "name")],
+    },
+    rules: Rules {
+        modules: Modules::Package,
+        imports: Imports::GoPackage,
+        structural_interfaces: true,
+        ..Rules::PLAIN
     },
 };
 

@@ -1,5 +1,6 @@
 //! Java: `.java` files, tree-sitter-java.
 
+use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
@@ -136,6 +137,19 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         scope_kinds: &["package_declaration"],
         casts: &[("cast_expression", CastType::First)],
         type_params: &[("type_parameter", "")],
+    },
+    rules: Rules {
+        modules: Modules::Namespace('.'),
+        imports: Imports::JavaPackage,
+        constructor: Constructor::TypeName,
+        members_in_body: true,
+        implicit_self: true,
+        implicit_this: true,
+        bare_enum_cases: true,
+        source_roots: true,
+        library_types: LibraryTypes::Undeclared,
+        library_imports: &["java.", "javax."],
+        ..Rules::PLAIN
     },
 };
 

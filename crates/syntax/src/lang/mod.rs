@@ -14,10 +14,13 @@ mod java;
 mod php;
 mod python;
 mod ruby;
+pub mod rules;
 mod rust;
 mod typescript;
 
 use std::path::Path;
+
+pub use rules::Rules;
 
 /// A language `cg` indexes. TSX is TypeScript; JavaScript is parsed with the TSX grammar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -113,6 +116,11 @@ impl Language {
     /// once the file is read (a `.h` header may turn out C++).
     pub fn may_be(self, by_path: Language) -> bool {
         self == by_path || (self == Language::Cpp && by_path == Language::C)
+    }
+
+    /// How this language's names bind ([`rules`]).
+    pub fn rules(self) -> &'static Rules {
+        &self.spec().rules
     }
 
     pub fn spec(self) -> &'static LanguageSpec {
@@ -265,6 +273,8 @@ pub struct LanguageSpec {
     pub visibility: fn(&VisibilityInput<'_>) -> Option<&'static str>,
     /// How names in code become references (the code graph).
     pub graph: GraphSpec,
+    /// How those references bind to definitions ([`rules`]).
+    pub rules: Rules,
 }
 
 /// The node kinds and fields that tell what a name occurrence does: call, type,

@@ -4,6 +4,7 @@
 //! Variables (`$x`) are never references: they are bound where assigned or
 //! passed. Properties are named without their `$`, as `$this->name` uses them.
 
+use super::rules::*;
 use super::{bind, Decl, GraphSpec, Language, LanguageSpec};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
@@ -174,5 +175,21 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         scope_kinds: &["namespace_definition"],
         casts: &[],
         type_params: &[],
+    },
+    rules: Rules {
+        modules: Modules::Namespace('\\'),
+        imports: Imports::Namespace('\\'),
+        member_separator: "::",
+        constructor: Constructor::Named("__construct"),
+        dynamic: true,
+        untyped: true,
+        members_in_body: true,
+        own_type_names: &["self", "static"],
+        runtime_members: RuntimeMembers::Dynamic,
+        mixins: Mixins::Traits,
+        library_types: LibraryTypes::Always,
+        library_members: include_str!("library/php.txt"),
+        case_insensitive_methods: true,
+        ..Rules::PLAIN
     },
 };

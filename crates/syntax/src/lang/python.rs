@@ -4,6 +4,7 @@
 //! or class level is a property, and `self.name = ..` in a method is a property of
 //! its class ([`Decl::Variable`]). Docstrings are comments.
 
+use super::rules::*;
 use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
@@ -73,6 +74,19 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         scope_kinds: &[],
         casts: &[],
         type_params: &[],
+    },
+    rules: Rules {
+        modules: Modules::File { package_init: Some("__init__"), scripts: false },
+        imports: Imports::PythonModule,
+        constructor: Constructor::Named("__init__"),
+        dynamic: true,
+        untyped: true,
+        members_in_body: true,
+        mixins: Mixins::Bases,
+        bases_as_written: true,
+        imports_are_exports: true,
+        library_members: include_str!("library/python.txt"),
+        ..Rules::PLAIN
     },
 };
 

@@ -6,6 +6,7 @@
 //! `require` and `require_relative` are imports; `include`, `extend` and
 //! `prepend` name supertypes.
 
+use super::rules::*;
 use super::{bind, Decl, GraphSpec, Language, LanguageSpec};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
@@ -114,5 +115,20 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         scope_kinds: &[],
         casts: &[],
         type_params: &[],
+    },
+    rules: Rules {
+        modules: Modules::Global,
+        imports: Imports::Require,
+        member_separator: "::",
+        constructor: Constructor::New("initialize"),
+        dynamic: true,
+        untyped: true,
+        implicit_self: true,
+        runtime_members: RuntimeMembers::Dynamic,
+        mixins: Mixins::Modules,
+        attributes_are_methods: true,
+        library_types: LibraryTypes::Always,
+        library_members: include_str!("library/ruby.txt"),
+        ..Rules::PLAIN
     },
 };

@@ -1,5 +1,6 @@
 //! Rust: `.rs` files, tree-sitter-rust.
 
+use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 pub static SPEC: LanguageSpec = LanguageSpec {
@@ -84,6 +85,17 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         scope_kinds: &[],
         casts: &[("type_cast_expression", CastType::Last)],
         type_params: &[("type_parameter", "name"), ("lifetime", "")],
+    },
+    rules: Rules {
+        modules: Modules::Crate,
+        imports: Imports::CratePath,
+        member_separator: "::",
+        own_type_names: &["Self"],
+        runtime_members: RuntimeMembers::Deref,
+        imports_are_exports: true,
+        library_types: LibraryTypes::Always,
+        library_imports: &["std::", "core::", "alloc::", "proc_macro::"],
+        ..Rules::PLAIN
     },
 };
 

@@ -2,6 +2,7 @@
 //! both with tree-sitter-typescript: JavaScript is read with the TSX grammar, which
 //! accepts plain JavaScript and JSX.
 
+use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
 /// Reserved words, TypeScript's type keywords and the contextual keywords that are
@@ -126,6 +127,14 @@ pub static SPEC_JS: LanguageSpec = LanguageSpec {
         casts: &[("as_expression", CastType::Last), ("satisfies_expression", CastType::Last)],
         ..JS_LIKE.graph
     },
+    // Untyped: no interface merging or enum types; values are dynamic.
+    rules: Rules {
+        dynamic: true,
+        interface_merging: false,
+        enum_member_types: false,
+        library_members: include_str!("library/javascript.txt"),
+        ..JS_LIKE.rules
+    },
     ..JS_LIKE
 };
 
@@ -208,6 +217,19 @@ const JS_LIKE: LanguageSpec = LanguageSpec {
             ("satisfies_expression", CastType::Last),
         ],
         type_params: &[("type_parameter", "name")],
+    },
+    rules: Rules {
+        modules: Modules::File { package_init: None, scripts: true },
+        imports: Imports::Relative,
+        constructor: Constructor::Named("constructor"),
+        members_in_body: true,
+        file_local: FileLocal::Always,
+        type_space: true,
+        interface_merging: true,
+        enum_member_types: true,
+        subtype_members: true,
+        library_types: LibraryTypes::Undeclared,
+        ..Rules::PLAIN
     },
 };
 
