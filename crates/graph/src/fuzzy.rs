@@ -196,7 +196,7 @@ impl Graph<'_> {
                     }
                     let slot = seg.slot(e.slot)?;
                     let path = seg.slot_path(&slot)?;
-                    let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
+                    let language = Language::of_id(slot.meta.language);
                     let kind = match e.cat {
                         0 => 0.3,
                         1 => 0.2,

@@ -1237,7 +1237,7 @@ impl<'i> Graph<'i> {
         let seg = &self.index.segments[key.0];
         let slot = seg.slot(key.1)?;
         let path = seg.slot_path(&slot)?.to_string();
-        let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
+        let language = Language::of_id(slot.meta.language);
         // Straight from the archive: the header, docs and prototypes the graph
         // does not use are never copied out.
         let built = seg.with_archive(slot.structure, |bytes| -> Option<FileGraph> {
@@ -1493,7 +1493,7 @@ impl<'i> Graph<'i> {
                     Some((slot, path, language)) if *slot == e.slot => (path.clone(), *language),
                     _ => {
                         let slot = seg.slot(e.slot)?;
-                        let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
+                        let language = Language::of_id(slot.meta.language);
                         let path = seg.slot_path(&slot)?.to_string();
                         last = Some((e.slot, path.clone(), language));
                         (path, language)

@@ -331,7 +331,7 @@ impl Graph<'_> {
                         _ => {
                             let slot = seg.slot(e.slot)?;
                             let path = seg.slot_path(&slot)?;
-                            let language = Language::from_id(slot.meta.language).unwrap_or(Language::Go);
+                            let language = Language::of_id(slot.meta.language);
                             let f = (path, language, file_score(path, &words));
                             last_file = Some(((si, e.slot), f));
                             f

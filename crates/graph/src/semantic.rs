@@ -577,7 +577,7 @@ impl Graph<'_> {
         };
         let rec = seg.slot(slot)?;
         let path = seg.slot_path(&rec)?;
-        let language = crate::lang::Language::from_id(rec.meta.language).unwrap_or(crate::lang::Language::Go);
+        let language = crate::lang::Language::of_id(rec.meta.language);
         Ok(Some(SymbolHit::from_entry(name, e, path, language, si, score)))
     }
 }

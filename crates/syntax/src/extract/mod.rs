@@ -263,13 +263,6 @@ pub const GUARD_OR: char = '\u{2}';
 /// method it overrides).
 pub const SUPER_OF: char = '\u{4}';
 
-/// A PHP type naming the class it is written in: `self`, `static` (a
-/// declared `self $from`, a fluent `function where(): ?static`).
-pub fn php_own_type(t: &str) -> bool {
-    let t = t.trim_start_matches('?');
-    t.eq_ignore_ascii_case("self") || t.eq_ignore_ascii_case("static")
-}
-
 /// Ends a TS/JS receiver's last name with a discriminant, `{DISCRIMINANT}f{DISCRIMINANT}A|B`:
 /// the value is of those of its union type's constituents whose field `f` is
 /// declared as enum member `A` or `B` (`if (n.kind === SyntaxKind.A)`, `case

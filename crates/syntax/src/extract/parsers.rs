@@ -129,8 +129,8 @@ impl Extractor {
         // constructor after it. The file is parsed again with those macros
         // blanked out (same offsets and lines); the walk reads the text as
         // written, and takes the macros' words itself.
-        let first_list = match (&first, language) {
-            (Some(t), Language::Cpp) => Some(flat_first.list(t.root_node())),
+        let first_list = match &first {
+            Some(t) if spec.dialect.export_macro_classes => Some(flat_first.list(t.root_node())),
             _ => None,
         };
         let macros = first_list.map_or_else(Vec::new, |l| export_macro_spans(l, &grammar.roles, source.as_bytes()));

@@ -8,6 +8,7 @@
 //! properties and function-like macros methods. Out-of-class definitions
 //! (`int Store::add(..) {}`) belong to the type that qualifies them.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
@@ -174,6 +175,7 @@ pub static SPEC_C: LanguageSpec = LanguageSpec {
         type_params: &[],
     },
     rules: Rules { prototypes: true, enumerators_beside: true, file_local: FileLocal::SourceFiles, ..Rules::PLAIN },
+    dialect: Dialect { imports: ImportSyntax::Include, declarator_field: "declarator", ..Dialect::PLAIN },
 };
 
 pub static SPEC_CPP: LanguageSpec = LanguageSpec {
@@ -324,6 +326,15 @@ pub static SPEC_CPP: LanguageSpec = LanguageSpec {
         implicit_this: true,
         out_of_class_members: true,
         ..SPEC_C.rules
+    },
+    dialect: Dialect {
+        export_macro_classes: true,
+        nested_namespaces: true,
+        test_fixture_macros: &["TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"],
+        access_labels: AccessLabels::Specifiers,
+        arguments_field: "arguments",
+        constructor_chains: &[("field_initializer", Chain::MemberInitializer)],
+        ..SPEC_C.dialect
     },
     ..SPEC_C
 };

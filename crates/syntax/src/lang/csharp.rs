@@ -1,5 +1,6 @@
 //! C#: `.cs` files, tree-sitter-c-sharp.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
@@ -229,6 +230,15 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         extension_methods: true,
         library_types: LibraryTypes::Undeclared,
         ..Rules::PLAIN
+    },
+    dialect: Dialect {
+        imports: ImportSyntax::Using,
+        object_initializers: true,
+        field_entry_kinds: &["initializer_expression"],
+        arguments_field: "arguments",
+        constructor_chains: &[("constructor_initializer", Chain::BaseInitializer)],
+        super_receivers: &[("base", Super::Always)],
+        ..Dialect::PLAIN
     },
 };
 

@@ -1,5 +1,6 @@
 //! Go: `.go` files, tree-sitter-go.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
@@ -124,6 +125,13 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         imports: Imports::GoPackage,
         structural_interfaces: true,
         ..Rules::PLAIN
+    },
+    dialect: Dialect {
+        imports: ImportSyntax::Go,
+        bindings_unbound_in_value: true,
+        new_builtin: true,
+        elided_literal_types: true,
+        ..Dialect::PLAIN
     },
 };
 

@@ -1,5 +1,6 @@
 //! Java: `.java` files, tree-sitter-java.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
@@ -150,6 +151,15 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         library_types: LibraryTypes::Undeclared,
         library_imports: &["java.", "javax."],
         ..Rules::PLAIN
+    },
+    dialect: Dialect {
+        imports: ImportSyntax::Java,
+        method_references: true,
+        calls_name_methods: true,
+        arguments_field: "arguments",
+        constructor_chains: &[("explicit_constructor_invocation", Chain::ExplicitConstructor)],
+        super_receivers: &[("super", Super::Always)],
+        ..Dialect::PLAIN
     },
 };
 

@@ -3,12 +3,15 @@
 //! In: a path (its extension). Out: a [`LanguageSpec`], the data that drives
 //! extraction for that language: its tree-sitter grammar, its keywords, and which
 //! node kinds are comments, strings, type / method / property declarations.
-//! The extractor itself knows no language. Adding a language means one new file
-//! beside this one (its spec) and one line in [`SPECS`].
+//! Its [`Dialect`] says which syntax extraction reads with code of its own, its
+//! [`Rules`] how the graph binds its names. Neither the extractor nor the graph
+//! knows any language: adding one means one new file beside this one (its spec)
+//! and its line in the table here ([`Language`], [`Language::ALL`], [`SPECS`]).
 
 pub mod arity;
 mod c;
 mod csharp;
+pub mod dialect;
 mod go;
 mod java;
 mod php;
@@ -20,6 +23,7 @@ mod typescript;
 
 use std::path::Path;
 
+pub use dialect::Dialect;
 pub use rules::Rules;
 
 /// A language `cg` indexes. TSX is TypeScript; JavaScript is parsed with the TSX grammar.
@@ -66,6 +70,14 @@ impl Language {
 
     pub fn from_id(id: u8) -> Option<Language> {
         Language::ALL.get(id as usize).copied()
+    }
+
+    /// The language of a stored id, where a file must have one: an id this
+    /// build does not know (a snapshot's bytes are checked, not its ids'
+    /// meaning) reads as Go, so a damaged id changes how the
+    /// file's names resolve, never whether a question is answered.
+    pub fn of_id(id: u8) -> Language {
+        Language::from_id(id).unwrap_or(Language::Go)
     }
 
     /// Parses a name as written by a user (`csharp`, `c#`, `cs`, `ts`, ...).
@@ -124,7 +136,8 @@ impl Language {
     }
 
     pub fn spec(self) -> &'static LanguageSpec {
-        SPECS.iter().find(|s| s.language == self).expect("every Language has a spec in SPECS")
+        // `SPECS` lists the languages in the order of their ids (a test checks it).
+        SPECS[self as usize]
     }
 
     /// The grammar for a file of this language (TypeScript picks TSX for `.tsx`).
@@ -275,6 +288,8 @@ pub struct LanguageSpec {
     pub graph: GraphSpec,
     /// How those references bind to definitions ([`rules`]).
     pub rules: Rules,
+    /// Syntax extraction reads with code of its own ([`dialect`]).
+    pub dialect: Dialect,
 }
 
 /// The node kinds and fields that tell what a name occurrence does: call, type,
@@ -467,6 +482,7 @@ mod tests {
         assert_eq!(Language::from_name("C#"), Some(Language::CSharp));
         assert_eq!(Language::from_name("ts"), Some(Language::TypeScript));
         for l in Language::ALL {
+            assert_eq!(SPECS[l.id() as usize].language, l, "SPECS is in the order of the ids");
             assert_eq!(Language::from_id(l.id()), Some(l));
             assert_eq!(Language::from_name(l.name()), Some(l));
         }

@@ -4,6 +4,7 @@
 //! Variables (`$x`) are never references: they are bound where assigned or
 //! passed. Properties are named without their `$`, as `$this->name` uses them.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, Decl, GraphSpec, Language, LanguageSpec};
 
@@ -191,5 +192,11 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         library_members: include_str!("library/php.txt"),
         case_insensitive_methods: true,
         ..Rules::PLAIN
+    },
+    dialect: Dialect {
+        imports: ImportSyntax::PhpUse,
+        docblocks: true,
+        super_receivers: &[("relative_scope", Super::Text("parent"))],
+        ..Dialect::PLAIN
     },
 };

@@ -4,6 +4,7 @@
 //! or class level is a property, and `self.name = ..` in a method is a property of
 //! its class ([`Decl::Variable`]). Docstrings are comments.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
@@ -87,6 +88,14 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         imports_are_exports: true,
         library_members: include_str!("library/python.txt"),
         ..Rules::PLAIN
+    },
+    dialect: Dialect {
+        imports: ImportSyntax::Python,
+        type_calls_construct: true,
+        annotation_types: true,
+        module_import_kinds: &["import_statement"],
+        super_receivers: &[("call", Super::Call("super"))],
+        ..Dialect::PLAIN
     },
 };
 

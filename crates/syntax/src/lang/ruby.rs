@@ -6,6 +6,7 @@
 //! `require` and `require_relative` are imports; `include`, `extend` and
 //! `prepend` name supertypes.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, Decl, GraphSpec, Language, LanguageSpec};
 
@@ -130,5 +131,11 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         library_types: LibraryTypes::Always,
         library_members: include_str!("library/ruby.txt"),
         ..Rules::PLAIN
+    },
+    dialect: Dialect {
+        require_calls: true,
+        access_labels: AccessLabels::Calls,
+        constructor_chains: &[("super", Chain::Super)],
+        ..Dialect::PLAIN
     },
 };

@@ -1,5 +1,6 @@
 //! Rust: `.rs` files, tree-sitter-rust.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
@@ -96,6 +97,16 @@ pub static SPEC: LanguageSpec = LanguageSpec {
         library_types: LibraryTypes::Always,
         library_imports: &["std::", "core::", "alloc::", "proc_macro::"],
         ..Rules::PLAIN
+    },
+    dialect: Dialect {
+        imports: ImportSyntax::RustUse,
+        inline_modules: true,
+        macros: true,
+        capitalized_patterns_are_constants: true,
+        method_call_results: true,
+        bindings_unbound_in_value: true,
+        field_entry_kinds: &["field_initializer", "shorthand_field_initializer", "field_pattern"],
+        ..Dialect::PLAIN
     },
 };
 

@@ -2,6 +2,7 @@
 //! both with tree-sitter-typescript: JavaScript is read with the TSX grammar, which
 //! accepts plain JavaScript and JSX.
 
+use super::dialect::*;
 use super::rules::*;
 use super::{bind, CastType, Decl, GraphSpec, Language, LanguageSpec, VisibilityInput};
 
@@ -135,6 +136,7 @@ pub static SPEC_JS: LanguageSpec = LanguageSpec {
         library_members: include_str!("library/javascript.txt"),
         ..JS_LIKE.rules
     },
+    dialect: Dialect { jsdoc: true, ..JS_LIKE.dialect },
     ..JS_LIKE
 };
 
@@ -230,6 +232,12 @@ const JS_LIKE: LanguageSpec = LanguageSpec {
         subtype_members: true,
         library_types: LibraryTypes::Undeclared,
         ..Rules::PLAIN
+    },
+    dialect: Dialect {
+        ecmascript: true,
+        imports: ImportSyntax::Ecmascript,
+        super_receivers: &[("super", Super::Always)],
+        ..Dialect::PLAIN
     },
 };
 

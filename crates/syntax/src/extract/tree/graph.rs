@@ -17,6 +17,8 @@ use crate::extract::{
     ImportFact, ImportKind, Receiver, RefFact, RefRole, DISCRIMINANT, FIELD_OF, GUARD_OR, MAX_CHAIN, MAX_UNION,
     SUPER_OF,
 };
+use crate::lang::dialect::{Chain, ImportSyntax, Super};
+use crate::lang::rules::{Mixins, Modules};
 use crate::lang::LanguageSpec;
 
 /// TS's generic types with the members of their type argument, changed
@@ -177,19 +179,13 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         switch: js_like(spec) && kind == "switch_statement",
         negation: js_like(spec) && kind == "unary_expression",
         scoped: kind.starts_with("scoped"),
-        mod_item: spec.language == crate::lang::Language::Rust && kind == "mod_item",
+        mod_item: spec.dialect.inline_modules && kind == "mod_item",
         object_literal: js_like(spec) && matches!(kind, "object" | "object_pattern"),
         object_entry: js_like(spec) && matches!(kind, "pair" | "pair_pattern" | "object_assignment_pattern"),
         type_alias: js_like(spec) && kind == "type_alias_declaration",
         type_union: matches!(kind, "union_type" | "intersection_type"),
         context: false,
-        field_entry: match spec.language {
-            crate::lang::Language::Rust => {
-                matches!(kind, "field_initializer" | "shorthand_field_initializer" | "field_pattern")
-            }
-            crate::lang::Language::CSharp => kind == "initializer_expression",
-            _ => false,
-        },
+        field_entry: spec.dialect.field_entry_kinds.contains(&kind),
     };
     // What the context questions look at (keep them in step).
     role.context = role.type_list
@@ -203,7 +199,6 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         || role.reexport_field != 0
         || role.parameter_declaration
         || role.parameter_list;
-    use crate::lang::Language::{CSharp, Cpp, Java, Ruby};
     // What `graph_visit` acts on (keep the two in step).
     role.visit_work = role.function
         || role.switch
@@ -214,21 +209,15 @@ pub(super) fn graph_role(spec: &LanguageSpec, grammar: &tree_sitter::Language, k
         || role.import
         || role.reexport_field != 0
         || role.scope
-        || (spec.language == Ruby && role.call_field != 0)
+        || (spec.dialect.require_calls && role.call_field != 0)
         || (js_like(spec) && kind == "lookup_type")
-        || (spec.language == crate::lang::Language::JavaScript && kind == "assignment_expression")
-        || matches!(
-            (spec.language, kind),
-            (Ruby, "super")
-                | (Java, "explicit_constructor_invocation")
-                | (CSharp, "constructor_initializer")
-                | (Cpp, "field_initializer")
-        );
+        || (spec.dialect.jsdoc && kind == "assignment_expression")
+        || spec.dialect.chain(kind).is_some();
     role
 }
 
 pub(super) fn js_like(spec: &LanguageSpec) -> bool {
-    matches!(spec.language, crate::lang::Language::TypeScript | crate::lang::Language::JavaScript)
+    spec.dialect.ecmascript
 }
 
 /// The last name of a type as written, without its generic arguments
@@ -482,18 +471,13 @@ pub(super) fn graph_fields(spec: &LanguageSpec, grammar: &tree_sitter::Language)
             .map(|f| field(grammar, f))
             .filter(|&f| f != 0)
             .collect(),
-        declarator: if matches!(spec.language, crate::lang::Language::C | crate::lang::Language::Cpp) {
-            field(grammar, "declarator")
-        } else {
-            0
+        declarator: match spec.dialect.declarator_field {
+            "" => 0,
+            f => field(grammar, f),
         },
-        arguments: if matches!(
-            spec.language,
-            crate::lang::Language::Java | crate::lang::Language::CSharp | crate::lang::Language::Cpp
-        ) {
-            field(grammar, "arguments")
-        } else {
-            0
+        arguments: match spec.dialect.arguments_field {
+            "" => 0,
+            f => field(grammar, f),
         },
     }
 }
@@ -709,28 +693,23 @@ impl<'a> Visit<'a> {
         }
         if g.import || (g.reexport_field != 0 && self.child_id(node, g.reexport_field).is_some()) {
             self.import(node, g.import);
-        } else if self.spec.language == crate::lang::Language::Ruby && g.call_field != 0 {
+        } else if self.spec.dialect.require_calls && g.call_field != 0 {
             self.ruby_require(node);
         }
         if kind == "variable_declarator" && js_like(self.spec) {
             self.commonjs_require(node);
         }
-        if kind == "assignment_expression" && self.spec.language == crate::lang::Language::JavaScript {
+        if kind == "assignment_expression" && self.spec.dialect.jsdoc {
             self.js_this_field(node);
         }
         if kind == "lookup_type" && js_like(self.spec) {
             self.ts_indexed_access(node);
         }
-        use crate::lang::Language::{CSharp, Cpp, Java, Ruby};
-        if matches!(self.spec.language, Ruby | Java | CSharp | Cpp) {
-            match (self.spec.language, kind) {
-                (Ruby, "super") => self.ruby_super(node),
-                (Java, "explicit_constructor_invocation") | (CSharp, "constructor_initializer") => {
-                    self.constructor_chain(node)
-                }
-                (Cpp, "field_initializer") => self.cpp_base_initializer(node),
-                _ => {}
-            }
+        match self.spec.dialect.chain(kind) {
+            Some(Chain::Super) => self.ruby_super(node),
+            Some(Chain::ExplicitConstructor | Chain::BaseInitializer) => self.constructor_chain(node),
+            Some(Chain::MemberInitializer) => self.cpp_base_initializer(node),
+            None => {}
         }
         if g.scope {
             self.scope_name(node);
@@ -740,7 +719,7 @@ impl<'a> Visit<'a> {
     /// A package or namespace declaration: the file's scope, when it has none
     /// yet (a C++ namespace nested in it extends it).
     fn scope_name(&mut self, node: Node<'a>) {
-        if !self.graph.scope.is_empty() && self.spec.language == crate::lang::Language::Cpp {
+        if !self.graph.scope.is_empty() && self.spec.dialect.nested_namespaces {
             self.nested_namespace(node);
         } else if self.graph.scope.is_empty() {
             // Its name: the `name` field, else its first name child (Go's
@@ -969,9 +948,8 @@ impl<'a> Visit<'a> {
     /// f(x);`, `f := f(x)`) are not bound in that value
     /// ([`GraphState::unbound_yet`]); a name already local stays so there.
     fn unbound_in_value(&mut self, node: Node<'a>, binding: usize, idents: &[&'a str]) {
-        use crate::lang::Language::{Go, Rust};
         let b = &self.spec.graph.bindings[binding];
-        if !matches!(self.spec.language, Rust | Go) || b.value.is_empty() {
+        if !self.spec.dialect.bindings_unbound_in_value || b.value.is_empty() {
             return;
         }
         let Some(value) = self.child(node, b.value) else { return };
@@ -1037,7 +1015,7 @@ impl<'a> Visit<'a> {
             parts |= self.kind(&n) == "object_pattern";
             self.pattern_names(n, &mut idents);
         }
-        if self.spec.language == crate::lang::Language::Rust {
+        if self.spec.dialect.capitalized_patterns_are_constants {
             // A capitalized name in a Rust pattern is a constant or a variant
             // in scope (`None =>`, `Red =>` after `use Color::*`), not bound.
             idents.retain(|n| !n.starts_with(char::is_uppercase));
@@ -1065,7 +1043,7 @@ impl<'a> Visit<'a> {
         if ty.is_none() && idents.len() == 1 {
             ty = self.callback_element(node);
         }
-        if ty.is_none() && idents.len() == 1 && self.spec.language == crate::lang::Language::JavaScript {
+        if ty.is_none() && idents.len() == 1 && self.spec.dialect.jsdoc {
             // JSDoc: `@param {Chunk} chunk` on the function, `@type {Chunk}`
             // on the declaration.
             ty = match self.kind(&node) {
@@ -1405,7 +1383,7 @@ impl<'a> Visit<'a> {
             }
             if role.graph.call_field != 0 {
                 let callee = self.child_id(value, role.graph.call_field)?;
-                if self.spec.language == crate::lang::Language::Go && self.text(callee) == "new" {
+                if self.spec.dialect.new_builtin && self.text(callee) == "new" {
                     // Go's `new(T)`, `new(pkg.T)`: a *T.
                     let t = self.child(value, "arguments")?.named_child(0)?;
                     let name = match self.kind(&t) {
@@ -1444,8 +1422,7 @@ impl<'a> Visit<'a> {
                 let croles = self.roles.of(callee).graph;
                 let name = if croles.name {
                     callee
-                } else if self.spec.language == crate::lang::Language::Rust && self.kind(&callee) == "field_expression"
-                {
+                } else if self.spec.dialect.method_call_results && self.kind(&callee) == "field_expression" {
                     // `let y = x.make();`: what `make` of `x`'s type returns
                     // (`T{FIELD_OF}()make`), when `x`'s type is known.
                     return match self.receiver(value, 0) {
@@ -1472,8 +1449,8 @@ impl<'a> Visit<'a> {
     fn import(&mut self, node: Node<'a>, plain: bool) {
         let line = node.start_position().row as u32 + 1;
         let kind = if plain { ImportKind::Import } else { ImportKind::Reexport };
-        match self.spec.language {
-            crate::lang::Language::TypeScript | crate::lang::Language::JavaScript => {
+        match self.spec.dialect.imports {
+            ImportSyntax::Ecmascript => {
                 let Some(source) = self.child(node, "source") else { return };
                 let spec = trim_quotes(self.text(source)).to_string();
                 let mut names = Vec::new();
@@ -1484,7 +1461,7 @@ impl<'a> Visit<'a> {
                 }
                 self.graph.imports.push(ImportFact { line, spec, names, kind });
             }
-            crate::lang::Language::Go => {
+            ImportSyntax::Go => {
                 let mut specs = Vec::new();
                 collect_kind(node, "import_spec", &mut specs);
                 for s in specs {
@@ -1498,7 +1475,7 @@ impl<'a> Visit<'a> {
                     self.graph.imports.push(ImportFact { line, spec, names: vec![("*".to_string(), alias)], kind });
                 }
             }
-            crate::lang::Language::Rust => {
+            ImportSyntax::RustUse => {
                 let Some(arg) = self.child(node, "argument") else { return };
                 let mut out: Vec<(String, String, String)> = Vec::new();
                 self.rust_use(arg, "", &mut out, 0);
@@ -1511,7 +1488,7 @@ impl<'a> Visit<'a> {
                 }
                 self.graph.imports.extend(by_spec);
             }
-            crate::lang::Language::CSharp => {
+            ImportSyntax::Using => {
                 let mut name_node = None;
                 let mut alias = String::new();
                 let mut is_static = false;
@@ -1531,10 +1508,10 @@ impl<'a> Visit<'a> {
                 let what = if is_static { "static" } else { "*" };
                 self.graph.imports.push(ImportFact { line, spec, names: vec![(what.to_string(), alias)], kind });
             }
-            crate::lang::Language::Python => self.python_import(node, line, kind),
-            crate::lang::Language::Java => self.java_import(node, line, kind),
-            crate::lang::Language::Php => self.php_use(node, line, kind),
-            crate::lang::Language::C | crate::lang::Language::Cpp => {
+            ImportSyntax::Python => self.python_import(node, line, kind),
+            ImportSyntax::Java => self.java_import(node, line, kind),
+            ImportSyntax::PhpUse => self.php_use(node, line, kind),
+            ImportSyntax::Include => {
                 // `#include "x.h"` / `<x.h>` (resolved only if the project has
                 // the header). It names nothing: what a header declares is
                 // defined in some source file, so names resolve project-wide
@@ -1544,7 +1521,7 @@ impl<'a> Visit<'a> {
                 let spec = text.trim_matches(|c| c == '"' || c == '<' || c == '>').to_string();
                 self.graph.imports.push(ImportFact { line, spec, names: Vec::new(), kind });
             }
-            crate::lang::Language::Ruby => {}
+            ImportSyntax::None => {}
         }
     }
 
@@ -1576,7 +1553,7 @@ impl<'a> Visit<'a> {
     /// Whether the name at `k` is the argument of Ruby's `include M`, `extend M`
     /// or `prepend M` (a supertype of the enclosing class or module).
     fn ruby_mixin(&self, k: usize) -> bool {
-        if self.spec.language != crate::lang::Language::Ruby || k < 2 {
+        if self.spec.rules.mixins != Mixins::Modules || k < 2 {
             return false;
         }
         let path = &self.graph.path;
@@ -1869,10 +1846,12 @@ impl<'a> Visit<'a> {
         // property of the object's type, as far as its context tells
         // (`const o: T = { name: 1 }`, `const { name } = t`, `return { .. }`
         // with a declared result); `{ a }` also reads the variable `a`.
-        let key = match self.spec.language {
-            crate::lang::Language::TypeScript | crate::lang::Language::JavaScript => self.ts_object_key(k),
-            crate::lang::Language::Rust | crate::lang::Language::CSharp => self.literal_field(k),
-            _ => None,
+        let key = if js_like(self.spec) {
+            self.ts_object_key(k)
+        } else if !self.spec.dialect.field_entry_kinds.is_empty() {
+            self.literal_field(k)
+        } else {
+            None
         };
         let line = node.start_position().row as u32 + 1;
         if self.graph.def_names.contains(&node.start_byte()) {
@@ -1895,7 +1874,7 @@ impl<'a> Visit<'a> {
             }
         }
         if k >= 1
-            && self.spec.language == crate::lang::Language::Rust
+            && self.spec.dialect.macros
             && self.path_kind(k - 1) == "token_tree"
             && self.rust_macro_token(self.graph.path[k - 1].0, node, text, line)
         {
@@ -1915,7 +1894,7 @@ impl<'a> Visit<'a> {
             if mem_f != 0 && path[k].1 == mem_f {
                 object = self.child_id(path[k - 1].0, obj_f);
                 top = k - 1;
-            } else if self.spec.language == crate::lang::Language::Java {
+            } else if self.spec.dialect.method_references {
                 // A method reference, `Type::m`, `this::m`, `list::add` (its
                 // parts have no field names): the method of what is before `::`.
                 let m = path[k - 1].0;
@@ -2024,7 +2003,7 @@ impl<'a> Visit<'a> {
                     let type_space = role == RefRole::Type && js_like(self.spec);
                     // Java: a call names a method, never a variable
                     // (`Path pathNotFound = pathNotFound(path)`).
-                    let method_space = role == RefRole::Call && self.spec.language == crate::lang::Language::Java;
+                    let method_space = role == RefRole::Call && self.spec.dialect.calls_name_methods;
                     let local = !type_space && !method_space && self.lookup_local(text).is_some();
                     if local || self.is_module_alias(text) {
                         return;
@@ -2145,7 +2124,7 @@ impl<'a> Visit<'a> {
     /// (`Store::new`, `ArrayList<String>::new`) that the path's node at `at` is.
     fn constructor_reference(&self, at: usize, node: Node<'a>) -> bool {
         let parent = self.graph.path[at].0;
-        self.spec.language == crate::lang::Language::Java
+        self.spec.dialect.method_references
             && self.path_kind(at) == "method_reference"
             && parent.named_child(0).is_some_and(|o| o.id() == node.id())
             && parent.child(parent.child_count().saturating_sub(1)).is_some_and(|n| self.text(n) == "new")
@@ -2206,8 +2185,7 @@ impl<'a> Visit<'a> {
     /// of its base class's (named as the class declaration writes it,
     /// received by the type seen as its bases), with its number of arguments.
     fn constructor_chain(&mut self, node: Node<'a>) {
-        use crate::lang::Language;
-        let java = self.spec.language == Language::Java;
+        let java = self.spec.dialect.chain(self.kind(&node)) == Some(Chain::ExplicitConstructor);
         if java && self.child(node, "object").is_some() {
             // `outer.super(..)`: an inner class's base, not followed.
             return;
@@ -2395,7 +2373,7 @@ impl<'a> Visit<'a> {
     /// `name` hid the key `name`). An elided inner literal (`[]T{{Name: v}}`,
     /// `map[K]*T{k: {Name: v}}`) has the element type of the one around it.
     fn go_literal_key(&self, k: usize) -> GoKey<'a> {
-        if self.spec.language != crate::lang::Language::Go || k < 3 {
+        if !self.spec.dialect.elided_literal_types || k < 3 {
             return GoKey::NotAKey;
         }
         let path = &self.graph.path;
@@ -2531,7 +2509,7 @@ impl<'a> Visit<'a> {
         }
         let path = &self.graph.path;
         let me = Some(path[k].0.id());
-        if self.spec.language == crate::lang::Language::CSharp {
+        if self.spec.dialect.object_initializers {
             // identifier ← assignment_expression (left) ← initializer_expression ← creation
             if !self.path_role(k - 2).field_entry {
                 return None;
@@ -2687,7 +2665,7 @@ impl<'a> Visit<'a> {
         let statement = path[at].0;
         match self.path_kind(at) {
             // Python's `import a.b`: modules, not definitions.
-            "import_statement" if self.spec.language == crate::lang::Language::Python => return false,
+            k if self.spec.dialect.module_import_kinds.contains(&k) => return false,
             // Java's `import a.b.*;`: a package.
             "import_declaration" if self.path_kid_of_kind(at, "asterisk", statement) => return false,
             _ => {}
@@ -2957,7 +2935,7 @@ impl<'a> Visit<'a> {
         let plain_call = mem_f != 0 && role.graph.call_field != 0 && self.child_id(o, obj_f).is_none();
         // Rust's `x.make().size()`: what `make` of `x`'s type returns, as a
         // member of it (Java's `this.make().run()` is one node).
-        let rust_method = (self.spec.language == crate::lang::Language::Rust
+        let rust_method = (self.spec.dialect.method_call_results
             && self.roles.kind_name(kind_id) == "call_expression"
             && level < MAX_CHAIN)
             .then(|| self.child(o, "function"))
@@ -3021,7 +2999,7 @@ impl<'a> Visit<'a> {
     /// reader follows from the file's modules, imports and crates; a path of
     /// one other segment (`T::new()`) names it as other receivers do.
     fn rust_module_path(&self, o: Node<'a>) -> Option<&'a str> {
-        if self.spec.language != crate::lang::Language::Rust {
+        if self.spec.rules.modules != Modules::Crate {
             return None;
         }
         let mut first = o;
@@ -3038,13 +3016,11 @@ impl<'a> Visit<'a> {
     /// ([`SUPER_OF`]): `super` in TS/JS and Java, C#'s `base`, PHP's `parent`,
     /// Python's `super()` and `super(T, self)`.
     fn is_super(&self, o: Node<'a>, kind: &str) -> bool {
-        use crate::lang::Language;
-        match (self.spec.language, kind) {
-            (Language::TypeScript | Language::JavaScript | Language::Java, "super") => true,
-            (Language::CSharp, "base") => true,
-            (Language::Php, "relative_scope") => self.text(o).eq_ignore_ascii_case("parent"),
-            (Language::Python, "call") => self.child(o, "function").is_some_and(|f| self.text(f) == "super"),
-            _ => false,
+        match self.spec.dialect.super_receivers.iter().find(|(k, _)| *k == kind).map(|&(_, s)| s) {
+            Some(Super::Always) => true,
+            Some(Super::Text(word)) => self.text(o).eq_ignore_ascii_case(word),
+            Some(Super::Call(function)) => self.child(o, "function").is_some_and(|f| self.text(f) == function),
+            None => false,
         }
     }
 
@@ -3054,7 +3030,7 @@ impl<'a> Visit<'a> {
 
     /// PHP: the docblock (`/** .. */`) right before a declaration.
     pub(super) fn php_docblock(&self, decl: Node<'a>) -> Option<&'a str> {
-        if self.spec.language != crate::lang::Language::Php {
+        if !self.spec.dialect.docblocks {
             return None;
         }
         let mut prev = self.prev_named_of(decl);
@@ -3072,7 +3048,7 @@ impl<'a> Visit<'a> {
     /// or before the statement holding it (`const f = (a) => ..`, `exports.f
     /// = function (a) ..`, `this.x = ..`).
     pub(super) fn js_docblock(&self, decl: Node<'a>) -> Option<&'a str> {
-        if self.spec.language != crate::lang::Language::JavaScript {
+        if !self.spec.dialect.jsdoc {
             return None;
         }
         let mut node = decl;

@@ -15,6 +15,7 @@ mod graph;
 
 use super::words::{clean_comment, for_each_word, normalize_ws, WordSource};
 use super::{Diagnostic, FileFacts, LineType, MethodDef, PropertyDef, TermLines, TypeDef};
+use crate::lang::dialect::AccessLabels;
 use crate::lang::{Decl, LanguageSpec, VisibilityInput};
 
 /// Longest prototype or declaration kept, in bytes.
@@ -708,7 +709,7 @@ impl<'a> Visit<'a> {
                 while let Some(n) = name.filter(|n| self.kind(n) == "nested_identifier") {
                     name = self.child(n, "property").or_else(|| n.named_child(n.named_child_count().saturating_sub(1)));
                 }
-                let declared = self.spec.language != crate::lang::Language::Rust || self.child(node, "body").is_some();
+                let declared = !self.spec.dialect.inline_modules || self.child(node, "body").is_some();
                 if let Some(name) =
                     name.filter(|n| declared && matches!(self.kind(n), "identifier" | "property_identifier"))
                 {
@@ -850,8 +851,7 @@ impl<'a> Visit<'a> {
     /// struct`), whose scope is the enum's own (or, for `typedef enum { .. }
     /// t`, the typedef's).
     fn unscoped_enumerator(&self, node: Node<'a>) -> bool {
-        use crate::lang::Language;
-        if !matches!(self.spec.language, Language::C | Language::Cpp) || self.kind(&node) != "enumerator" {
+        if !self.spec.rules.enumerators_beside || self.kind(&node) != "enumerator" {
             return false;
         }
         let Some(enumeration) = self.parent_of(node).and_then(|list| self.parent_of(list)) else { return false };
@@ -868,7 +868,7 @@ impl<'a> Visit<'a> {
     /// A C++ class declared with an export macro (`class API Name { .. }`), which
     /// the grammar reads as a function definition: its kind and its name.
     fn export_macro_class(&self, node: Node<'a>) -> Option<(&'static str, Node<'a>)> {
-        if self.spec.language != crate::lang::Language::Cpp || self.kind(&node) != "function_definition" {
+        if !self.spec.dialect.export_macro_classes || self.kind(&node) != "function_definition" {
             return None;
         }
         let ty = self.child(node, "type")?;
@@ -942,7 +942,7 @@ impl<'a> Visit<'a> {
     /// `namespace`, a Rust inline `mod`, whose kind is `mod`).
     fn namespace(&mut self, node: Node<'a>, name_node: Node<'a>) {
         let name = self.text(name_node).to_string();
-        let rust = self.spec.language == crate::lang::Language::Rust;
+        let rust = self.spec.dialect.inline_modules;
         let modifiers = if rust { self.modifiers(node, Some(name_node)) } else { Vec::new() };
         let visibility = (self.spec.visibility)(&VisibilityInput {
             modifiers: &modifiers,
@@ -1104,12 +1104,11 @@ impl<'a> Visit<'a> {
         let returns = ["result", "return_type", "returns", "type"]
             .iter()
             .find_map(|f| self.child(func, f).or_else(|| self.child(node, f)))
-            .and_then(|t| match self.spec.language {
-                // PHP's fluent `function where(..): static` (or `self`): the class.
-                crate::lang::Language::Php if crate::extract::php_own_type(self.text(t)) => parent.clone(),
-                // Rust's `fn new() -> Self`: the type of the `impl`.
-                crate::lang::Language::Rust if self.text(t) == "Self" => parent.clone(),
-                _ => self.result_type(t),
+            .and_then(|t| match self.spec.rules.is_own_type(self.text(t)) {
+                // PHP's fluent `function where(..): static` (or `self`), Rust's
+                // `fn new() -> Self`: the class, the type of the `impl`.
+                true => parent.clone(),
+                false => self.result_type(t),
             })
             .or_else(|| {
                 // PHP: `@return \App\HasOne` (`$this` / `static`: the class).
@@ -1326,7 +1325,7 @@ impl<'a> Visit<'a> {
             let receiver = self.child_id(value, obj)?;
             // `Shop::Store.new`: the last name.
             (self.text(callee) == "new").then(|| self.type_name(receiver))?
-        } else if self.spec.language == crate::lang::Language::Python && self.roles.of(callee).graph.name {
+        } else if self.spec.dialect.type_calls_construct && self.roles.of(callee).graph.name {
             self.text(callee)
         } else {
             return None;
@@ -1442,9 +1441,7 @@ impl<'a> Visit<'a> {
     /// .. }`, is a method `BadRecord` of (a subclass of) `LogTest`, whose
     /// members its body calls bare; `macro` is the declarator's name.
     fn fixture_test(&self, declarator: Node<'a>, macro_name: Node<'a>) -> Option<Declared<'a>> {
-        if self.spec.language != crate::lang::Language::Cpp
-            || !matches!(self.text(macro_name), "TEST_F" | "TEST_P" | "TYPED_TEST" | "TYPED_TEST_P")
-        {
+        if !self.spec.dialect.test_fixture_macros.contains(&self.text(macro_name)) {
             return None;
         }
         let params = self.child(declarator, "parameters")?;
@@ -1549,7 +1546,7 @@ impl<'a> Visit<'a> {
     /// body are listed once (one pass over its children) and kept for its next
     /// member: walking back sibling by sibling is quadratic in tree-sitter.
     fn access_label(&self, node: Node<'a>) -> Option<&'a str> {
-        if !matches!(self.spec.language, crate::lang::Language::Cpp | crate::lang::Language::Ruby) {
+        if self.spec.dialect.access_labels == AccessLabels::None {
             return None;
         }
         let parent = self.parent_of(node)?;
@@ -1569,7 +1566,7 @@ impl<'a> Visit<'a> {
             for p in self.kids(parent, true) {
                 let text = match self.kind(&p) {
                     "access_specifier" => self.text(p),
-                    "identifier" if self.spec.language == crate::lang::Language::Ruby => self.text(p),
+                    "identifier" if self.spec.dialect.access_labels == AccessLabels::Calls => self.text(p),
                     "labeled_statement" => self.child(p, "label").map_or("", |l| self.text(l)),
                     _ => continue,
                 };
@@ -1604,7 +1601,7 @@ impl<'a> Visit<'a> {
     /// The plain name of a declared result type: Go's first result of a list
     /// (`(x *T, err error)` → `T`), else [`Visit::type_name`].
     fn result_type(&self, t: Node<'a>) -> Option<String> {
-        if self.spec.language == crate::lang::Language::Python {
+        if self.spec.dialect.annotation_types {
             return Some(self.declared_name(t).to_string()).filter(|n| !n.is_empty());
         }
         if graph::js_like(self.spec) && self.kind(&t) == "type_predicate_annotation" {
@@ -1629,7 +1626,7 @@ impl<'a> Visit<'a> {
     /// Python annotation is read as [`python_annotation_type`] (`Optional[Store]`
     /// is a `Store`); empty when it names none.
     pub(super) fn declared_name(&self, t: Node<'a>) -> &'a str {
-        if self.spec.language == crate::lang::Language::Python {
+        if self.spec.dialect.annotation_types {
             python_annotation_type(self.text(t)).filter(|n| !self.roles.is_keyword(n)).unwrap_or("")
         } else {
             self.type_name(t)
