@@ -33,11 +33,79 @@ pub struct InitArgs {
     /// model when one was added. Kept in .codegraph/config.json.
     #[arg(long, value_name = "NAME")]
     model: Option<String>,
+    /// Build only the K-th of N parts of the tree (its files in path order,
+    /// cut into N ranges of about equal bytes) into --out; `cg publish` makes N
+    /// such shards the index. The project's own index is not touched.
+    #[arg(long, value_name = "K/N", requires = "out")]
+    shard: Option<String>,
+    /// The folder a shard is written to (with --shard).
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    out: Option<PathBuf>,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
     lock: super::WaitFlag,
+}
+
+#[derive(clap::Args)]
+pub struct PublishArgs {
+    /// Folders holding the shards (`shard-K-of-N.json` and their segments).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// The project root, where the shards' tree is (default: the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// The project's display name (default: the index's, else the folder's name).
+    #[arg(long)]
+    name: Option<String>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    lock: super::WaitFlag,
+}
+
+pub fn publish(args: PublishArgs) -> Result<()> {
+    let root = args.project.clone().unwrap_or_else(|| PathBuf::from("."));
+    let options = InitOptions {
+        name: args.name.clone(),
+        lock_wait: Some(std::time::Duration::from_secs(args.lock.wait)),
+        ..InitOptions::default()
+    };
+    let report = project::shard::publish(&root, &args.dirs, &options)?;
+    let m = &report.manifest;
+    let mut out = io::stdout().lock();
+    if args.json {
+        let value = json!({
+            "success": true,
+            "generation": m.generation,
+            "shards": report.shards,
+            "files_indexed": m.files,
+            "items_found": m.terms,
+            "occurrences": m.occurrences,
+            "segments": m.segments.len(),
+            "duration_ms": report.duration_ms,
+        });
+        serde_json::to_writer(&mut out, &value)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "published {} shard(s) as generation {}: {} files, {} terms, {} occurrences, {} segment(s), in {:.2} s",
+        report.shards,
+        m.generation,
+        m.files,
+        m.terms,
+        m.occurrences,
+        m.segments.len(),
+        report.duration_ms as f64 / 1000.0
+    )?;
+    skipped_files(&mut out, &project::read_skipped(&root))?;
+    excluded_dirs(&mut out, &m.excluded_dirs)?;
+    unsupported(&mut out, &m.unsupported_files)?;
+    Ok(())
 }
 
 pub fn init(args: InitArgs) -> Result<()> {
@@ -62,6 +130,48 @@ pub fn init(args: InitArgs) -> Result<()> {
             eprint!("\rcg: indexing {}/{} files", p.files_done, p.files_total);
         }
     };
+    if let (Some(shard), Some(dir)) = (&args.shard, &args.out) {
+        let Some(shard) = codegraph::index::Shard::parse(shard) else {
+            anyhow::bail!("--shard {shard:?}: give K/N with 0 <= K < N <= 4096 (e.g. 0/4)");
+        };
+        let report = pool.install(|| project::shard::build_shard(&root, &options, shard, dir, &progress))?;
+        if show {
+            eprint!("\r\x1b[K");
+        }
+        let d = &report.descriptor;
+        let mut out = io::stdout().lock();
+        if args.json {
+            serde_json::to_writer(
+                &mut out,
+                &json!({
+                    "success": true,
+                    "shard": d.shard,
+                    "shards": d.shards,
+                    "descriptor": report.path,
+                    "files_indexed": d.files,
+                    "segments": d.segments.len(),
+                    "duration_ms": report.duration_ms,
+                }),
+            )?;
+            writeln!(out)?;
+        } else {
+            writeln!(
+                out,
+                "shard {}/{}: indexed {} files ({:.1} MiB) in {:.2} s into {} segment(s); described in {}",
+                d.shard,
+                d.shards,
+                d.files,
+                d.source_bytes as f64 / 1048576.0,
+                report.duration_ms as f64 / 1000.0,
+                d.segments.len(),
+                report.path.display()
+            )?;
+            if d.shard + 1 == d.shards || d.shards == 1 {
+                writeln!(out, "when every shard is built: cg publish DIR.. (in the project)")?;
+            }
+        }
+        return Ok(());
+    }
     let report = pool.install(|| project::init(&root, &options, &progress))?;
     if show {
         eprint!("\r\x1b[K");

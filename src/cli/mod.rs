@@ -40,6 +40,9 @@ enum Command {
     Ui(ui::Args),
     /// Index a project: walk, extract and write `.codegraph/`.
     Init(index::InitArgs),
+    /// Make shards built by `cg init --shard K/N --out DIR` the project's index
+    /// (one new generation, after checking they are whole and of this tree).
+    Publish(index::PublishArgs),
     /// Bring files or folders up to date in the index; no path: rescan the tree.
     Update(update::UpdateArgs),
     /// Take files or folders out of the index.
@@ -137,6 +140,7 @@ pub fn main() -> ExitCode {
         cli.command,
         Command::Bench(_)
             | Command::Init(_)
+            | Command::Publish(_)
             | Command::Update(_)
             | Command::Compact(_)
             | Command::Watch(_)
@@ -151,6 +155,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Mcp(args) => mcp::run(args),
         Command::Init(args) => index::init(args),
+        Command::Publish(args) => index::publish(args),
         Command::Update(args) => update::update(args),
         Command::Remove(args) => update::remove(args),
         Command::Compact(args) => update::compact(args),

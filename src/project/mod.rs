@@ -10,6 +10,7 @@ pub mod docs;
 pub mod embed;
 pub mod git;
 pub mod links;
+pub mod shard;
 mod signature;
 pub mod summary;
 mod tree;
@@ -85,16 +86,70 @@ pub fn init(
     }
     let root = fs::canonicalize(root).map_err(io_err(root))?;
     let dir = root.join(DIR);
-    // Taking the lock makes the folder (a real one, never through a symlink).
-    let _lock = WriteLock::acquire_waiting(&dir, options.lock_wait.unwrap_or(DEFAULT_LOCK_WAIT))?;
+    let _lock = lock_for_writing(&dir, options.lock_wait)?;
+    let config = init_config(&root, options)?;
+    let model = vector_model(&config)?;
+    let model_name = model.as_ref().map(|m| m.name.clone());
+    let walk = config.walk_options()?;
+    // Read before the walk: a commit made during it is at worst synced again.
+    let git = git::state(&root).map(|g| GitState { options: config.walk_fingerprint(), ..g });
+    let previous = read_manifest(&root).ok();
+    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
+
+    let build = BuildOptions {
+        walk,
+        max_slots_per_segment: config.segment_slots.unwrap_or(crate::snapshot::MAX_SLOTS_PER_SEGMENT),
+        model,
+        ..BuildOptions::default()
+    };
+    let mut segments = Vec::new();
+    let mut sink = |i: u32, bytes: Vec<u8>| -> std::io::Result<()> {
+        let name = format!("seg-{generation:06}-{i:04}.cgs");
+        write_atomic(&dir.join(&name), &bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
+        segments.push(name);
+        Ok(())
+    };
+    let summary = build_index::build(&root, &build, &mut sink, progress)?;
+    let contents = Contents {
+        files: summary.files,
+        lines: summary.lines,
+        types: summary.types,
+        methods: summary.methods,
+        source_bytes: summary.bytes,
+        graph: summary.graph,
+        excluded_dirs: summary.excluded_dirs.clone(),
+        unsupported: summary.unsupported.clone(),
+        project_files: summary.project_files.clone(),
+        skipped: SkippedFiles::of(&summary.skipped),
+    };
+    let manifest = commit_generation(&root, &config, generation, options.name.clone(), git, segments, contents)?;
+    Ok(InitReport {
+        excluded_dirs: manifest.excluded_dirs.clone(),
+        codegraph_path: dir,
+        manifest,
+        skipped: summary.skipped,
+        diagnostics: summary.diagnostics,
+        duration_ms: started.elapsed().as_millis() as u64,
+        model: model_name,
+    })
+}
+
+/// Takes `.codegraph/`'s write lock (making the folder: a real one, never
+/// through a symlink), and keeps the index out of commits.
+fn lock_for_writing(dir: &Path, wait: Option<std::time::Duration>) -> Result<WriteLock, ProjectError> {
+    let lock = WriteLock::acquire_waiting(dir, wait.unwrap_or(DEFAULT_LOCK_WAIT))?;
     // The index is local, rebuilt by `cg init`: keep it out of commits (as
     // pytest's and ruff's caches do).
     let gitignore = dir.join(".gitignore");
     if !gitignore.exists() {
         write_atomic(&gitignore, b"# written by cg init: the index is local, rebuild it with `cg init`\n*\n")?;
     }
+    Ok(lock)
+}
 
-    let mut config = read_config(&root)?.unwrap_or_default();
+/// The project's `config.json` with `cg init`'s options applied.
+fn init_config(root: &Path, options: &InitOptions) -> Result<Config, ProjectError> {
+    let mut config = read_config(root)?.unwrap_or_default();
     if !options.languages.is_empty() {
         config.languages = options.languages.clone();
     }
@@ -119,37 +174,46 @@ pub fn init(
     if config.model.is_none() {
         config.model = crate::embed::ModelStore::from_env().ok().and_then(|s| s.default_name());
     }
-    let model = vector_model(&config)?;
-    let model_name = model.as_ref().map(|m| m.name.clone());
-    let walk = config.walk_options()?;
-    // Read before the walk: a commit made during it is at worst synced again.
-    let git = git::state(&root).map(|g| GitState { options: config.walk_fingerprint(), ..g });
-    let previous = read_manifest(&root).ok();
-    let generation = previous.as_ref().map_or(1, |m| m.generation + 1);
-    let name = options
-        .name
-        .clone()
+    Ok(config)
+}
+
+/// What a new generation holds besides its segments: the build's counts and
+/// what its walk found.
+pub(crate) struct Contents {
+    pub files: u64,
+    pub lines: u64,
+    pub types: u64,
+    pub methods: u64,
+    pub source_bytes: u64,
+    pub graph: GraphCounts,
+    pub excluded_dirs: Vec<ExcludedDir>,
+    pub unsupported: BTreeMap<String, u64>,
+    pub project_files: Vec<String>,
+    pub skipped: SkippedFiles,
+}
+
+/// Makes `segments` (already written in `.codegraph/`, whose lock the caller
+/// holds) generation `generation`: writes the config, the manifest (the
+/// switch), the skipped files, then deletes what no manifest names and
+/// refreshes the summary and docs.
+fn commit_generation(
+    root: &Path,
+    config: &Config,
+    generation: u64,
+    name: Option<String>,
+    git: Option<GitState>,
+    segments: Vec<String>,
+    contents: Contents,
+) -> Result<Manifest, ProjectError> {
+    let dir = root.join(DIR);
+    let previous = read_manifest(root).ok();
+    let name = name
         .or_else(|| previous.as_ref().map(|m| m.name.clone()))
         .unwrap_or_else(|| root.file_name().and_then(|n| n.to_str()).unwrap_or("project").to_string());
-
-    let build = BuildOptions {
-        walk,
-        max_slots_per_segment: config.segment_slots.unwrap_or(crate::snapshot::MAX_SLOTS_PER_SEGMENT),
-        model,
-        ..BuildOptions::default()
-    };
-    let mut segments = Vec::new();
-    let mut sink = |i: u32, bytes: Vec<u8>| -> std::io::Result<()> {
-        let name = format!("seg-{generation:06}-{i:04}.cgs");
-        write_atomic(&dir.join(&name), &bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
-        segments.push(name);
-        Ok(())
-    };
-    let summary = build_index::build(&root, &build, &mut sink, progress)?;
-    let config_bytes = serde_json::to_vec_pretty(&config).unwrap_or_default();
+    let config_bytes = serde_json::to_vec_pretty(config).unwrap_or_default();
     write_atomic(&dir.join(CONFIG), &config_bytes)?;
 
-    let opened = Index::open_segments(&root, &segments)?;
+    let opened = Index::open_segments(root, &segments)?;
     let stats = opened.stats()?;
     drop(opened);
     let manifest = Manifest {
@@ -159,41 +223,33 @@ pub fn init(
         base_segments: segments.len(),
         segments,
         superseded: BTreeMap::new(),
-        project_files: project_files_fingerprint(&root, &summary.project_files),
+        project_files: project_files_fingerprint(root, &contents.project_files),
         summary_changed_at: generation,
         created_unix_ms: SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
-        files: summary.files,
-        lines: summary.lines,
+        files: contents.files,
+        lines: contents.lines,
         terms: stats.terms,
         occurrences: stats.occurrences,
-        types: summary.types,
-        methods: summary.methods,
-        source_bytes: summary.bytes,
-        excluded_dirs: summary.excluded_dirs.clone(),
-        unsupported_files: summary.unsupported.clone(),
-        graph: summary.graph,
+        types: contents.types,
+        methods: contents.methods,
+        source_bytes: contents.source_bytes,
+        excluded_dirs: contents.excluded_dirs,
+        unsupported_files: contents.unsupported,
+        graph: contents.graph,
         git,
     };
     let manifest_bytes = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
     write_atomic(&dir.join(MANIFEST), &manifest_bytes)?;
-    write_skipped(&dir, &SkippedFiles::of(&summary.skipped))?;
+    write_skipped(&dir, &contents.skipped)?;
     sync_dir(&dir);
     remove_unreferenced(&dir, &manifest);
     // The summary's automatic part follows the new generation; people's sections
     // are kept as they are.
-    let index = Index::open(&root)?;
-    let auto = summary::detect(&index, &root)?;
-    summary::refresh(&root, &manifest.name, &auto)?;
-    docs::update_from_walk(&root, &manifest.name, &summary.project_files)?;
-    Ok(InitReport {
-        excluded_dirs: manifest.excluded_dirs.clone(),
-        codegraph_path: dir,
-        manifest,
-        skipped: summary.skipped,
-        diagnostics: summary.diagnostics,
-        duration_ms: started.elapsed().as_millis() as u64,
-        model: model_name,
-    })
+    let index = Index::open(root)?;
+    let auto = summary::detect(&index, root)?;
+    summary::refresh(root, &manifest.name, &auto)?;
+    docs::update_from_walk(root, &manifest.name, &contents.project_files)?;
+    Ok(manifest)
 }
 
 /// A fingerprint of the files the summary and docs are made from: the root and

@@ -63,6 +63,66 @@ pub struct BuildOptions {
     /// what they cost (`cg bench --graph-cost`): such an index answers no
     /// graph questions.
     pub graph_facts: bool,
+    /// Builds only this shard's files (see [`Shard`]).
+    pub shard: Option<Shard>,
+}
+
+/// The `k`-th of `n` parts of a tree (`cg init --shard K/N`): the walk's
+/// files in path order, cut into `n` consecutive ranges of about equal bytes.
+/// Every shard walks the whole tree, so the ranges are the same in each
+/// process; shard 0 also carries what the walk found besides files (skipped
+/// files, project files, excluded folders). Published in order, the shards'
+/// segments cover the sorted path list as one build's do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub k: u32,
+    pub n: u32,
+}
+
+impl Shard {
+    /// `K/N` with `K < N`, `1 <= N <= 4096`.
+    pub fn parse(text: &str) -> Option<Shard> {
+        let (k, n) = text.split_once('/')?;
+        let shard = Shard { k: k.trim().parse().ok()?, n: n.trim().parse().ok()? };
+        (shard.n >= 1 && shard.n <= 4096 && shard.k < shard.n).then_some(shard)
+    }
+
+    /// The positions of this shard's files among `sizes` (the walk's files'
+    /// sizes in path order): file `i` is shard `k`'s when the bytes before it
+    /// are in `[k, k + 1) * total / n`. Consecutive, and every file in exactly one
+    /// shard.
+    pub fn range(self, sizes: &[u64]) -> std::ops::Range<usize> {
+        let total: u128 = sizes.iter().map(|&s| s as u128 + 1).sum();
+        let (k, n) = (self.k as u128, self.n as u128);
+        let mut start = sizes.len();
+        let mut end = sizes.len();
+        let mut before: u128 = 0;
+        for (i, &s) in sizes.iter().enumerate() {
+            // (Each file weighs one byte more than its size: empty files spread too.)
+            let shard = before * n / total.max(1);
+            if shard >= k && start == sizes.len() {
+                start = i;
+            }
+            if shard > k {
+                end = i;
+                break;
+            }
+            before += s as u128 + 1;
+        }
+        start.min(end)..end
+    }
+}
+
+/// A fingerprint of a walk's files (paths and sizes, in order): shards of one
+/// tree have the same.
+pub fn walk_fingerprint(files: &[extract::SourceFile]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for f in files {
+        h.update(f.rel.as_bytes());
+        h.update(&[0]);
+        h.update(&f.size.to_le_bytes());
+    }
+    h.digest()
 }
 
 impl Default for BuildOptions {
@@ -73,6 +133,7 @@ impl Default for BuildOptions {
             batch_files: 2048,
             model: None,
             graph_facts: true,
+            shard: None,
         }
     }
 }
@@ -103,6 +164,8 @@ pub struct BuildSummary {
     pub timings: BuildTimings,
     /// Files, bytes and extraction time (summed over threads) per language.
     pub languages: BTreeMap<Language, LanguageStats>,
+    /// [`walk_fingerprint`] of the whole walk (all shards').
+    pub walk_fingerprint: u64,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -153,13 +216,22 @@ pub fn build(
     let walk = extract::walk(root, &options.walk)?;
     let mut summary = BuildSummary {
         walk_time: started.elapsed(),
-        skipped: walk.skipped,
-        project_files: walk.project_files,
-        excluded_dirs: walk.excluded_dirs,
-        unsupported: walk.unsupported,
+        walk_fingerprint: walk_fingerprint(&walk.files),
         ..Default::default()
     };
-    let files = walk.files;
+    if options.shard.is_none_or(|s| s.k == 0) {
+        summary.skipped = walk.skipped;
+        summary.project_files = walk.project_files;
+        summary.excluded_dirs = walk.excluded_dirs;
+        summary.unsupported = walk.unsupported;
+    }
+    let mut files = walk.files;
+    if let Some(shard) = options.shard {
+        let sizes: Vec<u64> = files.iter().map(|f| f.size).collect();
+        let range = shard.range(&sizes);
+        files.truncate(range.end);
+        files.drain(..range.start);
+    }
     let max_bytes = options.walk.max_file_bytes;
     let new_writer = || SegmentWriter::new(options.max_slots_per_segment).with_vectors(options.model.clone());
     let mut writer = new_writer();
@@ -285,6 +357,37 @@ mod tests {
         let built = build(dir.path(), &BuildOptions::default(), &mut sink, &|_| {}).unwrap();
         assert_eq!((built.files, segments), (2, 1));
         assert_eq!(built.skipped.iter().map(|s| s.reason.label()).collect::<Vec<_>>(), ["extraction failed"]);
+    }
+
+    #[test]
+    fn shards_cover_every_file_once_in_order_and_balance_bytes() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for len in [0usize, 1, 2, 3, 10, 100, 1000] {
+            let sizes: Vec<u64> = (0..len).map(|i| if i % 17 == 3 { 1 << 20 } else { next() % 5000 }).collect();
+            for n in [1u32, 2, 3, 4, 7, 64] {
+                let ranges: Vec<_> = (0..n).map(|k| Shard { k, n }.range(&sizes)).collect();
+                let mut at = 0;
+                for r in &ranges {
+                    assert_eq!(r.start, at, "{len} files, {n} shards: {ranges:?}");
+                    at = r.end;
+                }
+                assert_eq!(at, len, "{len} files, {n} shards: {ranges:?}");
+                // No shard holds much more than its share plus one file.
+                let total: u64 = sizes.iter().map(|s| s + 1).sum();
+                for r in &ranges {
+                    let bytes: u64 = sizes[r.clone()].iter().map(|s| s + 1).sum();
+                    assert!(bytes <= total / n as u64 + (1 << 20) + 2, "{len} files, {n} shards: {bytes} of {total}");
+                }
+            }
+        }
+        assert_eq!(Shard::parse("2/4"), Some(Shard { k: 2, n: 4 }));
+        for bad in ["4/4", "0/0", "-1/2", "1", "a/b", "1/5000"] {
+            assert_eq!(Shard::parse(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -164,6 +164,9 @@ pub enum ProjectError {
     /// A `git` command failed or the project is not in a repository.
     #[error("{0}")]
     Git(String),
+    /// Shards that cannot be built or published as they are (`cg init --shard`, `cg publish`).
+    #[error("{0}")]
+    Shards(String),
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
     #[error(transparent)]
