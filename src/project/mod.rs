@@ -78,13 +78,7 @@ pub fn init(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<InitReport, ProjectError> {
     let started = Instant::now();
-    if !root.exists() {
-        return Err(ProjectError::Missing { path: root.to_path_buf() });
-    }
-    if !root.is_dir() {
-        return Err(ProjectError::NotADirectory { path: root.to_path_buf() });
-    }
-    let root = fs::canonicalize(root).map_err(io_err(root))?;
+    let root = project_root(root)?;
     let dir = root.join(DIR);
     let _lock = lock_for_writing(&dir, options.lock_wait)?;
     let config = init_config(&root, options)?;
@@ -110,18 +104,7 @@ pub fn init(
         Ok(())
     };
     let summary = build_index::build(&root, &build, &mut sink, progress)?;
-    let contents = Contents {
-        files: summary.files,
-        lines: summary.lines,
-        types: summary.types,
-        methods: summary.methods,
-        source_bytes: summary.bytes,
-        graph: summary.graph,
-        excluded_dirs: summary.excluded_dirs.clone(),
-        unsupported: summary.unsupported.clone(),
-        project_files: summary.project_files.clone(),
-        skipped: SkippedFiles::of(&summary.skipped),
-    };
+    let contents = Contents::of(&summary);
     let manifest = commit_generation(&root, &config, generation, options.name.clone(), git, segments, contents)?;
     Ok(InitReport {
         excluded_dirs: manifest.excluded_dirs.clone(),
@@ -132,6 +115,17 @@ pub fn init(
         duration_ms: started.elapsed().as_millis() as u64,
         model: model_name,
     })
+}
+
+/// A project root given by a user: an existing folder, made absolute.
+fn project_root(root: &Path) -> Result<PathBuf, ProjectError> {
+    if !root.exists() {
+        return Err(ProjectError::Missing { path: root.to_path_buf() });
+    }
+    if !root.is_dir() {
+        return Err(ProjectError::NotADirectory { path: root.to_path_buf() });
+    }
+    fs::canonicalize(root).map_err(io_err(root))
 }
 
 /// Takes `.codegraph/`'s write lock (making the folder: a real one, never
@@ -179,7 +173,8 @@ fn init_config(root: &Path, options: &InitOptions) -> Result<Config, ProjectErro
 
 /// What a new generation holds besides its segments: the build's counts and
 /// what its walk found.
-pub(crate) struct Contents {
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Contents {
     pub files: u64,
     pub lines: u64,
     pub types: u64,
@@ -190,6 +185,40 @@ pub(crate) struct Contents {
     pub unsupported: BTreeMap<String, u64>,
     pub project_files: Vec<String>,
     pub skipped: SkippedFiles,
+}
+
+impl Contents {
+    pub fn of(summary: &build_index::BuildSummary) -> Contents {
+        Contents {
+            files: summary.files,
+            lines: summary.lines,
+            types: summary.types,
+            methods: summary.methods,
+            source_bytes: summary.bytes,
+            graph: summary.graph,
+            excluded_dirs: summary.excluded_dirs.clone(),
+            unsupported: summary.unsupported.clone(),
+            project_files: summary.project_files.clone(),
+            skipped: SkippedFiles::of(&summary.skipped),
+        }
+    }
+
+    /// Adds a later path range's: its counts and skipped files, and what its
+    /// walk found where this one has none.
+    pub fn add(&mut self, other: &Contents) {
+        self.files += other.files;
+        self.lines += other.lines;
+        self.types += other.types;
+        self.methods += other.methods;
+        self.source_bytes += other.source_bytes;
+        self.graph = self.graph.plus(other.graph);
+        self.excluded_dirs.extend(other.excluded_dirs.iter().cloned());
+        self.unsupported.extend(other.unsupported.iter().map(|(k, v)| (k.clone(), *v)));
+        self.project_files.extend(other.project_files.iter().cloned());
+        self.skipped.files.extend(other.skipped.files.iter().cloned());
+        self.skipped.files.sort_by(|a, b| a.file.cmp(&b.file));
+        self.skipped.more += other.skipped.more;
+    }
 }
 
 /// Makes `segments` (already written in `.codegraph/`, whose lock the caller

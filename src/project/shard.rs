@@ -8,7 +8,6 @@
 //! at question time, so the shards' segments, published in shard order, cover
 //! the sorted path list as one build's segments do, and answer as they do.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -16,10 +15,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    commit_generation, git, init_config, io_err, lock_for_writing, read_manifest, vector_model, write_atomic, Config,
-    Contents, GitState, GraphCounts, InitOptions, Manifest, ProjectError, SkippedFiles, DIR,
+    commit_generation, git, init_config, io_err, lock_for_writing, project_root, read_manifest, vector_model,
+    write_atomic, Config, Contents, GitState, InitOptions, Manifest, ProjectError, DIR,
 };
-use crate::extract::ExcludedDir;
 use crate::index::{self as build_index, BuildOptions, Progress, Shard};
 use crate::snapshot::FORMAT_VERSION;
 
@@ -39,17 +37,10 @@ pub struct ShardDescriptor {
     pub config: Config,
     pub git: Option<GitState>,
     pub segments: Vec<ShardSegment>,
-    pub files: u64,
-    pub lines: u64,
-    pub types: u64,
-    pub methods: u64,
-    pub source_bytes: u64,
-    pub graph: GraphCounts,
-    pub skipped: SkippedFiles,
-    /// What the walk found besides files (shard 0 only).
-    pub project_files: Vec<String>,
-    pub excluded_dirs: Vec<ExcludedDir>,
-    pub unsupported: BTreeMap<String, u64>,
+    /// Its counts and skipped files; what the walk found besides files
+    /// (project files, excluded folders) in shard 0 only.
+    #[serde(flatten)]
+    pub contents: Contents,
 }
 
 /// One segment file of a shard, with what checks it is whole.
@@ -96,13 +87,7 @@ pub fn build_shard(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<ShardReport, ProjectError> {
     let started = Instant::now();
-    if !root.exists() {
-        return Err(ProjectError::Missing { path: root.to_path_buf() });
-    }
-    if !root.is_dir() {
-        return Err(ProjectError::NotADirectory { path: root.to_path_buf() });
-    }
-    let root = fs::canonicalize(root).map_err(io_err(root))?;
+    let root = project_root(root)?;
     fs::create_dir_all(out).map_err(io_err(out))?;
     let out = fs::canonicalize(out).map_err(io_err(out))?;
     if out.starts_with(root.join(DIR)) {
@@ -138,16 +123,7 @@ pub fn build_shard(
         config,
         git,
         segments,
-        files: summary.files,
-        lines: summary.lines,
-        types: summary.types,
-        methods: summary.methods,
-        source_bytes: summary.bytes,
-        graph: summary.graph,
-        skipped: SkippedFiles::of(&summary.skipped),
-        project_files: summary.project_files,
-        excluded_dirs: summary.excluded_dirs,
-        unsupported: summary.unsupported,
+        contents: Contents::of(&summary),
     };
     let path = out.join(descriptor_name(shard));
     write_atomic(&path, &serde_json::to_vec_pretty(&descriptor).unwrap_or_default())?;
@@ -270,10 +246,7 @@ fn check_set(mut found: Vec<(PathBuf, ShardDescriptor)>) -> Result<Vec<(PathBuf,
 /// previous generation stays as it was.
 pub fn publish(root: &Path, dirs: &[PathBuf], options: &InitOptions) -> Result<PublishReport, ProjectError> {
     let started = Instant::now();
-    if !root.is_dir() {
-        return Err(ProjectError::NotADirectory { path: root.to_path_buf() });
-    }
-    let root = fs::canonicalize(root).map_err(io_err(root))?;
+    let root = project_root(root)?;
     let shards = check_set(read_descriptors(dirs)?)?;
     let n = shards.len() as u32;
     let first = shards[0].1.clone();
@@ -289,18 +262,7 @@ pub fn publish(root: &Path, dirs: &[PathBuf], options: &InitOptions) -> Result<P
     let dir = root.join(DIR);
     let _lock = lock_for_writing(&dir, options.lock_wait)?;
     let generation = read_manifest(&root).ok().map_or(1, |m| m.generation + 1);
-    let mut contents = Contents {
-        files: 0,
-        lines: 0,
-        types: 0,
-        methods: 0,
-        source_bytes: 0,
-        graph: GraphCounts::default(),
-        excluded_dirs: first.excluded_dirs.clone(),
-        unsupported: first.unsupported.clone(),
-        project_files: first.project_files.clone(),
-        skipped: SkippedFiles::default(),
-    };
+    let mut contents = Contents::default();
     let git = first.git.clone().filter(|g| shards.iter().all(|(_, d)| d.git.as_ref() == Some(g)));
     // Before the switch nothing names the copied segments: on an error they go.
     let mut segments: Vec<String> = Vec::new();
@@ -318,16 +280,8 @@ pub fn publish(root: &Path, dirs: &[PathBuf], options: &InitOptions) -> Result<P
                 return Err(e);
             }
         }
-        contents.files += d.files;
-        contents.lines += d.lines;
-        contents.types += d.types;
-        contents.methods += d.methods;
-        contents.source_bytes += d.source_bytes;
-        contents.graph = contents.graph.plus(d.graph);
-        contents.skipped.files.extend(d.skipped.files.iter().cloned());
-        contents.skipped.more += d.skipped.more;
+        contents.add(&d.contents);
     }
-    contents.skipped.files.sort_by(|a, b| a.file.cmp(&b.file));
     let committed =
         commit_generation(&root, &first.config, generation, options.name.clone(), git, segments.clone(), contents);
     let manifest = committed.inspect_err(|_| remove_copies(&segments))?;
