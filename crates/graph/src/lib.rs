@@ -1103,6 +1103,8 @@ pub struct Graph<'i> {
     tsconfig: RefCell<Option<Rc<imports::TsPaths>>>,
     /// [`Graph::extensions_of`], by name.
     extensions: RefCell<FxHashMap<String, Rc<Vec<Extension>>>>,
+    /// [`Graph::returns_of`], by function name.
+    returns: RefCell<FxHashMap<String, Option<String>>>,
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
@@ -1136,6 +1138,7 @@ impl<'i> Graph<'i> {
             gomods: RefCell::default(),
             tsconfig: RefCell::default(),
             extensions: RefCell::default(),
+            returns: RefCell::default(),
             exhaustive: false,
             scanned: Default::default(),
             model: None,
@@ -2969,17 +2972,27 @@ impl<'i> Graph<'i> {
         self.common_type(&found.iter().map(String::as_str).collect::<Vec<_>>())
     }
 
-    /// The declared result type of the functions named `func`, when they agree.
+    /// The declared result type of the functions named `func`, when they
+    /// agree: one type, or one the others derive from. Kept per name for the
+    /// question: a common name's `x = f()` is asked about in many files
+    /// (rustc's thousands of `fn new`, each its own type's, were collected and
+    /// compared in a list again for every reference).
     fn returns_of(&self, func: &str) -> Result<Option<String>, SnapshotError> {
+        if let Some(known) = self.returns.borrow().get(func) {
+            return Ok(known.clone());
+        }
         let nd = self.name_defs(func)?;
         let mut found: Vec<&str> = Vec::new();
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
         for c in nd.items.iter() {
             let d = &c.def;
-            if d.cat == DefCat::Method && !d.returns.is_empty() && !found.contains(&d.returns.as_str()) {
+            if d.cat == DefCat::Method && !d.returns.is_empty() && seen.insert(d.returns.as_str()) {
                 found.push(&d.returns);
             }
         }
-        self.common_type(&found)
+        let result = self.common_type(&found)?;
+        self.returns.borrow_mut().insert(func.to_string(), result.clone());
+        Ok(result)
     }
 
     /// The one of `types` every other one derives from (`createSymbol`
