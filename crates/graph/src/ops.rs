@@ -642,6 +642,8 @@ impl Graph<'_> {
         // declared as one (with the type holding them).
         let mut funcs: Vec<String> = Vec::new();
         let mut fields: Vec<(String, String)> = Vec::new();
+        // (Sets beside the lists: a common type is the result of thousands.)
+        let (mut func_set, mut field_set): (FxHashSet<String>, FxHashSet<(String, String)>) = Default::default();
         // Every file naming a type (its own, with `this`; C++'s `T::f`
         // defined outside it); through a function or a field only the files
         // naming it in code (the files with references so named: `value` is
@@ -654,11 +656,11 @@ impl Graph<'_> {
                     match (&d.cat, &d.parent) {
                         (DefCat::Property, Some(owner)) => {
                             let field = (d.name.clone(), owner.clone());
-                            if !fields.contains(&field) {
+                            if field_set.insert(field.clone()) {
                                 fields.push(field);
                             }
                         }
-                        (DefCat::Method, _) if !funcs.contains(&d.name) => funcs.push(d.name.clone()),
+                        (DefCat::Method, _) if func_set.insert(d.name.clone()) => funcs.push(d.name.clone()),
                         _ => {}
                     }
                 }
