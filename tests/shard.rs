@@ -6,6 +6,8 @@
 
 mod common;
 
+use codegraph::snapshot::FORMAT_VERSION;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -193,6 +195,18 @@ fn publish_refuses_incomplete_mixed_damaged_or_foreign_shards() {
     assert!(publish(&[&dir("format")]).contains("build it again with this cg"));
     fs::write(&desc, b"{\"not\": \"a shard\"}").unwrap();
     assert!(publish(&[&dir("format")]).contains("not a shard descriptor"));
+    // A descriptor claiming an impossible split (its name made to match) is
+    // refused at once, not counted out to four billion.
+    value["format_version"] = serde_json::json!(FORMAT_VERSION);
+    for (k, n) in [(0u64, 4_000_000_000u64), (3, 2), (0, 0)] {
+        let _ = fs::remove_dir_all(dir("split"));
+        fs::create_dir_all(dir("split")).unwrap();
+        value["shard"] = serde_json::json!(k);
+        value["shards"] = serde_json::json!(n);
+        let name = format!("shard-{k:04}-of-{n:04}.json");
+        fs::write(dir("split").join(name), serde_json::to_vec(&value).unwrap()).unwrap();
+        assert!(publish(&[&dir("split")]).contains("no shard of a split"), "{k}/{n}");
+    }
 
     // Shards built from different trees: a file changed between the two builds.
     let (k0, k1) = (dir("trees"), dir("trees"));

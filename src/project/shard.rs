@@ -183,6 +183,15 @@ fn check_set(mut found: Vec<(PathBuf, ShardDescriptor)>) -> Result<Vec<(PathBuf,
                 .into(),
         ));
     };
+    // A descriptor is read from anywhere: its split is checked as `--shard` is.
+    if let Some((dir, d)) = found.iter().find(|(_, d)| Shard::parse(&format!("{}/{}", d.shard, d.shards)).is_none()) {
+        return Err(invalid(format!(
+            "{}: shard {}/{} is no shard of a split (0 <= K < N <= 4096): build it again",
+            dir.display(),
+            d.shard,
+            d.shards
+        )));
+    }
     let n = first.shards;
     if let Some((dir, d)) = found.iter().find(|(_, d)| d.shards != n) {
         return Err(invalid(format!(
@@ -204,12 +213,16 @@ fn check_set(mut found: Vec<(PathBuf, ShardDescriptor)>) -> Result<Vec<(PathBuf,
             )));
         }
     }
-    let missing: Vec<String> =
-        (0..n).filter(|k| !found.iter().any(|(_, d)| d.shard == *k)).map(|k| format!("{k}/{n}")).collect();
+    let present: std::collections::BTreeSet<u32> = found.iter().map(|(_, d)| d.shard).collect();
+    let missing: Vec<String> = (0..n).filter(|k| !present.contains(k)).map(|k| format!("{k}/{n}")).collect();
     if !missing.is_empty() {
+        let more = match missing.len() > 10 {
+            true => format!(" and {} more", missing.len() - 10),
+            false => String::new(),
+        };
         return Err(invalid(format!(
-            "missing shards {}: build them (`cg init --shard K/N --out DIR`)",
-            missing.join(", ")
+            "missing shards {}{more}: build them (`cg init --shard K/N --out DIR`)",
+            missing[..missing.len().min(10)].join(", ")
         )));
     }
     let first = &found[0].1;
