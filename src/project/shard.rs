@@ -295,6 +295,12 @@ pub fn publish(root: &Path, dirs: &[PathBuf], options: &InitOptions) -> Result<P
         }
         contents.add(&d.contents);
     }
+    // What the walk found besides files is this walk's (equal to shard 0's, the
+    // fingerprints being equal): the paths the summary and docs read come from
+    // this tree, never from a descriptor.
+    contents.project_files = walk.project_files;
+    contents.excluded_dirs = walk.excluded_dirs;
+    contents.unsupported = walk.unsupported;
     let committed =
         commit_generation(&root, &first.config, generation, options.name.clone(), git, segments.clone(), contents);
     let manifest = committed.inspect_err(|_| remove_copies(&segments))?;
