@@ -166,7 +166,7 @@ pub fn init(args: InitArgs) -> Result<()> {
                 d.segments.len(),
                 report.path.display()
             )?;
-            if d.shard + 1 == d.shards || d.shards == 1 {
+            if d.shard + 1 == d.shards {
                 writeln!(out, "when every shard is built: cg publish DIR.. (in the project)")?;
             }
         }

@@ -203,18 +203,15 @@ impl Contents {
         }
     }
 
-    /// Adds a later path range's: its counts and skipped files, and what its
-    /// walk found where this one has none.
-    pub fn add(&mut self, other: &Contents) {
+    /// Adds another path range's counts and skipped files (what a walk found
+    /// besides files is the caller's to set: it is the whole tree's).
+    pub fn add_counts(&mut self, other: &Contents) {
         self.files += other.files;
         self.lines += other.lines;
         self.types += other.types;
         self.methods += other.methods;
         self.source_bytes += other.source_bytes;
         self.graph = self.graph.plus(other.graph);
-        self.excluded_dirs.extend(other.excluded_dirs.iter().cloned());
-        self.unsupported.extend(other.unsupported.iter().map(|(k, v)| (k.clone(), *v)));
-        self.project_files.extend(other.project_files.iter().cloned());
         self.skipped.files.extend(other.skipped.files.iter().cloned());
         self.skipped.files.sort_by(|a, b| a.file.cmp(&b.file));
         self.skipped.more += other.skipped.more;

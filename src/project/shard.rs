@@ -143,7 +143,7 @@ fn read_descriptors(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, ShardDescriptor)>,
         names.sort();
         for name in names {
             let path = dir.join(&name);
-            let bytes = read_capped(&path, MAX_DESCRIPTOR_BYTES)?;
+            let bytes = crate::safe_fs::read_regular(&path, MAX_DESCRIPTOR_BYTES).map_err(io_err(&path))?;
             let d: ShardDescriptor = serde_json::from_slice(&bytes).map_err(|e| {
                 ProjectError::Shards(format!("{}: not a shard descriptor ({e}); build the shard again", path.display()))
             })?;
@@ -159,18 +159,6 @@ fn read_descriptors(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, ShardDescriptor)>,
         }
     }
     Ok(found)
-}
-
-/// A regular file's bytes (no symlink, no FIFO), at most `cap`.
-fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, ProjectError> {
-    use std::io::Read;
-    let file = crate::safe_fs::open_regular(path).map_err(io_err(path))?;
-    let mut bytes = Vec::new();
-    file.take(cap + 1).read_to_end(&mut bytes).map_err(io_err(path))?;
-    if bytes.len() as u64 > cap {
-        return Err(ProjectError::Shards(format!("{}: larger than {cap} bytes", path.display())));
-    }
-    Ok(bytes)
 }
 
 /// Checks that `found` is one whole set of shards of one tree, built by this
@@ -268,9 +256,9 @@ pub fn publish(root: &Path, dirs: &[PathBuf], options: &InitOptions) -> Result<P
     let walk = crate::extract::walk(&root, &first.config.walk_options()?).map_err(crate::index::BuildError::from)?;
     if hex(build_index::walk_fingerprint(&walk.files)) != first.walk {
         return Err(ProjectError::Shards(format!(
-                "{}: this tree's files differ from those the shards were built from (paths or sizes): publish where the shards' tree is, or build them again",
-                root.display()
-            ),));
+            "{}: this tree's files differ from those the shards were built from (paths or sizes): publish where the shards' tree is, or build them again",
+            root.display()
+        )));
     }
     let dir = root.join(DIR);
     let _lock = lock_for_writing(&dir, options.lock_wait)?;
@@ -293,7 +281,7 @@ pub fn publish(root: &Path, dirs: &[PathBuf], options: &InitOptions) -> Result<P
                 return Err(e);
             }
         }
-        contents.add(&d.contents);
+        contents.add_counts(&d.contents);
     }
     // What the walk found besides files is this walk's (equal to shard 0's, the
     // fingerprints being equal): the paths the summary and docs read come from
@@ -322,7 +310,7 @@ fn copy_segment(
         return Err(ProjectError::Shards(format!("{}: a segment's name must be a plain file name", s.file)));
     }
     let path = folder.join(&s.file);
-    let bytes = read_capped(&path, s.bytes).unwrap_or_default();
+    let bytes = crate::safe_fs::read_regular(&path, s.bytes).unwrap_or_default();
     if bytes.len() as u64 != s.bytes || hex(xxhash_rust::xxh3::xxh3_64(&bytes)) != s.xxh3 {
         return Err(ProjectError::Shards(format!(
             "{}: shard {}/{}'s segment is missing, damaged or incomplete ({} bytes read, {} described, or another hash): copy it again or build the shard again",

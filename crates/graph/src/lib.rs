@@ -506,7 +506,7 @@ pub fn qualified_name(language: Language, path: &str, scope: &str, d: &Def) -> S
         }
         // `App\Models\Invoice::make`: a namespace's own separator before the
         // members'.
-        Modules::Namespace(sep) if !scope.is_empty() && sep.to_string() != rules.member_separator => {
+        Modules::Namespace(sep) if !scope.is_empty() && rules.member_separator.chars().ne([sep]) => {
             let mut members: Vec<&str> = d.outer.split('.').filter(|o| !o.is_empty()).collect();
             members.extend(d.parent.as_deref());
             members.push(&d.name);

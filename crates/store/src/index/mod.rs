@@ -164,7 +164,8 @@ pub struct BuildSummary {
     pub timings: BuildTimings,
     /// Files, bytes and extraction time (summed over threads) per language.
     pub languages: BTreeMap<Language, LanguageStats>,
-    /// [`walk_fingerprint`] of the whole walk (all shards').
+    /// A shard's build: [`walk_fingerprint`] of the whole walk (all shards');
+    /// else 0.
     pub walk_fingerprint: u64,
 }
 
@@ -216,7 +217,7 @@ pub fn build(
     let walk = extract::walk(root, &options.walk)?;
     let mut summary = BuildSummary {
         walk_time: started.elapsed(),
-        walk_fingerprint: walk_fingerprint(&walk.files),
+        walk_fingerprint: options.shard.map_or(0, |_| walk_fingerprint(&walk.files)),
         ..Default::default()
     };
     if options.shard.is_none_or(|s| s.k == 0) {
