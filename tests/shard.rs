@@ -68,6 +68,12 @@ const QUESTIONS: &[&[&str]] = &[
     &["signatures", "--limit", "100", "--json"],
     &["signature", "go/store/store.go", "--json"],
     &["tree", "--depth", "5", "--json"],
+    // Ranked by statistics over the whole index, however it is split.
+    &["search", "add item to the store", "--json"],
+    &["search", "invoice total", "--json", "--limit", "20"],
+    &["search", "store add", "--files", "--json"],
+    &["search", "store", "--names", "--json"],
+    &["context", "the invoice total is wrong when an item is added to the store", "--json"],
 ];
 
 /// The answers of [`QUESTIONS`] and the index's counts, with the project's
@@ -238,4 +244,44 @@ fn publish_refuses_incomplete_mixed_damaged_or_foreign_shards() {
     assert!(publish(&[&dir("empty")]).contains("no shard descriptors"));
     let inside = root.join(".codegraph/shards");
     assert!(err(&root, &["init", "--shard", "0/1", "--out", inside.to_str().unwrap()]).contains("outside .codegraph"));
+}
+
+/// Symbol search and the context bundle rank by counts over the current
+/// files' definitions: an index updated (a file replaced, one added, one
+/// removed: their old versions' definitions still in the first segment until a
+/// compaction) answers as a fresh build of the same tree. They were summed per
+/// segment, superseded files included, and ranked differently.
+#[test]
+fn search_after_updates_ranks_as_a_fresh_build() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (updated, fresh) = (tmp.path().join("updated"), tmp.path().join("fresh"));
+    fixture(&updated);
+    fixture(&fresh);
+    ok(&updated, &["init"]);
+    let edit = |root: &Path| {
+        let store = root.join("python/shop/store.py");
+        let text = fs::read_to_string(&store).unwrap().replace("def flush(self)", "def flush_store_items(self)");
+        fs::write(&store, text + "\n\ndef add_store_item(store, item):\n    store.add(item)\n").unwrap();
+        fs::write(root.join("go/store/items.go"), "package store\n\nfunc AddItemTotal(n int) int { return n }\n")
+            .unwrap();
+        fs::remove_file(root.join("csharp/Invoice.cs")).unwrap();
+    };
+    edit(&updated);
+    ok(&updated, &["update"]);
+    edit(&fresh);
+    ok(&fresh, &["init"]);
+    let status: serde_json::Value = serde_json::from_str(&ok(&updated, &["status", "--json"])).unwrap();
+    assert!(status["statistics"]["segments"].as_u64().unwrap() > 1, "the update wrote a segment: {status}");
+    let questions: &[&[&str]] = &[
+        &["search", "add item to the store", "--json", "--limit", "30"],
+        &["search", "invoice total", "--json", "--limit", "30"],
+        &["search", "flush store items", "--json"],
+        &["search", "store add", "--files", "--json"],
+        &["context", "the invoice total is wrong when an item is added to the store", "--json"],
+    ];
+    for q in questions {
+        let (u, f) = (ok(&updated, q), ok(&fresh, q));
+        assert!(u.contains("\"score\"") || q[0] == "context", "{q:?} finds something: {u}");
+        assert_eq!(u.replace(updated.to_str().unwrap(), "ROOT"), f.replace(fresh.to_str().unwrap(), "ROOT"), "{q:?}");
+    }
 }

@@ -494,8 +494,9 @@ pub fn search(args: SearchArgs) -> Result<()> {
                 writeln!(out, "    copies: {}{more}", shown_d.join(", "))?;
             }
         }
-        if found.hits.len() == args.limit && found.names_matched > 0 {
-            eprintln!("cg: {} names matched; best {} shown (--limit for more)", found.names_matched, args.limit);
+        let holding = found.definitions_holding.iter().copied().max().unwrap_or(0);
+        if found.hits.len() == args.limit && holding > args.limit as u64 {
+            eprintln!("cg: more definitions hold these words; best {} shown (--limit for more)", args.limit);
         }
     }
     if found.hits.is_empty() {

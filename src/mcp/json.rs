@@ -537,7 +537,8 @@ pub mod graph {
                 v
             })
             .collect();
-        let mut v = json!({"query": query, "mode": found.mode, "subwords": found.subwords, "names_matched": found.names_matched, "results": results});
+        let mut v = json!({"query": query, "mode": found.mode, "subwords": found.subwords, "definitions_holding": found.definitions_holding, "results": results});
+
         if let Some(s) = &found.semantic {
             v["vectors_compared"] = json!(s.rows);
             if s.transformer_rows > 0 {

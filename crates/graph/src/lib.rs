@@ -780,6 +780,8 @@ pub(crate) struct Kept {
     pub(crate) file_cache: FileCache,
     /// Every file's import targets, once a question needed many.
     pub(crate) import_graph: std::sync::Mutex<Option<Arc<ops::ImportGraph>>>,
+    /// The superseded files' definitions, which the segments' counts hold.
+    pub(crate) dead_definitions: std::sync::OnceLock<Arc<search::DeadDefinitions>>,
 }
 
 /// The definitions of common names, kept by the opened index: a name of

@@ -4,7 +4,9 @@
 //! The text splits into subwords (as identifiers split: `getUserById` → get,
 //! user, by, id; spaces and punctuation separate too). A definition's name is
 //! scored by BM25 over its subwords, each query subword weighted by its
-//! inverse frequency among the index's definition names; the name spelled as the
+//! inverse frequency among the current files' definitions (counts each segment
+//! stores, less the superseded files': the same however the index is split into
+//! segments, after updates as after a fresh build); the name spelled as the
 //! whole query (`hexStringToColor` for "hex string to color") earns a bonus.
 //! Candidates come from the subword index (`snapshot/subwords.rs`) and the
 //! term dictionary (a name that is one subword whole), merged by variant id;
@@ -17,6 +19,7 @@
 //! after the others.
 
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -25,6 +28,8 @@ use super::{Def, Graph, GraphError};
 use crate::extract::words::subwords;
 use crate::lang::Language;
 use crate::snapshot::defs::{DefEntry, StringIds};
+use crate::snapshot::structure::ArchivedFileStructure;
+use crate::snapshot::subwords::name_subwords;
 use crate::snapshot::{fold, Segment, SnapshotError, VariantRec};
 
 /// BM25's term-frequency saturation and length normalization.
@@ -108,8 +113,12 @@ pub struct SymbolSearch {
     /// The query's subwords, folded, as searched.
     pub subwords: Vec<String>,
     pub hits: Vec<SymbolHit>,
+    /// Per subword (in the order of `subwords`), the current files'
+    /// definitions whose names hold it.
+    pub definitions_holding: Vec<u64>,
     /// Definition names that hold at least one of the subwords, counted per
     /// segment (a name in two segments counts twice).
+    #[serde(skip)]
     pub names_matched: usize,
     /// Names whose exact score was computed (the others could not reach the
     /// best: a measure of the pruning); a name in two segments counts twice.
@@ -141,7 +150,22 @@ struct Group {
 /// A definition's file as ranked: its path, language and what it adds.
 type FileRank<'a> = (&'a str, Language, f64);
 
-/// A query subword: its inverse document frequency over definition names.
+/// The definitions of the superseded files of an opened index (those of
+/// files an update replaced or removed, until a compaction), which the
+/// segments' counts hold: what [`Graph::search`] takes away from them.
+#[derive(Default)]
+pub struct DeadDefinitions {
+    total: u64,
+    by_subword: FxHashMap<String, u64>,
+}
+
+impl DeadDefinitions {
+    fn of(&self, subword: &str) -> u64 {
+        self.by_subword.get(subword).copied().unwrap_or(0)
+    }
+}
+
+/// A query subword: its inverse document frequency over the definitions.
 struct Word {
     text: String,
     idf: f64,
@@ -149,6 +173,50 @@ struct Word {
 }
 
 impl Graph<'_> {
+    /// [`DeadDefinitions`] of the opened index, read once: the superseded
+    /// files' archives, each definition counted as the segment writer counts
+    /// it (`SubwordWriter::add_definitions`).
+    fn dead_definitions(&self) -> Result<Arc<DeadDefinitions>, SnapshotError> {
+        if let Some(d) = self.kept.dead_definitions.get() {
+            return Ok(d.clone());
+        }
+        let mut dead = DeadDefinitions::default();
+        for (si, seg) in self.index.segments.iter().enumerate() {
+            let Some(set) = self.index.superseded.get(si) else { continue };
+            for slot in set.iter() {
+                let rec = seg.slot(slot)?;
+                if rec.part != 0 || rec.structure.len == 0 {
+                    continue;
+                }
+                let names = seg.with_archive(rec.structure, |bytes| {
+                    let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
+                    let types = s.types.iter().map(|t| t.name.as_str());
+                    let methods = s.methods.iter().map(|m| m.name.as_str());
+                    let properties = s.properties.iter().map(|p| p.name.as_str());
+                    Some(types.chain(methods).chain(properties).map(str::to_string).collect::<Vec<_>>())
+                })?;
+                let names = names.ok_or_else(|| seg.corrupt("structure archive invalid"))?;
+                for name in names {
+                    dead.total += 1;
+                    // As the search counts it: under each subword, and under
+                    // its fold when spelled whole and a term of its segment.
+                    let folded = fold(&name);
+                    if spelled_whole(&name, &folded)
+                        && whole_word_variants(seg, &folded)?
+                            .iter()
+                            .any(|(_, v)| seg.str_at(v.term).ok() == Some(&name))
+                    {
+                        *dead.by_subword.entry(folded).or_default() += 1;
+                    }
+                    for part in name_subwords(&name) {
+                        *dead.by_subword.entry(part).or_default() += 1;
+                    }
+                }
+            }
+        }
+        Ok(self.kept.dead_definitions.get_or_init(|| Arc::new(dead)).clone())
+    }
+
     /// Definitions whose names hold the subwords of `text`, best first, at most
     /// `limit`.
     pub fn search(&self, text: &str, limit: usize) -> Result<SymbolSearch, GraphError> {
@@ -164,23 +232,35 @@ impl Graph<'_> {
         }
         let whole: String = texts.concat();
         let segments = &self.index.segments;
-        let mut names_total = 0u64;
+        // Documents: the current files' definitions (each segment counts its
+        // own, superseded files' included: those are taken away).
+        let dead = self.dead_definitions()?;
+        let mut definitions = 0u64;
         for seg in segments {
-            names_total += seg.definition_names()?;
+            definitions += seg.definitions_total();
         }
-        // Document frequencies: the definition names holding each subword.
+        let definitions = definitions.saturating_sub(dead.total);
+        // Document frequencies: the definitions whose names hold each subword.
         let mut words: Vec<Word> = Vec::with_capacity(texts.len());
         for t in &texts {
             let mut df = 0u64;
             for seg in segments {
                 if let Some(list) = seg.subword_list(t)? {
-                    df += list.defs as u64;
+                    df += list.definitions;
                 }
+                // And the names spelled as the word whole
+                // (`hexStringToColor` for `hexstringtocolor`), which the
+                // lists count under their subwords only.
                 for (_, v) in whole_word_variants(seg, t)? {
-                    df += (seg.definition_count(seg.str_at(v.term)?)? > 0) as u64;
+                    let name = seg.str_at(v.term)?;
+                    if spelled_whole(name, t) {
+                        df += seg.definition_count(name)? as u64;
+                    }
                 }
             }
-            let (n, d) = (names_total as f64, df as f64);
+            let df = df.saturating_sub(dead.of(t));
+            let (n, d) = (definitions as f64, df as f64);
+
             let idf = (1.0 + (n - d + 0.5) / (d + 0.5)).ln();
             words.push(Word { text: t.clone(), idf, df });
         }
@@ -368,8 +448,10 @@ impl Graph<'_> {
             .collect::<Result<_, SnapshotError>>()?;
         Ok(SymbolSearch {
             subwords: texts,
+            definitions_holding: words.iter().map(|w| w.df).collect(),
             hits,
             names_matched,
+
             names_scored: queue.scored,
             semantic: None,
             mode: super::SearchMode::Lexical,
@@ -597,6 +679,13 @@ fn folded<'a>(part: &'a str, buf: &'a mut [u8; 64]) -> std::borrow::Cow<'a, str>
 }
 
 /// The variants of a segment that are `subword` whole (its fold's), with ids.
+/// Whether `name`, whose fold is `word`, is a name the subword lists do not
+/// count under `word` (`hexStringToColor` under `hexstringtocolor`; `User`
+/// is counted under `user`, its one subword).
+fn spelled_whole(name: &str, word: &str) -> bool {
+    !name_subwords(name).iter().any(|p| p == word)
+}
+
 fn whole_word_variants(seg: &Segment, subword: &str) -> Result<Vec<(u32, VariantRec)>, SnapshotError> {
     let Some(id) = seg.term_fst()?.get(subword) else { return Ok(Vec::new()) };
     let f = seg.fold(id as u32)?;

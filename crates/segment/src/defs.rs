@@ -297,6 +297,20 @@ impl DefTableWriter {
         self.rows.iter().map(|(name, _)| &**name).collect()
     }
 
+    /// Each name of the definitions added so far, with how many there are.
+    pub fn name_counts(&self) -> rustc_hash::FxHashMap<&str, u64> {
+        let mut counts = rustc_hash::FxHashMap::default();
+        for (name, _) in &self.rows {
+            *counts.entry(&**name).or_default() += 1;
+        }
+        counts
+    }
+
+    /// How many definitions were added.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
     /// The `def fst`, `defs` and `def strings` sections, and the `relation
     /// fst` and `relations` sections.
     pub fn finish(mut self) -> DefSections {

@@ -41,7 +41,7 @@ pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// `format/README.md`'s changelog, with any change to the layout or to what
 /// extraction records (an index of older facts would otherwise mix them with
 /// newer ones as files are updated).
-pub const FORMAT_VERSION: u32 = 25;
+pub const FORMAT_VERSION: u32 = 26;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;

@@ -33,6 +33,9 @@ pub struct Segment {
     pub file_count: u32,
     pub line_count: u64,
     pub occurrence_count: u64,
+    /// The header's count of definitions (see [`Segment::definitions_total`]).
+    definitions_total: u64,
+
     term_fst_checked: OnceLock<Option<&'static str>>,
     grams_checked: OnceLock<Option<&'static str>>,
     defs_checked: OnceLock<Option<&'static str>>,
@@ -198,6 +201,7 @@ impl Segment {
         let header = |off| u32_at(b, off).unwrap_or(0);
         let (slot_count, fold_count, variant_count, file_count) = (header(16), header(20), header(24), header(28));
         let (line_count, occurrence_count) = (u64_at(b, 32).unwrap_or(0), u64_at(b, 40).unwrap_or(0));
+        let definitions_total = u64_at(b, 56).unwrap_or(0);
         let segment = Segment {
             slot_count,
             fold_count,
@@ -205,7 +209,9 @@ impl Segment {
             file_count,
             line_count,
             occurrence_count,
+            definitions_total,
             path,
+
             sections,
             checksums,
             term_fst_checked: OnceLock::new(),
@@ -383,6 +389,12 @@ impl Segment {
     /// How many definitions of this segment are named `name` (exactly).
     pub fn definition_count(&self, name: &str) -> Result<usize, SnapshotError> {
         Ok(self.def_group(name)?.1)
+    }
+
+    /// How many definitions the segment holds (its files', superseded ones
+    /// included).
+    pub fn definitions_total(&self) -> u64 {
+        self.definitions_total
     }
 
     /// How many distinct names the segment's definitions have.
@@ -1057,10 +1069,15 @@ impl Segment {
         let defs = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
         defs.as_fst().verify().map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
         let mut names = defs.stream();
+        let mut total = 0u64;
         while let Some((name, _)) = fst::Streamer::next(&mut names) {
             let name = std::str::from_utf8(name).map_err(|_| self.corrupt("definition name not UTF-8"))?;
-            self.definitions(name)?;
+            total += self.definitions(name)?.len() as u64;
         }
+        if total != self.definitions_total {
+            return Err(self.corrupt("the header's count of definitions is not the table's"));
+        }
+
         // The relation sections: their fst, and every group decodes.
         let sections = [Section::RelationFst, Section::Relations, Section::DefStrings];
         self.checked(&self.relations_checked, &sections)?;

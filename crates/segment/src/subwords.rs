@@ -16,11 +16,28 @@ use crate::extract::words::subwords;
 /// Subword counts above this are stored as 0 ("split the name to know").
 pub const MAX_PARTS: u32 = 15;
 
+/// The distinct subwords of a name, folded (lower case), in order: what a
+/// name is listed under, and what its definitions count towards.
+pub fn name_subwords(name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in subwords(name) {
+        let part = super::fold(part);
+        if !out.contains(&part) {
+            out.push(part);
+        }
+    }
+    out
+}
+
 /// Collects the lists while a segment's variants are written, in id order.
 #[derive(Default)]
 pub struct SubwordWriter {
     /// Per subword, `id << 1 | is_def` of the variants holding it.
     lists: FxHashMap<Box<str>, Vec<u32>>,
+    /// Per subword, the segment's definitions whose names hold it (a name
+    /// that is the subword whole included): the document frequency of a
+    /// symbol search, additive over segments.
+    definitions: FxHashMap<Box<str>, u64>,
     /// Per variant id, its number of subwords as stored (1..=[`MAX_PARTS`],
     /// 0 for more).
     parts: Vec<u8>,
@@ -41,6 +58,7 @@ impl SubwordWriter {
                 self.scratch.push(part);
             }
         }
+
         if self.scratch.len() == 1 && self.scratch[0] == key {
             return;
         }
@@ -60,8 +78,22 @@ impl SubwordWriter {
         }
     }
 
+    /// Counts `count` definitions named `name` under each of its subwords.
+    pub fn add_definitions(&mut self, name: &str, count: u64) {
+        for part in name_subwords(name) {
+            *self.definitions.entry(part.into_boxed_str()).or_default() += count;
+        }
+    }
+
     /// The `subword fst` and `subwords` sections.
-    pub fn finish(self) -> (Vec<u8>, Vec<u8>) {
+    pub fn finish(mut self) -> (Vec<u8>, Vec<u8>) {
+        // A subword only definitions' names hold whole (`User`) has a list
+        // too, of no variants, for its count of definitions.
+        for key in self.definitions.keys() {
+            if !self.lists.contains_key(key) {
+                self.lists.insert(key.clone(), Vec::new());
+            }
+        }
         let mut lists: Vec<(Box<str>, Vec<u32>)> = self.lists.into_iter().collect();
         lists.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut builder = fst::MapBuilder::memory();
@@ -70,6 +102,8 @@ impl SubwordWriter {
             builder.insert(subword.as_bytes(), bytes.len() as u64).expect("subwords sorted and distinct");
             put_varint(&mut bytes, values.len() as u64);
             put_varint(&mut bytes, values.iter().filter(|v| *v & 1 == 1).count() as u64);
+            put_varint(&mut bytes, self.definitions.remove(&**subword).unwrap_or(0));
+
             let mut prev = 0u64;
             for (i, &v) in values.iter().enumerate() {
                 let parts = self.parts.get((v >> 1) as usize).copied().unwrap_or(0) as u64;
@@ -88,6 +122,9 @@ impl SubwordWriter {
 pub struct SubwordList<'a> {
     pub count: u32,
     pub defs: u32,
+    /// The segment's definitions whose names hold the subword (see
+    /// [`SubwordWriter::add_definitions`]).
+    pub definitions: u64,
     bytes: &'a [u8],
     at: usize,
 }
@@ -98,7 +135,8 @@ impl<'a> SubwordList<'a> {
         let mut at = offset;
         let count = u32::try_from(get_varint(section, &mut at)?).ok()?;
         let defs = u32::try_from(get_varint(section, &mut at)?).ok()?;
-        (defs <= count).then_some(SubwordList { count, defs, bytes: section, at })
+        let definitions = get_varint(section, &mut at)?;
+        (defs <= count).then_some(SubwordList { count, defs, definitions, bytes: section, at })
     }
 
     /// Appends to `out` the entries that name definitions, in id order, each
@@ -183,6 +221,9 @@ mod tests {
         SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().def_ids(4, &mut defs).unwrap();
         assert_eq!(defs, [4, 3 << 4 | 1]);
         assert!(map.get("getuserbyid").is_none());
+        // No definitions counted: every list's count is 0.
+        assert_eq!(SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().definitions, 0);
+
         // Ids past the segment's variants are malformed.
         assert!(SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().entries(3).is_none());
         // More than 15 subwords are stored as 0 (split to count them).
@@ -195,5 +236,33 @@ mod tests {
         let mut defs = Vec::new();
         SubwordList::at(&bytes, map.get("a").unwrap() as usize).unwrap().def_ids(2, &mut defs).unwrap();
         assert_eq!(defs, [15, 1 << 4]);
+    }
+}
+
+#[cfg(test)]
+mod definition_counts {
+    use super::*;
+
+    /// Each list counts the definitions whose names hold its subword, a name
+    /// that is the subword whole included (with a list of no variants when no
+    /// compound term holds it).
+    #[test]
+    fn lists_count_the_definitions_whose_names_hold_their_subword() {
+        let mut w = SubwordWriter::default();
+        w.add(0, "getUserById", "getuserbyid", true);
+        w.add(1, "userName", "username", false);
+        w.add_definitions("getUserById", 3);
+        w.add_definitions("User", 2);
+        w.add_definitions("user_user", 1);
+        w.add_definitions("Order", 4);
+        let (fst, bytes) = w.finish();
+        let map = fst::Map::new(fst).unwrap();
+        let list = |s: &str| SubwordList::at(&bytes, map.get(s).unwrap() as usize).unwrap();
+        assert_eq!(list("user").definitions, 3 + 2 + 1);
+        assert_eq!(list("get").definitions, 3);
+        assert_eq!(list("name").definitions, 0);
+        assert_eq!((list("order").count, list("order").defs, list("order").definitions), (0, 0, 4));
+        assert_eq!(list("order").entries(2).unwrap(), vec![]);
+        assert_eq!(name_subwords("user_User_id"), ["user", "id"]);
     }
 }

@@ -344,6 +344,10 @@ impl SegmentWriter {
             let names = defs.names();
             variants.par_iter().map(|v| names.contains(&*v.term)).collect()
         };
+        let definitions = defs.len() as u64;
+        // Owned: `defs` goes to its own task below.
+        let name_counts: Vec<(Box<str>, u64)> =
+            defs.name_counts().into_iter().map(|(name, count)| (name.into(), count)).collect();
 
         let mut terms_out = None;
         let mut term_fst = Vec::new();
@@ -371,6 +375,10 @@ impl SegmentWriter {
                         w.add(i as u32, &variants[i].term, key, is_def[i]);
                     }
                 }
+                for (name, count) in &name_counts {
+                    w.add_definitions(name, *count);
+                }
+
                 subwords_out = Some(w.finish());
             });
             s.spawn(|_| def_sections = Some(defs.finish()));
@@ -455,6 +463,8 @@ impl SegmentWriter {
         put_u64(&mut out, lines);
         put_u64(&mut out, occurrences);
         out.resize(HEADER_LEN, 0);
+        out[56..64].copy_from_slice(&definitions.to_le_bytes());
+
         let mut offset = align16(table_end);
         for (kind, bytes) in &sections {
             put_u32(&mut out, *kind as u32);
