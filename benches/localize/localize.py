@@ -89,6 +89,7 @@ def main():
     ap.add_argument("--tasks", default=os.path.join(HERE, "tasks.jsonl"))
     ap.add_argument("--half", choices=["a", "b"])
     ap.add_argument("--keep-index", action="store_true")
+    ap.add_argument("--per-task", help="append each task's answers (JSON lines) to this file")
     ap.add_argument("--search-files", action="store_true",
                     help="rank files with `cg search --files` (default: the files of the definitions `cg search` lists)")
     a = ap.parse_args()
@@ -135,6 +136,13 @@ def main():
             c["bm25_n_any"] += bool(gold & set(b[:n])); c["bm25_n_all"] += gold <= set(b[:n])
             c["search10_any"] += bool(gold & set(srch[:10])); c["bm25_10_any"] += bool(gold & set(b[:10]))
             c["search5_any"] += bool(gold & set(srch[:5])); c["bm25_5_any"] += bool(gold & set(b[:5]))
+            if a.per_task:
+                with open(a.per_task, "a") as out:
+                    out.write(json.dumps({"corpus": name, "patch": t["patch"], "ctx_any": bool(gold & set(ctx)),
+                                          "ctx_all": gold <= set(ctx), "search5": bool(gold & set(srch[:5])),
+                                          "search10": bool(gold & set(srch[:10])), "context": ctx,
+                                          "search": srch[:10], "gold": sorted(gold)}) + "\n")
+
         tot.update(c)
         k = c["tasks"]
         print(f"{name}: {k} tasks, init {init_s:.0f}s; context any {c['ctx_any']}/{k} all {c['ctx_all']}/{k} "

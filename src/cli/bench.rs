@@ -1028,7 +1028,8 @@ fn sample_subwords(index: &Index, n: usize, seed: u64) -> Result<Vec<String>> {
     while let Some((k, _)) = stream.next() {
         if let Ok(k) = std::str::from_utf8(k) {
             if k.chars().count() >= 3 && !k.bytes().all(|b| b.is_ascii_digit()) {
-                if let Some(list) = seg.subword_list(k)? {
+                // (A list of no terms only counts definitions named as the subword.)
+                if let Some(list) = seg.subword_list(k)?.filter(|l| l.count > 0) {
                     all.push((list.count, k.to_string()));
                 }
             }

@@ -230,11 +230,21 @@ impl Graph<'_> {
             }
             for k in keys {
                 if let Some(list) = seg.subword_list(&k)? {
-                    *found.entry(k).or_default() += list.defs as u64;
+                    *found.entry(k).or_default() += list.definitions;
                 }
             }
         }
-        let mut ranked: Vec<(String, u64)> = found.into_iter().filter(|(_, d)| *d > 0).collect();
+        // Counted as the words search counts (the same however the index is
+        // split into segments).
+        let dead = self.dead_definitions()?;
+        let mut ranked: Vec<(String, u64)> = found
+            .into_iter()
+            .map(|(k, d)| {
+                let d = d.saturating_sub(dead.of(&k));
+                (k, d)
+            })
+            .filter(|(_, d)| *d > 0)
+            .collect();
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Ok(ranked.into_iter().take(COMPLETIONS).map(|(k, _)| k).collect())
     }

@@ -160,7 +160,7 @@ pub struct DeadDefinitions {
 }
 
 impl DeadDefinitions {
-    fn of(&self, subword: &str) -> u64 {
+    pub(crate) fn of(&self, subword: &str) -> u64 {
         self.by_subword.get(subword).copied().unwrap_or(0)
     }
 }
@@ -176,7 +176,7 @@ impl Graph<'_> {
     /// [`DeadDefinitions`] of the opened index, read once: the superseded
     /// files' archives, each definition counted as the segment writer counts
     /// it (`SubwordWriter::add_definitions`).
-    fn dead_definitions(&self) -> Result<Arc<DeadDefinitions>, SnapshotError> {
+    pub(crate) fn dead_definitions(&self) -> Result<Arc<DeadDefinitions>, SnapshotError> {
         if let Some(d) = self.kept.dead_definitions.get() {
             return Ok(d.clone());
         }
@@ -259,8 +259,8 @@ impl Graph<'_> {
                 }
             }
             let df = df.saturating_sub(dead.of(t));
-            let (n, d) = (definitions as f64, df as f64);
 
+            let (n, d) = (definitions as f64, df as f64);
             let idf = (1.0 + (n - d + 0.5) / (d + 0.5)).ln();
             words.push(Word { text: t.clone(), idf, df });
         }
@@ -451,7 +451,6 @@ impl Graph<'_> {
             definitions_holding: words.iter().map(|w| w.df).collect(),
             hits,
             names_matched,
-
             names_scored: queue.scored,
             semantic: None,
             mode: super::SearchMode::Lexical,

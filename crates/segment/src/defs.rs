@@ -307,7 +307,7 @@ impl DefTableWriter {
     }
 
     /// How many definitions were added.
-    pub fn len(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.rows.len()
     }
 

@@ -35,7 +35,6 @@ pub struct Segment {
     pub occurrence_count: u64,
     /// The header's count of definitions (see [`Segment::definitions_total`]).
     definitions_total: u64,
-
     term_fst_checked: OnceLock<Option<&'static str>>,
     grams_checked: OnceLock<Option<&'static str>>,
     defs_checked: OnceLock<Option<&'static str>>,
@@ -211,7 +210,6 @@ impl Segment {
             occurrence_count,
             definitions_total,
             path,
-
             sections,
             checksums,
             term_fst_checked: OnceLock::new(),
@@ -1077,7 +1075,6 @@ impl Segment {
         if total != self.definitions_total {
             return Err(self.corrupt("the header's count of definitions is not the table's"));
         }
-
         // The relation sections: their fst, and every group decodes.
         let sections = [Section::RelationFst, Section::Relations, Section::DefStrings];
         self.checked(&self.relations_checked, &sections)?;

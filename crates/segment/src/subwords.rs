@@ -58,7 +58,6 @@ impl SubwordWriter {
                 self.scratch.push(part);
             }
         }
-
         if self.scratch.len() == 1 && self.scratch[0] == key {
             return;
         }
@@ -103,7 +102,6 @@ impl SubwordWriter {
             put_varint(&mut bytes, values.len() as u64);
             put_varint(&mut bytes, values.iter().filter(|v| *v & 1 == 1).count() as u64);
             put_varint(&mut bytes, self.definitions.remove(&**subword).unwrap_or(0));
-
             let mut prev = 0u64;
             for (i, &v) in values.iter().enumerate() {
                 let parts = self.parts.get((v >> 1) as usize).copied().unwrap_or(0) as u64;
@@ -223,7 +221,6 @@ mod tests {
         assert!(map.get("getuserbyid").is_none());
         // No definitions counted: every list's count is 0.
         assert_eq!(SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().definitions, 0);
-
         // Ids past the segment's variants are malformed.
         assert!(SubwordList::at(&bytes, map.get("user").unwrap() as usize).unwrap().entries(3).is_none());
         // More than 15 subwords are stored as 0 (split to count them).

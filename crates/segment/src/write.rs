@@ -344,7 +344,7 @@ impl SegmentWriter {
             let names = defs.names();
             variants.par_iter().map(|v| names.contains(&*v.term)).collect()
         };
-        let definitions = defs.len() as u64;
+        let definitions = defs.count() as u64;
         // Owned: `defs` goes to its own task below.
         let name_counts: Vec<(Box<str>, u64)> =
             defs.name_counts().into_iter().map(|(name, count)| (name.into(), count)).collect();
