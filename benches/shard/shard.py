@@ -5,7 +5,8 @@ Usage: shard.py CG TREE [N ...]   (default N: 1 2 4)
 
 Builds TREE's index with `cg init` (timed), asks a fixed list of questions
 (term queries, refs, callers, callees, hierarchy, impact, signatures, symbol
-cards: names sampled from the index's own definitions), then for each N builds
+cards, symbol and file search, the symbol picker, context bundles: names
+sampled from the index's own definitions), then for each N builds
 N shards as N concurrent processes (`cg init --shard K/N --out DIR --threads
 T`, T = max(1, cores / N)), publishes them (`cg publish`), asks the same
 questions and compares every answer byte for byte (the generation number and
@@ -45,6 +46,12 @@ def questions():
         qs += [["hierarchy", n, "--json"], ["impact", n, "--depth", "2", "--json"], ["symbol", n, "--json"]]
     for f in files[::50][:40]:
         qs.append(["signature", f, "--json"])
+    # Ranked answers: the sampled names as words (`getPodSpec` -> "get pod spec").
+    for n in names[:20]:
+        text = " ".join(re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", n)) or n
+        qs += [["search", text, "--json"], ["search", text, "--files", "--json"], ["search", text, "--names", "--json"]]
+    for n in names[:5]:
+        qs.append(["context", "fix the handling of " + n + " when it fails", "--json"])
     return qs
 
 
