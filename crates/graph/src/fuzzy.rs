@@ -230,7 +230,8 @@ impl Graph<'_> {
             }
             for k in keys {
                 if let Some(list) = seg.subword_list(&k)? {
-                    *found.entry(k).or_default() += list.definitions;
+                    let d = found.entry(k).or_default();
+                    *d = d.saturating_add(list.definitions);
                 }
             }
         }

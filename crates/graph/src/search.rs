@@ -237,7 +237,7 @@ impl Graph<'_> {
         let dead = self.dead_definitions()?;
         let mut definitions = 0u64;
         for seg in segments {
-            definitions += seg.definitions_total();
+            definitions = definitions.saturating_add(seg.definitions_total());
         }
         let definitions = definitions.saturating_sub(dead.total);
         // Document frequencies: the definitions whose names hold each subword.
@@ -246,7 +246,7 @@ impl Graph<'_> {
             let mut df = 0u64;
             for seg in segments {
                 if let Some(list) = seg.subword_list(t)? {
-                    df += list.definitions;
+                    df = df.saturating_add(list.definitions);
                 }
                 // And the names spelled as the word whole
                 // (`hexStringToColor` for `hexstringtocolor`), which the
@@ -254,7 +254,7 @@ impl Graph<'_> {
                 for (_, v) in whole_word_variants(seg, t)? {
                     let name = seg.str_at(v.term)?;
                     if spelled_whole(name, t) {
-                        df += seg.definition_count(name)? as u64;
+                        df = df.saturating_add(seg.definition_count(name)? as u64);
                     }
                 }
             }
