@@ -241,7 +241,7 @@ impl Graph<'_> {
         let mut ranked: Vec<(String, u64)> = found
             .into_iter()
             .map(|(k, d)| {
-                let d = d.saturating_sub(dead.of(&k));
+                let d = d.saturating_sub(dead.listed(&k));
                 (k, d)
             })
             .filter(|(_, d)| *d > 0)

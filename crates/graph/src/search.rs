@@ -156,12 +156,23 @@ type FileRank<'a> = (&'a str, Language, f64);
 #[derive(Default)]
 pub struct DeadDefinitions {
     total: u64,
+    /// As the subword lists count them.
     by_subword: FxHashMap<String, u64>,
+    /// Named as a word whole (`hexStringToColor` under `hexstringtocolor`),
+    /// as the term dictionary finds them.
+    by_whole_word: FxHashMap<String, u64>,
 }
 
 impl DeadDefinitions {
-    pub(crate) fn of(&self, subword: &str) -> u64 {
+    /// Those the subword lists of `subword` count.
+    pub(crate) fn listed(&self, subword: &str) -> u64 {
         self.by_subword.get(subword).copied().unwrap_or(0)
+    }
+
+    /// Those a symbol search counts for `word`: listed under it, or named as
+    /// it whole.
+    fn of(&self, word: &str) -> u64 {
+        self.listed(word).saturating_add(self.by_whole_word.get(word).copied().unwrap_or(0))
     }
 }
 
@@ -206,7 +217,7 @@ impl Graph<'_> {
                             .iter()
                             .any(|(_, v)| seg.str_at(v.term).ok() == Some(&name))
                     {
-                        *dead.by_subword.entry(folded).or_default() += 1;
+                        *dead.by_whole_word.entry(folded).or_default() += 1;
                     }
                     for part in name_subwords(&name) {
                         *dead.by_subword.entry(part).or_default() += 1;
