@@ -538,7 +538,6 @@ pub mod graph {
             })
             .collect();
         let mut v = json!({"query": query, "mode": found.mode, "subwords": found.subwords, "definitions_holding": found.definitions_holding, "results": results});
-
         if let Some(s) = &found.semantic {
             v["vectors_compared"] = json!(s.rows);
             if s.transformer_rows > 0 {

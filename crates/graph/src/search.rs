@@ -116,10 +116,6 @@ pub struct SymbolSearch {
     /// Per subword (in the order of `subwords`), the current files'
     /// definitions whose names hold it.
     pub definitions_holding: Vec<u64>,
-    /// Definition names that hold at least one of the subwords, counted per
-    /// segment (a name in two segments counts twice).
-    #[serde(skip)]
-    pub names_matched: usize,
     /// Names whose exact score was computed (the others could not reach the
     /// best: a measure of the pruning); a name in two segments counts twice.
     #[serde(skip)]
@@ -270,7 +266,6 @@ impl Graph<'_> {
                 }
             }
             let df = df.saturating_sub(dead.of(t));
-
             let (n, d) = (definitions as f64, df as f64);
             let idf = (1.0 + (n - d + 0.5) / (d + 0.5)).ln();
             words.push(Word { text: t.clone(), idf, df });
@@ -288,7 +283,6 @@ impl Graph<'_> {
         let mut table: Vec<u32> = if direct { vec![u32::MAX; 1 << (words.len() + 4)] } else { Vec::new() };
         let mut bucket_of: FxHashMap<u32, u32> = FxHashMap::default();
         let mut groups: Vec<Group> = Vec::new();
-        let mut names_matched = 0usize;
         let mut lists: Vec<(u32, Vec<u64>)> = Vec::new(); // (mask bit, id << 4 | parts)
         for (si, seg) in segments.iter().enumerate() {
             lists.clear();
@@ -327,7 +321,6 @@ impl Graph<'_> {
                     groups.push(Group { bound: 0.0, mask, parts, exact: false, members: Vec::new() });
                 }
                 groups[*slot as usize].members.push((si as u32, id));
-                names_matched += 1;
             };
             merge_masks(&lists, |entry, mask| add(mask, entry));
             // A name spelled as the whole query in one word (`hexstringtocolor`)
@@ -461,7 +454,6 @@ impl Graph<'_> {
             subwords: texts,
             definitions_holding: words.iter().map(|w| w.df).collect(),
             hits,
-            names_matched,
             names_scored: queue.scored,
             semantic: None,
             mode: super::SearchMode::Lexical,
@@ -688,7 +680,6 @@ fn folded<'a>(part: &'a str, buf: &'a mut [u8; 64]) -> std::borrow::Cow<'a, str>
     }
 }
 
-/// The variants of a segment that are `subword` whole (its fold's), with ids.
 /// Whether `name`, whose fold is `word`, is a name the subword lists do not
 /// count under `word` (`hexStringToColor` under `hexstringtocolor`; `User`
 /// is counted under `user`, its one subword).
@@ -696,6 +687,7 @@ fn spelled_whole(name: &str, word: &str) -> bool {
     !name_subwords(name).iter().any(|p| p == word)
 }
 
+/// The variants of a segment that are `subword` whole (its fold's), with ids.
 fn whole_word_variants(seg: &Segment, subword: &str) -> Result<Vec<(u32, VariantRec)>, SnapshotError> {
     let Some(id) = seg.term_fst()?.get(subword) else { return Ok(Vec::new()) };
     let f = seg.fold(id as u32)?;

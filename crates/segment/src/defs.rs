@@ -292,11 +292,6 @@ impl DefTableWriter {
         }
     }
 
-    /// The names of the definitions added so far.
-    pub fn names(&self) -> rustc_hash::FxHashSet<&str> {
-        self.rows.iter().map(|(name, _)| &**name).collect()
-    }
-
     /// Each name of the definitions added so far, with how many there are.
     pub fn name_counts(&self) -> rustc_hash::FxHashMap<&str, u64> {
         let mut counts = rustc_hash::FxHashMap::default();
@@ -304,11 +299,6 @@ impl DefTableWriter {
             *counts.entry(&**name).or_default() += 1;
         }
         counts
-    }
-
-    /// How many definitions were added.
-    pub fn count(&self) -> usize {
-        self.rows.len()
     }
 
     /// The `def fst`, `defs` and `def strings` sections, and the `relation

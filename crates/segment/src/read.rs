@@ -395,13 +395,6 @@ impl Segment {
         self.definitions_total
     }
 
-    /// How many distinct names the segment's definitions have.
-    pub fn definition_names(&self) -> Result<u64, SnapshotError> {
-        self.checked(&self.defs_checked, &[Section::DefFst, Section::Defs, Section::DefStrings])?;
-        let map = fst::Map::new(self.section(Section::DefFst)).map_err(|e| self.corrupt(&format!("def fst: {e}")))?;
-        Ok(map.len() as u64)
-    }
-
     /// The definitions named `name` (exactly), in slot and index order.
     pub fn definitions(&self, name: &str) -> Result<Vec<super::defs::DefEntry>, SnapshotError> {
         let (offset, count) = self.def_group(name)?;

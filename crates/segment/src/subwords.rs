@@ -19,14 +19,24 @@ pub const MAX_PARTS: u32 = 15;
 /// The distinct subwords of a name, folded (lower case), in order: what a
 /// name is listed under, and what its definitions count towards.
 pub fn name_subwords(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    distinct_subwords(name, &mut out);
+    out
+}
+
+/// Puts [`name_subwords`] in `out` (cleared first) and returns how many
+/// subwords `name` has, repeats counted.
+fn distinct_subwords(name: &str, out: &mut Vec<String>) -> u32 {
+    out.clear();
+    let mut parts = 0u32;
     for part in subwords(name) {
+        parts += 1;
         let part = super::fold(part);
         if !out.contains(&part) {
             out.push(part);
         }
     }
-    out
+    parts
 }
 
 /// Collects the lists while a segment's variants are written, in id order.
@@ -49,15 +59,7 @@ impl SubwordWriter {
     /// Adds variant `id` spelled `term`, whose fold is `key`; `is_def`: a
     /// definition of the segment has this exact name. Ids must increase.
     pub fn add(&mut self, id: u32, term: &str, key: &str, is_def: bool) {
-        self.scratch.clear();
-        let mut parts = 0u32;
-        for part in subwords(term) {
-            parts += 1;
-            let part = super::fold(part);
-            if !self.scratch.contains(&part) {
-                self.scratch.push(part);
-            }
-        }
+        let parts = distinct_subwords(term, &mut self.scratch);
         if self.scratch.len() == 1 && self.scratch[0] == key {
             return;
         }

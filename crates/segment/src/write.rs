@@ -340,14 +340,12 @@ impl SegmentWriter {
         let mut starts: Vec<usize> =
             (0..variants.len()).filter(|&i| i == 0 || variants[i].fold != variants[i - 1].fold).collect();
         starts.push(variants.len());
-        let is_def: Vec<bool> = {
-            let names = defs.names();
-            variants.par_iter().map(|v| names.contains(&*v.term)).collect()
-        };
-        let definitions = defs.count() as u64;
-        // Owned: `defs` goes to its own task below.
-        let name_counts: Vec<(Box<str>, u64)> =
+        // Each definition name with how many there are (owned: `defs` goes
+        // to its own task below).
+        let name_counts: FxHashMap<Box<str>, u64> =
             defs.name_counts().into_iter().map(|(name, count)| (name.into(), count)).collect();
+        let is_def: Vec<bool> = variants.par_iter().map(|v| name_counts.contains_key(&*v.term)).collect();
+        let definitions: u64 = name_counts.values().sum();
 
         let mut terms_out = None;
         let mut term_fst = Vec::new();
@@ -378,7 +376,6 @@ impl SegmentWriter {
                 for (name, count) in &name_counts {
                     w.add_definitions(name, *count);
                 }
-
                 subwords_out = Some(w.finish());
             });
             s.spawn(|_| def_sections = Some(defs.finish()));
@@ -464,7 +461,6 @@ impl SegmentWriter {
         put_u64(&mut out, occurrences);
         out.resize(HEADER_LEN, 0);
         out[56..64].copy_from_slice(&definitions.to_le_bytes());
-
         let mut offset = align16(table_end);
         for (kind, bytes) in &sections {
             put_u32(&mut out, *kind as u32);
