@@ -143,9 +143,40 @@ fn main() {
     }
     let passes: usize = std::env::var("CG_BENCH_PASSES").ok().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
     eprintln!("index: {} ({} sampled methods)", root.display(), symbols.len());
-    for row in rows.split(',').filter(|&r| r != "resolve") {
+    // `CG_BENCH_ROWS=same`: whether the generation's resolved graph (`cg
+    // resolve`) answers each sampled method's refs (with the count of other
+    // lines), callers to depth 2 and impact at depth 2 as question-time
+    // resolution does; the methods answered differently are named.
+    if rows.split(',').any(|r| r == "same") {
+        let (mut same, mut differ) = (0, 0);
+        for s in &symbols {
+            let ask = |g: &Graph| {
+                let Ok(defs) = g.find(s) else { return String::new() };
+                format!(
+                    "{:?}\n{:?}\n{:?}",
+                    g.refs_counted(&defs, &[]).ok(),
+                    g.callers(&defs, 2).ok(),
+                    g.impact(s, 2).ok().map(|i| (i.callers, i.tests))
+                )
+            };
+            let stored = ask(&Graph::new(&index));
+            let asked = ask(&Graph::new(&index).question_time());
+            if stored == asked {
+                same += 1;
+            } else {
+                differ += 1;
+                eprintln!("  differs: {s}");
+                if std::env::var_os("CG_BENCH_EACH").is_some() {
+                    eprintln!("    stored:        {stored}\n    question time: {asked}");
+                }
+            }
+        }
+        eprintln!("same     {same} of {} methods answered alike, {differ} differently", same + differ);
+    }
+    let question_time = std::env::var_os("CG_BENCH_QUESTION_TIME").is_some();
+    for row in rows.split(',').filter(|&r| r != "resolve" && r != "same") {
         let run = |symbol: &str| -> (u64, usize) {
-            let g = Graph::new(&index);
+            let g = if question_time { Graph::new(&index).question_time() } else { Graph::new(&index) };
             // `search` and `context` take the method's name as words, as
             // `cg bench` does ("get user by id"; the task "fix get user by id").
             if row == "search" || row == "context" {

@@ -446,6 +446,62 @@ pub struct VerifyArgs {
     project: Option<PathBuf>,
 }
 
+#[derive(clap::Args)]
+pub struct ResolveArgs {
+    /// The project (default: found from the current directory upwards).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Print what was done as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn resolve(args: ResolveArgs) -> Result<()> {
+    use codegraph::graph::resolved;
+    let root = project_root(&args.project)?;
+    let index = Index::open(&root)?;
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let started = std::time::Instant::now();
+    let shown = std::sync::atomic::AtomicUsize::new(0);
+    let progress = |done: usize, total: usize| {
+        // A line per tenth, on stderr.
+        let tenth = done * 10 / total.max(1);
+        if shown.fetch_max(tenth, std::sync::atomic::Ordering::Relaxed) < tenth {
+            eprintln!("resolving: {done} of {total} files");
+        }
+    };
+    let (bytes, stats) = resolved::resolve_all(&index, threads, &progress)?;
+    let path = resolved::write(&index, &bytes).with_context(|| "writing the resolved graph")?;
+    let secs = started.elapsed().as_secs_f64();
+    let mut out = io::stdout().lock();
+    if args.json {
+        let mut v = serde_json::to_value(stats)?;
+        v["seconds"] = serde_json::json!(secs);
+        v["path"] = serde_json::json!(path.display().to_string());
+        serde_json::to_writer(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "resolved {} references in {} files ({} bound) in {secs:.1} s: {} sites of {} definitions, {:.1} MiB in {}",
+            stats.references,
+            stats.files,
+            stats.bound,
+            stats.sites,
+            stats.targets,
+            stats.bytes as f64 / (1 << 20) as f64,
+            path.display()
+        )?;
+    }
+    Ok(())
+}
+
 pub fn verify(args: VerifyArgs) -> Result<()> {
     let root = project_root(&args.project)?;
     let index = Index::open(&root)?;

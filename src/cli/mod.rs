@@ -96,6 +96,10 @@ enum Command {
     Embed(model::EmbedArgs),
     /// Check every checksum and record of the index.
     Verify(index::VerifyArgs),
+    /// Resolve every reference of the index once and keep the answers beside
+    /// it (.codegraph/resolved.cgr): refs, callers and impact then read them
+    /// instead of resolving at question time, until the next update.
+    Resolve(index::ResolveArgs),
     /// Print the facts extracted from one file, or extract a whole tree and report.
     Extract(extract::Args),
     /// Definitions found by words ("hex string to color" finds hexStringToColor),
@@ -181,6 +185,7 @@ pub fn main() -> ExitCode {
         Command::Model(args) => model::run(args),
         Command::Embed(args) => model::embed(args),
         Command::Verify(args) => index::verify(args),
+        Command::Resolve(args) => index::resolve(args),
         Command::Extract(args) => extract::run(args),
         Command::Search(args) => graph::search(args),
         Command::Context(args) => graph::context(args),

@@ -42,6 +42,7 @@ mod fuzzy;
 pub(crate) mod imports;
 mod neighbors;
 mod ops;
+pub mod resolved;
 mod search;
 mod semantic;
 
@@ -782,6 +783,8 @@ pub(crate) struct Kept {
     pub(crate) import_graph: std::sync::Mutex<Option<Arc<ops::ImportGraph>>>,
     /// The superseded files' definitions, which the segments' counts hold.
     pub(crate) dead_definitions: std::sync::OnceLock<Arc<search::DeadDefinitions>>,
+    /// The generation's resolved graph, when one was made from it.
+    pub(crate) resolved: resolved::KeptResolved,
 }
 
 /// The definitions of common names, kept by the opened index: a name of
@@ -1110,6 +1113,9 @@ pub struct Graph<'i> {
     /// Read every file naming a symbol, never only those its receivers can be
     /// in (to check that narrowing changes no answer).
     exhaustive: bool,
+    /// Resolve at question time even when the generation's resolved graph is
+    /// there (to check that it answers the same, and to make it).
+    question_time: bool,
     /// Files read by [`Graph::scan_file`] (not kept).
     scanned: std::cell::Cell<usize>,
     /// The static model the index's vectors came from: the context bundle
@@ -1142,6 +1148,7 @@ impl<'i> Graph<'i> {
             extensions: RefCell::default(),
             returns: RefCell::default(),
             exhaustive: false,
+            question_time: false,
             scanned: Default::default(),
             model: None,
             deadline: None,
@@ -1192,6 +1199,22 @@ impl<'i> Graph<'i> {
     pub fn exhaustive(mut self) -> Self {
         self.exhaustive = true;
         self
+    }
+
+    /// A graph that resolves every reference at question time, never reading
+    /// the generation's resolved graph ([`resolved`]).
+    pub fn question_time(mut self) -> Self {
+        self.question_time = true;
+        self
+    }
+
+    /// The generation's resolved graph, unless this graph resolves at
+    /// question time.
+    pub(crate) fn stored(&self) -> Option<Arc<resolved::Resolved>> {
+        if self.question_time || self.exhaustive {
+            return None;
+        }
+        self.kept.resolved.get(self.index)
     }
 
     /// How many files' archives this graph has read so far (not counting

@@ -425,6 +425,11 @@ impl Graph<'_> {
                 names.push(b);
             }
         }
+        if let Some(stored) = self.stored() {
+            if let Some(found) = self.references_stored(&stored, targets, &names, named, roles)? {
+                return Ok(found);
+            }
+        }
         let mut out = Vec::new();
         let mut other_lines = 0;
         for (n, name) in names.iter().enumerate() {
@@ -506,6 +511,100 @@ impl Graph<'_> {
         }
         out.sort_by(|a, b| a.file.path.cmp(&b.file.path).then(a.r.line.cmp(&b.r.line)));
         Ok((out, other_lines))
+    }
+
+    /// [`Graph::references_direct`] from the generation's resolved graph: the
+    /// references stored as bound to a target, kept as the question-time loop
+    /// keeps them (named as a target, or as what its file imports it as, or,
+    /// for `names[named..]`, a construction by a class's name), in the same
+    /// order, with the same count of other lines. `None` when a list does not
+    /// decode or names a reference its file does not have (the question is
+    /// then resolved at question time).
+    fn references_stored(
+        &self,
+        stored: &crate::resolved::Resolved,
+        targets: &[DefId],
+        names: &[String],
+        named: usize,
+        roles: &[RefRole],
+    ) -> Result<Option<(Vec<Found>, usize)>, SnapshotError> {
+        // Each reference once (file, index), with its rank, whether it is
+        // ambiguous and the target its resolution lists first.
+        type Bound = ((FileKey, u32), (u32, bool, DefId));
+        let mut sites: FxHashMap<(FileKey, u32), (u32, bool, DefId)> = FxHashMap::default();
+        for &t in targets {
+            let Some(list) = stored.sites(t) else { return Ok(None) };
+            for s in list {
+                match sites.entry((s.file, s.reference)) {
+                    Entry::Occupied(mut e) => {
+                        if s.rank < e.get().0 {
+                            *e.get_mut() = (s.rank, s.ambiguous, t);
+                        }
+                    }
+                    Entry::Vacant(e) => {
+                        e.insert((s.rank, s.ambiguous, t));
+                    }
+                }
+            }
+        }
+        let mut sites: Vec<Bound> = sites.into_iter().collect();
+        sites.sort_unstable_by_key(|s| s.0);
+        // (name's position, reference index, found), sorted below.
+        let mut out: Vec<(usize, u32, Found)> = Vec::new();
+        let mut answered: Vec<FxHashSet<(FileKey, u32)>> = vec![FxHashSet::default(); names.len()];
+        let mut i = 0;
+        while i < sites.len() {
+            let key = sites[i].0 .0;
+            let end = i + sites[i..].iter().take_while(|s| s.0 .0 == key).count();
+            if self.out_of_time() {
+                break;
+            }
+            let f = self.scan_file(key)?;
+            // Per name: its ids in this file and the names it is imported as.
+            let per_name: Vec<(Vec<u32>, Vec<u32>)> = names
+                .iter()
+                .map(|name| {
+                    let aliases: Vec<u32> = f
+                        .imports
+                        .iter()
+                        .flat_map(|i| i.names.iter())
+                        .filter(|n| n.name == *name && !n.alias.is_empty() && n.alias != *name)
+                        .flat_map(|n| f.name_ids(&n.alias))
+                        .collect();
+                    (f.name_ids(name), aliases)
+                })
+                .collect();
+            for &((_, index), (_, ambiguous, target)) in &sites[i..end] {
+                let Some(r) = f.refs.get(index as usize) else { return Ok(None) };
+                if !roles.is_empty() && !roles.contains(&r.role) {
+                    continue;
+                }
+                for (k, (ids, aliases)) in per_name.iter().enumerate() {
+                    let via_new = k >= named;
+                    let aliased = r.receiver == PackedReceiver::None && aliases.contains(&r.name);
+                    if (!ids.contains(&r.name) && !aliased) || (via_new && r.role != RefRole::Call) {
+                        continue;
+                    }
+                    if !via_new && !aliased && !f.defs.iter().any(|d| d.line == r.line) {
+                        answered[k].insert((key, r.line));
+                    }
+                    out.push((k, index, Found { file: f.clone(), r: *r, ambiguous, target }));
+                }
+            }
+            i = end;
+        }
+        let mut other_lines = 0;
+        for (k, name) in names.iter().enumerate().take(named) {
+            let outside = self.lines_naming(name, false)?.saturating_sub(self.lines_naming(name, true)?);
+            other_lines += outside.saturating_sub(answered[k].len());
+        }
+        out.sort_by(|a, b| {
+            (a.2.file.path.cmp(&b.2.file.path))
+                .then(a.2.r.line.cmp(&b.2.r.line))
+                .then(a.0.cmp(&b.0))
+                .then(a.1.cmp(&b.1))
+        });
+        Ok(Some((out.into_iter().map(|(_, _, f)| f).collect(), other_lines)))
     }
 
     /// `files` less those whose references of `name` (all without a receiver:

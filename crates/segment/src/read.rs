@@ -255,6 +255,12 @@ impl Segment {
         }
     }
 
+    /// The checksum of the segment's block checksums: what its bytes are,
+    /// in eight bytes.
+    pub fn fingerprint(&self) -> u64 {
+        self.sums_checksum
+    }
+
     pub fn byte_len(&self) -> u64 {
         self.all().len() as u64
     }
