@@ -547,6 +547,33 @@ impl Graph<'_> {
                 }
             }
         }
+        // The references of resolutions too wide to be stored by target,
+        // stored by the name they are written as: resolved again.
+        let target_set: FxHashSet<DefId> = targets.iter().copied().collect();
+        let mut wide: Vec<(FileKey, u32)> = Vec::new();
+        for name in names {
+            let Some(list) = stored.wide_sites(name) else { return Ok(None) };
+            wide.extend(list.into_iter().map(|s| (s.file, s.reference)));
+        }
+        wide.sort_unstable();
+        wide.dedup();
+        let mut i = 0;
+        while i < wide.len() {
+            let key = wide[i].0;
+            let end = i + wide[i..].iter().take_while(|s| s.0 == key).count();
+            if self.out_of_time() {
+                break;
+            }
+            let f = self.scan_file(key)?;
+            for &(_, index) in &wide[i..end] {
+                let Some(r) = f.refs.get(index as usize) else { return Ok(None) };
+                let res = self.resolve(&f, r)?;
+                if let Some((rank, &t)) = res.defs.iter().enumerate().find(|(_, d)| target_set.contains(d)) {
+                    sites.entry((key, index)).or_insert((rank as u32, res.ambiguous, t));
+                }
+            }
+            i = end;
+        }
         let mut sites: Vec<Bound> = sites.into_iter().collect();
         sites.sort_unstable_by_key(|s| s.0);
         // (name's position, reference index, found), sorted below.

@@ -12,20 +12,27 @@
 //! once; `cg resolve`, and the servers in the background, make it again.
 //!
 //! ```text
-//! file    := header, targets × target, lists
-//! header  := "CGRESOLV", version u32, resolver u32, key u64,
-//!            targets u64, lists' length u64, checksum u64 (xxh3 of the rest)
+//! file    := header, targets × target, wide × name, lists
+//! header  := "CGRESOLV", version u32, resolver u32, key u64, targets u64,
+//!            wide u64, lists' length u64, checksum u64 (xxh3 of the rest)
 //! target  := segment u32, slot u32, definition u32, end u32
-//! list    := site*   (a target's, from the previous target's end to its own)
+//! name    := xxh3 of a name u64, end u32, 0 u32
+//! list    := site*   (from the previous entry's end to its own; the names'
+//!                     lists follow the targets')
 //! site    := varint(segment delta), varint(slot, or its delta in the same segment),
 //!            varint(reference index, or its delta in the same file) << 1 | ambiguous,
 //!            varint(rank)
 //! ```
 //!
-//! Targets are in increasing (segment, slot, definition); a target's sites in
-//! increasing (segment, slot, reference index). A site is a reference (its
-//! index among its file's references) whose resolution lists the target, at
-//! `rank` in that list, and is `ambiguous` as the resolution says.
+//! Targets are in increasing (segment, slot, definition), names in increasing
+//! hash; a list's sites in increasing (segment, slot, reference index). A
+//! target's site is a reference (its index among its file's references) whose
+//! resolution lists the target, at `rank` in that list, and is `ambiguous` as
+//! the resolution says. A resolution listing more than [`WIDE`] definitions (a
+//! plain name bound to every definition of it in the project: a test script's
+//! `foo`) is stored once, under the name it is written as (and the names its
+//! file imports under that name), not under each definition: a question
+//! resolves those references again (their rank 0, not ambiguous, as stored).
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,8 +52,11 @@ const VERSION: u32 = 1;
 /// Changes whenever resolution may answer differently: a file made by another
 /// resolver is not read. (The crate's version is part of the key too.)
 pub const RESOLVER: u32 = 1;
-const HEADER: usize = 48;
+const HEADER: usize = 56;
 const TARGET: usize = 16;
+/// A resolution listing more definitions than this is stored under its
+/// reference's name, not under each of them.
+pub const WIDE: usize = 16;
 /// A graph resolving files is dropped and made anew after this many files, so
 /// that what it keeps (every file it read, every name's definitions) stays
 /// bounded however large the tree.
@@ -74,6 +84,8 @@ pub struct ResolveStats {
     pub bound: u64,
     /// (Reference, definition) pairs stored.
     pub sites: u64,
+    /// References of a resolution wider than [`WIDE`], stored by name.
+    pub wide: u64,
     pub targets: u64,
     pub bytes: u64,
 }
@@ -112,6 +124,7 @@ pub fn resolved_path(index: &Index) -> Option<PathBuf> {
 pub struct Resolved {
     map: Mapped,
     targets: usize,
+    wide: usize,
 }
 
 /// Why a resolved graph was not read.
@@ -149,23 +162,24 @@ impl Resolved {
         if u32_at(8) != VERSION || u32_at(12) != RESOLVER || u64_at(16) != key {
             return Err(NotRead::Stale);
         }
-        let (targets, lists) = (u64_at(24), u64_at(32));
+        let (targets, wide, lists) = (u64_at(24), u64_at(32), u64_at(40));
         let want = targets
-            .checked_mul(TARGET as u64)
+            .checked_add(wide)
+            .and_then(|n| n.checked_mul(TARGET as u64))
             .and_then(|t| t.checked_add(lists))
             .and_then(|n| n.checked_add(HEADER as u64));
         if want != Some(b.len() as u64) {
             return Err(NotRead::Corrupt("its lengths disagree with its size"));
         }
-        if xxh3_64(&b[HEADER..]) != u64_at(40) {
+        if xxh3_64(&b[HEADER..]) != u64_at(48) {
             return Err(NotRead::Corrupt("checksum mismatch"));
         }
-        let r = Resolved { targets: targets as usize, map };
+        let r = Resolved { targets: targets as usize, wide: wide as usize, map };
         // Ends increasing and within the lists: a list is then always a
         // slice of them.
         let mut last = 0;
-        for i in 0..r.targets {
-            let end = r.entry(i).3 as u64;
+        for i in 0..r.targets + r.wide {
+            let end = r.end(i) as u64;
             if end < last || end > lists {
                 return Err(NotRead::Corrupt("a list ends outside the lists"));
             }
@@ -174,10 +188,27 @@ impl Resolved {
         Ok(r)
     }
 
-    fn entry(&self, i: usize) -> (u32, u32, u32, u32) {
-        let b = &self.map.bytes()[HEADER + i * TARGET..HEADER + (i + 1) * TARGET];
-        let at = |k: usize| u32::from_le_bytes(b[k..k + 4].try_into().unwrap_or_default());
-        (at(0), at(4), at(8), at(12))
+    fn record(&self, i: usize) -> &[u8] {
+        &self.map.bytes()[HEADER + i * TARGET..HEADER + (i + 1) * TARGET]
+    }
+
+    fn u32_in(b: &[u8], at: usize) -> u32 {
+        u32::from_le_bytes(b[at..at + 4].try_into().unwrap_or_default())
+    }
+
+    /// Entry `i` (targets, then names): where its list ends.
+    fn end(&self, i: usize) -> u32 {
+        let b = self.record(i);
+        Self::u32_in(b, if i < self.targets { 12 } else { 8 })
+    }
+
+    fn target(&self, i: usize) -> (u64, u32, u32) {
+        let b = self.record(i);
+        (Self::u32_in(b, 0) as u64, Self::u32_in(b, 4), Self::u32_in(b, 8))
+    }
+
+    fn name_hash(&self, i: usize) -> u64 {
+        u64::from_le_bytes(self.record(self.targets + i)[..8].try_into().unwrap_or_default())
     }
 
     /// How many definitions some reference binds to.
@@ -185,30 +216,42 @@ impl Resolved {
         self.targets
     }
 
-    /// The references bound to `t`, in file order; `None` when its list does
-    /// not decode (a file that passed its checksum but was not written by cg).
+    /// The references bound to `t` (not those of a resolution wider than
+    /// [`WIDE`]), in file order; `None` when its list does not decode (a file
+    /// that passed its checksum but was not written by cg).
     pub fn sites(&self, t: DefId) -> Option<Vec<Site>> {
         let want = (t.0 .0 as u64, t.0 .1, t.1);
-        let (mut lo, mut hi) = (0, self.targets);
+        let at = self.search(self.targets, |i| self.target(i).cmp(&want))?;
+        at.map_or(Some(Vec::new()), |i| self.list(i))
+    }
+
+    /// The references written as `name` (or imported under it) whose
+    /// resolution lists more than [`WIDE`] definitions (and, rarely, those of
+    /// a name of the same hash): to be resolved again.
+    pub fn wide_sites(&self, name: &str) -> Option<Vec<Site>> {
+        let want = xxh3_64(name.as_bytes());
+        let at = self.search(self.wide, |i| self.name_hash(i).cmp(&want))?;
+        at.map_or(Some(Vec::new()), |i| self.list(self.targets + i))
+    }
+
+    /// The first of `n` entries not less than the one sought, when it is it.
+    fn search(&self, n: usize, cmp: impl Fn(usize) -> std::cmp::Ordering) -> Option<Option<usize>> {
+        let (mut lo, mut hi) = (0, n);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            let (s, f, d, _) = self.entry(mid);
-            if (s as u64, f, d) < want {
+            if cmp(mid).is_lt() {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        if lo == self.targets {
-            return Some(Vec::new());
-        }
-        let (s, f, d, end) = self.entry(lo);
-        if (s as u64, f, d) != want {
-            return Some(Vec::new());
-        }
-        let start = if lo == 0 { 0 } else { self.entry(lo - 1).3 };
-        let lists = &self.map.bytes()[HEADER + self.targets * TARGET..];
-        let list = lists.get(start as usize..end as usize)?;
+        Some((lo < n && cmp(lo).is_eq()).then_some(lo))
+    }
+
+    fn list(&self, i: usize) -> Option<Vec<Site>> {
+        let start = if i == 0 { 0 } else { self.end(i - 1) };
+        let lists = &self.map.bytes()[HEADER + (self.targets + self.wide) * TARGET..];
+        let list = lists.get(start as usize..self.end(i) as usize)?;
         let mut out = Vec::new();
         let (mut pos, mut seg, mut slot, mut reference) = (0usize, 0u64, 0u64, 0u64);
         let mut first = true;
@@ -259,6 +302,8 @@ fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
 /// rank and whether it is ambiguous. Segments fit 16 bits (a generation holds
 /// a few hundred at most).
 type Pair = (u16, u32, u32, u16, u32, u32, u32, bool);
+/// A reference of a wide resolution: the hash of a name, then the site.
+type WidePair = (u64, u16, u32, u32);
 
 /// Resolves every reference of every current file of `index` on `threads`
 /// threads, as question time resolves it, and returns the resolved graph's
@@ -279,12 +324,12 @@ pub fn resolve_all(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let threads = threads.clamp(1, 64);
-    type Part = Result<(Vec<Pair>, u64, u64), SnapshotError>;
+    type Part = Result<(Vec<Pair>, Vec<WidePair>, u64, u64), SnapshotError>;
     let parts: Vec<Part> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| -> Part {
-                    let mut pairs: Vec<Pair> = Vec::new();
+                    let (mut pairs, mut wide): (Vec<Pair>, Vec<WidePair>) = Default::default();
                     let (mut references, mut bound) = (0u64, 0u64);
                     let mut g = Graph::new(index).question_time();
                     let mut since_new = 0;
@@ -300,17 +345,33 @@ pub fn resolve_all(
                         let chunk = &files[at..files.len().min(at + CHUNK)];
                         for &key in chunk {
                             let f = g.scan_file(key)?;
+                            let site = (key.0 as u16, key.1);
                             for (i, r) in f.refs.iter().enumerate() {
                                 references += 1;
                                 let res = g.resolve(&f, r)?;
                                 bound += !res.defs.is_empty() as u64;
+                                if res.defs.len() > WIDE {
+                                    // Under the name as written, and the
+                                    // names the file imports under it.
+                                    let written = f.name(r.name);
+                                    let mut names = vec![xxh3_64(written.as_bytes())];
+                                    for n in f.imports.iter().flat_map(|i| i.names.iter()) {
+                                        if n.alias == written && n.name != written {
+                                            names.push(xxh3_64(n.name.as_bytes()));
+                                        }
+                                    }
+                                    names.sort_unstable();
+                                    names.dedup();
+                                    wide.extend(names.into_iter().map(|h| (h, site.0, site.1, i as u32)));
+                                    continue;
+                                }
                                 for (rank, d) in res.defs.iter().enumerate() {
                                     pairs.push((
                                         d.0 .0 as u16,
                                         d.0 .1,
                                         d.1,
-                                        key.0 as u16,
-                                        key.1,
+                                        site.0,
+                                        site.1,
                                         i as u32,
                                         rank as u32,
                                         res.ambiguous,
@@ -322,72 +383,99 @@ pub fn resolve_all(
                         let n = done.fetch_add(chunk.len(), Ordering::Relaxed) + chunk.len();
                         progress(n, files.len());
                     }
-                    Ok((pairs, references, bound))
+                    Ok((pairs, wide, references, bound))
                 })
             })
             .collect();
         workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     });
-    let mut pairs: Vec<Pair> = Vec::new();
+    let (mut pairs, mut wide): (Vec<Pair>, Vec<WidePair>) = Default::default();
     let mut stats = ResolveStats { files: files.len(), ..Default::default() };
     for part in parts {
-        let (p, references, bound) = part?;
+        let (p, w, references, bound) = part?;
         stats.references += references;
         stats.bound += bound;
-        if pairs.is_empty() {
-            pairs = p;
-        } else {
-            pairs.extend(p);
-        }
+        pairs.extend(p);
+        wide.extend(w);
     }
     pairs.sort_unstable();
     pairs.dedup_by(|a, b| (a.0, a.1, a.2, a.3, a.4, a.5) == (b.0, b.1, b.2, b.3, b.4, b.5));
+    wide.sort_unstable();
+    wide.dedup();
     stats.sites = pairs.len() as u64;
-    let bytes = encode(&pairs, key);
+    stats.wide = wide.len() as u64;
+    let bytes = encode(&pairs, &wide, key);
     stats.targets = u64::from_le_bytes(bytes[24..32].try_into().unwrap_or_default());
     stats.bytes = bytes.len() as u64;
     Ok((bytes, stats))
 }
 
-fn encode(pairs: &[Pair], key: u64) -> Vec<u8> {
-    let mut targets: Vec<u8> = Vec::new();
+/// Appends one site to a list, after `last` (none: the list's first).
+fn put_site(
+    lists: &mut Vec<u8>,
+    last: &mut Option<(u64, u64, u64)>,
+    site: (u64, u64, u64),
+    rank: u32,
+    ambiguous: bool,
+) {
+    let (s, f, r) = site;
+    let same_seg = last.is_some_and(|l| l.0 == s);
+    let same_file = same_seg && last.is_some_and(|l| l.1 == f);
+    let (ls, lf, lr) = last.unwrap_or_default();
+    put_varint(lists, if last.is_none() { s } else { s - ls });
+    put_varint(lists, if same_seg { f - lf } else { f });
+    put_varint(lists, (if same_file { r - lr } else { r }) << 1 | ambiguous as u64);
+    put_varint(lists, rank as u64);
+    *last = Some(site);
+}
+
+fn encode(pairs: &[Pair], wide: &[WidePair], key: u64) -> Vec<u8> {
+    let mut records: Vec<u8> = Vec::new();
     let mut lists: Vec<u8> = Vec::new();
     let mut i = 0;
     let mut count = 0u64;
     while i < pairs.len() {
         let t = (pairs[i].0, pairs[i].1, pairs[i].2);
-        let (mut seg, mut slot, mut reference) = (0u64, 0u64, 0u64);
-        let mut first = true;
+        let mut last = None;
         while i < pairs.len() && (pairs[i].0, pairs[i].1, pairs[i].2) == t {
             let p = pairs[i];
-            let (s, f, r) = (p.3 as u64, p.4 as u64, p.5 as u64);
-            let same_seg = !first && s == seg;
-            let same_file = same_seg && f == slot;
-            put_varint(&mut lists, if first { s } else { s - seg });
-            put_varint(&mut lists, if same_seg { f - slot } else { f });
-            put_varint(&mut lists, (if same_file { r - reference } else { r }) << 1 | p.7 as u64);
-            put_varint(&mut lists, p.6 as u64);
-            (seg, slot, reference, first) = (s, f, r, false);
+            put_site(&mut lists, &mut last, (p.3 as u64, p.4 as u64, p.5 as u64), p.6, p.7);
             i += 1;
         }
-        targets.extend_from_slice(&(t.0 as u32).to_le_bytes());
-        targets.extend_from_slice(&t.1.to_le_bytes());
-        targets.extend_from_slice(&t.2.to_le_bytes());
-        targets.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+        records.extend_from_slice(&(t.0 as u32).to_le_bytes());
+        records.extend_from_slice(&t.1.to_le_bytes());
+        records.extend_from_slice(&t.2.to_le_bytes());
+        records.extend_from_slice(&(lists.len() as u32).to_le_bytes());
         count += 1;
     }
-    let mut out = Vec::with_capacity(HEADER + targets.len() + lists.len());
+    let mut names = 0u64;
+    let mut i = 0;
+    while i < wide.len() {
+        let h = wide[i].0;
+        let mut last = None;
+        while i < wide.len() && wide[i].0 == h {
+            let w = wide[i];
+            put_site(&mut lists, &mut last, (w.1 as u64, w.2 as u64, w.3 as u64), 0, false);
+            i += 1;
+        }
+        records.extend_from_slice(&h.to_le_bytes());
+        records.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+        records.extend_from_slice(&0u32.to_le_bytes());
+        names += 1;
+    }
+    let mut out = Vec::with_capacity(HEADER + records.len() + lists.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&RESOLVER.to_le_bytes());
     out.extend_from_slice(&key.to_le_bytes());
     out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&names.to_le_bytes());
     out.extend_from_slice(&(lists.len() as u64).to_le_bytes());
     out.extend_from_slice(&0u64.to_le_bytes());
-    out.extend_from_slice(&targets);
+    out.extend_from_slice(&records);
     out.extend_from_slice(&lists);
     let sum = xxh3_64(&out[HEADER..]);
-    out[40..48].copy_from_slice(&sum.to_le_bytes());
+    out[48..56].copy_from_slice(&sum.to_le_bytes());
     out
 }
 
@@ -438,7 +526,9 @@ mod tests {
             (3, 70_000, 4, 1, 2, 3, 0, false),
         ];
         pairs.sort_unstable();
-        let bytes = encode(&pairs, 42);
+        let wide: Vec<WidePair> =
+            vec![(xxh3_64(b"foo"), 0, 3, 4), (xxh3_64(b"foo"), 0, 3, 9), (xxh3_64(b"foo"), 2, 1, 0)];
+        let bytes = encode(&pairs, &wide, 42);
         let r = Resolved::parse(map_of(&bytes), 42).unwrap();
         assert_eq!(r.targets(), 3);
         let sites = |t: DefId| r.sites(t).unwrap();
@@ -451,13 +541,16 @@ mod tests {
         assert_eq!(sites(((3, 70_000), 4)), vec![Site { file: (1, 2), reference: 3, rank: 0, ambiguous: false }]);
         assert!(sites(((0, 1), 3)).is_empty());
         assert!(sites(((9, 9), 9)).is_empty());
+        let foo: Vec<(FileKey, u32)> = r.wide_sites("foo").unwrap().iter().map(|s| (s.file, s.reference)).collect();
+        assert_eq!(foo, [((0, 3), 4), ((0, 3), 9), ((2, 1), 0)]);
+        assert!(r.wide_sites("bar").unwrap().is_empty());
         assert!(matches!(Resolved::parse(map_of(&bytes), 43), Err(NotRead::Stale)));
     }
 
     #[test]
     fn a_damaged_file_is_not_read() {
         let pairs: Vec<Pair> = vec![(0, 1, 2, 0, 5, 9, 0, false), (0, 1, 3, 0, 5, 10, 0, true)];
-        let bytes = encode(&pairs, 7);
+        let bytes = encode(&pairs, &[(5, 0, 1, 2)], 7);
         for at in 0..bytes.len() {
             let mut b = bytes.clone();
             b[at] ^= 0x41;

@@ -1,0 +1,180 @@
+//! The resolved graph (`cg resolve`, `.codegraph/resolved.cgr`): a cache of
+//! what question-time resolution answers. With it, every question about every
+//! definition of every graph fixture answers as without it; a file made from
+//! another generation, or damaged, is not read (answers come from question
+//! time, as before it was made).
+
+use codegraph::graph::resolved::{self, NotRead, Resolved};
+use codegraph::graph::{DefId, Graph};
+use codegraph::project::{self, Index, Request, UpdateOptions};
+
+mod common;
+
+fn resolve(index: &Index) -> resolved::ResolveStats {
+    let (bytes, stats) = resolved::resolve_all(index, 2, &|_, _| {}).unwrap();
+    resolved::write(index, &bytes).unwrap();
+    stats
+}
+
+/// Every definition of the index.
+fn every_definition(index: &Index) -> Vec<DefId> {
+    let g = Graph::new(index).question_time();
+    let mut out = Vec::new();
+    for f in index.files().unwrap() {
+        let key = (f.segment, f.slot_id);
+        let n = g.file(key).unwrap().defs.len() as u32;
+        out.extend((0..n).map(|i| (key, i)));
+    }
+    out
+}
+
+/// What a graph answers about `d`: its references with the count of other
+/// lines, its callers to depth 3, and the impact of its qualified name.
+fn answers(g: &Graph<'_>, d: DefId) -> String {
+    let name = g.view(d).unwrap().qualified_name;
+    format!(
+        "{:?}\n{:?}\n{:?}\n{:?}",
+        g.refs_counted(&[d], &[]).unwrap(),
+        g.refs_counted(&[d], &[codegraph::extract::RefRole::Call]).unwrap(),
+        g.callers(&[d], 3).unwrap(),
+        g.impact(&name, 2).ok().map(|i| (i.callers, i.tests)),
+    )
+}
+
+#[test]
+fn every_fixture_answers_alike_with_the_resolved_graph() {
+    let mut compared = 0;
+    for lang in ["c", "cpp", "csharp", "go", "java", "php", "python", "ruby", "rust", "ts"] {
+        let (_dir, index) = common::indexed_graph_fixture(lang);
+        let stats = resolve(&index);
+        assert!(stats.sites > 0, "{lang}: nothing bound");
+        // Reopened, as a later process would.
+        let index = Index::open(_dir.path()).unwrap();
+        assert!(Resolved::open(&index).is_ok(), "{lang}: the resolved graph just written is not read");
+        let mut bound = 0;
+        for d in every_definition(&index) {
+            let (stored, asked) = (Graph::new(&index), Graph::new(&index).question_time());
+            let (a, b) = (answers(&stored, d), answers(&asked, d));
+            assert_eq!(a, b, "{lang}: {} answered differently", asked.view(d).unwrap().qualified_name);
+            bound += !stored.refs(&[d], &[]).unwrap().is_empty() as usize;
+            compared += 1;
+        }
+        assert!(bound > 0, "{lang}: no definition has a reference");
+    }
+    assert!(compared > 100, "{compared} definitions compared");
+}
+
+/// The stored answer is read, not made again: a question reads only the
+/// files holding its references (and the target's own).
+#[test]
+fn refs_from_the_resolved_graph_read_only_the_files_holding_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let write = |rel: &str, text: &str| {
+        let path = p.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("base.py", "class Base:\n    def run(self):\n        return 1\n");
+    write("other.py", "class Other:\n    def run(self):\n        return 2\n");
+    write("go.py", "from base import Base\n\n\ndef go():\n    b = Base()\n    return b.run()\n");
+    // Files calling `run` of another class: question time reads each to
+    // find that its `run` is `Other.run` (two classes define `run`: too few
+    // to narrow the files by the receivers' types).
+    for i in 0..40 {
+        write(
+            &format!("u{i:02}.py"),
+            &format!("from other import Other\n\n\ndef u{i}():\n    o = Other()\n    return o.run()\n"),
+        );
+    }
+    project::init(p, &project::InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(p).unwrap();
+    resolve(&index);
+    let index = Index::open(p).unwrap();
+    let (stored, asked) = (Graph::new(&index), Graph::new(&index).question_time());
+    let d = stored.find("Base.run").unwrap();
+    assert_eq!(stored.refs(&d, &[]).unwrap(), asked.refs(&d, &[]).unwrap());
+    assert_eq!(stored.refs(&d, &[]).unwrap().len(), 1);
+    assert!(stored.files_read() <= 3, "read {} files", stored.files_read());
+    assert!(asked.files_read() > 10, "question time read {} files", asked.files_read());
+}
+
+#[test]
+fn a_resolved_graph_of_another_generation_is_not_read() {
+    let (dir, index) = common::indexed_graph_fixture("go");
+    resolve(&index);
+    let before: Vec<String> = every_definition(&index).into_iter().map(|d| answers(&Graph::new(&index), d)).collect();
+    // An update: a new generation, whose answers may differ.
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "go"))
+        .or_else(|| walk_first_go(dir.path()))
+        .unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, format!("{text}\nfunc AddedByTheUpdate() {{}}\n")).unwrap();
+    let rel = file.strip_prefix(dir.path()).unwrap().to_string_lossy().into_owned();
+    project::update(dir.path(), &Request::Update(vec![rel]), &UpdateOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    assert!(matches!(Resolved::open(&index), Err(NotRead::Stale)));
+    for d in every_definition(&index) {
+        assert_eq!(answers(&Graph::new(&index), d), answers(&Graph::new(&index).question_time(), d));
+    }
+    assert!(!before.is_empty());
+    // Made again for the new generation, it is read.
+    resolve(&index);
+    let index = Index::open(dir.path()).unwrap();
+    assert!(Resolved::open(&index).is_ok());
+}
+
+fn walk_first_go(dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = e.path();
+        if p.file_name().is_some_and(|n| n == ".codegraph") {
+            continue;
+        }
+        if p.is_dir() {
+            if let Some(found) = walk_first_go(&p) {
+                return Some(found);
+            }
+        } else if p.extension().is_some_and(|e| e == "go") {
+            return Some(p);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_damaged_resolved_graph_is_not_read_and_questions_are_answered() {
+    let (dir, index) = common::indexed_graph_fixture("ts");
+    resolve(&index);
+    let path = resolved::resolved_path(&index).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let want: Vec<String> =
+        every_definition(&index).into_iter().map(|d| answers(&Graph::new(&index).question_time(), d)).collect();
+    let damaged: Vec<(&str, Vec<u8>)> = vec![
+        ("a flipped byte in the lists", {
+            let mut b = good.clone();
+            let last = b.len() - 1;
+            b[last] ^= 0x55;
+            b
+        }),
+        ("cut short", good[..good.len() / 2].to_vec()),
+        ("empty", Vec::new()),
+        ("not one", b"garbage that is not a resolved graph at all, long enough for a header".to_vec()),
+    ];
+    for (what, bytes) in damaged {
+        std::fs::write(&path, &bytes).unwrap();
+        let index = Index::open(dir.path()).unwrap();
+        assert!(Resolved::open(&index).is_err(), "{what}: read");
+        let got: Vec<String> = every_definition(&index).into_iter().map(|d| answers(&Graph::new(&index), d)).collect();
+        assert_eq!(got, want, "{what}: answered differently");
+    }
+    // A folder in its place is not read either.
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    assert!(Resolved::open(&index).is_err());
+    assert!(resolved::write(&index, &good).is_err(), "a folder in the way is replaced silently");
+}
