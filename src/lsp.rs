@@ -246,6 +246,12 @@ struct Server {
 impl Server {
     fn new(folder: &Path) -> Server {
         let root = project::find(folder).ok().and_then(|r| std::fs::canonicalize(r).ok());
+        if let Some(root) = &root {
+            let config = project::read_config(root).ok().flatten().unwrap_or_default();
+            if config.resolve_in_background != Some(false) {
+                let _ = crate::graph::resolved::keep_current(root.clone(), 1);
+            }
+        }
         let updates = root.clone().map(|root| {
             let (tx, rx) = mpsc::channel::<PathBuf>();
             std::thread::spawn(move || apply_updates(&root, rx));

@@ -473,7 +473,7 @@ pub fn resolve(args: ResolveArgs) -> Result<()> {
         // A line per tenth, on stderr.
         let tenth = done * 10 / total.max(1);
         if shown.fetch_max(tenth, std::sync::atomic::Ordering::Relaxed) < tenth {
-            eprintln!("resolving: {done} of {total} files");
+            eprintln!("resolving: {done} of {total} files ({:.0?})", started.elapsed());
         }
     };
     let (bytes, stats) = resolved::resolve_all(&index, threads, &progress)?;

@@ -1034,6 +1034,10 @@ pub async fn serve(start: PathBuf, allow: Vec<PathBuf>) -> anyhow::Result<()> {
         if config.auto_update {
             spawn_watcher(root.clone());
         }
+        if config.resolve_in_background != Some(false) {
+            // One thread: the other answers questions meanwhile.
+            let _ = crate::graph::resolved::keep_current(root.clone(), 1);
+        }
         if config.embed_when_idle {
             spawn_embedder(root, server.activity.clone());
         }

@@ -2928,11 +2928,11 @@ impl<'i> Graph<'i> {
     /// nearest level of its supertypes declaring some.
     fn nearest_declared(&self, ty: &str, member: &str, methods: bool) -> Result<Vec<String>, SnapshotError> {
         let nd = self.name_defs(member)?;
-        let mut levels = vec![vec![ty.to_string()]];
-        levels.extend(self.supertypes(ty)?.iter().cloned());
-        for level in levels {
+        let own = [ty.to_string()];
+        let supers = self.supertypes(ty)?;
+        for level in std::iter::once(&own[..]).chain(supers.iter().map(Vec::as_slice)) {
             let mut found: Vec<String> = Vec::new();
-            for p in &level {
+            for p in level {
                 for &i in nd.by_parent.get(p).map(Vec::as_slice).unwrap_or_default() {
                     let d = nd.def(i as usize);
                     if (d.cat == DefCat::Method) == methods && !d.returns.is_empty() && !found.contains(&d.returns) {

@@ -60,7 +60,7 @@ pub const WIDE: usize = 16;
 /// A graph resolving files is dropped and made anew after this many files, so
 /// that what it keeps (every file it read, every name's definitions) stays
 /// bounded however large the tree.
-const FILES_PER_GRAPH: usize = 16_384;
+const FILES_PER_GRAPH: usize = 1_024;
 /// Files a thread takes at a time.
 const CHUNK: usize = 256;
 
@@ -87,6 +87,8 @@ pub struct ResolveStats {
     /// References of a resolution wider than [`WIDE`], stored by name.
     pub wide: u64,
     pub targets: u64,
+    /// The names those are stored under.
+    pub wide_names: u64,
     pub bytes: u64,
 }
 
@@ -298,16 +300,32 @@ fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     None
 }
 
-/// One stored pair: the target, then the site (segment, slot, reference), its
-/// rank and whether it is ambiguous. Segments fit 16 bits (a generation holds
-/// a few hundred at most).
-type Pair = (u16, u32, u32, u16, u32, u32, u32, bool);
-/// A reference of a wide resolution: the hash of a name, then the site.
-type WidePair = (u64, u16, u32, u32);
+/// One stored pair, packed so that sorting orders it as the file does: the
+/// target (segment 16 bits, slot 24, definition 24) above the site (segment
+/// 16, slot 24, reference 19, rank 4, ambiguous 1). A wide resolution's
+/// reference has its name's hash above the site instead.
+type Packed = u128;
+const SLOT_MAX: u64 = (1 << 24) - 1;
+const DEF_MAX: u64 = (1 << 24) - 1;
+const REF_MAX: u64 = (1 << 19) - 1;
+
+fn pack_site(seg: usize, slot: u32, reference: usize, rank: usize, ambiguous: bool) -> u64 {
+    (seg as u64) << 48 | (slot as u64) << 24 | (reference as u64) << 5 | (rank as u64) << 1 | ambiguous as u64
+}
+
+fn unpack_site(site: u64) -> ((u64, u64, u64), u32, bool) {
+    ((site >> 48, site >> 24 & SLOT_MAX, site >> 5 & REF_MAX), (site >> 1 & 15) as u32, site & 1 == 1)
+}
+
+fn pack_target(d: DefId) -> u64 {
+    (d.0 .0 as u64) << 48 | (d.0 .1 as u64) << 24 | d.1 as u64
+}
 
 /// Resolves every reference of every current file of `index` on `threads`
 /// threads, as question time resolves it, and returns the resolved graph's
-/// bytes. `progress(done, total)` is called as files are done.
+/// bytes. `progress(done, total)` is called as files are done. A generation of
+/// more segments, or a file of more slots, definitions or references, than
+/// the file's fields hold is refused (questions resolve as they are asked).
 pub fn resolve_all(
     index: &Index,
     threads: usize,
@@ -315,21 +333,22 @@ pub fn resolve_all(
 ) -> Result<(Vec<u8>, ResolveStats), SnapshotError> {
     let key = generation_key(index);
     let files: Vec<FileKey> = index.files()?.iter().map(|f| (f.segment, f.slot_id)).collect();
+    let too_large = |what: String| SnapshotError::Corrupt {
+        path: index.root.clone(),
+        what: format!("{what}: more than a resolved graph holds"),
+    };
     if index.segments.len() > u16::MAX as usize {
-        return Err(SnapshotError::Corrupt {
-            path: index.root.clone(),
-            what: format!("{} segments: more than a resolved graph holds", index.segments.len()),
-        });
+        return Err(too_large(format!("{} segments", index.segments.len())));
     }
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let threads = threads.clamp(1, 64);
-    type Part = Result<(Vec<Pair>, Vec<WidePair>, u64, u64), SnapshotError>;
+    type Part = Result<(Vec<Packed>, Vec<Packed>, u64, u64), SnapshotError>;
     let parts: Vec<Part> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| -> Part {
-                    let (mut pairs, mut wide): (Vec<Pair>, Vec<WidePair>) = Default::default();
+                    let (mut pairs, mut wide): (Vec<Packed>, Vec<Packed>) = Default::default();
                     let (mut references, mut bound) = (0u64, 0u64);
                     let mut g = Graph::new(index).question_time();
                     let mut since_new = 0;
@@ -345,7 +364,9 @@ pub fn resolve_all(
                         let chunk = &files[at..files.len().min(at + CHUNK)];
                         for &key in chunk {
                             let f = g.scan_file(key)?;
-                            let site = (key.0 as u16, key.1);
+                            if key.1 as u64 > SLOT_MAX || f.refs.len() as u64 > REF_MAX + 1 {
+                                return Err(too_large(format!("{}: {} references", f.path, f.refs.len())));
+                            }
                             for (i, r) in f.refs.iter().enumerate() {
                                 references += 1;
                                 let res = g.resolve(&f, r)?;
@@ -362,20 +383,16 @@ pub fn resolve_all(
                                     }
                                     names.sort_unstable();
                                     names.dedup();
-                                    wide.extend(names.into_iter().map(|h| (h, site.0, site.1, i as u32)));
+                                    let site = pack_site(key.0, key.1, i, 0, false) as Packed;
+                                    wide.extend(names.into_iter().map(|h| (h as Packed) << 64 | site));
                                     continue;
                                 }
-                                for (rank, d) in res.defs.iter().enumerate() {
-                                    pairs.push((
-                                        d.0 .0 as u16,
-                                        d.0 .1,
-                                        d.1,
-                                        site.0,
-                                        site.1,
-                                        i as u32,
-                                        rank as u32,
-                                        res.ambiguous,
-                                    ));
+                                for (rank, &d) in res.defs.iter().enumerate() {
+                                    if d.0 .1 as u64 > SLOT_MAX || d.1 as u64 > DEF_MAX {
+                                        return Err(too_large(format!("definition {} of slot {}", d.1, d.0 .1)));
+                                    }
+                                    let site = pack_site(key.0, key.1, i, rank, res.ambiguous);
+                                    pairs.push((pack_target(d) as Packed) << 64 | site as Packed);
                                 }
                             }
                         }
@@ -383,31 +400,41 @@ pub fn resolve_all(
                         let n = done.fetch_add(chunk.len(), Ordering::Relaxed) + chunk.len();
                         progress(n, files.len());
                     }
+                    pairs.sort_unstable();
+                    wide.sort_unstable();
                     Ok((pairs, wide, references, bound))
                 })
             })
             .collect();
         workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     });
-    let (mut pairs, mut wide): (Vec<Pair>, Vec<WidePair>) = Default::default();
+    let (mut pairs, mut wide): (Vec<Vec<Packed>>, Vec<Vec<Packed>>) = Default::default();
     let mut stats = ResolveStats { files: files.len(), ..Default::default() };
     for part in parts {
         let (p, w, references, bound) = part?;
         stats.references += references;
         stats.bound += bound;
-        pairs.extend(p);
-        wide.extend(w);
+        pairs.push(p);
+        wide.push(w);
     }
-    pairs.sort_unstable();
-    pairs.dedup_by(|a, b| (a.0, a.1, a.2, a.3, a.4, a.5) == (b.0, b.1, b.2, b.3, b.4, b.5));
-    wide.sort_unstable();
-    wide.dedup();
-    stats.sites = pairs.len() as u64;
-    stats.wide = wide.len() as u64;
-    let bytes = encode(&pairs, &wide, key);
-    stats.targets = u64::from_le_bytes(bytes[24..32].try_into().unwrap_or_default());
+    let bytes = encode(merged(pairs), merged(wide), key, &mut stats);
     stats.bytes = bytes.len() as u64;
     Ok((bytes, stats))
+}
+
+/// The values of sorted lists, in order (each list's memory freed as the
+/// merge passes it is not: they are dropped whole at the end).
+fn merged(lists: Vec<Vec<Packed>>) -> impl Iterator<Item = Packed> {
+    use std::cmp::Reverse;
+    let mut heap: std::collections::BinaryHeap<Reverse<(Packed, usize, usize)>> =
+        lists.iter().enumerate().filter_map(|(i, l)| l.first().map(|&v| Reverse((v, i, 0)))).collect();
+    std::iter::from_fn(move || {
+        let Reverse((v, i, at)) = heap.pop()?;
+        if let Some(&next) = lists[i].get(at + 1) {
+            heap.push(Reverse((next, i, at + 1)));
+        }
+        Some(v)
+    })
 }
 
 /// Appends one site to a list, after `last` (none: the list's first).
@@ -429,46 +456,64 @@ fn put_site(
     *last = Some(site);
 }
 
-fn encode(pairs: &[Pair], wide: &[WidePair], key: u64) -> Vec<u8> {
+/// The file's bytes from its sorted pairs and wide references.
+fn encode(
+    pairs: impl Iterator<Item = Packed>,
+    wide: impl Iterator<Item = Packed>,
+    key: u64,
+    stats: &mut ResolveStats,
+) -> Vec<u8> {
     let mut records: Vec<u8> = Vec::new();
     let mut lists: Vec<u8> = Vec::new();
-    let mut i = 0;
-    let mut count = 0u64;
-    while i < pairs.len() {
-        let t = (pairs[i].0, pairs[i].1, pairs[i].2);
-        let mut last = None;
-        while i < pairs.len() && (pairs[i].0, pairs[i].1, pairs[i].2) == t {
-            let p = pairs[i];
-            put_site(&mut lists, &mut last, (p.3 as u64, p.4 as u64, p.5 as u64), p.6, p.7);
-            i += 1;
+    // Targets, then names: each entry's list ends where the next begins.
+    let mut close = |records: &mut Vec<u8>, lists: &Vec<u8>, head: u64, target: bool| {
+        if target {
+            records.extend_from_slice(&((head >> 48) as u32).to_le_bytes());
+            records.extend_from_slice(&((head >> 24 & SLOT_MAX) as u32).to_le_bytes());
+            records.extend_from_slice(&((head & DEF_MAX) as u32).to_le_bytes());
+            records.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+            stats.targets += 1;
+        } else {
+            records.extend_from_slice(&head.to_le_bytes());
+            records.extend_from_slice(&(lists.len() as u32).to_le_bytes());
+            records.extend_from_slice(&0u32.to_le_bytes());
+            stats.wide_names += 1;
         }
-        records.extend_from_slice(&(t.0 as u32).to_le_bytes());
-        records.extend_from_slice(&t.1.to_le_bytes());
-        records.extend_from_slice(&t.2.to_le_bytes());
-        records.extend_from_slice(&(lists.len() as u32).to_le_bytes());
-        count += 1;
-    }
-    let mut names = 0u64;
-    let mut i = 0;
-    while i < wide.len() {
-        let h = wide[i].0;
-        let mut last = None;
-        while i < wide.len() && wide[i].0 == h {
-            let w = wide[i];
-            put_site(&mut lists, &mut last, (w.1 as u64, w.2 as u64, w.3 as u64), 0, false);
-            i += 1;
+    };
+    for (list, target) in [(Box::new(pairs) as Box<dyn Iterator<Item = Packed>>, true), (Box::new(wide), false)] {
+        let mut head: Option<u64> = None;
+        let mut last: Option<(u64, u64, u64)> = None;
+        for v in list {
+            let (h, site) = ((v >> 64) as u64, v as u64);
+            let (at, rank, ambiguous) = unpack_site(site);
+            if head != Some(h) {
+                if let Some(prev) = head {
+                    close(&mut records, &lists, prev, target);
+                }
+                head = Some(h);
+                last = None;
+            } else if last == Some(at) {
+                // The same reference again (a lower rank came first).
+                continue;
+            }
+            put_site(&mut lists, &mut last, at, rank, ambiguous);
+            if target {
+                stats.sites += 1;
+            } else {
+                stats.wide += 1;
+            }
         }
-        records.extend_from_slice(&h.to_le_bytes());
-        records.extend_from_slice(&(lists.len() as u32).to_le_bytes());
-        records.extend_from_slice(&0u32.to_le_bytes());
-        names += 1;
+        if let Some(prev) = head {
+            close(&mut records, &lists, prev, target);
+        }
     }
+    let (targets, names) = (stats.targets, stats.wide_names);
     let mut out = Vec::with_capacity(HEADER + records.len() + lists.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&RESOLVER.to_le_bytes());
     out.extend_from_slice(&key.to_le_bytes());
-    out.extend_from_slice(&count.to_le_bytes());
+    out.extend_from_slice(&targets.to_le_bytes());
     out.extend_from_slice(&names.to_le_bytes());
     out.extend_from_slice(&(lists.len() as u64).to_le_bytes());
     out.extend_from_slice(&0u64.to_le_bytes());
@@ -492,15 +537,90 @@ pub fn write(index: &Index, bytes: &[u8]) -> std::io::Result<PathBuf> {
     Ok(path)
 }
 
-/// The opened index's resolved graph, read once ([`Resolved::open`]; `None`
-/// when there is none for this generation).
+/// The opened index's resolved graph, read on first use ([`Resolved::open`]);
+/// while there is none for this generation, looked for again at most once a
+/// second (a server making it in the background, [`keep_current`], writes it
+/// while the index stays open).
 #[derive(Default)]
-pub(crate) struct KeptResolved(std::sync::OnceLock<Option<Arc<Resolved>>>);
+pub(crate) struct KeptResolved {
+    found: std::sync::OnceLock<Arc<Resolved>>,
+    missed_at: std::sync::Mutex<Option<std::time::Instant>>,
+}
 
 impl KeptResolved {
     pub(crate) fn get(&self, index: &Index) -> Option<Arc<Resolved>> {
-        self.0.get_or_init(|| Resolved::open(index).ok().map(Arc::new)).clone()
+        if let Some(r) = self.found.get() {
+            return Some(r.clone());
+        }
+        let mut missed = self.missed_at.lock().unwrap_or_else(|p| p.into_inner());
+        if missed.is_some_and(|at| at.elapsed() < std::time::Duration::from_secs(1)) {
+            return None;
+        }
+        match Resolved::open(index) {
+            Ok(r) => Some(self.found.get_or_init(|| Arc::new(r)).clone()),
+            Err(_) => {
+                *missed = Some(std::time::Instant::now());
+                None
+            }
+        }
     }
+}
+
+/// How often [`keep_current`] looks at the index.
+const POLL: std::time::Duration = std::time::Duration::from_secs(2);
+/// A generation younger than this is left to settle (updates come in bursts:
+/// a save, a checkout, a rebase).
+const SETTLE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Keeps the resolved graph of the project at `root` made from its current
+/// generation, on a thread of its own, for as long as the process runs: each
+/// generation that has none and has settled is resolved on `threads` threads
+/// and written, unless a newer generation replaced it meanwhile. A failure is
+/// said once per generation on stderr and not tried again for it; questions
+/// are answered at question time until the file is there.
+pub fn keep_current(root: PathBuf, threads: usize) -> std::io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new().name("cg-resolve".into()).spawn(move || {
+        let mut given_up: Option<u64> = None;
+        loop {
+            std::thread::sleep(POLL);
+            let manifest = root.join(crate::project::DIR).join(crate::project::MANIFEST);
+            let settled = std::fs::metadata(&manifest)
+                .and_then(|m| m.modified())
+                .is_ok_and(|at| at.elapsed().is_ok_and(|age| age >= SETTLE));
+            if !settled {
+                continue;
+            }
+            let Ok(index) = Index::open(&root) else { continue };
+            let key = generation_key(&index);
+            if given_up == Some(key) || index.segments.is_empty() {
+                continue;
+            }
+            match Resolved::open(&index) {
+                Ok(_) => continue,
+                Err(NotRead::Missing | NotRead::Stale | NotRead::Corrupt(_)) => {}
+            }
+            let started = std::time::Instant::now();
+            let made = resolve_all(&index, threads, &|_, _| {});
+            let current = Index::open(&root).is_ok_and(|now| generation_key(&now) == key);
+            let outcome = match made {
+                Ok(_) if !current => continue,
+                Ok((bytes, stats)) => write(&index, &bytes).map(|_| stats).map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            match outcome {
+                Ok(stats) => eprintln!(
+                    "cg: resolved {} references of {} files in {:.1?}: refs and callers answer from them",
+                    stats.references,
+                    stats.files,
+                    started.elapsed()
+                ),
+                Err(e) => {
+                    eprintln!("cg: could not keep the resolved graph ({e}); questions resolve as they are asked");
+                    given_up = Some(key);
+                }
+            }
+        }
+    })
 }
 
 #[cfg(test)]
@@ -514,30 +634,50 @@ mod tests {
         Mapped::open(&std::fs::File::open(&p).unwrap()).unwrap()
     }
 
+    fn pair(t: DefId, file: FileKey, reference: usize, rank: usize, ambiguous: bool) -> Packed {
+        (pack_target(t) as Packed) << 64 | pack_site(file.0, file.1, reference, rank, ambiguous) as Packed
+    }
+
+    fn wide_pair(name: &str, file: FileKey, reference: usize) -> Packed {
+        (xxh3_64(name.as_bytes()) as Packed) << 64 | pack_site(file.0, file.1, reference, 0, false) as Packed
+    }
+
+    fn encoded(lists: Vec<Vec<Packed>>, wide: Vec<Vec<Packed>>, key: u64) -> Vec<u8> {
+        let sorted = |mut l: Vec<Vec<Packed>>| {
+            l.iter_mut().for_each(|l| l.sort_unstable());
+            merged(l)
+        };
+        encode(sorted(lists), sorted(wide), key, &mut ResolveStats::default())
+    }
+
     #[test]
     fn lists_decode_to_the_pairs_encoded() {
-        let mut pairs: Vec<Pair> = vec![
-            (0, 1, 2, 0, 5, 9, 0, false),
-            (0, 1, 2, 0, 5, 11, 1, true),
-            (0, 1, 2, 0, 7, 3, 0, false),
-            (0, 1, 2, 2, 0, 0, 0, false),
-            (0, 1, 2, 2, 0, 1000, 3, true),
-            (1, 0, 0, 0, 0, 0, 0, false),
-            (3, 70_000, 4, 1, 2, 3, 0, false),
+        let t = ((0, 1), 2);
+        let want = vec![
+            Site { file: (0, 5), reference: 9, rank: 0, ambiguous: false },
+            Site { file: (0, 5), reference: 11, rank: 1, ambiguous: true },
+            Site { file: (0, 7), reference: 3, rank: 0, ambiguous: false },
+            Site { file: (2, 0), reference: 0, rank: 0, ambiguous: false },
+            Site { file: (2, 0), reference: 1000, rank: 3, ambiguous: true },
         ];
-        pairs.sort_unstable();
-        let wide: Vec<WidePair> =
-            vec![(xxh3_64(b"foo"), 0, 3, 4), (xxh3_64(b"foo"), 0, 3, 9), (xxh3_64(b"foo"), 2, 1, 0)];
-        let bytes = encode(&pairs, &wide, 42);
+        let mut first: Vec<Packed> =
+            want.iter().map(|s| pair(t, s.file, s.reference as usize, s.rank as usize, s.ambiguous)).collect();
+        // Split over two threads' lists, and one reference twice: the lower
+        // rank is kept.
+        let second = vec![
+            first.pop().unwrap(),
+            pair(t, (0, 7), 3, 2, false),
+            pair(((1, 0), 0), (0, 0), 0, 0, false),
+            pair(((3, 70_000), 4), (1, 2), 3, 0, false),
+        ];
+        first.push(pair(t, (2, 0), 1000, 5, true));
+        let wide =
+            vec![vec![wide_pair("foo", (0, 3), 9), wide_pair("foo", (2, 1), 0)], vec![wide_pair("foo", (0, 3), 4)]];
+        let bytes = encoded(vec![first, second], wide, 42);
         let r = Resolved::parse(map_of(&bytes), 42).unwrap();
         assert_eq!(r.targets(), 3);
         let sites = |t: DefId| r.sites(t).unwrap();
-        let want: Vec<Site> = pairs
-            .iter()
-            .filter(|p| (p.0, p.1, p.2) == (0, 1, 2))
-            .map(|p| Site { file: (p.3 as usize, p.4), reference: p.5, rank: p.6, ambiguous: p.7 })
-            .collect();
-        assert_eq!(sites(((0, 1), 2)), want);
+        assert_eq!(sites(t), want);
         assert_eq!(sites(((3, 70_000), 4)), vec![Site { file: (1, 2), reference: 3, rank: 0, ambiguous: false }]);
         assert!(sites(((0, 1), 3)).is_empty());
         assert!(sites(((9, 9), 9)).is_empty());
@@ -549,8 +689,8 @@ mod tests {
 
     #[test]
     fn a_damaged_file_is_not_read() {
-        let pairs: Vec<Pair> = vec![(0, 1, 2, 0, 5, 9, 0, false), (0, 1, 3, 0, 5, 10, 0, true)];
-        let bytes = encode(&pairs, &[(5, 0, 1, 2)], 7);
+        let pairs = vec![pair(((0, 1), 2), (0, 5), 9, 0, false), pair(((0, 1), 3), (0, 5), 10, 0, true)];
+        let bytes = encoded(vec![pairs], vec![vec![wide_pair("x", (0, 1), 2)]], 7);
         for at in 0..bytes.len() {
             let mut b = bytes.clone();
             b[at] ^= 0x41;

@@ -12,7 +12,10 @@
 //! - `config.json`: languages / include / exclude / keep_dirs / auto_update, read by
 //!   later runs;
 //! - `.gitignore`: `*`, so the index is never committed by accident;
-//! - `lock`: held (flock) by the one process writing a new generation.
+//! - `lock`: held (flock) by the one process writing a new generation;
+//! - `resolved.cgr`: every reference of one generation resolved (`cg resolve`,
+//!   the servers in the background; codegraph-graph's `resolved`), read only
+//!   while that generation is current.
 
 mod index;
 mod paths;
@@ -341,6 +344,10 @@ pub struct Config {
     /// `cg mcp` runs `cg embed` while no tool call has come for a while.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub embed_when_idle: bool,
+    /// `cg mcp` and `cg lsp` resolve every reference of each new generation
+    /// in the background (`resolved.cgr`) unless this is `false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolve_in_background: Option<bool>,
 }
 
 impl Config {
