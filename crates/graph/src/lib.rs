@@ -5,9 +5,11 @@
 //! role and a receiver, its imports, its package / namespace; see
 //! `crate::extract`, the walk's `tree/graph.rs`). Out: answers about one symbol or file.
 //!
-//! Nothing cross-file is stored: a file's facts depend on its bytes alone, so an
-//! update of one file never leaves another file's facts stale, and compaction
-//! copies them as they are. Resolution reads only the files the term index points
+//! Nothing cross-file is stored in the segments: a file's facts depend on its
+//! bytes alone, so an update of one file never leaves another file's facts
+//! stale, and compaction copies them as they are. What resolution answers for a
+//! whole generation may be kept beside them ([`resolved`]), a cache read only
+//! while that generation is current. Resolution reads only the files the term index points
 //! to: the files where a name occurs (its postings) and where it is defined (its
 //! postings on definition lines). A reference resolves the way a careful reader
 //! would, in this order:

@@ -60,7 +60,7 @@ pub const WIDE: usize = 16;
 /// A graph resolving files is dropped and made anew after this many files, so
 /// that what it keeps (every file it read, every name's definitions) stays
 /// bounded however large the tree.
-const FILES_PER_GRAPH: usize = 1_024;
+const FILES_PER_GRAPH: usize = 4_096;
 /// Files a thread takes at a time.
 const CHUNK: usize = 256;
 
