@@ -296,6 +296,13 @@ pub fn status(args: StatusArgs) -> Result<()> {
         g.inherits,
         g.others
     )?;
+    let resolved = match codegraph::graph::resolved::state(&index) {
+        "current" => "made from this generation: refs, callers and impact read it",
+        "stale" => "made from another generation: `cg resolve` (or a running `cg mcp` / `cg lsp`) makes it again",
+        "damaged" => "damaged: `cg resolve` makes it again",
+        _ => "none: questions resolve references as they are asked; `cg resolve` makes it",
+    };
+    writeln!(out, "resolved graph: {resolved}")?;
     if let Some(s) = sample {
         let pct = |n: u64| if s.sampled == 0 { 0.0 } else { 100.0 * n as f64 / s.sampled as f64 };
         writeln!(

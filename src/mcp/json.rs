@@ -245,6 +245,9 @@ pub fn status(root: &Path, index: &Index) -> Result<Value, String> {
                 "call": m.graph.calls, "type": m.graph.types, "import": m.graph.imports,
                 "inherit": m.graph.inherits, "other": m.graph.others,
             },
+            // Every reference resolved once (`cg resolve`): current, stale,
+            // none or damaged.
+            "resolved": crate::graph::resolved::state(index),
         },
         "generation": m.generation,
         "last_update": m.created_unix_ms / 1000,

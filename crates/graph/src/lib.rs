@@ -1235,6 +1235,21 @@ impl<'i> Graph<'i> {
         Ok(f)
     }
 
+    /// Lets go of the files this graph keeps, and of the names' definitions
+    /// and files when it keeps more than `names` (a graph resolving a whole
+    /// tree keeps what the next files are likely to ask again, within bounds).
+    pub(crate) fn forget(&self, names: usize) {
+        self.files.borrow_mut().clear();
+        if self.name_defs.borrow().len() + self.named_in.borrow().len() > names {
+            self.name_defs.borrow_mut().clear();
+            self.family_defs.borrow_mut().clear();
+            self.named_in.borrow_mut().clear();
+            self.referencing.borrow_mut().clear();
+            self.returns.borrow_mut().clear();
+            self.extensions.borrow_mut().clear();
+        }
+    }
+
     /// [`Graph::file`] without keeping it: for scans over many files, most of
     /// which are not needed after (keeping them all costs hundreds of MB and
     /// the time to fault that memory in).

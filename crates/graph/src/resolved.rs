@@ -60,7 +60,13 @@ pub const WIDE: usize = 16;
 /// A graph resolving files is dropped and made anew after this many files, so
 /// that what it keeps (every file it read, every name's definitions) stays
 /// bounded however large the tree.
-const FILES_PER_GRAPH: usize = 4_096;
+const FILES_PER_GRAPH: usize = 16_384;
+/// The files a graph keeps (those resolution read for their definitions,
+/// imports and supertypes) are let go after this many files.
+const FILES_KEPT: usize = 2_048;
+/// The names' definitions a graph keeps are let go (with the files) past
+/// this many names.
+const NAMES_KEPT: usize = 20_000;
 /// Files a thread takes at a time.
 const CHUNK: usize = 256;
 
@@ -127,6 +133,32 @@ pub struct Resolved {
     map: Mapped,
     targets: usize,
     wide: usize,
+}
+
+/// Whether the index has a resolved graph made from its generation, by its
+/// header alone (questions check the rest when they read it): `current`,
+/// `stale` (another generation's or resolver's), `none`, or `damaged`.
+pub fn state(index: &Index) -> &'static str {
+    use std::io::Read;
+    let Some(path) = resolved_path(index) else { return "none" };
+    let mut header = [0u8; HEADER];
+    match crate::safe_fs::open_regular(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "none",
+        Err(_) => "damaged",
+        Ok(mut f) => match f.read_exact(&mut header) {
+            Err(_) => "damaged",
+            Ok(()) if &header[..8] != MAGIC => "damaged",
+            Ok(()) => {
+                let u32_at = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap_or_default());
+                let key = u64::from_le_bytes(header[16..24].try_into().unwrap_or_default());
+                if u32_at(8) == VERSION && u32_at(12) == RESOLVER && key == generation_key(index) {
+                    "current"
+                } else {
+                    "stale"
+                }
+            }
+        },
+    }
 }
 
 /// Why a resolved graph was not read.
@@ -360,6 +392,8 @@ pub fn resolve_all(
                         if since_new >= FILES_PER_GRAPH {
                             g = Graph::new(index).question_time();
                             since_new = 0;
+                        } else if since_new % FILES_KEPT < CHUNK && since_new > 0 {
+                            g.forget(NAMES_KEPT);
                         }
                         let chunk = &files[at..files.len().min(at + CHUNK)];
                         for &key in chunk {
