@@ -178,3 +178,58 @@ fn a_damaged_resolved_graph_is_not_read_and_questions_are_answered() {
     assert!(Resolved::open(&index).is_err());
     assert!(resolved::write(&index, &good).is_err(), "a folder in the way is replaced silently");
 }
+
+fn cg(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(args)
+        .current_dir(dir)
+        .env("CODEGRAPH_HOME", dir.join(".no-codegraph-home"))
+        .output()
+        .expect("cg runs")
+}
+
+/// `cg resolve` makes it and `cg status` says so; `cg refs` answers as
+/// before it was made.
+#[test]
+fn cg_resolve_makes_it_and_answers_stay_the_same() {
+    let (dir, _index) = common::indexed_graph_fixture("java");
+    let p = dir.path();
+    let status = |p: &std::path::Path| String::from_utf8_lossy(&cg(p, &["status"]).stdout).into_owned();
+    assert!(status(p).contains("resolved graph: none"), "{}", status(p));
+    let before = cg(p, &["refs", "Adder.add"]);
+    let made = cg(p, &["resolve", "--json"]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&made.stdout).unwrap();
+    assert!(v["sites"].as_u64().unwrap() > 0, "{v}");
+    assert!(status(p).contains("resolved graph: made from this generation"), "{}", status(p));
+    let after = cg(p, &["refs", "Adder.add"]);
+    assert_eq!(String::from_utf8_lossy(&before.stdout), String::from_utf8_lossy(&after.stdout));
+    assert!(!after.stdout.is_empty());
+}
+
+/// A server keeps it made for the current generation, in the background.
+#[test]
+fn a_server_makes_it_in_the_background() {
+    use std::io::Write;
+    let (dir, _index) = common::indexed_graph_fixture("python");
+    let p = dir.path();
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_cg"))
+        .args(["mcp"])
+        .current_dir(p)
+        .env("CODEGRAPH_HOME", p.join(".no-codegraph-home"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let index = Index::open(p).unwrap();
+    let started = std::time::Instant::now();
+    // The generation settles for 3 s, the server looks every 2 s.
+    while resolved::state(&index) != "current" && started.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let _ = server.stdin.take().map(|mut s| s.flush());
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(resolved::state(&index), "current", "no resolved graph after {:?}", started.elapsed());
+}
