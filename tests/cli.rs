@@ -633,6 +633,9 @@ fn bench_measures_a_tree_without_touching_its_index() {
     assert_eq!(
         graph,
         [
+            "refs_question_time",
+            "callers_question_time",
+            "callees_question_time",
             "refs",
             "callers",
             "callees",
@@ -657,7 +660,13 @@ fn bench_measures_a_tree_without_touching_its_index() {
     // Each docs/budgets.md budget, judged from the figures the same run reports.
     let budgets = v["budgets"].as_array().unwrap();
     let budget = |what: &str| budgets.iter().find(|b| b["what"] == what).unwrap_or_else(|| panic!("{what}: {v}"));
-    assert_eq!(budgets.len(), 25, "{v}");
+    assert_eq!(budgets.len(), 26, "{v}");
+    // The resolved graph made in the bench's own index answers as question
+    // time does.
+    assert!(v["resolved_graph"]["stats"]["sites"].as_u64().unwrap() > 0, "{v}");
+    for name in ["refs", "callers", "callees"] {
+        assert_eq!(row(name)["results"], row(&format!("{name}_question_time"))["results"], "{name}");
+    }
     let impact = row("impact");
     assert_eq!(budget("impact of a symbol")["met"], impact["p50_us"].as_f64().unwrap() <= 10_000.0);
     let sentence = row("search_sentence");
