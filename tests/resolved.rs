@@ -233,3 +233,31 @@ fn a_server_makes_it_in_the_background() {
     let _ = server.wait();
     assert_eq!(resolved::state(&index), "current", "no resolved graph after {:?}", started.elapsed());
 }
+
+/// A plain name bound to every definition of it (TypeScript scripts share
+/// one global scope): the references form one group, listed once, and each
+/// definition answers as question time does.
+#[test]
+fn a_wide_resolution_is_stored_once_as_a_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    for i in 0..24 {
+        std::fs::write(p.join(format!("s{i:02}.ts")), format!("function foo() {{ return {i}; }}\n")).unwrap();
+    }
+    for i in 0..3 {
+        std::fs::write(p.join(format!("call{i}.ts")), "const x = foo();\nconst y = foo() + foo();\n").unwrap();
+    }
+    project::init(p, &project::InitOptions::default(), &|_| {}).unwrap();
+    let index = Index::open(p).unwrap();
+    let stats = resolve(&index);
+    assert!(stats.groups >= 1 && stats.wide >= 6, "{stats:?}");
+    let index = Index::open(p).unwrap();
+    let mut listed = 0;
+    for d in every_definition(&index) {
+        let (stored, asked) = (Graph::new(&index), Graph::new(&index).question_time());
+        assert_eq!(answers(&stored, d), answers(&asked, d));
+        listed += stored.refs(&[d], &[]).unwrap().len();
+    }
+    // Each of the 24 `foo`s lists the 9 calls, as ambiguous.
+    assert_eq!(listed, 24 * 9);
+}

@@ -532,47 +532,30 @@ impl Graph<'_> {
         // ambiguous and the target its resolution lists first.
         type Bound = ((FileKey, u32), (u32, bool, DefId));
         let mut sites: FxHashMap<(FileKey, u32), (u32, bool, DefId)> = FxHashMap::default();
+        let mut merge = |at: (FileKey, u32), bound: (u32, bool, DefId)| match sites.entry(at) {
+            Entry::Occupied(mut e) => {
+                if bound.0 < e.get().0 {
+                    *e.get_mut() = bound;
+                }
+            }
+            Entry::Vacant(e) => {
+                e.insert(bound);
+            }
+        };
         for &t in targets {
             let Some(list) = stored.sites(t) else { return Ok(None) };
             for s in list {
-                match sites.entry((s.file, s.reference)) {
-                    Entry::Occupied(mut e) => {
-                        if s.rank < e.get().0 {
-                            *e.get_mut() = (s.rank, s.ambiguous, t);
-                        }
-                    }
-                    Entry::Vacant(e) => {
-                        e.insert((s.rank, s.ambiguous, t));
-                    }
+                if s.file.0 != crate::resolved::GROUP {
+                    merge((s.file, s.reference), (s.rank, s.ambiguous, t));
+                    continue;
+                }
+                // The references of a resolution too wide to be listed under
+                // each of its definitions: `t` at rank `s.reference` in it.
+                let Some(group) = stored.group_sites(s.file.1) else { return Ok(None) };
+                for m in group {
+                    merge((m.file, m.reference), (s.reference, s.ambiguous, t));
                 }
             }
-        }
-        // The references of resolutions too wide to be stored by target,
-        // stored by the name they are written as: resolved again.
-        let target_set: FxHashSet<DefId> = targets.iter().copied().collect();
-        let mut wide: Vec<(FileKey, u32)> = Vec::new();
-        for name in names {
-            let Some(list) = stored.wide_sites(name) else { return Ok(None) };
-            wide.extend(list.into_iter().map(|s| (s.file, s.reference)));
-        }
-        wide.sort_unstable();
-        wide.dedup();
-        let mut i = 0;
-        while i < wide.len() {
-            let key = wide[i].0;
-            let end = i + wide[i..].iter().take_while(|s| s.0 == key).count();
-            if self.out_of_time() {
-                break;
-            }
-            let f = self.scan_file(key)?;
-            for &(_, index) in &wide[i..end] {
-                let Some(r) = f.refs.get(index as usize) else { return Ok(None) };
-                let res = self.resolve(&f, r)?;
-                if let Some((rank, &t)) = res.defs.iter().enumerate().find(|(_, d)| target_set.contains(d)) {
-                    sites.entry((key, index)).or_insert((rank as u32, res.ambiguous, t));
-                }
-            }
-            i = end;
         }
         let mut sites: Vec<Bound> = sites.into_iter().collect();
         sites.sort_unstable_by_key(|s| s.0);

@@ -12,27 +12,29 @@
 //! once; `cg resolve`, and the servers in the background, make it again.
 //!
 //! ```text
-//! file    := header, targets × target, wide × name, lists
+//! file    := header, targets × target, groups × group, lists
 //! header  := "CGRESOLV", version u32, resolver u32, key u64, targets u64,
-//!            wide u64, lists' length u64, checksum u64 (xxh3 of the rest)
+//!            groups u64, lists' length u64, checksum u64 (xxh3 of the rest)
 //! target  := segment u32, slot u32, definition u32, end u32
-//! name    := xxh3 of a name u64, end u32, 0 u32
-//! list    := site*   (from the previous entry's end to its own; the names'
+//! group   := group id u64, end u32, 0 u32
+//! list    := site*   (from the previous entry's end to its own; the groups'
 //!                     lists follow the targets')
 //! site    := varint(segment delta), varint(slot, or its delta in the same segment),
 //!            varint(reference index, or its delta in the same file) << 1 | ambiguous,
 //!            varint(rank)
 //! ```
 //!
-//! Targets are in increasing (segment, slot, definition), names in increasing
-//! hash; a list's sites in increasing (segment, slot, reference index). A
+//! Targets are in increasing (segment, slot, definition), groups in increasing
+//! id; a list's sites in increasing (segment, slot, reference index). A
 //! target's site is a reference (its index among its file's references) whose
 //! resolution lists the target, at `rank` in that list, and is `ambiguous` as
 //! the resolution says. A resolution listing more than [`WIDE`] definitions (a
 //! plain name bound to every definition of it in the project: a test script's
-//! `foo`) is stored once, under the name it is written as (and the names its
-//! file imports under that name), not under each definition: a question
-//! resolves those references again (their rank 0, not ambiguous, as stored).
+//! `foo`) is not stored under each definition for each reference: the
+//! references whose resolutions list the same definitions, equally ambiguous,
+//! form a group, listed once (its sites with rank 0); each of its definitions
+//! lists the group as a site of segment [`GROUP`], slot the group's id,
+//! reference index the definition's rank in the group's list.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,7 +50,7 @@ use crate::{DefId, FileKey, Graph};
 /// The file, beside the segments.
 pub const RESOLVED_FILE: &str = "resolved.cgr";
 const MAGIC: &[u8; 8] = b"CGRESOLV";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Changes whenever resolution may answer differently: a file made by another
 /// resolver is not read. (The crate's version is part of the key too.)
 pub const RESOLVER: u32 = 1;
@@ -57,6 +59,9 @@ const TARGET: usize = 16;
 /// A resolution listing more definitions than this is stored under its
 /// reference's name, not under each of them.
 pub const WIDE: usize = 16;
+/// The segment of a site that stands for a group of references ([`WIDE`]):
+/// its slot is the group's id, its reference index the rank.
+pub const GROUP: usize = 0xFFFF;
 /// A graph resolving files is dropped and made anew after this many files, so
 /// that what it keeps (every file it read, every name's definitions) stays
 /// bounded however large the tree.
@@ -90,11 +95,11 @@ pub struct ResolveStats {
     pub bound: u64,
     /// (Reference, definition) pairs stored.
     pub sites: u64,
-    /// References of a resolution wider than [`WIDE`], stored by name.
+    /// References of a resolution wider than [`WIDE`], stored by group.
     pub wide: u64,
     pub targets: u64,
-    /// The names those are stored under.
-    pub wide_names: u64,
+    /// The groups of those ([`GROUP`]).
+    pub groups: u64,
     pub bytes: u64,
 }
 
@@ -241,7 +246,7 @@ impl Resolved {
         (Self::u32_in(b, 0) as u64, Self::u32_in(b, 4), Self::u32_in(b, 8))
     }
 
-    fn name_hash(&self, i: usize) -> u64 {
+    fn group_id(&self, i: usize) -> u64 {
         u64::from_le_bytes(self.record(self.targets + i)[..8].try_into().unwrap_or_default())
     }
 
@@ -250,21 +255,18 @@ impl Resolved {
         self.targets
     }
 
-    /// The references bound to `t` (not those of a resolution wider than
-    /// [`WIDE`]), in file order; `None` when its list does not decode (a file
-    /// that passed its checksum but was not written by cg).
+    /// The references bound to `t`, in file order, then the groups listing it
+    /// (segment [`GROUP`]); `None` when its list does not decode (a file that
+    /// passed its checksum but was not written by cg).
     pub fn sites(&self, t: DefId) -> Option<Vec<Site>> {
         let want = (t.0 .0 as u64, t.0 .1, t.1);
         let at = self.search(self.targets, |i| self.target(i).cmp(&want))?;
         at.map_or(Some(Vec::new()), |i| self.list(i))
     }
 
-    /// The references written as `name` (or imported under it) whose
-    /// resolution lists more than [`WIDE`] definitions (and, rarely, those of
-    /// a name of the same hash): to be resolved again.
-    pub fn wide_sites(&self, name: &str) -> Option<Vec<Site>> {
-        let want = xxh3_64(name.as_bytes());
-        let at = self.search(self.wide, |i| self.name_hash(i).cmp(&want))?;
+    /// The references of group `id` ([`GROUP`]), in file order.
+    pub fn group_sites(&self, id: u32) -> Option<Vec<Site>> {
+        let at = self.search(self.wide, |i| self.group_id(i).cmp(&(id as u64)))?;
         at.map_or(Some(Vec::new()), |i| self.list(self.targets + i))
     }
 
@@ -335,7 +337,8 @@ fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
 /// One stored pair, packed so that sorting orders it as the file does: the
 /// target (segment 16 bits, slot 24, definition 24) above the site (segment
 /// 16, slot 24, reference 19, rank 4, ambiguous 1). A wide resolution's
-/// reference has its name's hash above the site instead.
+/// reference has its group's id above the site instead; a group listed by a
+/// target is the site (GROUP, group id, rank, 0, ambiguous).
 type Packed = u128;
 const SLOT_MAX: u64 = (1 << 24) - 1;
 const DEF_MAX: u64 = (1 << 24) - 1;
@@ -369,18 +372,22 @@ pub fn resolve_all(
         path: index.root.clone(),
         what: format!("{what}: more than a resolved graph holds"),
     };
-    if index.segments.len() > u16::MAX as usize {
+    if index.segments.len() >= GROUP {
         return Err(too_large(format!("{} segments", index.segments.len())));
     }
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let threads = threads.clamp(1, 64);
-    type Part = Result<(Vec<Packed>, Vec<Packed>, u64, u64), SnapshotError>;
+    // Per thread: the pairs, the wide references by the thread's own group
+    // ids, those groups (definitions, ambiguous), references and bound.
+    type Part = Result<(Vec<Packed>, Vec<Packed>, Vec<Group>, u64, u64), SnapshotError>;
     let parts: Vec<Part> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| -> Part {
                     let (mut pairs, mut wide): (Vec<Packed>, Vec<Packed>) = Default::default();
+                    let mut groups: Vec<Group> = Vec::new();
+                    let mut group_of: rustc_hash::FxHashMap<Group, u32> = Default::default();
                     let (mut references, mut bound) = (0u64, 0u64);
                     let mut g = Graph::new(index).question_time();
                     let mut since_new = 0;
@@ -406,19 +413,18 @@ pub fn resolve_all(
                                 let res = g.resolve(&f, r)?;
                                 bound += !res.defs.is_empty() as u64;
                                 if res.defs.len() > WIDE {
-                                    // Under the name as written, and the
-                                    // names the file imports under it.
-                                    let written = f.name(r.name);
-                                    let mut names = vec![xxh3_64(written.as_bytes())];
-                                    for n in f.imports.iter().flat_map(|i| i.names.iter()) {
-                                        if n.alias == written && n.name != written {
-                                            names.push(xxh3_64(n.name.as_bytes()));
+                                    let group = (res.defs, res.ambiguous);
+                                    let id = match group_of.get(&group) {
+                                        Some(&id) => id,
+                                        None => {
+                                            let id = groups.len() as u32;
+                                            group_of.insert(group.clone(), id);
+                                            groups.push(group);
+                                            id
                                         }
-                                    }
-                                    names.sort_unstable();
-                                    names.dedup();
+                                    };
                                     let site = pack_site(key.0, key.1, i, 0, false) as Packed;
-                                    wide.extend(names.into_iter().map(|h| (h as Packed) << 64 | site));
+                                    wide.push((id as Packed) << 64 | site);
                                     continue;
                                 }
                                 for (rank, &d) in res.defs.iter().enumerate() {
@@ -435,26 +441,56 @@ pub fn resolve_all(
                         progress(n, files.len());
                     }
                     pairs.sort_unstable();
-                    wide.sort_unstable();
-                    Ok((pairs, wide, references, bound))
+                    Ok((pairs, wide, groups, references, bound))
                 })
             })
             .collect();
         workers.into_iter().map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     });
+    // The threads' groups made one (the same definitions, equally ambiguous,
+    // are one group), each definition listing its groups.
     let (mut pairs, mut wide): (Vec<Vec<Packed>>, Vec<Vec<Packed>>) = Default::default();
+    let mut group_of: rustc_hash::FxHashMap<Group, u32> = Default::default();
+    let mut members: Vec<Packed> = Vec::new();
     let mut stats = ResolveStats { files: files.len(), ..Default::default() };
     for part in parts {
-        let (p, w, references, bound) = part?;
+        let (p, mut w, groups, references, bound) = part?;
         stats.references += references;
         stats.bound += bound;
         pairs.push(p);
+        let mut ids = Vec::with_capacity(groups.len());
+        for group in groups {
+            let next = group_of.len() as u32;
+            let id = *group_of.entry(group.clone()).or_insert(next);
+            if id == next {
+                if id as u64 > SLOT_MAX || group.0.len() as u64 > REF_MAX + 1 {
+                    return Err(too_large(format!("{} groups of {} definitions", id, group.0.len())));
+                }
+                for (rank, &d) in group.0.iter().enumerate() {
+                    if d.0 .1 as u64 > SLOT_MAX || d.1 as u64 > DEF_MAX {
+                        return Err(too_large(format!("definition {} of slot {}", d.1, d.0 .1)));
+                    }
+                    let site = pack_site(GROUP, id, rank, 0, group.1);
+                    members.push((pack_target(d) as Packed) << 64 | site as Packed);
+                }
+            }
+            ids.push(id);
+        }
+        for v in w.iter_mut() {
+            *v = (ids[(*v >> 64) as usize] as Packed) << 64 | (*v & u64::MAX as Packed);
+        }
+        w.sort_unstable();
         wide.push(w);
     }
+    members.sort_unstable();
+    pairs.push(members);
     let bytes = encode(merged(pairs), merged(wide), key, &mut stats);
     stats.bytes = bytes.len() as u64;
     Ok((bytes, stats))
 }
+
+/// A wide resolution's definitions, and whether it is ambiguous.
+type Group = (Vec<DefId>, bool);
 
 /// The values of sorted lists, in order (each list's memory freed as the
 /// merge passes it is not: they are dropped whole at the end).
@@ -490,7 +526,7 @@ fn put_site(
     *last = Some(site);
 }
 
-/// The file's bytes from its sorted pairs and wide references.
+/// The file's bytes from its sorted pairs and its groups' sorted references.
 fn encode(
     pairs: impl Iterator<Item = Packed>,
     wide: impl Iterator<Item = Packed>,
@@ -511,7 +547,7 @@ fn encode(
             records.extend_from_slice(&head.to_le_bytes());
             records.extend_from_slice(&(lists.len() as u32).to_le_bytes());
             records.extend_from_slice(&0u32.to_le_bytes());
-            stats.wide_names += 1;
+            stats.groups += 1;
         }
     };
     for (list, target) in [(Box::new(pairs) as Box<dyn Iterator<Item = Packed>>, true), (Box::new(wide), false)] {
@@ -541,7 +577,7 @@ fn encode(
             close(&mut records, &lists, prev, target);
         }
     }
-    let (targets, names) = (stats.targets, stats.wide_names);
+    let (targets, names) = (stats.targets, stats.groups);
     let mut out = Vec::with_capacity(HEADER + records.len() + lists.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
@@ -672,8 +708,8 @@ mod tests {
         (pack_target(t) as Packed) << 64 | pack_site(file.0, file.1, reference, rank, ambiguous) as Packed
     }
 
-    fn wide_pair(name: &str, file: FileKey, reference: usize) -> Packed {
-        (xxh3_64(name.as_bytes()) as Packed) << 64 | pack_site(file.0, file.1, reference, 0, false) as Packed
+    fn wide_pair(group: u32, file: FileKey, reference: usize) -> Packed {
+        (group as Packed) << 64 | pack_site(file.0, file.1, reference, 0, false) as Packed
     }
 
     fn encoded(lists: Vec<Vec<Packed>>, wide: Vec<Vec<Packed>>, key: u64) -> Vec<u8> {
@@ -705,26 +741,29 @@ mod tests {
             pair(((3, 70_000), 4), (1, 2), 3, 0, false),
         ];
         first.push(pair(t, (2, 0), 1000, 5, true));
-        let wide =
-            vec![vec![wide_pair("foo", (0, 3), 9), wide_pair("foo", (2, 1), 0)], vec![wide_pair("foo", (0, 3), 4)]];
-        let bytes = encoded(vec![first, second], wide, 42);
+        // Group 7 lists `t` at rank 20.
+        let wide = vec![vec![wide_pair(7, (0, 3), 9), wide_pair(7, (2, 1), 0)], vec![wide_pair(7, (0, 3), 4)]];
+        let member = vec![(pack_target(t) as Packed) << 64 | pack_site(GROUP, 7, 20, 0, true) as Packed];
+        let bytes = encoded(vec![first, second, member], wide, 42);
         let r = Resolved::parse(map_of(&bytes), 42).unwrap();
         assert_eq!(r.targets(), 3);
         let sites = |t: DefId| r.sites(t).unwrap();
-        assert_eq!(sites(t), want);
+        let mut with_group = want.clone();
+        with_group.push(Site { file: (GROUP, 7), reference: 20, rank: 0, ambiguous: true });
+        assert_eq!(sites(t), with_group);
         assert_eq!(sites(((3, 70_000), 4)), vec![Site { file: (1, 2), reference: 3, rank: 0, ambiguous: false }]);
         assert!(sites(((0, 1), 3)).is_empty());
         assert!(sites(((9, 9), 9)).is_empty());
-        let foo: Vec<(FileKey, u32)> = r.wide_sites("foo").unwrap().iter().map(|s| (s.file, s.reference)).collect();
-        assert_eq!(foo, [((0, 3), 4), ((0, 3), 9), ((2, 1), 0)]);
-        assert!(r.wide_sites("bar").unwrap().is_empty());
+        let seven: Vec<(FileKey, u32)> = r.group_sites(7).unwrap().iter().map(|s| (s.file, s.reference)).collect();
+        assert_eq!(seven, [((0, 3), 4), ((0, 3), 9), ((2, 1), 0)]);
+        assert!(r.group_sites(8).unwrap().is_empty());
         assert!(matches!(Resolved::parse(map_of(&bytes), 43), Err(NotRead::Stale)));
     }
 
     #[test]
     fn a_damaged_file_is_not_read() {
         let pairs = vec![pair(((0, 1), 2), (0, 5), 9, 0, false), pair(((0, 1), 3), (0, 5), 10, 0, true)];
-        let bytes = encoded(vec![pairs], vec![vec![wide_pair("x", (0, 1), 2)]], 7);
+        let bytes = encoded(vec![pairs], vec![vec![wide_pair(3, (0, 1), 2)]], 7);
         for at in 0..bytes.len() {
             let mut b = bytes.clone();
             b[at] ^= 0x41;
