@@ -1601,6 +1601,17 @@ impl<'i> Graph<'i> {
         Ok((f, d))
     }
 
+    /// A definition's language and record: from the definitions tables when a
+    /// name this question looked up lists it (its file's archive not read:
+    /// `find` looked the symbol's name up), else from its file.
+    pub(crate) fn def_of(&self, id: DefId) -> Result<(Language, Def), SnapshotError> {
+        if let Some(c) = self.listed(id, None) {
+            return Ok((c.language, c.def));
+        }
+        let (f, d) = self.def(id)?;
+        Ok((f.language, d))
+    }
+
     /// A definition as the definitions tables list it, when its file was not
     /// read and a name this question looked up lists it (what resolution binds
     /// to comes from these lists): a callee's view needs no archive then. A

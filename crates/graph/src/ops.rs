@@ -305,20 +305,20 @@ impl Graph<'_> {
     /// one (on mono, `refs` p99 went from 99 ms to 3.7 s, its answers 13
     /// times longer); those lines are counted, not listed.
     fn overridden(&self, t: DefId) -> Result<Vec<DefId>, SnapshotError> {
-        let (f, d) = self.def(t)?;
+        let (language, d) = self.def_of(t)?;
         let Some(parent) = d.parent.as_deref().filter(|_| d.cat == DefCat::Method) else { return Ok(Vec::new()) };
         if self.lines_naming(&d.name, false)? > DISPATCH_MAX_LINES {
             return Ok(Vec::new());
         }
         // Constructors are not dispatched (`Child.new` runs the base's).
-        let constructor = super::new_runs(f.language) == Some(d.name.as_str())
-            || super::constructor_name(f.language, parent) == Some(d.name.as_str());
+        let constructor = super::new_runs(language) == Some(d.name.as_str())
+            || super::constructor_name(language, parent) == Some(d.name.as_str());
         if constructor {
             return Ok(Vec::new());
         }
         let nd = self.name_defs(&d.name)?;
         let mut out = Vec::new();
-        if f.language.rules().structural_interfaces {
+        if language.rules().structural_interfaces {
             // Go says no supertypes: a type implements each interface whose
             // methods it has (`f.Size()` on a `Figure` may run `Dot.Size`);
             // an interface's method runs nowhere.
@@ -356,7 +356,7 @@ impl Graph<'_> {
         if levels.is_empty() {
             return Ok(Vec::new());
         }
-        let family = f.language.family();
+        let family = language.family();
         for name in levels.iter().flatten() {
             for c in nd.items.iter() {
                 if c.def.parent.as_deref() == Some(name.as_str())
@@ -395,23 +395,22 @@ impl Graph<'_> {
         let mut name_set: FxHashSet<String> = FxHashSet::default();
         let mut of_name: FxHashMap<String, Vec<DefId>> = FxHashMap::default();
         for &t in targets {
-            let (f, d) = self.def(t)?;
+            let (language, d) = self.def_of(t)?;
             of_name.entry(d.name.clone()).or_default().push(t);
-            if !families.contains(&f.language.family()) {
-                families.push(f.language.family());
+            if !families.contains(&language.family()) {
+                families.push(language.family());
             }
-            ts_constructors &= f.language.rules().type_space
-                && super::constructor_name(f.language, "") == Some(d.name.as_str())
+            ts_constructors &= language.rules().type_space
+                && super::constructor_name(language, "") == Some(d.name.as_str())
                 && d.parent.as_ref().is_some_and(|p| !p.contains('.'));
             match (&mut top, d.parent.is_none() && d.kind != "interface") {
                 (Some(cats), true) if !cats.contains(&d.cat) => cats.push(d.cat),
                 (Some(_), true) => {}
                 _ => top = None,
             }
-            if super::new_runs(f.language) == Some(d.name.as_str()) && d.parent.is_some() {
+            if super::new_runs(language) == Some(d.name.as_str()) && d.parent.is_some() {
                 built.push("new".to_string());
-            } else if let Some(p) =
-                d.parent.as_ref().filter(|p| super::constructor_name(f.language, p) == Some(&d.name))
+            } else if let Some(p) = d.parent.as_ref().filter(|p| super::constructor_name(language, p) == Some(&d.name))
             {
                 built.push(p.clone());
             }
