@@ -19,9 +19,10 @@
 //! group   := group id u64, end u32, 0 u32
 //! list    := site*   (from the previous entry's end to its own; the groups'
 //!                     lists follow the targets')
-//! site    := varint(segment delta), varint(slot, or its delta in the same segment),
-//!            varint(reference index, or its delta in the same file) << 1 | ambiguous,
-//!            varint(rank)
+//! site    := varint((reference index, or its delta in the same file) << 3
+//!                   | ranked << 2 | new file << 1 | ambiguous),
+//!            [new file: varint(segment delta), varint(slot, or its delta in the
+//!             same segment)], [ranked: varint(rank)]
 //! ```
 //!
 //! Targets are in increasing (segment, slot, definition), groups in increasing
@@ -50,11 +51,15 @@ use crate::{DefId, FileKey, Graph};
 /// The file, beside the segments.
 pub const RESOLVED_FILE: &str = "resolved.cgr";
 const MAGIC: &[u8; 8] = b"CGRESOLV";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 /// Changes whenever resolution may answer differently: a file made by another
 /// resolver is not read. (The crate's version is part of the key too.)
 pub const RESOLVER: u32 = 1;
 const HEADER: usize = 56;
+/// A site's flags, below its reference index: a rank follows; the site is in
+/// another file than the one before (its segment and slot follow).
+const RANKED: u64 = 4;
+const NEW_FILE: u64 = 2;
 const TARGET: usize = 16;
 /// A resolution listing more definitions than this is stored under its
 /// reference's name, not under each of them.
@@ -292,21 +297,23 @@ impl Resolved {
         let (mut pos, mut seg, mut slot, mut reference) = (0usize, 0u64, 0u64, 0u64);
         let mut first = true;
         while pos < list.len() {
-            let ds = get_varint(list, &mut pos)?;
-            let sl = get_varint(list, &mut pos)?;
-            let rf = get_varint(list, &mut pos)?;
-            let rank = get_varint(list, &mut pos)?;
-            let same_seg = !first && ds == 0;
-            seg = seg.checked_add(ds)?;
-            let same_file = same_seg && sl == 0;
-            slot = if same_seg { slot.checked_add(sl)? } else { sl };
-            reference = if same_file { reference.checked_add(rf >> 1)? } else { rf >> 1 };
+            let head = get_varint(list, &mut pos)?;
+            let new_file = first || head & NEW_FILE != 0;
+            if new_file {
+                let ds = get_varint(list, &mut pos)?;
+                let sl = get_varint(list, &mut pos)?;
+                let same_seg = !first && ds == 0;
+                seg = seg.checked_add(ds)?;
+                slot = if same_seg { slot.checked_add(sl)? } else { sl };
+            }
+            let rank = if head & RANKED != 0 { get_varint(list, &mut pos)? } else { 0 };
+            reference = if new_file { head >> 3 } else { reference.checked_add(head >> 3)? };
             first = false;
             out.push(Site {
                 file: (usize::try_from(seg).ok()?, u32::try_from(slot).ok()?),
                 reference: u32::try_from(reference).ok()?,
                 rank: u32::try_from(rank).ok()?,
-                ambiguous: rf & 1 == 1,
+                ambiguous: head & 1 == 1,
             });
         }
         Some(out)
@@ -519,10 +526,16 @@ fn put_site(
     let same_seg = last.is_some_and(|l| l.0 == s);
     let same_file = same_seg && last.is_some_and(|l| l.1 == f);
     let (ls, lf, lr) = last.unwrap_or_default();
-    put_varint(lists, if last.is_none() { s } else { s - ls });
-    put_varint(lists, if same_seg { f - lf } else { f });
-    put_varint(lists, (if same_file { r - lr } else { r }) << 1 | ambiguous as u64);
-    put_varint(lists, rank as u64);
+    let reference = if same_file { r - lr } else { r };
+    let flags = (rank != 0) as u64 * RANKED | (!same_file) as u64 * NEW_FILE | ambiguous as u64;
+    put_varint(lists, reference << 3 | flags);
+    if !same_file {
+        put_varint(lists, if last.is_none() { s } else { s - ls });
+        put_varint(lists, if same_seg { f - lf } else { f });
+    }
+    if rank != 0 {
+        put_varint(lists, rank as u64);
+    }
     *last = Some(site);
 }
 
@@ -771,6 +784,47 @@ mod tests {
         }
         for len in 0..bytes.len() {
             assert!(Resolved::parse(map_of(&bytes[..len]), 7).is_err(), "cut to {len} still reads");
+        }
+    }
+
+    /// Random pairs over a few threads' lists: every target's list decodes to
+    /// its sites, in order, each reference once with its lowest rank.
+    #[test]
+    fn random_pairs_decode_to_what_a_brute_force_collects() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for round in 0..20 {
+            let mut lists: Vec<Vec<Packed>> = vec![Vec::new(); 1 + round % 3];
+            let mut want: std::collections::BTreeMap<DefId, std::collections::BTreeMap<(FileKey, u32), (u32, bool)>> =
+                Default::default();
+            for _ in 0..(50 + round * 40) {
+                let t: DefId = ((next(3) as usize, next(5) as u32), next(4) as u32);
+                let file: FileKey = (next(4) as usize, next(70_000) as u32);
+                let (reference, rank, ambiguous) = (next(300_000) as u32, next(16) as u32, next(2) == 1);
+                let l = next(lists.len() as u64) as usize;
+                lists[l].push(pair(t, file, reference as usize, rank as usize, ambiguous));
+                let e = want.entry(t).or_default().entry((file, reference)).or_insert((rank, ambiguous));
+                // Sorted, the lower rank (then not ambiguous) comes first.
+                if (rank, ambiguous) < *e {
+                    *e = (rank, ambiguous);
+                }
+            }
+            let bytes = encoded(lists, Vec::new(), 1);
+            let r = Resolved::parse(map_of(&bytes), 1).unwrap();
+            assert_eq!(r.targets(), want.len());
+            for (t, sites) in &want {
+                let got = r.sites(*t).unwrap();
+                let expected: Vec<Site> = sites
+                    .iter()
+                    .map(|(&(file, reference), &(rank, ambiguous))| Site { file, reference, rank, ambiguous })
+                    .collect();
+                assert_eq!(got, expected, "round {round}, target {t:?}");
+            }
         }
     }
 }
