@@ -527,7 +527,7 @@ fn put_site(
     let same_file = same_seg && last.is_some_and(|l| l.1 == f);
     let (ls, lf, lr) = last.unwrap_or_default();
     let reference = if same_file { r - lr } else { r };
-    let flags = (rank != 0) as u64 * RANKED | (!same_file) as u64 * NEW_FILE | ambiguous as u64;
+    let flags = if rank != 0 { RANKED } else { 0 } | if same_file { 0 } else { NEW_FILE } | ambiguous as u64;
     put_varint(lists, reference << 3 | flags);
     if !same_file {
         put_varint(lists, if last.is_none() { s } else { s - ls });
@@ -800,8 +800,8 @@ mod tests {
         };
         for round in 0..20 {
             let mut lists: Vec<Vec<Packed>> = vec![Vec::new(); 1 + round % 3];
-            let mut want: std::collections::BTreeMap<DefId, std::collections::BTreeMap<(FileKey, u32), (u32, bool)>> =
-                Default::default();
+            type Sites = std::collections::BTreeMap<(FileKey, u32), (u32, bool)>;
+            let mut want: std::collections::BTreeMap<DefId, Sites> = Default::default();
             for _ in 0..(50 + round * 40) {
                 let t: DefId = ((next(3) as usize, next(5) as u32), next(4) as u32);
                 let file: FileKey = (next(4) as usize, next(70_000) as u32);
