@@ -159,6 +159,12 @@ fn print_report(out: &mut impl Write, r: &UpdateReport) -> io::Result<()> {
 
 pub fn watch(args: WatchArgs) -> Result<()> {
     let root = project_root(&args.project)?;
+    let config = project::read_config(&root).ok().flatten().unwrap_or_default();
+    if config.resolve_in_background != Some(false) {
+        // Each generation the watch makes, resolved once it settles (one
+        // thread), for the questions other processes ask meanwhile.
+        let _ = codegraph::graph::resolved::keep_current(root.clone(), 1);
+    }
     let options = WatchOptions { quiet: Duration::from_millis(args.quiet_ms), ..WatchOptions::default() };
     let stop = AtomicBool::new(false);
     let mut on_event = |e: WatchEvent| {

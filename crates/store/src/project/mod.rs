@@ -344,7 +344,7 @@ pub struct Config {
     /// `cg mcp` runs `cg embed` while no tool call has come for a while.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub embed_when_idle: bool,
-    /// `cg mcp` and `cg lsp` resolve every reference of each new generation
+    /// `cg mcp`, `cg lsp` and `cg watch` resolve every reference of each new generation
     /// in the background (`resolved.cgr`) unless this is `false`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resolve_in_background: Option<bool>,
