@@ -153,13 +153,21 @@ fn a_damaged_resolved_graph_is_not_read_and_questions_are_answered() {
     let good = std::fs::read(&path).unwrap();
     let want: Vec<String> =
         every_definition(&index).into_iter().map(|d| answers(&Graph::new(&index).question_time(), d)).collect();
+    let flipped = |at: usize| {
+        let mut b = good.clone();
+        b[at] ^= 0x55;
+        b
+    };
+    // Opened, but its first block's sum does not hold when a question reads it.
+    let index_now = Index::open(dir.path()).unwrap();
+    std::fs::write(&path, flipped(60)).unwrap();
+    assert!(Resolved::open(&index_now).is_ok(), "the body is checked block by block, as it is read");
+    let got: Vec<String> =
+        every_definition(&index_now).into_iter().map(|d| answers(&Graph::new(&index_now), d)).collect();
+    assert_eq!(got, want, "a flipped byte in the body: answered differently");
     let damaged: Vec<(&str, Vec<u8>)> = vec![
-        ("a flipped byte in the lists", {
-            let mut b = good.clone();
-            let last = b.len() - 1;
-            b[last] ^= 0x55;
-            b
-        }),
+        ("a flipped byte in the block sums", flipped(good.len() - 1)),
+        ("a flipped byte in the header", flipped(30)),
         ("cut short", good[..good.len() / 2].to_vec()),
         ("empty", Vec::new()),
         ("not one", b"garbage that is not a resolved graph at all, long enough for a header".to_vec()),

@@ -12,9 +12,11 @@
 //! once; `cg resolve`, and the servers in the background, make it again.
 //!
 //! ```text
-//! file    := header, targets × target, groups × group, lists
+//! file    := header, body, sums
+//! body    := targets × target, groups × group, lists
+//! sums    := xxh3 u64 of each 4,096 bytes of the body (the last block shorter)
 //! header  := "CGRESOLV", version u32, resolver u32, key u64, targets u64,
-//!            groups u64, lists' length u64, checksum u64 (xxh3 of the rest)
+//!            groups u64, lists' length u64, xxh3 of the sums u64
 //! target  := segment u32, slot u32, definition u32, end u32
 //! group   := group id u64, end u32, 0 u32
 //! list    := site*   (from the previous entry's end to its own; the groups'
@@ -51,11 +53,13 @@ use crate::{DefId, FileKey, Graph};
 /// The file, beside the segments.
 pub const RESOLVED_FILE: &str = "resolved.cgr";
 const MAGIC: &[u8; 8] = b"CGRESOLV";
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 /// Changes whenever resolution may answer differently: a file made by another
 /// resolver is not read. (The crate's version is part of the key too.)
 pub const RESOLVER: u32 = 1;
 const HEADER: usize = 56;
+/// The body is checked in blocks of this many bytes, each on first use.
+const BLOCK: usize = 4096;
 /// A site's flags, below its reference index: a rank follows; the site is in
 /// another file than the one before (its segment and slot follow).
 const RANKED: u64 = 4;
@@ -143,6 +147,10 @@ pub struct Resolved {
     map: Mapped,
     targets: usize,
     wide: usize,
+    /// Where the block sums start (the body is `HEADER..sums`).
+    sums: usize,
+    /// One bit per block: its sum checked already.
+    checked: Box<[std::sync::atomic::AtomicU64]>,
 }
 
 /// Whether the index has a resolved graph made from its generation, by its
@@ -207,52 +215,66 @@ impl Resolved {
             return Err(NotRead::Stale);
         }
         let (targets, wide, lists) = (u64_at(24), u64_at(32), u64_at(40));
-        let want = targets
-            .checked_add(wide)
-            .and_then(|n| n.checked_mul(TARGET as u64))
-            .and_then(|t| t.checked_add(lists))
-            .and_then(|n| n.checked_add(HEADER as u64));
-        if want != Some(b.len() as u64) {
+        let body =
+            targets.checked_add(wide).and_then(|n| n.checked_mul(TARGET as u64)).and_then(|t| t.checked_add(lists));
+        let want =
+            body.and_then(|n| n.checked_add(n.div_ceil(BLOCK as u64) * 8)).and_then(|n| n.checked_add(HEADER as u64));
+        let (Some(body), true) = (body, want == Some(b.len() as u64)) else {
             return Err(NotRead::Corrupt("its lengths disagree with its size"));
-        }
-        if xxh3_64(&b[HEADER..]) != u64_at(48) {
+        };
+        let sums = HEADER + body as usize;
+        if xxh3_64(&b[sums..]) != u64_at(48) {
             return Err(NotRead::Corrupt("checksum mismatch"));
         }
-        let r = Resolved { targets: targets as usize, wide: wide as usize, map };
-        // Ends increasing and within the lists: a list is then always a
-        // slice of them.
-        let mut last = 0;
-        for i in 0..r.targets + r.wide {
-            let end = r.end(i) as u64;
-            if end < last || end > lists {
-                return Err(NotRead::Corrupt("a list ends outside the lists"));
-            }
-            last = end;
-        }
-        Ok(r)
+        let blocks = (body as usize).div_ceil(BLOCK);
+        let checked = (0..blocks.div_ceil(64)).map(|_| std::sync::atomic::AtomicU64::new(0)).collect();
+        Ok(Resolved { targets: targets as usize, wide: wide as usize, sums, checked, map })
     }
 
-    fn record(&self, i: usize) -> &[u8] {
-        &self.map.bytes()[HEADER + i * TARGET..HEADER + (i + 1) * TARGET]
+    /// `len` bytes of the body from `at` (counted from its start), each block
+    /// they touch checked against its sum on first use; `None` past the body
+    /// or when a block's sum does not hold.
+    fn body(&self, at: usize, len: usize) -> Option<&[u8]> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let b = self.map.bytes();
+        let body = &b[HEADER..self.sums];
+        let end = at.checked_add(len).filter(|&e| e <= body.len())?;
+        for block in at / BLOCK..end.div_ceil(BLOCK).max(at / BLOCK + 1).min(body.len().div_ceil(BLOCK)) {
+            let (word, bit) = (&self.checked[block / 64], 1u64 << (block % 64));
+            if word.load(Relaxed) & bit != 0 {
+                continue;
+            }
+            let bytes = &body[block * BLOCK..body.len().min((block + 1) * BLOCK)];
+            let sum = u64::from_le_bytes(b[self.sums + block * 8..self.sums + block * 8 + 8].try_into().ok()?);
+            if xxh3_64(bytes) != sum {
+                return None;
+            }
+            word.fetch_or(bit, Relaxed);
+        }
+        Some(&body[at..end])
+    }
+
+    fn record(&self, i: usize) -> Option<&[u8]> {
+        self.body(i * TARGET, TARGET)
     }
 
     fn u32_in(b: &[u8], at: usize) -> u32 {
         u32::from_le_bytes(b[at..at + 4].try_into().unwrap_or_default())
     }
 
-    /// Entry `i` (targets, then names): where its list ends.
-    fn end(&self, i: usize) -> u32 {
-        let b = self.record(i);
-        Self::u32_in(b, if i < self.targets { 12 } else { 8 })
+    /// Entry `i` (targets, then groups): where its list ends.
+    fn end(&self, i: usize) -> Option<u32> {
+        let b = self.record(i)?;
+        Some(Self::u32_in(b, if i < self.targets { 12 } else { 8 }))
     }
 
-    fn target(&self, i: usize) -> (u64, u32, u32) {
-        let b = self.record(i);
-        (Self::u32_in(b, 0) as u64, Self::u32_in(b, 4), Self::u32_in(b, 8))
+    fn target(&self, i: usize) -> Option<(u64, u32, u32)> {
+        let b = self.record(i)?;
+        Some((Self::u32_in(b, 0) as u64, Self::u32_in(b, 4), Self::u32_in(b, 8)))
     }
 
-    fn group_id(&self, i: usize) -> u64 {
-        u64::from_le_bytes(self.record(self.targets + i)[..8].try_into().unwrap_or_default())
+    fn group_id(&self, i: usize) -> Option<u64> {
+        Some(u64::from_le_bytes(self.record(self.targets + i)?[..8].try_into().ok()?))
     }
 
     /// How many definitions some reference binds to.
@@ -265,34 +287,35 @@ impl Resolved {
     /// passed its checksum but was not written by cg).
     pub fn sites(&self, t: DefId) -> Option<Vec<Site>> {
         let want = (t.0 .0 as u64, t.0 .1, t.1);
-        let at = self.search(self.targets, |i| self.target(i).cmp(&want))?;
+        let at = self.search(self.targets, |i| Some(self.target(i)?.cmp(&want)))?;
         at.map_or(Some(Vec::new()), |i| self.list(i))
     }
 
     /// The references of group `id` ([`GROUP`]), in file order.
     pub fn group_sites(&self, id: u32) -> Option<Vec<Site>> {
-        let at = self.search(self.wide, |i| self.group_id(i).cmp(&(id as u64)))?;
+        let at = self.search(self.wide, |i| Some(self.group_id(i)?.cmp(&(id as u64))))?;
         at.map_or(Some(Vec::new()), |i| self.list(self.targets + i))
     }
 
     /// The first of `n` entries not less than the one sought, when it is it.
-    fn search(&self, n: usize, cmp: impl Fn(usize) -> std::cmp::Ordering) -> Option<Option<usize>> {
+    fn search(&self, n: usize, cmp: impl Fn(usize) -> Option<std::cmp::Ordering>) -> Option<Option<usize>> {
         let (mut lo, mut hi) = (0, n);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if cmp(mid).is_lt() {
+            if cmp(mid)?.is_lt() {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        Some((lo < n && cmp(lo).is_eq()).then_some(lo))
+        Some((lo < n && cmp(lo)?.is_eq()).then_some(lo))
     }
 
     fn list(&self, i: usize) -> Option<Vec<Site>> {
-        let start = if i == 0 { 0 } else { self.end(i - 1) };
-        let lists = &self.map.bytes()[HEADER + (self.targets + self.wide) * TARGET..];
-        let list = lists.get(start as usize..self.end(i) as usize)?;
+        let start = if i == 0 { 0 } else { self.end(i - 1)? } as usize;
+        let end = self.end(i)? as usize;
+        let lists_at = (self.targets + self.wide) * TARGET;
+        let list = self.body(lists_at.checked_add(start)?, end.checked_sub(start)?)?;
         let mut out = Vec::new();
         let (mut pos, mut seg, mut slot, mut reference) = (0usize, 0u64, 0u64, 0u64);
         let mut first = true;
@@ -602,8 +625,9 @@ fn encode(
     out.extend_from_slice(&0u64.to_le_bytes());
     out.extend_from_slice(&records);
     out.extend_from_slice(&lists);
-    let sum = xxh3_64(&out[HEADER..]);
-    out[48..56].copy_from_slice(&sum.to_le_bytes());
+    let sums: Vec<u8> = out[HEADER..].chunks(BLOCK).flat_map(|block| xxh3_64(block).to_le_bytes()).collect();
+    out.extend_from_slice(&sums);
+    out[48..56].copy_from_slice(&xxh3_64(&sums).to_le_bytes());
     out
 }
 
@@ -780,7 +804,15 @@ mod tests {
         for at in 0..bytes.len() {
             let mut b = bytes.clone();
             b[at] ^= 0x41;
-            assert!(Resolved::parse(map_of(&b), 7).is_err(), "byte {at} flipped still reads");
+            // Refused when opened (header, sums), or when the block is first
+            // read (the body: one block here).
+            if let Ok(r) = Resolved::parse(map_of(&b), 7) {
+                assert!(at >= HEADER && at < r.sums, "byte {at} of the header or sums flipped still opens");
+                for t in [((0, 1), 2), ((0, 1), 3)] {
+                    assert_eq!(r.sites(t), None, "byte {at} flipped still reads");
+                }
+                assert_eq!(r.group_sites(3), None, "byte {at} flipped still reads");
+            }
         }
         for len in 0..bytes.len() {
             assert!(Resolved::parse(map_of(&bytes[..len]), 7).is_err(), "cut to {len} still reads");
