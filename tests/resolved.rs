@@ -68,29 +68,24 @@ fn every_fixture_answers_alike_with_the_resolved_graph() {
 /// files holding its references (and the target's own).
 #[test]
 fn refs_from_the_resolved_graph_read_only_the_files_holding_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path();
-    let write = |rel: &str, text: &str| {
-        let path = p.join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write("base.py", "class Base:\n    def run(self):\n        return 1\n");
-    write("other.py", "class Other:\n    def run(self):\n        return 2\n");
-    write("go.py", "from base import Base\n\n\ndef go():\n    b = Base()\n    return b.run()\n");
+    let mut files: Vec<(String, String)> = vec![
+        ("base.py".into(), "class Base:\n    def run(self):\n        return 1\n".into()),
+        ("other.py".into(), "class Other:\n    def run(self):\n        return 2\n".into()),
+        ("go.py".into(), "from base import Base\n\n\ndef go():\n    b = Base()\n    return b.run()\n".into()),
+    ];
     // Files calling `run` of another class: question time reads each to
     // find that its `run` is `Other.run` (two classes define `run`: too few
     // to narrow the files by the receivers' types).
     for i in 0..40 {
-        write(
-            &format!("u{i:02}.py"),
-            &format!("from other import Other\n\n\ndef u{i}():\n    o = Other()\n    return o.run()\n"),
-        );
+        files.push((
+            format!("u{i:02}.py"),
+            format!("from other import Other\n\n\ndef u{i}():\n    o = Other()\n    return o.run()\n"),
+        ));
     }
-    project::init(p, &project::InitOptions::default(), &|_| {}).unwrap();
-    let index = Index::open(p).unwrap();
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (dir, index) = common::indexed_project(&files);
     resolve(&index);
-    let index = Index::open(p).unwrap();
+    let index = Index::open(dir.path()).unwrap();
     let (stored, asked) = (Graph::new(&index), Graph::new(&index).question_time());
     let d = stored.find("Base.run").unwrap();
     assert_eq!(stored.refs(&d, &[]).unwrap(), asked.refs(&d, &[]).unwrap());
@@ -247,16 +242,14 @@ fn a_server_makes_it_in_the_background() {
 /// definition answers as question time does.
 #[test]
 fn a_wide_resolution_is_stored_once_as_a_group() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path();
-    for i in 0..24 {
-        std::fs::write(p.join(format!("s{i:02}.ts")), format!("function foo() {{ return {i}; }}\n")).unwrap();
-    }
+    let mut files: Vec<(String, String)> =
+        (0..24).map(|i| (format!("s{i:02}.ts"), format!("function foo() {{ return {i}; }}\n"))).collect();
     for i in 0..3 {
-        std::fs::write(p.join(format!("call{i}.ts")), "const x = foo();\nconst y = foo() + foo();\n").unwrap();
+        files.push((format!("call{i}.ts"), "const x = foo();\nconst y = foo() + foo();\n".into()));
     }
-    project::init(p, &project::InitOptions::default(), &|_| {}).unwrap();
-    let index = Index::open(p).unwrap();
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (dir, index) = common::indexed_project(&files);
+    let p = dir.path();
     let stats = resolve(&index);
     assert!(stats.groups >= 1 && stats.wide >= 6, "{stats:?}");
     let index = Index::open(p).unwrap();

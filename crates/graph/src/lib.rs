@@ -262,6 +262,16 @@ impl FileGraph {
         ids
     }
 
+    /// The ids of the names `name` is imported as in this file (`Store as S`).
+    pub fn alias_ids(&self, name: &str) -> Vec<u32> {
+        self.imports
+            .iter()
+            .flat_map(|i| i.names.iter())
+            .filter(|n| n.name == name && !n.alias.is_empty() && n.alias != name)
+            .flat_map(|n| self.name_ids(&n.alias))
+            .collect()
+    }
+
     pub fn name(&self, i: u32) -> &str {
         let i = i as usize;
         let Some(&end) = self.name_ends.get(i) else { return "" };

@@ -475,13 +475,7 @@ impl Graph<'_> {
                 }
                 let f = self.scan_file(key)?;
                 // The names `name` is imported as in this file (`Store as S`).
-                let aliases: Vec<u32> = f
-                    .imports
-                    .iter()
-                    .flat_map(|i| i.names.iter())
-                    .filter(|n| n.name == *name && !n.alias.is_empty() && n.alias != *name)
-                    .flat_map(|n| f.name_ids(&n.alias))
-                    .collect();
+                let aliases = f.alias_ids(name);
                 // By name index, not by comparing each reference's text.
                 let ids = f.name_ids(name);
                 if ids.is_empty() && aliases.is_empty() {
@@ -570,19 +564,8 @@ impl Graph<'_> {
             }
             let f = self.scan_file(key)?;
             // Per name: its ids in this file and the names it is imported as.
-            let per_name: Vec<(Vec<u32>, Vec<u32>)> = names
-                .iter()
-                .map(|name| {
-                    let aliases: Vec<u32> = f
-                        .imports
-                        .iter()
-                        .flat_map(|i| i.names.iter())
-                        .filter(|n| n.name == *name && !n.alias.is_empty() && n.alias != *name)
-                        .flat_map(|n| f.name_ids(&n.alias))
-                        .collect();
-                    (f.name_ids(name), aliases)
-                })
-                .collect();
+            let per_name: Vec<(Vec<u32>, Vec<u32>)> =
+                names.iter().map(|name| (f.name_ids(name), f.alias_ids(name))).collect();
             for &((_, index), (_, ambiguous, target)) in &sites[i..end] {
                 let Some(r) = f.refs.get(index as usize) else { return Ok(None) };
                 if !roles.is_empty() && !roles.contains(&r.role) {

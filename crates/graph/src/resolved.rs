@@ -47,6 +47,7 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 use crate::project::Index;
 use crate::snapshot::mmap::Mapped;
+use crate::snapshot::postings::{get_varint, put_varint};
 use crate::snapshot::SnapshotError;
 use crate::{DefId, FileKey, Graph};
 
@@ -341,27 +342,6 @@ impl Resolved {
         }
         Some(out)
     }
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *bytes.get(*pos)?;
-        *pos += 1;
-        v |= ((b & 0x7F) as u64) << shift;
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// One stored pair, packed so that sorting orders it as the file does: the

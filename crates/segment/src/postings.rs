@@ -26,7 +26,7 @@ use super::SlotSet;
 const DENSE_ABOVE: u64 = 4096;
 const DENSE_BYTES: usize = 8192;
 
-pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -34,7 +34,7 @@ pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-pub(crate) fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
+pub fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let b = *bytes.get(*pos)?;
