@@ -725,7 +725,7 @@ pub struct NameDefs {
 /// the sum of their weights: past `max`, the entries used longest ago make
 /// room (so a long-lived server keeps what its questions use now, not what its
 /// first questions used). A value weighing more than `max` is not kept.
-struct UsedLately<K, V> {
+pub(crate) struct UsedLately<K, V> {
     /// Each value, its weight, and when it was last used (a count of uses).
     entries: FxHashMap<K, (V, usize, u64)>,
     weight: usize,
@@ -797,7 +797,16 @@ pub(crate) struct Kept {
     pub(crate) dead_definitions: std::sync::OnceLock<Arc<search::DeadDefinitions>>,
     /// The generation's resolved graph, when one was made from it.
     pub(crate) resolved: resolved::KeptResolved,
+    /// How many definition lines name a common name ([`Graph::lines_naming`]:
+    /// counting them decodes the name's postings on definition lines, `Get`'s
+    /// thousands, for every `refs` of a `Get`).
+    pub(crate) def_lines: std::sync::Mutex<UsedLately<String, usize>>,
 }
+
+/// A name named on more definition lines than this has its count kept.
+const KEEP_DEF_LINES_PAST: usize = 256;
+/// How many names' counts are kept at most.
+const KEPT_DEF_LINES: usize = 100_000;
 
 /// The definitions of common names, kept by the opened index: a name of
 /// [`SHARE_MIN_CANDIDATES`] definitions or more (`String`, `Get`, `New`:
@@ -1432,6 +1441,11 @@ impl<'i> Graph<'i> {
         if (0..self.index.segments.len()).any(|si| !self.index.all_live(si)) {
             return Ok(self.files_with_lines(name, defs_only)?.1);
         }
+        if defs_only {
+            if let Some(n) = self.kept.def_lines.lock().ok().and_then(|mut k| k.get(&name.to_string())) {
+                return Ok(n);
+            }
+        }
         let Ok(matcher) = Matcher::new(indexed_term(name), Mode::Exact, true) else { return Ok(0) };
         let mut lines = 0;
         for seg in &self.index.segments {
@@ -1440,6 +1454,11 @@ impl<'i> Graph<'i> {
                     true => seg.def_posting_iter(&v)?.count(),
                     false => v.occurrences as usize,
                 };
+            }
+        }
+        if defs_only && lines > KEEP_DEF_LINES_PAST {
+            if let Ok(mut k) = self.kept.def_lines.lock() {
+                k.insert(name.to_string(), lines, 1, KEPT_DEF_LINES);
             }
         }
         Ok(lines)
