@@ -246,6 +246,18 @@ struct Found {
     target: DefId,
 }
 
+/// Whether the references of a name take `r`, and whether through an alias:
+/// it is written as the name (`ids`, its ids in the file) or, without a
+/// receiver, as a name the file imports it as (`aliases`), in one of `roles`
+/// (empty: any), and a call when the name is a class's read for the
+/// constructions it makes (`via_new`).
+fn taken(r: &PackedRef, ids: &[u32], aliases: &[u32], roles: &[RefRole], via_new: bool) -> Option<bool> {
+    let aliased = r.receiver == PackedReceiver::None && aliases.contains(&r.name);
+    let named = ids.contains(&r.name) || aliased;
+    let role = (roles.is_empty() || roles.contains(&r.role)) && (!via_new || r.role == RefRole::Call);
+    (named && role).then_some(aliased)
+}
+
 /// A method whose name more lines hold than this is not looked up through
 /// the methods it overrides ([`Graph::overridden`]).
 pub const DISPATCH_MAX_LINES: usize = 256;
@@ -482,13 +494,7 @@ impl Graph<'_> {
                     continue;
                 }
                 for r in &f.refs {
-                    let aliased = r.receiver == PackedReceiver::None && aliases.contains(&r.name);
-                    if (!ids.contains(&r.name) && !aliased)
-                        || (!roles.is_empty() && !roles.contains(&r.role))
-                        || (via_new && r.role != RefRole::Call)
-                    {
-                        continue;
-                    }
+                    let Some(aliased) = taken(r, &ids, &aliases, roles, via_new) else { continue };
                     let res = self.resolve(&f, r)?;
                     if let Some(&target) = res.defs.iter().find(|d| target_set.contains(d)) {
                         if !aliased && !f.defs.iter().any(|d| d.line == r.line) {
@@ -568,15 +574,9 @@ impl Graph<'_> {
                 names.iter().map(|name| (f.name_ids(name), f.alias_ids(name))).collect();
             for &((_, index), (_, ambiguous, target)) in &sites[i..end] {
                 let Some(r) = f.refs.get(index as usize) else { return Ok(None) };
-                if !roles.is_empty() && !roles.contains(&r.role) {
-                    continue;
-                }
                 for (k, (ids, aliases)) in per_name.iter().enumerate() {
                     let via_new = k >= named;
-                    let aliased = r.receiver == PackedReceiver::None && aliases.contains(&r.name);
-                    if (!ids.contains(&r.name) && !aliased) || (via_new && r.role != RefRole::Call) {
-                        continue;
-                    }
+                    let Some(aliased) = taken(r, ids, aliases, roles, via_new) else { continue };
                     if !via_new && !aliased && !f.defs.iter().any(|d| d.line == r.line) {
                         answered[k].insert((key, r.line));
                     }

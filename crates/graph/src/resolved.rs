@@ -66,8 +66,8 @@ const BLOCK: usize = 4096;
 const RANKED: u64 = 4;
 const NEW_FILE: u64 = 2;
 const TARGET: usize = 16;
-/// A resolution listing more definitions than this is stored under its
-/// reference's name, not under each of them.
+/// A resolution listing more definitions than this is stored once for the
+/// references making it ([`GROUP`]), not under each definition for each.
 pub const WIDE: usize = 16;
 /// The segment of a site that stands for a group of references ([`WIDE`]):
 /// its slot is the group's id, its reference index the rank.
@@ -147,36 +147,23 @@ pub fn resolved_path(index: &Index) -> Option<PathBuf> {
 pub struct Resolved {
     map: Mapped,
     targets: usize,
-    wide: usize,
+    groups: usize,
     /// Where the block sums start (the body is `HEADER..sums`).
     sums: usize,
     /// One bit per block: its sum checked already.
     checked: Box<[std::sync::atomic::AtomicU64]>,
 }
 
-/// Whether the index has a resolved graph made from its generation, by its
-/// header alone (questions check the rest when they read it): `current`,
-/// `stale` (another generation's or resolver's), `none`, or `damaged`.
+/// Whether the index has a resolved graph made from its generation, as
+/// [`Resolved::open`] finds it (the blocks are checked when questions read
+/// them): `current`, `stale` (another generation's or resolver's), `none`,
+/// or `damaged`.
 pub fn state(index: &Index) -> &'static str {
-    use std::io::Read;
-    let Some(path) = resolved_path(index) else { return "none" };
-    let mut header = [0u8; HEADER];
-    match crate::safe_fs::open_regular(&path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "none",
-        Err(_) => "damaged",
-        Ok(mut f) => match f.read_exact(&mut header) {
-            Err(_) => "damaged",
-            Ok(()) if &header[..8] != MAGIC => "damaged",
-            Ok(()) => {
-                let u32_at = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().unwrap_or_default());
-                let key = u64::from_le_bytes(header[16..24].try_into().unwrap_or_default());
-                if u32_at(8) == VERSION && u32_at(12) == RESOLVER && key == generation_key(index) {
-                    "current"
-                } else {
-                    "stale"
-                }
-            }
-        },
+    match Resolved::open(index) {
+        Ok(_) => "current",
+        Err(NotRead::Missing) => "none",
+        Err(NotRead::Stale) => "stale",
+        Err(NotRead::Corrupt(_)) => "damaged",
     }
 }
 
@@ -215,9 +202,9 @@ impl Resolved {
         if u32_at(8) != VERSION || u32_at(12) != RESOLVER || u64_at(16) != key {
             return Err(NotRead::Stale);
         }
-        let (targets, wide, lists) = (u64_at(24), u64_at(32), u64_at(40));
+        let (targets, groups, lists) = (u64_at(24), u64_at(32), u64_at(40));
         let body =
-            targets.checked_add(wide).and_then(|n| n.checked_mul(TARGET as u64)).and_then(|t| t.checked_add(lists));
+            targets.checked_add(groups).and_then(|n| n.checked_mul(TARGET as u64)).and_then(|t| t.checked_add(lists));
         let want =
             body.and_then(|n| n.checked_add(n.div_ceil(BLOCK as u64) * 8)).and_then(|n| n.checked_add(HEADER as u64));
         let (Some(body), true) = (body, want == Some(b.len() as u64)) else {
@@ -229,7 +216,7 @@ impl Resolved {
         }
         let blocks = (body as usize).div_ceil(BLOCK);
         let checked = (0..blocks.div_ceil(64)).map(|_| std::sync::atomic::AtomicU64::new(0)).collect();
-        Ok(Resolved { targets: targets as usize, wide: wide as usize, sums, checked, map })
+        Ok(Resolved { targets: targets as usize, groups: groups as usize, sums, checked, map })
     }
 
     /// `len` bytes of the body from `at` (counted from its start), each block
@@ -294,7 +281,7 @@ impl Resolved {
 
     /// The references of group `id` ([`GROUP`]), in file order.
     pub fn group_sites(&self, id: u32) -> Option<Vec<Site>> {
-        let at = self.search(self.wide, |i| Some(self.group_id(i)?.cmp(&(id as u64))))?;
+        let at = self.search(self.groups, |i| Some(self.group_id(i)?.cmp(&(id as u64))))?;
         at.map_or(Some(Vec::new()), |i| self.list(self.targets + i))
     }
 
@@ -315,7 +302,7 @@ impl Resolved {
     fn list(&self, i: usize) -> Option<Vec<Site>> {
         let start = if i == 0 { 0 } else { self.end(i - 1)? } as usize;
         let end = self.end(i)? as usize;
-        let lists_at = (self.targets + self.wide) * TARGET;
+        let lists_at = (self.targets + self.groups) * TARGET;
         let list = self.body(lists_at.checked_add(start)?, end.checked_sub(start)?)?;
         let mut out = Vec::new();
         let (mut pos, mut seg, mut slot, mut reference) = (0usize, 0u64, 0u64, 0u64);
@@ -682,9 +669,8 @@ pub fn keep_current(root: PathBuf, threads: usize) -> std::io::Result<std::threa
             if given_up == Some(key) || index.segments.is_empty() {
                 continue;
             }
-            match Resolved::open(&index) {
-                Ok(_) => continue,
-                Err(NotRead::Missing | NotRead::Stale | NotRead::Corrupt(_)) => {}
+            if Resolved::open(&index).is_ok() {
+                continue;
             }
             let started = std::time::Instant::now();
             let made = resolve_all(&index, threads, &|_, _| {});
