@@ -190,3 +190,53 @@ fn search_by_files_groups_hits_and_leads_with_the_library_file() {
     assert_eq!(names, distinct);
     assert!(files.windows(2).all(|w| w[0]["score"].as_f64() >= w[1]["score"].as_f64()), "{v}");
 }
+
+/// Regression: a sentence's hits were ranked again with file evidence from a
+/// pool of three times the limit, so `--limit 2` scored and ordered hits
+/// otherwise than `--limit 40` (django's `MemoryFileUploadHandler` 1.937
+/// against 2.427 for a floatformat task). A smaller answer is the first part
+/// of a larger one, scores and all, up to a third of the pool.
+#[test]
+fn a_sentences_answer_does_not_depend_on_the_limit_regression() {
+    let mut files = generated_project();
+    // Many names holding the task's words, in files holding few of them, and
+    // one file whose lines hold them all.
+    for i in 0..40 {
+        files.push((format!("lib/cache{i:02}.py"), format!("def memory_cache_{i}(value):\n    return value\n")));
+    }
+    files.push((
+        "lib/printer.py".into(),
+        "def render(value):\n    # memory limit of the token printer\n    limit = token_limit(value)\n    \
+         # retry the printer with backoff when memory runs out\n    return printer_retry(limit)\n"
+            .into(),
+    ));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let g = codegraph::graph::Graph::new(&index);
+    let answer = |text: &str, limit: usize| -> Vec<(String, String, u32, f64)> {
+        let found = g.search_by(text, limit, codegraph::graph::SearchMode::Lexical, None).unwrap();
+        found.hits.into_iter().map(|h| (h.name, h.file, h.line, h.score)).collect()
+    };
+    for text in [
+        "Limit the memory the token printer uses on retry",
+        "Backoff and retry when the memory cache runs out",
+        "Parse the float format of a memory limit token",
+    ] {
+        let full = answer(text, 100);
+        assert!(full.len() > 30, "{text}: {full:#?}");
+        for limit in 1..=30 {
+            let got = answer(text, limit);
+            assert_eq!(got[..], full[..limit.min(full.len())], "{text}: limit {limit}");
+        }
+        // Files (`cg search --files`) alike.
+        let files = |limit: usize| -> Vec<(String, f64)> {
+            let found = g.search_files(text, limit, codegraph::graph::SearchMode::Lexical, None).unwrap();
+            found.into_iter().map(|f| (f.file, f.score)).collect()
+        };
+        let full = files(25);
+        assert!(full.len() > 10, "{text}: {full:#?}");
+        for limit in 1..=10 {
+            assert_eq!(files(limit)[..], full[..limit], "{text}: files, limit {limit}");
+        }
+    }
+}

@@ -437,6 +437,11 @@ fn keep_nearest(v: &mut Vec<(u32, Row)>, n: usize) {
     }
 }
 
+/// The hits a sentence's search ranks again with file evidence, however few
+/// are asked for: an answer of up to a third of it (100, MCP's largest) is the
+/// first part of any longer one.
+pub const SENTENCE_POOL: usize = 300;
+
 impl Graph<'_> {
     /// Search by `mode`: lexical ([`Graph::search`]), semantic (`model`'s
     /// vectors), or hybrid. Semantic and hybrid need `model`; without one they
@@ -464,8 +469,13 @@ impl Graph<'_> {
     ) -> Result<SymbolSearch, GraphError> {
         // More than asked for, so that collapsing copies still fills the answer.
         let wanted = limit.saturating_mul(3);
-        let mut found = self.search_uncollapsed(text, wanted, mode, model, weight)?;
-        self.fuse_file_evidence(text, &mut found, wanted)?;
+        // A sentence's hits are ranked again with their files' evidence: from
+        // a pool of the same size whatever the limit (up to a third of it), so
+        // that a smaller limit shows the first hits of a larger one.
+        let sentence = super::context::search_words(text).len() >= super::evidence::SENTENCE_WORDS;
+        let pool = if sentence { wanted.max(SENTENCE_POOL) } else { wanted };
+        let mut found = self.search_uncollapsed(text, pool, mode, model, weight)?;
+        self.fuse_file_evidence(text, &mut found, pool)?;
         collapse_copies(self.index, model, &mut found.hits, limit);
         Ok(found)
     }
