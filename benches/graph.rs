@@ -146,7 +146,9 @@ fn main() {
     // `CG_BENCH_ROWS=same`: whether the generation's resolved graph (`cg
     // resolve`) answers each sampled method's refs (with the count of other
     // lines), callers to depth 2 and impact at depth 2 as question-time
-    // resolution does; the methods answered differently are named.
+    // resolution does; the methods answered differently are named. And
+    // whether `find` names the same definitions as looking through every
+    // definition of the name does.
     if rows.split(',').any(|r| r == "same") {
         let (mut same, mut differ) = (0, 0);
         for s in &symbols {
@@ -186,6 +188,12 @@ fn main() {
             }
         }
         eprintln!("same     {same} of {} methods answered alike, {differ} differently", same + differ);
+        // The qualified names found through the definitions' qualifier index
+        // (names of many definitions) against looking through every one.
+        let found = |g: &Graph, s: &str| format!("{:?}", g.find(s).map_err(|e| e.to_string()));
+        let alike =
+            symbols.iter().filter(|s| found(&Graph::new(&index), s) == found(&Graph::new(&index).exhaustive(), s));
+        eprintln!("find     {} of {} methods found alike through the qualifier index", alike.count(), symbols.len());
     }
     let question_time = std::env::var_os("CG_BENCH_QUESTION_TIME").is_some();
     for row in rows.split(',').filter(|&r| r != "resolve" && r != "same") {

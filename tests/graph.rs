@@ -4339,3 +4339,55 @@ fn hierarchy_of_a_type_takes_nothing_from_another_languages_namesake_regression(
     assert_eq!(names("go/invoice.go:3"), ["go/store.go:3"]);
     assert_eq!(names("java/Invoice.java:1"), ["java/Adder.java:1"]);
 }
+
+/// A name with hundreds of definitions (`main` in a compiler's test cases)
+/// is looked up by qualified name through an index of its definitions by
+/// qualifier, kept with them by the opened index: the answers are the ones
+/// looking through every definition gives (`exhaustive`), and name the
+/// definitions so qualified.
+#[test]
+fn a_qualified_name_among_hundreds_of_namesakes_finds_the_same_definitions() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for i in 0..600 {
+        let mut text = String::from("def main():\n    pass\n");
+        if i % 3 == 0 {
+            text.push_str(&format!("\n\nclass Runner{i}:\n    def main(self):\n        return main()\n"));
+        }
+        files.push((format!("tests/case_{i}.py"), text));
+    }
+    // Two files of one module name, in different folders.
+    files.push(("a/dup.py".into(), "def main():\n    pass\n".into()));
+    files.push(("b/dup.py".into(), "def main():\n    pass\n".into()));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let mut symbols: Vec<String> = Vec::new();
+    for i in (0..600).step_by(7) {
+        symbols.push(format!("case_{i}.main"));
+        symbols.push(format!("tests.case_{i}.main"));
+        symbols.push(format!("Runner{i}.main"));
+        symbols.push(format!("case_{i}.Runner{i}.main"));
+    }
+    symbols.extend(["dup.main", "a.dup.main", "nothing.main", "case_1.nothing.main"].map(String::from));
+    let view = |g: &Graph, s: &str| -> Vec<String> {
+        match g.find(s) {
+            Ok(defs) => defs.into_iter().map(|d| format!("{:?}", g.view(d).unwrap())).collect(),
+            Err(e) => vec![e.to_string()],
+        }
+    };
+    for round in 0..2 {
+        for s in &symbols {
+            let indexed = view(&Graph::new(&index), s);
+            let every = view(&Graph::new(&index).exhaustive(), s);
+            assert_eq!(indexed, every, "{s}, round {round}");
+        }
+    }
+    // What they name.
+    let g = Graph::new(&index);
+    let place = |s: &str| -> Vec<String> {
+        g.find(s).unwrap().into_iter().map(|d| g.view(d).unwrap()).map(|v| format!("{}:{}", v.file, v.line)).collect()
+    };
+    assert_eq!(place("case_7.main"), ["tests/case_7.py:1"]);
+    assert_eq!(place("Runner9.main"), ["tests/case_9.py:6"]);
+    assert_eq!(place("dup.main"), ["a/dup.py:1", "b/dup.py:1"]);
+    assert!(g.find("nothing.main").is_err());
+}

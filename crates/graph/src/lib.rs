@@ -719,6 +719,22 @@ pub struct NameDefs {
     members: [Vec<u32>; CLASSES],
     any: [bool; CLASSES],
     global: [Vec<u32>; CLASSES],
+    /// By the name before this one in each item's qualified name (`issue_1`
+    /// of `test.ui.issue_1.main`), made when a qualified name is first looked
+    /// up among these items ([`NameDefs::by_qualifier`]).
+    by_qualifier: std::sync::OnceLock<FxHashMap<String, Vec<u32>>>,
+}
+
+/// A name with this many definitions or more has its definitions indexed by
+/// qualifier when a qualified name is first looked up among them (`main`'s
+/// thousands in a compiler's tests: looking for `issue_1.main` compared each
+/// one's path, about 150 us a question; the index is made once for the
+/// opened index's life, as the definitions are kept, [`SharedDefs`]).
+const QUALIFIER_INDEX_PAST: usize = 512;
+
+/// The normalized form of a qualified name: `::` and `\` written as `.`.
+pub(crate) fn dotted(q: &str) -> String {
+    q.replace("::", ".").replace('\\', ".")
 }
 
 /// Values kept for the life of an opened index (it never changes), bounded by
@@ -980,6 +996,7 @@ impl NameDefs {
             members: Default::default(),
             any: [false; CLASSES],
             global: Default::default(),
+            by_qualifier: std::sync::OnceLock::new(),
         };
         for (i, c) in items.iter().enumerate() {
             let i = i as u32;
@@ -1026,6 +1043,27 @@ impl NameDefs {
 
     fn def(&self, i: usize) -> &Def {
         &self.items[i].def
+    }
+
+    /// The items whose qualified name has `qualifier` just before the name
+    /// (ascending), when this name's items are indexed so
+    /// ([`QUALIFIER_INDEX_PAST`] items or more); `None`: look through every
+    /// item. A qualified name matching `q.name` has `q` there, so no item
+    /// left out could match.
+    pub(crate) fn by_qualifier(&self, qualifier: &str) -> Option<&[u32]> {
+        if self.items.len() < QUALIFIER_INDEX_PAST {
+            return None;
+        }
+        let index = self.by_qualifier.get_or_init(|| {
+            let mut index: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+            for (i, c) in self.items.iter().enumerate() {
+                let q = dotted(&c.qualified_name());
+                let key = q.rsplit('.').nth(1).unwrap_or("");
+                index.entry(key.to_string()).or_default().push(i as u32);
+            }
+            index
+        });
+        Some(index.get(qualifier).map(Vec::as_slice).unwrap_or_default())
     }
 
     /// The definitions among `indices` (ascending) of role class `class` that
@@ -1215,8 +1253,9 @@ impl<'i> Graph<'i> {
     }
 
     /// A graph that reads every file naming a symbol to answer about it, and
-    /// every file's imports for importers (the answers are the same; for tests
-    /// and measurements).
+    /// every file's imports for importers, and looks through every definition
+    /// of a name for a qualified one (the answers are the same; for tests and
+    /// measurements).
     pub fn exhaustive(mut self) -> Self {
         self.exhaustive = true;
         self

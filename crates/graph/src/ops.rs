@@ -146,7 +146,7 @@ impl Graph<'_> {
                 None => Err(GraphError::NoSuchSymbol(symbol.to_string())),
             };
         }
-        let normalized = symbol.replace("::", ".").replace('\\', ".");
+        let normalized = super::dotted(symbol);
         let name = normalized.rsplit('.').next().unwrap_or("").to_string();
         if name.is_empty() {
             return Err(GraphError::NoSuchSymbol(symbol.to_string()));
@@ -197,7 +197,15 @@ impl Graph<'_> {
             return Err(GraphError::TooManyDefinitions(name, defs.items.len()));
         }
         let mut out = Vec::new();
-        for c in defs.items.iter() {
+        // A qualified name's candidates: those whose qualified name has the
+        // same name before this one, when the name's definitions are indexed
+        // so; else every one.
+        let indexed = if qualified && !self.exhaustive { defs.by_qualifier(before) } else { None };
+        let candidates: Box<dyn Iterator<Item = &super::Candidate>> = match indexed {
+            Some(at) => Box::new(at.iter().map(|&i| &defs.items[i as usize])),
+            None => Box::new(defs.items.iter()),
+        };
+        for c in candidates {
             if !qualified {
                 out.push(c.id);
                 continue;
@@ -205,7 +213,7 @@ impl Graph<'_> {
             if !fits(c) {
                 continue;
             }
-            let q = c.qualified_name().replace("::", ".").replace('\\', ".");
+            let q = super::dotted(&c.qualified_name());
             if q == normalized || q.strip_suffix(normalized.as_str()).is_some_and(|head| head.ends_with('.')) {
                 out.push(c.id);
             }
