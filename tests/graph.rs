@@ -2130,7 +2130,8 @@ fn assert_ref_files_match_the_archives(index: &Index, what: &str) {
         assert_eq!(got, expected, "{what}: {name}");
         listed += (named.len() >= 4 && got.len() < named.len()) as usize;
         // Those whose references of it have no receiver (a supertype's is
-        // its subtype, not counted), when listed.
+        // its subtype, not counted) and that import no name spelled so, when
+        // listed.
         let mut expected_plain: Vec<_> = got
             .iter()
             .copied()
@@ -2141,6 +2142,7 @@ fn assert_ref_files_match_the_archives(index: &Index, what: &str) {
                         r.receiver == codegraph::snapshot::structure::PackedReceiver::None
                             || r.role == codegraph::extract::RefRole::Inherit
                     })
+                    && !f.imports.iter().any(|i| i.names.iter().any(|n| n.name == *name))
             })
             .collect();
         let mut plain: Vec<_> = plain.into_iter().collect();
@@ -4390,4 +4392,60 @@ fn a_qualified_name_among_hundreds_of_namesakes_finds_the_same_definitions() {
     assert_eq!(place("Runner9.main"), ["tests/case_9.py:6"]);
     assert_eq!(place("dup.main"), ["a/dup.py:1", "b/dup.py:1"]);
     assert!(g.find("nothing.main").is_err());
+}
+
+/// Regression: in a file defining its own `EmailBackend`, `from .console
+/// import EmailBackend as ConsoleEmailBackend` was listed as a reference of
+/// the file's own class (an import's name resolved in the file first), and
+/// `class EmailBackend(ConsoleEmailBackend)` as no reference at all (a
+/// supertype written as an alias was not read as the name it imports). Both
+/// are the imported module's.
+#[test]
+fn an_import_and_its_alias_are_the_imported_modules_in_a_file_defining_the_name_regression() {
+    let (_dir, index) = common::indexed_project(&[
+        (
+            "pkg/console.py",
+            "class EmailBackend:\n    def __init__(self, *args, **kwargs):\n        self.stream = None\n",
+        ),
+        (
+            "pkg/filebased.py",
+            "from pkg.console import EmailBackend as ConsoleEmailBackend\n\n\n\
+             class EmailBackend(ConsoleEmailBackend):\n    pass\n\n\nbackend = EmailBackend()\n",
+        ),
+        (
+            "web/store.ts",
+            "import { Store as BaseStore } from './base';\n\nexport class Store extends BaseStore {}\n\
+             export const s = new Store();\n",
+        ),
+        ("web/base.ts", "export class Store {\n  add(x: number) {}\n}\n"),
+        // Two imports of one name under two aliases: each its module's.
+        ("lib/one.py", "__all__ = ['a']\n"),
+        ("lib/two.py", "__all__ = ['b']\n"),
+        (
+            "lib/__init__.py",
+            "from lib.one import __all__ as one_all\nfrom lib.two import (\n    __all__ as two_all,\n)\n\n             __all__ = one_all + two_all\n",
+        ),
+        // Files defining their own `EmailBackend` and naming it plainly: the
+        // name's reference files are listed (four files or more), and a file
+        // defining its own is read only when it imports the name.
+        ("other/a.py", "class EmailBackend:\n    pass\n\n\nEmailBackend()\n"),
+        ("other/b.py", "class EmailBackend:\n    pass\n\n\nEmailBackend()\n"),
+        ("other/c.py", "class EmailBackend:\n    pass\n\n\nEmailBackend()\n"),
+    ]);
+    assert_eq!(refs(&index, "console.EmailBackend"), ["pkg/filebased.py:1 import", "pkg/filebased.py:4 inherit"],);
+    assert_eq!(refs(&index, "filebased.EmailBackend"), ["pkg/filebased.py:8 call"]);
+    assert_eq!(refs(&index, "one.__all__"), ["lib/__init__.py:1 import", "lib/__init__.py:6 other"]);
+    assert_eq!(refs(&index, "two.__all__"), ["lib/__init__.py:3 import", "lib/__init__.py:6 other"]);
+    let base = common_refs_of_file(&index, "web/base.ts", "Store");
+    assert_eq!(base, ["web/store.ts:1 import", "web/store.ts:3 inherit"]);
+    let own = common_refs_of_file(&index, "web/store.ts", "Store");
+    assert_eq!(own, ["web/store.ts:4 call"]);
+}
+
+/// `file:line role` of the references to the definition `name` of `path`.
+fn common_refs_of_file(index: &Index, path: &str, name: &str) -> Vec<String> {
+    let g = Graph::new(index);
+    let defs: Vec<_> = g.find(name).unwrap().into_iter().filter(|&d| g.view(d).unwrap().file == path).collect();
+    assert_eq!(defs.len(), 1, "{path} {name}");
+    g.refs(&defs, &[]).unwrap().into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect()
 }

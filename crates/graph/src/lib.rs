@@ -2189,9 +2189,11 @@ impl<'i> Graph<'i> {
     }
 
     fn resolve_candidates(&self, f: &FileGraph, r: &PackedRef) -> Result<Resolution, SnapshotError> {
-        // A plain name may be an import alias (`import { Store as S }`: `S`).
-        let name = match r.receiver {
-            PackedReceiver::None if r.role != RefRole::Import => self.dealias(f, f.name(r.name)),
+        // A plain name may be an import alias (`import { Store as S }`: `S`),
+        // a supertype too (`class Store(S)`).
+        let name = match (r.receiver, r.role) {
+            (PackedReceiver::None, role) if role != RefRole::Import => self.dealias(f, f.name(r.name)),
+            (PackedReceiver::Type(_), RefRole::Inherit) => self.dealias(f, f.name(r.name)),
             _ => f.name(r.name).to_string(),
         };
         let name = name.as_str();
@@ -3183,12 +3185,20 @@ impl<'i> Graph<'i> {
         nd: &NameDefs,
         class: usize,
     ) -> Result<Resolution, SnapshotError> {
+        // An import's own name, and a name written as an import's alias, are
+        // the imported module's, never the file's own definition of the name
+        // (`from .console import EmailBackend as Console` in a file defining
+        // its own `EmailBackend`: step 2). (Rust's `use self::m::X` names
+        // the file's own items: its paths are read by module below.)
+        let imported =
+            f.language.rules().modules != Modules::Crate && (r.role == RefRole::Import || name != f.name(r.name));
         // 1. The file's own scopes: the enclosing type's members, then the file's
         //    top-level definitions.
         // A type's own name inside it is the type, not its constructors (C#,
         // Java, C++: `Store::add` outside the class names `Store`; a call
         // `Store(1)` is bound to them with the type, `add_constructors`).
         let enclosing = f.enclosing_type(r.line).filter(|&t| constructor_name(f.language, t) != Some(name));
+        let enclosing = enclosing.filter(|_| !imported);
         if let Some(t) = enclosing {
             let t = t.to_string();
             let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
@@ -3222,7 +3232,10 @@ impl<'i> Graph<'i> {
                 }
             }
         }
-        let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
+        let own = match imported {
+            true => &[][..],
+            false => nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default(),
+        };
         let found = if f.language.rules().modules == Modules::Crate && !own.is_empty() {
             // Rust: the definitions of the reference's inline module, else of
             // the modules around it (a `mod tests` names its parent's items
@@ -3255,7 +3268,25 @@ impl<'i> Graph<'i> {
         // Rust: whether an import may bring the name in from where it was not
         // followed (an import naming it, a glob import of files not found).
         let mut imported_unfollowed = false;
+        // An import's name is that import's (the last import from its line
+        // up naming it: `from a import __all__ as x` and `from b import
+        // __all__ as y` in one file); an alias is its import's.
+        let written = f.name(r.name);
+        let only: Option<usize> = match (imported, r.role) {
+            (false, _) => None,
+            (true, RefRole::Import) => f
+                .imports
+                .iter()
+                .enumerate()
+                .filter(|(_, imp)| imp.line <= r.line && imp.names.iter().any(|n| n.alias == name || n.name == name))
+                .map(|(i, _)| i)
+                .last(),
+            (true, _) => f.imports.iter().position(|imp| imp.names.iter().any(|n| n.alias == written)),
+        };
         for (i, imp) in f.imports.iter().enumerate() {
+            if only.is_some_and(|k| k != i) {
+                continue;
+            }
             let named = imp.names.iter().find(|n| n.alias == name || n.name == name);
             // Go's `import . "path"` brings in every exported name of the package.
             let glob = imp.names.iter().any(|n| n.name == "*" && n.alias == "*")

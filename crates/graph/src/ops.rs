@@ -256,11 +256,17 @@ struct Found {
 
 /// Whether the references of a name take `r`, and whether through an alias:
 /// it is written as the name (`ids`, its ids in the file) or, without a
-/// receiver, as a name the file imports it as (`aliases`), in one of `roles`
+/// receiver (or as a supertype), as a name the file imports it as (`aliases`), in one of `roles`
 /// (empty: any), and a call when the name is a class's read for the
 /// constructions it makes (`via_new`).
 fn taken(r: &PackedRef, ids: &[u32], aliases: &[u32], roles: &[RefRole], via_new: bool) -> Option<bool> {
-    let aliased = r.receiver == PackedReceiver::None && aliases.contains(&r.name);
+    // (A supertype's receiver is its subtype: `class S(Alias)` names it plainly.)
+    let plain = match r.receiver {
+        PackedReceiver::None => true,
+        PackedReceiver::Type(_) => r.role == RefRole::Inherit,
+        _ => false,
+    };
+    let aliased = plain && aliases.contains(&r.name);
     let named = ids.contains(&r.name) || aliased;
     let role = (roles.is_empty() || roles.contains(&r.role)) && (!via_new || r.role == RefRole::Call);
     (named && role).then_some(aliased)

@@ -17,8 +17,9 @@
 //! of that name or importing a name spelled so, by first slot, increasing (the
 //! first as is), each with whether one of those references has a receiver
 //! (`x.name`, `mod::name`; a supertype's own receiver, its subtype, does not
-//! count): a file defining its own top-level `name` holds no plain reference to
-//! another file's. A question reads the list alone, not the postings.
+//! count) or the file imports the name: a file defining its own top-level
+//! `name` holds no other plain reference to another file's. A question reads
+//! the list alone, not the postings.
 
 use rustc_hash::FxHashMap;
 
@@ -71,10 +72,10 @@ fn names_of<'a>(refs: &[u8], names: &[&str], imports: impl Iterator<Item = &'a s
             }
         }
     }
+    // An import names another file's definition even where the file defines
+    // its own (`from .base import Store as BaseStore` beside `class Store`).
     for name in imports {
-        if !out.contains_key(name) {
-            out.insert(name.into(), false);
-        }
+        out.insert(name.into(), true);
     }
     Some(out)
 }
