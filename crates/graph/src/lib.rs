@@ -3278,9 +3278,9 @@ impl<'i> Graph<'i> {
                 .imports
                 .iter()
                 .enumerate()
-                .filter(|(_, imp)| imp.line <= r.line && imp.names.iter().any(|n| n.alias == name || n.name == name))
-                .map(|(i, _)| i)
-                .last(),
+                .rev()
+                .find(|(_, imp)| imp.line <= r.line && imp.names.iter().any(|n| n.alias == name || n.name == name))
+                .map(|(i, _)| i),
             (true, _) => f.imports.iter().position(|imp| imp.names.iter().any(|n| n.alias == written)),
         };
         for (i, imp) in f.imports.iter().enumerate() {
