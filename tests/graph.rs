@@ -4434,6 +4434,21 @@ fn an_import_and_its_alias_are_the_imported_modules_in_a_file_defining_the_name_
     ]);
     assert_eq!(refs(&index, "console.EmailBackend"), ["pkg/filebased.py:1 import", "pkg/filebased.py:4 inherit"],);
     assert_eq!(refs(&index, "filebased.EmailBackend"), ["pkg/filebased.py:8 call"]);
+    // The hierarchy: the namesake is the supertype, and the supertype's
+    // subtype, never its own supertype.
+    let g = Graph::new(&index);
+    let related = |symbol: &str, up: bool| -> Vec<String> {
+        let h = g.hierarchy(g.find(symbol).unwrap()[0]).unwrap();
+        let list = if up { h.supertypes } else { h.subtypes };
+        list.into_iter().map(|r| r.symbol.map_or(r.name, |v| format!("{}:{}", v.file, v.line))).collect()
+    };
+    assert_eq!(related("filebased.EmailBackend", true), ["pkg/console.py:1"]);
+    assert_eq!(related("console.EmailBackend", false), ["pkg/filebased.py:4"]);
+    assert!(related("console.EmailBackend", true).is_empty());
+    assert!(related("filebased.EmailBackend", false).is_empty());
+    assert!(related("a.EmailBackend", true).is_empty());
+    assert_eq!(related("store.Store", true), ["web/base.ts:1"]);
+    assert_eq!(related("base.Store", false), ["web/store.ts:3"]);
     assert_eq!(refs(&index, "one.__all__"), ["lib/__init__.py:1 import", "lib/__init__.py:6 other"]);
     assert_eq!(refs(&index, "two.__all__"), ["lib/__init__.py:3 import", "lib/__init__.py:6 other"]);
     let base = common_refs_of_file(&index, "web/base.ts", "Store");

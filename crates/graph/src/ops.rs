@@ -1192,6 +1192,16 @@ impl Graph<'_> {
         };
         let mut h = Hierarchy { symbol: Some(self.view(target)?), ..Hierarchy::default() };
         let mut levels: Vec<Vec<String>> = self.supertypes(&type_name)?.iter().cloned().collect();
+        // A type of the name inherits a namesake (`class EmailBackend(Console)`
+        // after `import EmailBackend as Console`; by name the edge is a loop,
+        // which the levels leave out): asked below of the type's own
+        // reference alone.
+        if self.inherit_edges(&type_name, true)?.contains(&type_name) {
+            if levels.is_empty() {
+                levels.push(Vec::new());
+            }
+            levels[0].push(type_name.clone());
+        }
         // Go: the interfaces the type implements by its methods (a Go type's
         // only: another language's type of the name implements none).
         let implemented = match family.rules().structural_interfaces {
@@ -1214,7 +1224,13 @@ impl Graph<'_> {
             let subs: Vec<String> = if i == 0 { vec![type_name.clone()] } else { levels[i - 1].clone() };
             for name in level {
                 let (mut types, by_name) = self.bound_supertypes(&below, name)?;
-                if types.is_empty() && by_name {
+                if i == 0 && *name == type_name {
+                    // Its namesake: what its own reference binds to, if any.
+                    types.retain(|t| !own.contains(t));
+                    if types.is_empty() {
+                        continue;
+                    }
+                } else if types.is_empty() && by_name {
                     // Taken by name only when a file of this language family
                     // declares it (the levels are the name's in every language).
                     let implements = i == 0 && implemented.contains(name);
@@ -1313,7 +1329,7 @@ impl Graph<'_> {
         for &sub in subs {
             let (f, d) = self.def(sub)?;
             for r in &f.refs {
-                if r.role != RefRole::Inherit || f.name(r.name) != name {
+                if r.role != RefRole::Inherit || self.supertype_named(&f, r) != name {
                     continue;
                 }
                 let (PackedReceiver::Type(s) | PackedReceiver::Qualified(s, _)) = r.receiver else { continue };
@@ -1331,6 +1347,16 @@ impl Graph<'_> {
             }
         }
         Ok((out, !seen_ref || unbound_plain))
+    }
+
+    /// The name a supertype reference names: as written, or the name an
+    /// import's alias stands for (`class S(BaseStore)` after `import Store as
+    /// BaseStore`), as the relation sections record it.
+    fn supertype_named(&self, f: &FileGraph, r: &PackedRef) -> String {
+        match r.receiver {
+            PackedReceiver::Type(_) => self.dealias(f, f.name(r.name)),
+            _ => f.name(r.name).to_string(),
+        }
     }
 
     fn members_named(&self, parent: &str, name: &str) -> Result<Vec<DefId>, SnapshotError> {
@@ -1363,7 +1389,7 @@ impl Graph<'_> {
         for &key in self.files_with(name, false)?.iter() {
             let f = self.scan_file(key)?;
             for r in &f.refs {
-                if r.role != RefRole::Inherit || f.name(r.name) != name {
+                if r.role != RefRole::Inherit || self.supertype_named(&f, r) != name {
                     continue;
                 }
                 let (PackedReceiver::Type(sub) | PackedReceiver::Qualified(sub, _)) = r.receiver else { continue };
