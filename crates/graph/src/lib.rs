@@ -1977,6 +1977,18 @@ impl<'i> Graph<'i> {
         real.unwrap_or(name).to_string()
     }
 
+    /// The name a reference of `f` names: as written, or, written plainly,
+    /// the name an import's alias stands for (`import { Store as S }`: `S`;
+    /// a supertype too, whose receiver is its subtype: `class T(S)`), as the
+    /// relation sections record supertypes.
+    pub(crate) fn named(&self, f: &FileGraph, r: &PackedRef) -> String {
+        match (r.receiver, r.role) {
+            (PackedReceiver::None, role) if role != RefRole::Import => self.dealias(f, f.name(r.name)),
+            (PackedReceiver::Type(_), RefRole::Inherit) => self.dealias(f, f.name(r.name)),
+            _ => f.name(r.name).to_string(),
+        }
+    }
+
     /// The files an import of `f` resolves to (empty: external or not found).
     pub fn import_targets(&self, f: &FileGraph, import: u32) -> Result<Rc<Vec<FileKey>>, SnapshotError> {
         if let Some(t) = self.import_files.borrow().get(&(f.key, import)) {
@@ -2189,13 +2201,7 @@ impl<'i> Graph<'i> {
     }
 
     fn resolve_candidates(&self, f: &FileGraph, r: &PackedRef) -> Result<Resolution, SnapshotError> {
-        // A plain name may be an import alias (`import { Store as S }`: `S`),
-        // a supertype too (`class Store(S)`).
-        let name = match (r.receiver, r.role) {
-            (PackedReceiver::None, role) if role != RefRole::Import => self.dealias(f, f.name(r.name)),
-            (PackedReceiver::Type(_), RefRole::Inherit) => self.dealias(f, f.name(r.name)),
-            _ => f.name(r.name).to_string(),
-        };
+        let name = self.named(f, r);
         let name = name.as_str();
         // A member of an external package's alias (`fmt.Println`): nothing to load.
         if let PackedReceiver::Name(x) = r.receiver {

@@ -1329,7 +1329,7 @@ impl Graph<'_> {
         for &sub in subs {
             let (f, d) = self.def(sub)?;
             for r in &f.refs {
-                if r.role != RefRole::Inherit || self.supertype_named(&f, r) != name {
+                if r.role != RefRole::Inherit || self.named(&f, r) != name {
                     continue;
                 }
                 let (PackedReceiver::Type(s) | PackedReceiver::Qualified(s, _)) = r.receiver else { continue };
@@ -1347,16 +1347,6 @@ impl Graph<'_> {
             }
         }
         Ok((out, !seen_ref || unbound_plain))
-    }
-
-    /// The name a supertype reference names: as written, or the name an
-    /// import's alias stands for (`class S(BaseStore)` after `import Store as
-    /// BaseStore`), as the relation sections record it.
-    fn supertype_named(&self, f: &FileGraph, r: &PackedRef) -> String {
-        match r.receiver {
-            PackedReceiver::Type(_) => self.dealias(f, f.name(r.name)),
-            _ => f.name(r.name).to_string(),
-        }
     }
 
     fn members_named(&self, parent: &str, name: &str) -> Result<Vec<DefId>, SnapshotError> {
@@ -1389,7 +1379,7 @@ impl Graph<'_> {
         for &key in self.files_with(name, false)?.iter() {
             let f = self.scan_file(key)?;
             for r in &f.refs {
-                if r.role != RefRole::Inherit || self.supertype_named(&f, r) != name {
+                if r.role != RefRole::Inherit || self.named(&f, r) != name {
                     continue;
                 }
                 let (PackedReceiver::Type(sub) | PackedReceiver::Qualified(sub, _)) = r.receiver else { continue };

@@ -440,7 +440,7 @@ fn keep_nearest(v: &mut Vec<(u32, Row)>, n: usize) {
 /// The hits a sentence's search ranks again with file evidence, however few
 /// are asked for: an answer of up to a third of it (100, MCP's largest) is the
 /// first part of any longer one.
-pub const SENTENCE_POOL: usize = 300;
+const SENTENCE_POOL: usize = 300;
 
 impl Graph<'_> {
     /// Search by `mode`: lexical ([`Graph::search`]), semantic (`model`'s
