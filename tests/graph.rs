@@ -4464,3 +4464,151 @@ fn common_refs_of_file(index: &Index, path: &str, name: &str) -> Vec<String> {
     assert_eq!(defs.len(), 1, "{path} {name}");
     g.refs(&defs, &[]).unwrap().into_iter().map(|r| format!("{}:{} {}", r.file, r.line, r.role)).collect()
 }
+
+/// A plain name in a method of Python, TypeScript, Rust or Go is never one of
+/// its type's members (`def logout(self)` importing `logout` and calling it
+/// called the method itself): only a function nested in the method around it
+/// is, and code in the class body itself sees the class's names. Java's
+/// implicit `this` still names them.
+#[test]
+fn a_plain_name_in_a_method_is_not_its_types_member_without_an_implicit_self_regression() {
+    let (_dir, index) = common::indexed_project(&[
+        ("auth.py", "def logout(request):\n    pass\n"),
+        (
+            "validate.py",
+            "class Validator:\n    PATH = 'x'\n\n    def __init__(self, path=PATH):\n        self.path = PATH\n",
+        ),
+        (
+            "client.py",
+            "class Client:\n    def logout(self):\n        from auth import logout\n        logout(None)\n\n\
+             \x20   def admin_view(self):\n        def inner():\n            return inner\n        return inner()\n\n\
+             \x20   @property\n    def srid(self):\n        return 1\n\n    @srid.setter\n    def srid(self, v):\n        pass\n",
+        ),
+        ("util.ts", "export function helper(): number {\n  return 1;\n}\n"),
+        (
+            "box.ts",
+            "import { helper } from './util';\n\nexport class Box {\n  helper(): number {\n    return 2;\n  }\n\
+             \x20 size(): number {\n    return helper() + this.helper();\n  }\n}\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub fn len() -> usize {\n    0\n}\n\npub struct S;\n\nimpl S {\n    pub fn len(&self) -> usize {\n        len()\n    }\n\n\
+             \x20   pub fn twice(&self) -> usize {\n        self.len() + len()\n    }\n}\n",
+        ),
+        (
+            "g/g.go",
+            "package g\n\nfunc Close() {}\n\ntype T struct{}\n\nfunc (t *T) Close() {\n\tClose()\n}\n\nfunc (t *T) Stop() {\n\tt.Close()\n}\n",
+        ),
+        (
+            "A.java",
+            "class A {\n    void close() {}\n    void stop() {\n        close();\n    }\n}\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "auth.logout"), ["client.py:3 import", "client.py:4 call"]);
+    assert!(refs(&index, "client.Client.logout").is_empty());
+    // A function nested in the method is the method's own.
+    assert_eq!(refs(&index, "client.Client.inner"), ["client.py:8 other", "client.py:9 call"]);
+    // The class body's decorator names the property.
+    let srid: Vec<_> =
+        refs(&index, "client.Client.srid").into_iter().filter(|r| r.starts_with("client.py:15")).collect();
+    assert_eq!(srid.len(), 1, "{srid:?}");
+    // A default value is the class body's; the method's body does not see it.
+    assert_eq!(refs(&index, "validate.Validator.PATH"), ["validate.py:4 other"]);
+    assert_eq!(refs(&index, "util.helper"), ["box.ts:1 import", "box.ts:8 call"]);
+    assert_eq!(refs(&index, "box.Box.helper"), ["box.ts:8 call"]);
+    assert_eq!(refs(&index, "S::len"), ["src/lib.rs:13 call"]);
+    assert_eq!(qualified(&index, "len"), ["len", "S::len"]);
+    assert_eq!(refs(&index, "len").into_iter().filter(|r| r.ends_with("call")).count(), 3);
+    assert_eq!(refs(&index, "g.T.Close"), ["g/g.go:12 call"]);
+    assert_eq!(refs(&index, "g.Close"), ["g/g.go:8 call"]);
+    assert_eq!(refs(&index, "A.close"), ["A.java:4 call"]);
+}
+
+/// Python's `super(Base, self).m()` is a member of `Base`'s supertypes, not of
+/// the enclosing class's (`super(FieldOperation, self).reduce(..)` in a
+/// subclass of `FieldOperation` is `Operation.reduce`).
+#[test]
+fn python_super_naming_a_type_is_that_types_supertypes_regression() {
+    let (_dir, index) = common::indexed_project(&[
+        ("ops/base.py", "class Operation:\n    def reduce(self, other):\n        return False\n"),
+        (
+            "ops/fields.py",
+            "from ops import base\nfrom ops.base import Operation\n\n\n\
+             class FieldOperation(Operation):\n    def reduce(self, other):\n        return super().reduce(other)\n\n\n\
+             class RenameField(FieldOperation):\n    def reduce(self, other):\n\
+             \x20       return super(FieldOperation, self).reduce(other)\n\n\n\
+             class AlterField(FieldOperation):\n    def reduce(self, other):\n        return super(AlterField, self).reduce(other)\n",
+        ),
+    ]);
+    assert_eq!(refs(&index, "base.Operation.reduce"), ["ops/fields.py:7 call", "ops/fields.py:12 call"]);
+    assert_eq!(refs(&index, "fields.FieldOperation.reduce"), ["ops/fields.py:17 call"]);
+}
+
+/// A call of a field holding a function (`self.func(value)` after `self.func
+/// = func`, `this.onClose()`) is a reference of that field when the type and
+/// its supertypes have no method of the name, however many other types do.
+#[test]
+fn a_call_of_a_field_holding_a_function_is_the_fields_regression() {
+    let (_dir, index) = common::indexed_project(&[
+        (
+            "wrap.py",
+            "class Wrapper:\n    def __init__(self, func):\n        self.func = func\n\n\
+             \x20   def get(self, v):\n        return self.func(v)\n",
+        ),
+        ("other.py", "class Task:\n    def func(self):\n        pass\n"),
+        (
+            "panel.ts",
+            "export class Panel {\n  onClose: () => void = () => {};\n  close() {\n    this.onClose();\n  }\n}\n",
+        ),
+        ("dialog.ts", "export class Dialog {\n  onClose() {}\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "wrap.Wrapper.func"), ["wrap.py:6 call"]);
+    assert!(refs(&index, "other.Task.func").is_empty());
+    assert_eq!(refs(&index, "panel.Panel.onClose"), ["panel.ts:4 call"]);
+    assert!(refs(&index, "dialog.Dialog.onClose").is_empty());
+}
+
+/// A member of a type written through an imported module (`geos.Point.empty()`
+/// after `from gis import geos`, `ns.Store.create()` after `import * as ns`)
+/// is that type's.
+#[test]
+fn a_member_of_a_type_named_through_an_imported_module_is_the_types_regression() {
+    let (_dir, index) = common::indexed_project(&[
+        ("gis/geos/__init__.py", "from gis.geos.point import Point\n"),
+        ("gis/geos/point.py", "class Point:\n    @classmethod\n    def empty(cls):\n        return cls()\n"),
+        ("gis/gdal.py", "from gis import geos\n\n\ndef make():\n    return geos.Point.empty()\n"),
+        ("other.py", "class Line:\n    def empty(self):\n        pass\n"),
+        ("web/store.ts", "export class Store {\n  static create(): Store {\n    return new Store();\n  }\n}\n"),
+        ("web/main.ts", "import * as ns from './store';\n\nexport const s = ns.Store.create();\n"),
+        ("web/other.ts", "export class Shop {\n  create() {}\n}\n"),
+    ]);
+    assert_eq!(refs(&index, "point.Point.empty"), ["gis/gdal.py:5 call"]);
+    assert!(refs(&index, "other.Line.empty").is_empty());
+    assert_eq!(refs(&index, "store.Store.create"), ["web/main.ts:3 call"]);
+    assert!(refs(&index, "other.Shop.create").is_empty());
+}
+
+/// JSDoc typing the members of an options object (`@param {Logger=}
+/// options.logger`) types the names its pattern binds (`constructor({ logger
+/// } = {})`), and a field assigned one of them.
+#[test]
+fn javascript_documented_members_of_an_options_parameter_are_typed_regression() {
+    let (_dir, index) = common::indexed_project(&[
+        (
+            "lib/logging/Logger.js",
+            "class WebpackLogger {\n  debug(msg) {}\n}\n\nexports.Logger = WebpackLogger;\n",
+        ),
+        ("lib/Other.js", "class Console {\n  debug(msg) {}\n}\n\nmodule.exports = Console;\n"),
+        (
+            "lib/FileSystemInfo.js",
+            "/** @typedef {import(\"./logging/Logger\").Logger} Logger */\n\n\
+             class FileSystemInfo {\n  /**\n   * @param {Object} fs file system\n   * @param {Object} options options\n   \
+             * @param {Logger=} options.logger a logger\n   */\n  constructor(fs, { logger, hashFunction = \"md4\" } = {}) {\n    \
+             this.logger = logger;\n    logger.debug(\"made\");\n  }\n\n  check() {\n    this.logger.debug(\"checked\");\n  }\n}\n\n\
+             module.exports = FileSystemInfo;\n",
+        ),
+    ]);
+    let got = refs(&index, "Logger.WebpackLogger.debug");
+    assert_eq!(got, ["lib/FileSystemInfo.js:11 call", "lib/FileSystemInfo.js:15 call"]);
+    assert!(refs(&index, "Other.Console.debug").is_empty());
+}

@@ -454,6 +454,27 @@ impl FileGraph {
         }
     }
 
+    /// The extent of the outermost method of type `t` whose lines after its
+    /// first hold `line` (a function nested in a method is a member of its
+    /// type too; the first line's default values and decorators are the
+    /// class body's), unless the type is a namespace or module holding the
+    /// line (TypeScript's `namespace ts { function f() { g() } }` names its
+    /// functions plainly).
+    pub fn method_around(&self, t: &str, line: u32) -> Option<(u32, u32)> {
+        let holds = |d: &&Def| d.line <= line && line <= d.end_line;
+        let namespace =
+            self.types().filter(holds).any(|d| d.name == t && matches!(&*d.kind, "namespace" | "module" | "mod"));
+        if namespace {
+            return None;
+        }
+        self.defs
+            .iter()
+            .filter(|d| d.cat == DefCat::Method && d.parent.as_deref() == Some(t))
+            .filter(|d| d.line < line && line <= d.end_line)
+            .max_by_key(|d| d.end_line - d.line)
+            .map(|d| (d.line, d.end_line))
+    }
+
     /// The types around [`FileGraph::enclosing_type`] at `line`, innermost
     /// first (`Outer` for a method of `Outer.Inner`), each with the types
     /// around it as [`Def::outer`] joins them (`""` for `Outer`).
@@ -2323,7 +2344,7 @@ impl<'i> Graph<'i> {
             PackedReceiver::Returns(func) => self.call_type(f, last(func))?,
             PackedReceiver::Member(t, m) => {
                 let m = last(m);
-                match self.owner_type(f, f.name(t))? {
+                let found = match self.owner_type(f, f.name(t))? {
                     // Rust's `x.make().m()`: what the method returns.
                     Some(owner) if m.starts_with("()") => self.method_result_type(&owner, &m[2..])?,
                     Some(owner) => match self.field_type(&owner, m)? {
@@ -2334,6 +2355,10 @@ impl<'i> Graph<'i> {
                         found => found,
                     },
                     None => None,
+                };
+                match found {
+                    None => self.module_type(f, f.name(t), m)?,
+                    found => found,
                 }
             }
             // C++'s and Java's implicit `this`: a field of the enclosing type
@@ -2397,6 +2422,12 @@ impl<'i> Graph<'i> {
             }
         }
         let mut found = java_nearest(f, nd, self.members_through_supertypes(nd, class, &t)?);
+        if found.is_empty() && class == 0 {
+            // A call of a field holding a function, when neither the type
+            // nor its supertypes have a method of the name (`self.func(value)`
+            // with `self.func = func`, `this.onClose()`).
+            found = java_nearest(f, nd, self.members_through_supertypes(nd, CALLED_VALUES, &t)?);
+        }
         if found.len() > 1 && (f.language.rules().members_in_body || f.language.rules().modules == Modules::Crate) {
             // `self.children` in `class Node` of tree.py is that class's,
             // not also migrations' `class Node` (a type the file defines
@@ -3066,6 +3097,26 @@ impl<'i> Graph<'i> {
     /// as the file writes it (an alias stands for the name it imports), for
     /// `()f` (`make().store.add()`) what a call of `f` makes, and for a chain
     /// (`T{FIELD_OF}b`) the declared type of its last field.
+    /// `m` when `module.m` names a type through an imported module (Python's
+    /// `geos.Point._create_empty()` after `from django.contrib.gis import
+    /// geos`, TS's `ns.Store.create()` after `import * as ns`): `module` is a
+    /// name the file imports that no type has, `m` a top-level type's name.
+    fn module_type(&self, f: &FileGraph, module: &str, m: &str) -> Result<Option<String>, SnapshotError> {
+        if !matches!(f.language.rules().modules, Modules::File { .. }) {
+            return Ok(None);
+        }
+        if !f.imports.iter().any(|imp| imp.names.iter().any(|n| n.alias == module)) {
+            return Ok(None);
+        }
+        let is_type = |nd: &NameDefs| nd.items.iter().any(|c| c.def.cat == DefCat::Type);
+        if is_type(&*self.name_defs(module)?) {
+            return Ok(None);
+        }
+        let types = self.name_defs(m)?;
+        let top_type = types.items.iter().any(|c| c.def.cat == DefCat::Type && c.def.parent.is_none());
+        Ok(top_type.then(|| m.to_string()))
+    }
+
     fn owner_type(&self, f: &FileGraph, owner: &str) -> Result<Option<String>, SnapshotError> {
         if let Some((head, field)) = owner.rsplit_once(crate::extract::FIELD_OF) {
             return match self.owner_type(f, head)? {
@@ -3208,7 +3259,20 @@ impl<'i> Graph<'i> {
         if let Some(t) = enclosing {
             let t = t.to_string();
             let own = nd.by_file.get(&f.key).map(Vec::as_slice).unwrap_or_default();
-            let found = nd.select(class, own, |d| d.parent.as_deref() == Some(t.as_str()));
+            // Without an implicit `self` (Python, JS/TS, PHP, Rust, Go), a
+            // method's code names none of its type's members plainly: only
+            // the functions nested in the method around it (Python's `def
+            // logout(self)` importing and calling `logout` calls the import;
+            // `inner` defined in the method is the method's own).
+            let method = match f.language.rules().implicit_self {
+                true => None,
+                false => f.method_around(&t, r.line),
+            };
+            let found = nd.select(class, own, |d| {
+                d.parent.as_deref() == Some(t.as_str())
+                    && method
+                        .is_none_or(|(start, end)| d.cat != DefCat::Property && start < d.line && d.end_line <= end)
+            });
             if !found.is_empty() {
                 return Ok(done(found));
             }

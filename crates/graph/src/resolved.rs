@@ -57,7 +57,7 @@ const MAGIC: &[u8; 8] = b"CGRESOLV";
 const VERSION: u32 = 4;
 /// Changes whenever resolution may answer differently: a file made by another
 /// resolver is not read. (The crate's version is part of the key too.)
-pub const RESOLVER: u32 = 2;
+pub const RESOLVER: u32 = 3;
 const HEADER: usize = 56;
 /// The body is checked in blocks of this many bytes, each on first use.
 const BLOCK: usize = 4096;

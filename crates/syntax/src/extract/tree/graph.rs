@@ -313,23 +313,7 @@ pub(super) fn js_doc_tag<'t>(doc: &'t str, tags: &[&str], var: Option<&str>) -> 
         }
         let tail = tail.trim_start_matches([' ', '\t']);
         let Some(inside) = tail.strip_prefix('{') else { continue };
-        // The braces balance (`{Object<string, {a: number}>}`), on one line or more.
-        let mut depth = 1usize;
-        let mut end = None;
-        for (i, c) in inside.char_indices() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = Some(i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let end = end?;
+        let end = closing_brace(inside)?;
         let ty = &inside[..end];
         rest = &inside[end + 1..];
         match var {
@@ -346,6 +330,48 @@ pub(super) fn js_doc_tag<'t>(doc: &'t str, tags: &[&str], var: Option<&str>) -> 
         }
     }
     None
+}
+
+/// Where the braces opened before `inside` close (`{Object<string, {a:
+/// number}>}`, on one line or more).
+fn closing_brace(inside: &str) -> Option<usize> {
+    let mut depth = 1usize;
+    for (i, c) in inside.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The members of a documented object parameter, `@param {Logger} options.logger`
+/// (also `[options.logger]`): each member's name and the text between the
+/// braces, one level down (`options.a.b` is not `options`'s member).
+pub(super) fn js_doc_members(doc: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = doc;
+    while let Some(at) = rest.find("@param") {
+        let tail = rest[at + "@param".len()..].trim_start_matches([' ', '\t']);
+        rest = &rest[at + 1..];
+        let Some(inside) = tail.strip_prefix('{') else { continue };
+        let Some(end) = closing_brace(inside) else { break };
+        let named = inside[end + 1..].trim_start_matches([' ', '\t']).trim_start_matches('[');
+        let name_end =
+            named.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.')).unwrap_or(named.len());
+        if let Some((_, member)) = named[..name_end].split_once('.') {
+            if !member.is_empty() && !member.contains('.') {
+                out.push((member, &inside[..end]));
+            }
+        }
+    }
+    out
 }
 
 /// The class a JSDoc type names, as a receiver's type: `Chunk`, `?Chunk`,
@@ -642,6 +668,10 @@ impl<'a> Visit<'a> {
             // `const { a } = t` with `t: T`, `({ a }: T) => ..`: `a` is `T`'s
             // field `a` (not a `T`); other names of the pattern are untyped.
             let owner = self.ts_destructured(node);
+            let documented = match &owner {
+                Some((None, _)) => self.js_doc_destructured(node),
+                _ => Vec::new(),
+            };
             if kind == "match_pattern" {
                 // A Rust match arm's names are the arm's: a frame the walk
                 // leaves with the arm (`Some(second) => ..` and a call of the
@@ -656,6 +686,9 @@ impl<'a> Visit<'a> {
                             Some((Some(owner), keys)) if keys.contains(&name) => {
                                 Some(format!("{owner}{FIELD_OF}{name}"))
                             }
+                            // JSDoc's `@param {Logger} options.logger` for
+                            // `constructor({ logger, profile } = {})`.
+                            Some((None, _)) => documented.iter().find(|(n, _)| *n == name).map(|(_, t)| t.clone()),
                             Some(_) => None,
                             None => ty.clone(),
                         };
@@ -1709,7 +1742,15 @@ impl<'a> Visit<'a> {
             .js_docblock(node)
             .and_then(|d| js_doc_tag(d, &["type"], None))
             .and_then(js_doc_class)
-            .or_else(|| self.constructed_type(right).filter(|t| plain_name(t)));
+            .or_else(|| self.constructed_type(right).filter(|t| plain_name(t)))
+            .or_else(|| {
+                // `this.logger = logger` with the parameter `logger` typed
+                // (`@param {Logger} logger`, or `options.logger` of a pattern).
+                if self.kind(&right) != "identifier" {
+                    return None;
+                }
+                self.lookup_local(self.text(right)).cloned().flatten().filter(|t| plain_name(t))
+            });
         if let Some(t) = ty {
             self.graph.fields.insert(key, t);
         }
@@ -2469,6 +2510,18 @@ impl<'a> Visit<'a> {
         Some((owner, keys))
     }
 
+    /// JSDoc: the names of a parameter's object pattern that the function's
+    /// docblock types as its members (`@param {Logger} options.logger`), with
+    /// their classes.
+    fn js_doc_destructured(&self, node: Node<'a>) -> Vec<(&'a str, String)> {
+        if !matches!(self.kind(&node), "required_parameter" | "optional_parameter") {
+            return Vec::new();
+        }
+        let function = self.parent_of(node).and_then(|p| self.parent_of(p));
+        let Some(doc) = function.and_then(|f| self.js_docblock(f)) else { return Vec::new() };
+        js_doc_members(doc).into_iter().filter_map(|(name, ty)| Some((name, js_doc_class(ty)?))).collect()
+    }
+
     /// TS/JS: when the name at `k` is an object's key (`{ a: 1 }`, `{ a }`,
     /// `{ a = 1 }`, the patterns `const { a: b } = ..` and `{ a }`), the
     /// receiver it is a property of (None: the file does not tell), and
@@ -2900,6 +2953,11 @@ impl<'a> Visit<'a> {
         if self.is_super(o, self.roles.kind_name(kind_id)) {
             // A member of the supertypes (a field of one, further down a chain,
             // is the type's own).
+            // Python's `super(Base, self)`: the supertypes of the type named,
+            // after it in the order (`super(lookups.Exact, self)`: `Exact`).
+            if let Some(named) = self.super_type_argument(o).filter(|_| level == 0) {
+                return Pending::Done(Receiver::Type(format!("{SUPER_OF}{named}")));
+            }
             return match self.current_type() {
                 Some(t) if level == 0 => Pending::Done(Receiver::Type(format!("{SUPER_OF}{t}"))),
                 Some(t) => Pending::Done(Receiver::Type(t.to_string())),
@@ -2989,6 +3047,17 @@ impl<'a> Visit<'a> {
                 let ty = self.graph_field_type(&t, n).unwrap_or_default();
                 Pending::Field(ty, member)
             }
+            // Python's and TS's `geos.Point.empty()`, `ns.Store.create()`: a
+            // capitalized member of a name that is no local, which the reader
+            // finds as a module's type or a type's static field (`module.exports`
+            // stays unknown).
+            Pending::Name(n, _)
+                if matches!(self.spec.rules.modules, Modules::File { .. })
+                    && !call
+                    && member.starts_with(|c: char| c.is_ascii_uppercase()) =>
+            {
+                Pending::Field(n.to_string(), member)
+            }
             _ => Pending::Done(Receiver::Unknown),
         }
     }
@@ -3022,6 +3091,19 @@ impl<'a> Visit<'a> {
             Some(Super::Call(function)) => self.child(o, "function").is_some_and(|f| self.text(f) == function),
             None => false,
         }
+    }
+
+    /// The type a call `super(Base, self)` names first: `Base` (the last name
+    /// of `lookups.Exact`); none for `super()` and the other languages' `super`.
+    fn super_type_argument(&self, o: Node<'a>) -> Option<&'a str> {
+        let args = self.child(o, "arguments")?;
+        let first = args.named_child(0)?;
+        let name = match self.kind(&first) {
+            "identifier" => first,
+            "attribute" => self.child(first, "attribute")?,
+            _ => return None,
+        };
+        Some(self.text(name))
     }
 
     fn graph_field_type(&self, ty: &str, field: &str) -> Option<String> {
@@ -3282,5 +3364,9 @@ mod tests {
         assert_eq!(js_doc_class("import(\"./Chunk\")"), None);
         assert_eq!(js_doc_class("string | number"), None);
         assert_eq!(js_doc_tag("/** @type {Foo */", &["type"], None), None);
+        let members = "/**\n * @param {Object} options options\n * @param {Logger=} options.logger a logger\n \
+                       * @param {string} [options.name] a name\n * @param {Hash} options.a.b deeper\n \
+                       * @param {Chunk} chunk a chunk\n */";
+        assert_eq!(js_doc_members(members), [("logger", "Logger="), ("name", "string")]);
     }
 }
