@@ -3264,15 +3264,21 @@ impl<'i> Graph<'i> {
             // the functions nested in the method around it (Python's `def
             // logout(self)` importing and calling `logout` calls the import;
             // `inner` defined in the method is the method's own).
-            let method = match f.language.rules().implicit_self {
+            // (The file's definitions are looked through only when the type
+            // has a member of the name.)
+            let mut found = nd.select(class, own, |d| d.parent.as_deref() == Some(t.as_str()));
+            let method = match f.language.rules().implicit_self || found.is_empty() {
                 true => None,
                 false => f.method_around(&t, r.line),
             };
-            let found = nd.select(class, own, |d| {
-                d.parent.as_deref() == Some(t.as_str())
-                    && method
-                        .is_none_or(|(start, end)| d.cat != DefCat::Property && start < d.line && d.end_line <= end)
-            });
+            if let Some((start, end)) = method {
+                found = nd.select(class, own, |d| {
+                    d.parent.as_deref() == Some(t.as_str())
+                        && d.cat != DefCat::Property
+                        && start < d.line
+                        && d.end_line <= end
+                });
+            }
             if !found.is_empty() {
                 return Ok(done(found));
             }
