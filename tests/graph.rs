@@ -4537,11 +4537,12 @@ fn python_super_naming_a_type_is_that_types_supertypes_regression() {
              class FieldOperation(Operation):\n    def reduce(self, other):\n        return super().reduce(other)\n\n\n\
              class RenameField(FieldOperation):\n    def reduce(self, other):\n\
              \x20       return super(FieldOperation, self).reduce(other)\n\n\n\
-             class AlterField(FieldOperation):\n    def reduce(self, other):\n        return super(AlterField, self).reduce(other)\n",
+             class AlterField(FieldOperation):\n    def reduce(self, other):\n        return super(AlterField, self).reduce(other)\n\n\n\
+             class RemoveField(FieldOperation):\n    def reduce(self, other):\n        return super(self.__class__, self).reduce(other)\n",
         ),
     ]);
     assert_eq!(refs(&index, "base.Operation.reduce"), ["ops/fields.py:7 call", "ops/fields.py:12 call"]);
-    assert_eq!(refs(&index, "fields.FieldOperation.reduce"), ["ops/fields.py:17 call"]);
+    assert_eq!(refs(&index, "fields.FieldOperation.reduce"), ["ops/fields.py:17 call", "ops/fields.py:22 call"]);
 }
 
 /// A call of a field holding a function (`self.func(value)` after `self.func

@@ -3100,10 +3100,13 @@ impl<'a> Visit<'a> {
         let first = args.named_child(0)?;
         let name = match self.kind(&first) {
             "identifier" => first,
-            "attribute" => self.child(first, "attribute")?,
+            // (Not `super(self.__class__, self)`: the enclosing type's.)
+            "attribute" if !matches!(self.child(first, "object").map(|o| self.text(o)), Some("self" | "cls")) => {
+                self.child(first, "attribute")?
+            }
             _ => return None,
         };
-        Some(self.text(name))
+        Some(self.text(name)).filter(|n| !n.starts_with("__"))
     }
 
     fn graph_field_type(&self, ty: &str, field: &str) -> Option<String> {
