@@ -3093,10 +3093,6 @@ impl<'i> Graph<'i> {
         })
     }
 
-    /// The type holding the field of a [`PackedReceiver::Member`]: its owner
-    /// as the file writes it (an alias stands for the name it imports), for
-    /// `()f` (`make().store.add()`) what a call of `f` makes, and for a chain
-    /// (`T{FIELD_OF}b`) the declared type of its last field.
     /// `m` when `module.m` names a type through an imported module (Python's
     /// `geos.Point._create_empty()` after `from django.contrib.gis import
     /// geos`, TS's `ns.Store.create()` after `import * as ns`): `module` is a
@@ -3117,6 +3113,10 @@ impl<'i> Graph<'i> {
         Ok(top_type.then(|| m.to_string()))
     }
 
+    /// The type holding the field of a [`PackedReceiver::Member`]: its owner
+    /// as the file writes it (an alias stands for the name it imports), for
+    /// `()f` (`make().store.add()`) what a call of `f` makes, and for a chain
+    /// (`T{FIELD_OF}b`) the declared type of its last field.
     fn owner_type(&self, f: &FileGraph, owner: &str) -> Result<Option<String>, SnapshotError> {
         if let Some((head, field)) = owner.rsplit_once(crate::extract::FIELD_OF) {
             return match self.owner_type(f, head)? {
