@@ -983,6 +983,17 @@ fn fits_class(class: usize, d: &Def) -> bool {
     }
 }
 
+/// Whether `r` is written as a plain name, which may be an import's alias:
+/// without a receiver, or as a supertype (whose receiver is its subtype:
+/// `class S(Alias)`).
+pub(crate) fn written_plainly(r: &PackedRef) -> bool {
+    match r.receiver {
+        PackedReceiver::None => true,
+        PackedReceiver::Type(_) => r.role == RefRole::Inherit,
+        _ => false,
+    }
+}
+
 /// [`fits_class`] in `language`: a Ruby attribute (`attr_reader :spec`) is
 /// a method, called as one (`route.spec`: a call of `spec`, not also of a
 /// `def spec` elsewhere).
@@ -2003,10 +2014,9 @@ impl<'i> Graph<'i> {
     /// a supertype too, whose receiver is its subtype: `class T(S)`), as the
     /// relation sections record supertypes.
     pub(crate) fn named(&self, f: &FileGraph, r: &PackedRef) -> String {
-        match (r.receiver, r.role) {
-            (PackedReceiver::None, role) if role != RefRole::Import => self.dealias(f, f.name(r.name)),
-            (PackedReceiver::Type(_), RefRole::Inherit) => self.dealias(f, f.name(r.name)),
-            _ => f.name(r.name).to_string(),
+        match written_plainly(r) && r.role != RefRole::Import {
+            true => self.dealias(f, f.name(r.name)),
+            false => f.name(r.name).to_string(),
         }
     }
 

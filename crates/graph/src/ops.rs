@@ -260,13 +260,7 @@ struct Found {
 /// (empty: any), and a call when the name is a class's read for the
 /// constructions it makes (`via_new`).
 fn taken(r: &PackedRef, ids: &[u32], aliases: &[u32], roles: &[RefRole], via_new: bool) -> Option<bool> {
-    // (A supertype's receiver is its subtype: `class S(Alias)` names it plainly.)
-    let plain = match r.receiver {
-        PackedReceiver::None => true,
-        PackedReceiver::Type(_) => r.role == RefRole::Inherit,
-        _ => false,
-    };
-    let aliased = plain && aliases.contains(&r.name);
+    let aliased = super::written_plainly(r) && aliases.contains(&r.name);
     let named = ids.contains(&r.name) || aliased;
     let role = (roles.is_empty() || roles.contains(&r.role)) && (!via_new || r.role == RefRole::Call);
     (named && role).then_some(aliased)
