@@ -29,14 +29,16 @@ fn every_definition(index: &Index) -> Vec<DefId> {
 }
 
 /// What a graph answers about `d`: its references with the count of other
-/// lines, its callers to depth 3, and the impact of its qualified name.
+/// lines, its callers to depth 3, its callees to depth 2, and the impact of
+/// its qualified name.
 fn answers(g: &Graph<'_>, d: DefId) -> String {
     let name = g.view(d).unwrap().qualified_name;
     format!(
-        "{:?}\n{:?}\n{:?}\n{:?}",
+        "{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
         g.refs_counted(&[d], &[]).unwrap(),
         g.refs_counted(&[d], &[codegraph::extract::RefRole::Call]).unwrap(),
         g.callers(&[d], 3).unwrap(),
+        g.callees(d, 2).unwrap(),
         g.impact(&name, 2).ok().map(|i| (i.callers, i.tests)),
     )
 }
@@ -91,6 +93,40 @@ fn refs_from_the_resolved_graph_read_only_the_files_holding_them() {
     assert_eq!(stored.refs(&d, &[]).unwrap(), asked.refs(&d, &[]).unwrap());
     assert_eq!(stored.refs(&d, &[]).unwrap().len(), 1);
     assert!(stored.files_read() <= 3, "read {} files", stored.files_read());
+    assert!(asked.files_read() > 10, "question time read {} files", asked.files_read());
+}
+
+/// Callees read the calls stored by their file: only the definition's own
+/// file is decoded, where question time reads the files that resolving its
+/// calls needs (here each C function's header and source, to find that the
+/// prototype and the definition are one function).
+#[test]
+fn callees_from_the_resolved_graph_read_only_the_definitions_file() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut main = String::new();
+    for i in 0..12 {
+        files.push((format!("f{i:02}.h"), format!("int f{i}(int x);\n")));
+        files
+            .push((format!("f{i:02}.c"), format!("#include \"f{i:02}.h\"\n\nint f{i}(int x) {{\n    return x;\n}}\n")));
+        main.push_str(&format!("#include \"f{i:02}.h\"\n"));
+    }
+    main.push_str("\nint go(void) {\n    int n = 0;\n");
+    for i in 0..12 {
+        main.push_str(&format!("    n += f{i}(n);\n"));
+    }
+    main.push_str("    return n;\n}\n");
+    files.push(("main.c".into(), main));
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (dir, index) = common::indexed_project(&files);
+    resolve(&index);
+    let index = Index::open(dir.path()).unwrap();
+    let (stored, asked) = (Graph::new(&index), Graph::new(&index).question_time());
+    let go = stored.find("go").unwrap()[0];
+    let callees = stored.callees(go, 1).unwrap();
+    assert_eq!(callees, asked.callees(go, 1).unwrap());
+    let names: Vec<&str> = callees.iter().filter_map(|e| Some(e.symbol.as_ref()?.name.as_str())).collect();
+    assert!(names.contains(&"f11"), "{names:?}");
+    assert!(stored.files_read() <= 2, "read {} files", stored.files_read());
     assert!(asked.files_read() > 10, "question time read {} files", asked.files_read());
 }
 
@@ -155,7 +191,7 @@ fn a_damaged_resolved_graph_is_not_read_and_questions_are_answered() {
     };
     // Opened, but its first block's sum does not hold when a question reads it.
     let index_now = Index::open(dir.path()).unwrap();
-    std::fs::write(&path, flipped(60)).unwrap();
+    std::fs::write(&path, flipped(76)).unwrap(); // (the header is 72 bytes)
     assert!(Resolved::open(&index_now).is_ok(), "the body is checked block by block, as it is read");
     let got: Vec<String> =
         every_definition(&index_now).into_iter().map(|d| answers(&Graph::new(&index_now), d)).collect();

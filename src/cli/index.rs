@@ -496,12 +496,14 @@ pub fn resolve(args: ResolveArgs) -> Result<()> {
     } else {
         writeln!(
             out,
-            "resolved {} references in {} files ({} bound) in {secs:.1} s: {} sites of {} definitions, {:.1} MiB in {}",
+            "resolved {} references in {} files ({} bound) in {secs:.1} s: {} sites of {} definitions, {} calls by their {} files, {:.1} MiB in {}",
             stats.references,
             stats.files,
             stats.bound,
             stats.sites,
             stats.targets,
+            stats.calls,
+            stats.sources,
             stats.bytes as f64 / (1 << 20) as f64,
             path.display()
         )?;

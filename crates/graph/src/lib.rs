@@ -1309,6 +1309,15 @@ impl<'i> Graph<'i> {
         self.kept.resolved.get(self.index)
     }
 
+    /// The calls of `f` bound to something (or ambiguous), as the generation's resolved
+    /// graph stores them: `None` without one, or when a call it lists is not
+    /// one of the file's calls (resolve them as asked).
+    pub(crate) fn stored_calls(&self, f: &FileGraph) -> Option<Vec<resolved::StoredCall>> {
+        let calls = self.stored()?.calls(f.key)?;
+        let all_calls = calls.iter().all(|c| f.refs.get(c.reference as usize).is_some_and(|r| r.role == RefRole::Call));
+        all_calls.then_some(calls)
+    }
+
     /// How many files' archives this graph has read so far (not counting
     /// those the opened index kept from questions before).
     pub fn files_read(&self) -> usize {

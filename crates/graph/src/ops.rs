@@ -9,11 +9,12 @@ use std::collections::hash_map::Entry;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
-use super::{DefCat, DefId, FileGraph, FileKey, Graph, MAX_CANDIDATES, MAX_DEPTH};
+use super::{DefCat, DefId, FileGraph, FileKey, Graph, Resolution, MAX_CANDIDATES, MAX_DEPTH};
 use crate::extract::RefRole;
 use crate::lang::rules::Modules;
 use crate::lang::Language;
 use crate::project::path_components;
+use crate::resolved::StoredCall;
 use crate::snapshot::structure::{PackedReceiver, PackedRef};
 use crate::snapshot::SnapshotError;
 
@@ -1033,11 +1034,24 @@ impl Graph<'_> {
                 // Each edge once, by callee and label, with the callee's category.
                 let mut edges: Vec<(Option<DefId>, Option<DefCat>, CallEdge)> = Vec::new();
                 let mut edge_at: FxHashMap<(Option<DefId>, String), usize> = FxHashMap::default();
-                for r in f.refs.iter().filter(|r| r.line >= d.line && r.line <= d.end_line) {
+                // The file's calls as the resolved graph stores them, when it does.
+                let stored = self.stored_calls(&f);
+                for (i, r) in f.refs.iter().enumerate().filter(|(_, r)| r.line >= d.line && r.line <= d.end_line) {
                     if r.role != RefRole::Call || f.enclosing(r.line) != Some(t.1) {
                         continue;
                     }
-                    let res = self.resolve(&f, r)?;
+                    let found = stored
+                        .as_deref()
+                        .map(|c| c.binary_search_by_key(&(i as u32), |c| c.reference).map(|at| &c[at]));
+                    let res = match found {
+                        // Not stored: it binds to nothing.
+                        Some(Err(_)) => Resolution::default(),
+                        Some(Ok(StoredCall { defs: Some(defs), ambiguous, .. })) => {
+                            Resolution { defs: defs.clone(), ambiguous: *ambiguous, by_name_only: 0 }
+                        }
+                        // No resolved graph, or a resolution too wide to store.
+                        None | Some(Ok(_)) => self.resolve(&f, r)?,
+                    };
                     let targets: Vec<Option<DefId>> =
                         if res.defs.is_empty() { vec![None] } else { res.defs.iter().copied().map(Some).collect() };
                     for callee in targets {
@@ -1055,6 +1069,12 @@ impl Graph<'_> {
                             Entry::Vacant(at) => {
                                 let (file, symbol, cat) = match callee {
                                     Some(id) => {
+                                        if stored.is_some() {
+                                            // The name's definitions as resolution would
+                                            // have read them (kept between questions), so
+                                            // that the callee's file is not decoded to show it.
+                                            self.name_defs(f.name(r.name))?;
+                                        }
                                         let (v, cat) = self.view_as(id, Some(f.name(r.name)))?;
                                         (v.file.clone(), Some(v), Some(cat))
                                     }

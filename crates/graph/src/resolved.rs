@@ -13,18 +13,26 @@
 //!
 //! ```text
 //! file    := header, body, sums
-//! body    := targets × target, groups × group, lists
+//! body    := targets × target, groups × group, sources × source, lists, calls
 //! sums    := xxh3 u64 of each 4,096 bytes of the body (the last block shorter)
 //! header  := "CGRESOLV", version u32, resolver u32, key u64, targets u64,
-//!            groups u64, lists' length u64, xxh3 of the sums u64
+//!            groups u64, lists' length u64, xxh3 of the sums u64,
+//!            sources u64, calls' length u64
 //! target  := segment u32, slot u32, definition u32, end u32
 //! group   := group id u64, end u32, 0 u32
+//! source  := segment u32, slot u32, end u32, 0 u32
 //! list    := site*   (from the previous entry's end to its own; the groups'
 //!                     lists follow the targets')
 //! site    := varint((reference index, or its delta in the same file) << 3
 //!                   | ranked << 2 | new file << 1 | ambiguous),
 //!            [new file: varint(segment delta), varint(slot, or its delta in the
 //!             same segment)], [ranked: varint(rank)]
+//! calls   := varint(files), files × (varint(segment delta), varint(slot, or
+//!            its delta in the same segment)), call*   (a source's, from the
+//!            previous source's end to its own; its definitions' files first)
+//! call    := varint((reference index delta) << 2 | wide << 1 | ambiguous),
+//!            [not wide: varint(n), n × (varint(file's position among the
+//!             files), varint(definition))]
 //! ```
 //!
 //! Targets are in increasing (segment, slot, definition), groups in increasing
@@ -38,6 +46,13 @@
 //! form a group, listed once (its sites with rank 0); each of its definitions
 //! lists the group as a site of segment [`GROUP`], slot the group's id,
 //! reference index the definition's rank in the group's list.
+//!
+//! The same resolutions are kept the other way for calls, which `callees`
+//! asks of a definition's own file: a source (a file with a call bound to
+//! something) lists its bound calls by increasing reference index, each with
+//! the definitions its resolution lists in order (or `wide`: more than
+//! [`WIDE`], resolved as asked) and whether it is ambiguous; a call not listed
+//! binds to nothing and is not ambiguous.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,6 +60,7 @@ use std::sync::Arc;
 
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
+use crate::extract::RefRole;
 use crate::project::Index;
 use crate::snapshot::mmap::Mapped;
 use crate::snapshot::postings::{get_varint, put_varint};
@@ -54,11 +70,11 @@ use crate::{DefId, FileKey, Graph};
 /// The file, beside the segments.
 pub const RESOLVED_FILE: &str = "resolved.cgr";
 const MAGIC: &[u8; 8] = b"CGRESOLV";
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 /// Changes whenever resolution may answer differently: a file made by another
 /// resolver is not read. (The crate's version is part of the key too.)
 pub const RESOLVER: u32 = 3;
-const HEADER: usize = 56;
+const HEADER: usize = 72;
 /// The body is checked in blocks of this many bytes, each on first use.
 const BLOCK: usize = 4096;
 /// A site's flags, below its reference index: a rank follows; the site is in
@@ -96,6 +112,65 @@ pub struct Site {
     pub ambiguous: bool,
 }
 
+/// A call of a file bound to something, or ambiguous (a member of an unknown
+/// receiver with too many candidates), as stored by its file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredCall {
+    /// Its index among the file's references.
+    pub reference: u32,
+    pub ambiguous: bool,
+    /// The definitions its resolution lists, in order; `None` when they are
+    /// more than [`WIDE`] (resolve it as asked).
+    pub defs: Option<Vec<DefId>>,
+}
+
+/// A stored call's flag: its resolution lists more than [`WIDE`] definitions.
+const WIDE_CALL: u64 = 2;
+
+/// One call's resolution, as a source keeps it while its file is resolved:
+/// reference index, definitions, ambiguous.
+type Call = (u32, Vec<DefId>, bool);
+
+/// A file's calls (by increasing reference index), encoded: the files their
+/// definitions are in, by increasing (segment, slot), then each call naming
+/// its definitions by their file's position in that table.
+fn encode_calls(calls: &[Call]) -> Vec<u8> {
+    let mut files: Vec<FileKey> =
+        calls.iter().filter(|c| c.1.len() <= WIDE).flat_map(|c| c.1.iter().map(|d| d.0)).collect();
+    files.sort_unstable();
+    files.dedup();
+    let mut list = Vec::new();
+    put_varint(&mut list, files.len() as u64);
+    let mut last: Option<FileKey> = None;
+    for &(seg, slot) in &files {
+        match last {
+            Some((s, l)) if s == seg => {
+                put_varint(&mut list, 0);
+                put_varint(&mut list, (slot - l) as u64);
+            }
+            _ => {
+                put_varint(&mut list, (seg - last.map_or(0, |l| l.0)) as u64);
+                put_varint(&mut list, slot as u64);
+            }
+        }
+        last = Some((seg, slot));
+    }
+    let mut last = 0;
+    for (reference, defs, ambiguous) in calls {
+        let wide = defs.len() > WIDE;
+        put_varint(&mut list, (*reference as u64 - last) << 2 | if wide { WIDE_CALL } else { 0 } | *ambiguous as u64);
+        last = *reference as u64;
+        if !wide {
+            put_varint(&mut list, defs.len() as u64);
+            for &(file, def) in defs {
+                put_varint(&mut list, files.binary_search(&file).unwrap_or_default() as u64);
+                put_varint(&mut list, def as u64);
+            }
+        }
+    }
+    list
+}
+
 /// What a resolution pass did.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct ResolveStats {
@@ -110,6 +185,9 @@ pub struct ResolveStats {
     pub targets: u64,
     /// The groups of those ([`GROUP`]).
     pub groups: u64,
+    /// Bound calls stored by their file, and the files holding them.
+    pub calls: u64,
+    pub sources: u64,
     pub bytes: u64,
 }
 
@@ -148,6 +226,9 @@ pub struct Resolved {
     map: Mapped,
     targets: usize,
     groups: usize,
+    sources: usize,
+    /// The targets' and groups' lists' length.
+    lists: usize,
     /// Where the block sums start (the body is `HEADER..sums`).
     sums: usize,
     /// One bit per block: its sum checked already.
@@ -203,8 +284,13 @@ impl Resolved {
             return Err(NotRead::Stale);
         }
         let (targets, groups, lists) = (u64_at(24), u64_at(32), u64_at(40));
-        let body =
-            targets.checked_add(groups).and_then(|n| n.checked_mul(TARGET as u64)).and_then(|t| t.checked_add(lists));
+        let (sources, calls) = (u64_at(56), u64_at(64));
+        let body = targets
+            .checked_add(groups)
+            .and_then(|n| n.checked_add(sources))
+            .and_then(|n| n.checked_mul(TARGET as u64))
+            .and_then(|t| t.checked_add(lists))
+            .and_then(|t| t.checked_add(calls));
         let want =
             body.and_then(|n| n.checked_add(n.div_ceil(BLOCK as u64) * 8)).and_then(|n| n.checked_add(HEADER as u64));
         let (Some(body), true) = (body, want == Some(b.len() as u64)) else {
@@ -216,7 +302,15 @@ impl Resolved {
         }
         let blocks = (body as usize).div_ceil(BLOCK);
         let checked = (0..blocks.div_ceil(64)).map(|_| std::sync::atomic::AtomicU64::new(0)).collect();
-        Ok(Resolved { targets: targets as usize, groups: groups as usize, sums, checked, map })
+        Ok(Resolved {
+            targets: targets as usize,
+            groups: groups as usize,
+            sources: sources as usize,
+            lists: lists as usize,
+            sums,
+            checked,
+            map,
+        })
     }
 
     /// `len` bytes of the body from `at` (counted from its start), each block
@@ -250,7 +344,7 @@ impl Resolved {
         u32::from_le_bytes(b[at..at + 4].try_into().unwrap_or_default())
     }
 
-    /// Entry `i` (targets, then groups): where its list ends.
+    /// Entry `i` (targets, then groups, then sources): where its list ends.
     fn end(&self, i: usize) -> Option<u32> {
         let b = self.record(i)?;
         Some(Self::u32_in(b, if i < self.targets { 12 } else { 8 }))
@@ -285,6 +379,57 @@ impl Resolved {
         at.map_or(Some(Vec::new()), |i| self.list(self.targets + i))
     }
 
+    /// The calls of `file` bound to something (or ambiguous), by increasing
+    /// reference index (none when none of its calls is); `None` when its list
+    /// does not decode.
+    pub fn calls(&self, file: FileKey) -> Option<Vec<StoredCall>> {
+        let want = (file.0 as u64, file.1);
+        let base = self.targets + self.groups;
+        let at = self.search(self.sources, |i| {
+            let b = self.record(base + i)?;
+            Some((Self::u32_in(b, 0) as u64, Self::u32_in(b, 4)).cmp(&want))
+        })?;
+        let Some(i) = at else { return Some(Vec::new()) };
+        let start = if i == 0 { 0 } else { self.end(base + i - 1)? } as usize;
+        let end = self.end(base + i)? as usize;
+        let calls_at = (base + self.sources) * TARGET + self.lists;
+        let list = self.body(calls_at.checked_add(start)?, end.checked_sub(start)?)?;
+        let mut pos = 0usize;
+        let n = get_varint(list, &mut pos)?;
+        let mut files: Vec<FileKey> = Vec::with_capacity(n.min(list.len() as u64) as usize);
+        for _ in 0..n {
+            let ds = get_varint(list, &mut pos)?;
+            let sl = get_varint(list, &mut pos)?;
+            let file = match files.last() {
+                Some(&(seg, slot)) if ds == 0 => (seg, slot.checked_add(u32::try_from(sl).ok()?)?),
+                last => (last.map_or(0, |l| l.0).checked_add(usize::try_from(ds).ok()?)?, u32::try_from(sl).ok()?),
+            };
+            files.push(file);
+        }
+        let mut out = Vec::new();
+        let mut reference = 0u64;
+        while pos < list.len() {
+            let head = get_varint(list, &mut pos)?;
+            reference = reference.checked_add(head >> 2)?;
+            let defs = if head & WIDE_CALL != 0 {
+                None
+            } else {
+                let n = get_varint(list, &mut pos)?;
+                if n > WIDE as u64 {
+                    return None;
+                }
+                let mut defs = Vec::with_capacity(n as usize);
+                for _ in 0..n {
+                    let file = *files.get(usize::try_from(get_varint(list, &mut pos)?).ok()?)?;
+                    defs.push((file, u32::try_from(get_varint(list, &mut pos)?).ok()?));
+                }
+                Some(defs)
+            };
+            out.push(StoredCall { reference: u32::try_from(reference).ok()?, ambiguous: head & 1 == 1, defs });
+        }
+        Some(out)
+    }
+
     /// The first of `n` entries not less than the one sought, when it is it.
     fn search(&self, n: usize, cmp: impl Fn(usize) -> Option<std::cmp::Ordering>) -> Option<Option<usize>> {
         let (mut lo, mut hi) = (0, n);
@@ -302,7 +447,7 @@ impl Resolved {
     fn list(&self, i: usize) -> Option<Vec<Site>> {
         let start = if i == 0 { 0 } else { self.end(i - 1)? } as usize;
         let end = self.end(i)? as usize;
-        let lists_at = (self.targets + self.groups) * TARGET;
+        let lists_at = (self.targets + self.groups + self.sources) * TARGET;
         let list = self.body(lists_at.checked_add(start)?, end.checked_sub(start)?)?;
         let mut out = Vec::new();
         let (mut pos, mut seg, mut slot, mut reference) = (0usize, 0u64, 0u64, 0u64);
@@ -376,14 +521,16 @@ pub fn resolve_all(
     let done = AtomicUsize::new(0);
     let threads = threads.clamp(1, 64);
     // Per thread: the pairs, the wide references by the thread's own group
-    // ids, those groups (definitions, ambiguous), references and bound.
-    type Part = Result<(Vec<Packed>, Vec<Packed>, Vec<Group>, u64, u64), SnapshotError>;
+    // ids, those groups (definitions, ambiguous), each file's calls,
+    // references and bound.
+    type Part = Result<(Vec<Packed>, Vec<Packed>, Vec<Group>, Vec<Source>, u64, u64), SnapshotError>;
     let parts: Vec<Part> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| -> Part {
                     let (mut pairs, mut wide): (Vec<Packed>, Vec<Packed>) = Default::default();
                     let mut groups: Vec<Group> = Vec::new();
+                    let mut sources: Vec<Source> = Vec::new();
                     let mut group_of: rustc_hash::FxHashMap<Group, u32> = Default::default();
                     let (mut references, mut bound) = (0u64, 0u64);
                     let mut g = Graph::new(index).question_time();
@@ -405,10 +552,14 @@ pub fn resolve_all(
                             if key.1 as u64 > SLOT_MAX || f.refs.len() as u64 > REF_MAX + 1 {
                                 return Err(too_large(format!("{}: {} references", f.path, f.refs.len())));
                             }
+                            let mut calls: Vec<Call> = Vec::new();
                             for (i, r) in f.refs.iter().enumerate() {
                                 references += 1;
                                 let res = g.resolve(&f, r)?;
                                 bound += !res.defs.is_empty() as u64;
+                                if r.role == RefRole::Call && (!res.defs.is_empty() || res.ambiguous) {
+                                    calls.push((i as u32, res.defs.clone(), res.ambiguous));
+                                }
                                 if res.defs.len() > WIDE {
                                     let group = (res.defs, res.ambiguous);
                                     let id = match group_of.get(&group) {
@@ -432,13 +583,16 @@ pub fn resolve_all(
                                     pairs.push((pack_target(d) as Packed) << 64 | site as Packed);
                                 }
                             }
+                            if !calls.is_empty() {
+                                sources.push((key, encode_calls(&calls), calls.len() as u64));
+                            }
                         }
                         since_new += chunk.len();
                         let n = done.fetch_add(chunk.len(), Ordering::Relaxed) + chunk.len();
                         progress(n, files.len());
                     }
                     pairs.sort_unstable();
-                    Ok((pairs, wide, groups, references, bound))
+                    Ok((pairs, wide, groups, sources, references, bound))
                 })
             })
             .collect();
@@ -449,9 +603,11 @@ pub fn resolve_all(
     let (mut pairs, mut wide): (Vec<Vec<Packed>>, Vec<Vec<Packed>>) = Default::default();
     let mut group_of: rustc_hash::FxHashMap<Group, u32> = Default::default();
     let mut members: Vec<Packed> = Vec::new();
+    let mut sources: Vec<Source> = Vec::new();
     let mut stats = ResolveStats { files: files.len(), ..Default::default() };
     for part in parts {
-        let (p, mut w, groups, references, bound) = part?;
+        let (p, mut w, groups, s, references, bound) = part?;
+        sources.extend(s);
         stats.references += references;
         stats.bound += bound;
         pairs.push(p);
@@ -481,13 +637,16 @@ pub fn resolve_all(
     }
     members.sort_unstable();
     pairs.push(members);
-    let bytes = encode(merged(pairs), merged(wide), key, &mut stats);
+    sources.sort_unstable_by_key(|s| s.0);
+    let bytes = encode(merged(pairs), merged(wide), &sources, key, &mut stats);
     stats.bytes = bytes.len() as u64;
     Ok((bytes, stats))
 }
 
 /// A wide resolution's definitions, and whether it is ambiguous.
 type Group = (Vec<DefId>, bool);
+/// A file, its bound calls encoded ([`encode_calls`]), and how many they are.
+type Source = (FileKey, Vec<u8>, u64);
 
 /// The values of sorted lists, in order (each list's memory freed as the
 /// merge passes it is not: they are dropped whole at the end).
@@ -529,10 +688,12 @@ fn put_site(
     *last = Some(site);
 }
 
-/// The file's bytes from its sorted pairs and its groups' sorted references.
+/// The file's bytes from its sorted pairs, its groups' sorted references and
+/// its sources by increasing file.
 fn encode(
     pairs: impl Iterator<Item = Packed>,
     wide: impl Iterator<Item = Packed>,
+    sources: &[Source],
     key: u64,
     stats: &mut ResolveStats,
 ) -> Vec<u8> {
@@ -580,8 +741,18 @@ fn encode(
             close(&mut records, &lists, prev, target);
         }
     }
+    let mut calls: Vec<u8> = Vec::new();
+    for ((seg, slot), list, n) in sources {
+        stats.calls += n;
+        calls.extend_from_slice(list);
+        records.extend_from_slice(&(*seg as u32).to_le_bytes());
+        records.extend_from_slice(&slot.to_le_bytes());
+        records.extend_from_slice(&(calls.len() as u32).to_le_bytes());
+        records.extend_from_slice(&0u32.to_le_bytes());
+        stats.sources += 1;
+    }
     let (targets, names) = (stats.targets, stats.groups);
-    let mut out = Vec::with_capacity(HEADER + records.len() + lists.len());
+    let mut out = Vec::with_capacity(HEADER + records.len() + lists.len() + calls.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&RESOLVER.to_le_bytes());
@@ -590,8 +761,11 @@ fn encode(
     out.extend_from_slice(&names.to_le_bytes());
     out.extend_from_slice(&(lists.len() as u64).to_le_bytes());
     out.extend_from_slice(&0u64.to_le_bytes());
+    out.extend_from_slice(&stats.sources.to_le_bytes());
+    out.extend_from_slice(&(calls.len() as u64).to_le_bytes());
     out.extend_from_slice(&records);
     out.extend_from_slice(&lists);
+    out.extend_from_slice(&calls);
     let sums: Vec<u8> = out[HEADER..].chunks(BLOCK).flat_map(|block| xxh3_64(block).to_le_bytes()).collect();
     out.extend_from_slice(&sums);
     out[48..56].copy_from_slice(&xxh3_64(&sums).to_le_bytes());
@@ -716,11 +890,64 @@ mod tests {
     }
 
     fn encoded(lists: Vec<Vec<Packed>>, wide: Vec<Vec<Packed>>, key: u64) -> Vec<u8> {
+        encoded_with(lists, wide, &[], key)
+    }
+
+    fn encoded_with(lists: Vec<Vec<Packed>>, wide: Vec<Vec<Packed>>, calls: &[Source], key: u64) -> Vec<u8> {
         let sorted = |mut l: Vec<Vec<Packed>>| {
             l.iter_mut().for_each(|l| l.sort_unstable());
             merged(l)
         };
-        encode(sorted(lists), sorted(wide), key, &mut ResolveStats::default())
+        encode(sorted(lists), sorted(wide), calls, key, &mut ResolveStats::default())
+    }
+
+    /// A file's calls, each (reference, definitions, ambiguous), encoded.
+    fn source(file: FileKey, calls: &[(u32, Vec<DefId>, bool)]) -> Source {
+        (file, encode_calls(calls), calls.len() as u64)
+    }
+
+    #[test]
+    fn calls_decode_by_their_file_as_stored() {
+        let wide: Vec<DefId> = (0..=WIDE as u32).map(|i| ((0, i), 0)).collect();
+        let calls = [
+            source(
+                (0, 3),
+                &[
+                    (0, vec![((0, 3), 1)], false),
+                    (7, vec![((2, 90_000), 4), ((0, 1), 0)], true),
+                    (9, vec![], true),
+                    (10, vec![((2, 7), 300), ((0, 3), 1), ((2, 90_000), 5)], false),
+                ],
+            ),
+            source((0, 70_000), &[(5, wide, true), (6, vec![((1, 2), 3)], false)]),
+            source((2, 1), &[(300_000, vec![((0, 0), 0)], false)]),
+        ];
+        let pairs = vec![pair(((0, 3), 1), (0, 3), 0, 0, false)];
+        let bytes = encoded_with(vec![pairs], vec![vec![wide_pair(0, (0, 70_000), 5)]], &calls, 5);
+        let r = Resolved::parse(map_of(&bytes), 5).unwrap();
+        let call = |reference, defs: Option<Vec<DefId>>, ambiguous| StoredCall { reference, ambiguous, defs };
+        assert_eq!(
+            r.calls((0, 3)).unwrap(),
+            [
+                call(0, Some(vec![((0, 3), 1)]), false),
+                call(7, Some(vec![((2, 90_000), 4), ((0, 1), 0)]), true),
+                call(9, Some(vec![]), true),
+                call(10, Some(vec![((2, 7), 300), ((0, 3), 1), ((2, 90_000), 5)]), false),
+            ]
+        );
+        assert_eq!(r.calls((0, 70_000)).unwrap(), [call(5, None, true), call(6, Some(vec![((1, 2), 3)]), false)]);
+        assert_eq!(r.calls((2, 1)).unwrap(), [call(300_000, Some(vec![((0, 0), 0)]), false)]);
+        assert_eq!(r.calls((0, 4)).unwrap(), []);
+        assert_eq!(r.calls((3, 0)).unwrap(), []);
+        // The by-target lists read as before.
+        assert_eq!(r.sites(((0, 3), 1)).unwrap(), [Site { file: (0, 3), reference: 0, rank: 0, ambiguous: false }]);
+        assert_eq!(r.group_sites(0).unwrap().len(), 1);
+        for at in HEADER..r.sums {
+            let mut b = bytes.clone();
+            b[at] ^= 0x41;
+            let damaged = Resolved::parse(map_of(&b), 5).unwrap();
+            assert_eq!(damaged.calls((0, 3)), None, "byte {at} flipped still reads");
+        }
     }
 
     #[test]
@@ -782,6 +1009,48 @@ mod tests {
         }
         for len in 0..bytes.len() {
             assert!(Resolved::parse(map_of(&bytes[..len]), 7).is_err(), "cut to {len} still reads");
+        }
+    }
+
+    /// Random files' calls: each file's calls decode to what was stored.
+    #[test]
+    fn random_calls_decode_to_what_was_stored() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for round in 0..20 {
+            let mut want: std::collections::BTreeMap<FileKey, Vec<Call>> = Default::default();
+            for _ in 0..(5 + round * 3) {
+                let file: FileKey = (next(3) as usize, next(70_000) as u32);
+                let mut calls: Vec<Call> = Vec::new();
+                let mut reference = next(50) as u32;
+                for _ in 0..1 + next(30) {
+                    let n = if next(10) == 0 { WIDE as u64 + 1 + next(5) } else { next(4) };
+                    let defs: Vec<DefId> =
+                        (0..n).map(|_| ((next(3) as usize, next(70_000) as u32), next(2_000) as u32)).collect();
+                    calls.push((reference, defs, next(2) == 1));
+                    reference += 1 + next(600) as u32;
+                }
+                want.insert(file, calls);
+            }
+            let sources: Vec<Source> = want.iter().map(|(&f, c)| source(f, c)).collect();
+            let bytes = encoded_with(Vec::new(), Vec::new(), &sources, 3);
+            let r = Resolved::parse(map_of(&bytes), 3).unwrap();
+            for (file, calls) in &want {
+                let expected: Vec<StoredCall> = calls
+                    .iter()
+                    .map(|(reference, defs, ambiguous)| StoredCall {
+                        reference: *reference,
+                        ambiguous: *ambiguous,
+                        defs: (defs.len() <= WIDE).then(|| defs.clone()),
+                    })
+                    .collect();
+                assert_eq!(r.calls(*file).unwrap(), expected, "round {round}, file {file:?}");
+            }
         }
     }
 
