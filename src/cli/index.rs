@@ -297,7 +297,7 @@ pub fn status(args: StatusArgs) -> Result<()> {
         g.others
     )?;
     let resolved = match codegraph::graph::resolved::state(&index) {
-        "current" => "made from this generation: refs, callers and impact read it",
+        "current" => "made from this generation: refs, callers, callees and impact read it",
         "stale" => "made from another generation: `cg resolve` (or a running `cg mcp` / `cg lsp`) makes it again",
         "damaged" => "damaged: `cg resolve` makes it again",
         _ => "none: questions resolve references as they are asked; `cg resolve` makes it",

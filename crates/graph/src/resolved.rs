@@ -856,7 +856,7 @@ pub fn keep_current(root: PathBuf, threads: usize) -> std::io::Result<std::threa
             };
             match outcome {
                 Ok(stats) => eprintln!(
-                    "cg: resolved {} references of {} files in {:.1?}: refs and callers answer from them",
+                    "cg: resolved {} references of {} files in {:.1?}: refs, callers and callees answer from them",
                     stats.references,
                     stats.files,
                     started.elapsed()
