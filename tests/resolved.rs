@@ -130,6 +130,49 @@ fn callees_from_the_resolved_graph_read_only_the_definitions_file() {
     assert!(asked.files_read() > 10, "question time read {} files", asked.files_read());
 }
 
+/// A resolved graph whose checksums hold but which was not written by cg (a
+/// call bound to a definition in a segment the index does not have) is not
+/// believed: callees resolve as asked, and nothing panics.
+#[test]
+fn a_stored_call_naming_no_segment_is_resolved_as_asked() {
+    let files = [
+        ("f.c", "int f(int x) {\n    return x;\n}\n"),
+        ("main.c", "int f(int x);\n\nint go(void) {\n    return f(1);\n}\n"),
+    ];
+    let (dir, index) = common::indexed_project(&files);
+    let main = index.files().unwrap().into_iter().find(|f| f.path == "main.c").unwrap();
+    let key = (main.segment, main.slot_id);
+    let g = Graph::new(&index).question_time();
+    let call = g.file(key).unwrap().refs.iter().position(|r| r.role == codegraph::extract::RefRole::Call).unwrap();
+    // One source, main.c: its call bound to definition 0 of slot 0 of segment 7.
+    let mut calls = vec![1u8, 7, 0];
+    calls.extend([(call as u8) << 2, 1, 0, 0]);
+    let mut body = Vec::new();
+    for v in [key.0 as u32, key.1, calls.len() as u32, 0] {
+        body.extend_from_slice(&v.to_le_bytes());
+    }
+    body.extend_from_slice(&calls);
+    let sums: Vec<u8> = body.chunks(4096).flat_map(|b| xxhash_rust::xxh3::xxh3_64(b).to_le_bytes()).collect();
+    let mut file = b"CGRESOLV".to_vec();
+    file.extend_from_slice(&5u32.to_le_bytes());
+    file.extend_from_slice(&resolved::RESOLVER.to_le_bytes());
+    file.extend_from_slice(&resolved::generation_key(&index).to_le_bytes());
+    for v in [0u64, 0, 0, xxhash_rust::xxh3::xxh3_64(&sums), 1, calls.len() as u64] {
+        file.extend_from_slice(&v.to_le_bytes());
+    }
+    file.extend_from_slice(&body);
+    file.extend_from_slice(&sums);
+    resolved::write(&index, &file).unwrap();
+    let index = Index::open(dir.path()).unwrap();
+    let stored = Resolved::open(&index).expect("the crafted file opens");
+    assert_eq!(stored.calls(key).unwrap()[0].defs, Some(vec![((7, 0), 0)]));
+    let (g, asked) = (Graph::new(&index), Graph::new(&index).question_time());
+    let go = asked.find("go").unwrap()[0];
+    let callees = g.callees(go, 2).unwrap();
+    assert_eq!(callees, asked.callees(go, 2).unwrap());
+    assert!(callees.iter().any(|e| e.symbol.as_ref().is_some_and(|s| s.name == "f")), "{callees:?}");
+}
+
 #[test]
 fn a_resolved_graph_of_another_generation_is_not_read() {
     let (dir, index) = common::indexed_graph_fixture("go");

@@ -1311,11 +1311,16 @@ impl<'i> Graph<'i> {
 
     /// The calls of `f` bound to something (or ambiguous), as the generation's resolved
     /// graph stores them: `None` without one, or when a call it lists is not
-    /// one of the file's calls (resolve them as asked).
+    /// one of the file's calls or a definition is in no segment (resolve them
+    /// as asked).
     pub(crate) fn stored_calls(&self, f: &FileGraph) -> Option<Vec<resolved::StoredCall>> {
         let calls = self.stored()?.calls(f.key)?;
-        let all_calls = calls.iter().all(|c| f.refs.get(c.reference as usize).is_some_and(|r| r.role == RefRole::Call));
-        all_calls.then_some(calls)
+        let segments = self.index.segments.len();
+        let sound = calls.iter().all(|c| {
+            f.refs.get(c.reference as usize).is_some_and(|r| r.role == RefRole::Call)
+                && c.defs.iter().flatten().all(|d| d.0 .0 < segments)
+        });
+        sound.then_some(calls)
     }
 
     /// How many files' archives this graph has read so far (not counting
@@ -1363,7 +1368,7 @@ impl<'i> Graph<'i> {
     /// before read them, else from its archive (offered to the cache).
     fn read_kept(&self, key: FileKey) -> Result<Arc<FileGraph>, SnapshotError> {
         // Most files are small and never kept: no lock for them.
-        let kept = FileCache::keeps(self.index.segments[key.0].slot(key.1)?.structure.len);
+        let kept = FileCache::keeps(self.segment(key)?.slot(key.1)?.structure.len);
         if kept {
             if let Some(f) = self.kept.file_cache.get(key) {
                 return Ok(f);
@@ -1377,8 +1382,17 @@ impl<'i> Graph<'i> {
         Ok(f)
     }
 
+    /// The segment of `key`: an error, not a panic, for a key no segment has
+    /// (one read from a resolved graph not written by cg).
+    fn segment(&self, key: FileKey) -> Result<&crate::snapshot::Segment, SnapshotError> {
+        self.index.segments.get(key.0).ok_or_else(|| SnapshotError::Corrupt {
+            path: self.index.root.clone(),
+            what: format!("no segment {} (run `cg resolve` again)", key.0),
+        })
+    }
+
     fn read_file(&self, key: FileKey) -> Result<FileGraph, SnapshotError> {
-        let seg = &self.index.segments[key.0];
+        let seg = self.segment(key)?;
         let slot = seg.slot(key.1)?;
         let path = seg.slot_path(&slot)?.to_string();
         let language = Language::of_id(slot.meta.language);
