@@ -1012,16 +1012,20 @@ mod tests {
         }
     }
 
-    /// Random files' calls: each file's calls decode to what was stored.
-    #[test]
-    fn random_calls_decode_to_what_was_stored() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
+    /// A pseudo-random number below `n`, from `seed` on.
+    fn xorshift(mut x: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             x % n
-        };
+        }
+    }
+
+    /// Random files' calls: each file's calls decode to what was stored.
+    #[test]
+    fn random_calls_decode_to_what_was_stored() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for round in 0..20 {
             let mut want: std::collections::BTreeMap<FileKey, Vec<Call>> = Default::default();
             for _ in 0..(5 + round * 3) {
@@ -1058,13 +1062,7 @@ mod tests {
     /// its sites, in order, each reference once with its lowest rank.
     #[test]
     fn random_pairs_decode_to_what_a_brute_force_collects() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..20 {
             let mut lists: Vec<Vec<Packed>> = vec![Vec::new(); 1 + round % 3];
             type Sites = std::collections::BTreeMap<(FileKey, u32), (u32, bool)>;
