@@ -1012,7 +1012,7 @@ mod tests {
         }
     }
 
-    /// A pseudo-random number below `n`, from `seed` on.
+    /// Pseudo-random numbers, each below the `n` asked, from the seed `x`.
     fn xorshift(mut x: u64) -> impl FnMut(u64) -> u64 {
         move |n| {
             x ^= x << 13;
