@@ -289,6 +289,45 @@ fn cg_resolve_makes_it_and_answers_stay_the_same() {
     assert!(!after.stdout.is_empty());
 }
 
+/// `cg verify` checks the resolved graph too: every block and list of a
+/// current one; a damaged one fails with how to make it again; a stale one is
+/// said and is no failure.
+#[test]
+fn cg_verify_checks_the_resolved_graph() {
+    let (dir, index) = common::indexed_graph_fixture("ts");
+    let p = dir.path();
+    let out = |o: &std::process::Output| {
+        format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    };
+    let plain = cg(p, &["verify"]);
+    assert!(plain.status.success() && !out(&plain).contains("resolved graph"), "{}", out(&plain));
+    resolve(&index);
+    let checked = cg(p, &["verify"]);
+    assert!(checked.status.success(), "{}", out(&checked));
+    assert!(out(&checked).contains("the resolved graph ("), "{}", out(&checked));
+    // A byte of the last block flipped: opening reads only the header and the
+    // sums, so only a whole check finds it.
+    let path = resolved::resolved_path(&index).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let blocks = (good.len() - 72).div_ceil(4096 + 8);
+    let at = good.len() - blocks * 8 - 1;
+    bad[at] ^= 0x20;
+    std::fs::write(&path, &bad).unwrap();
+    let damaged = cg(p, &["verify"]);
+    assert!(!damaged.status.success(), "{}", out(&damaged));
+    assert!(out(&damaged).contains("cg resolve"), "{}", out(&damaged));
+    // Another generation's: said, not failed.
+    std::fs::write(&path, &good).unwrap();
+    let file = p.join("added_by_the_test.ts");
+    std::fs::write(&file, "export function addedByTheTest() {}\n").unwrap();
+    let updated = cg(p, &["update"]);
+    assert!(updated.status.success(), "{}", out(&updated));
+    let stale = cg(p, &["verify"]);
+    assert!(stale.status.success(), "{}", out(&stale));
+    assert!(out(&stale).contains("another generation"), "{}", out(&stale));
+}
+
 /// A server keeps it made for the current generation, in the background.
 #[test]
 fn a_server_makes_it_in_the_background() {

@@ -520,7 +520,32 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
         d.verify()?;
         project::embed::check_rows(&index, d)?;
     }
-    let and_deep = if deep.is_some() { " and the transformer vectors" } else { "" };
-    writeln!(io::stdout(), "ok: {} segment(s){and_deep}, every checksum and record checked", index.segments.len())?;
+    // The resolved graph is a cache: a stale one is said, a damaged one is an
+    // error that says how to make it again.
+    use codegraph::graph::resolved::{self, NotRead, Resolved};
+    let path = resolved::resolved_path(&index).unwrap_or_default();
+    let again = "`cg resolve` makes it again (questions resolve as they are asked meanwhile)";
+    let mut checked = Vec::new();
+    match Resolved::open(&index) {
+        Ok(r) => match r.verify(index.segments.len()) {
+            Ok((targets, sources)) => {
+                checked.push(format!("the resolved graph ({targets} definitions, {sources} files' calls)"))
+            }
+            Err(what) => anyhow::bail!("{}: {what}; {again}", path.display()),
+        },
+        Err(NotRead::Corrupt(what)) => anyhow::bail!("{}: {what}; {again}", path.display()),
+        Err(NotRead::Stale) => {
+            writeln!(io::stdout(), "note: {} was made from another generation; {again}", path.display())?
+        }
+        Err(NotRead::Missing) => {}
+    }
+    if deep.is_some() {
+        checked.push("the transformer vectors".to_string());
+    }
+    let also = match checked.len() {
+        0 => String::new(),
+        _ => format!(", {}", checked.join(" and ")),
+    };
+    writeln!(io::stdout(), "ok: {} segment(s){also}, every checksum and record checked", index.segments.len())?;
     Ok(())
 }

@@ -359,6 +359,35 @@ impl Resolved {
         Some(u64::from_le_bytes(self.record(self.targets + i)?[..8].try_into().ok()?))
     }
 
+    /// Every block's sum and every list, as `cg verify` checks them, for an
+    /// index of `segments` segments: the targets and the sources (files whose
+    /// calls are kept), or what does not hold.
+    pub fn verify(&self, segments: usize) -> Result<(usize, usize), &'static str> {
+        if self.body(0, self.sums - HEADER).is_none() {
+            return Err("a block's checksum does not hold");
+        }
+        let in_segment = |seg: usize| seg < segments || seg == GROUP;
+        for i in 0..self.targets + self.groups {
+            if i < self.targets && !self.target(i).is_some_and(|t| (t.0 as usize) < segments) {
+                return Err("a definition in no segment");
+            }
+            let sites = self.list(i).ok_or("a list of references does not decode")?;
+            if !sites.iter().all(|s| in_segment(s.file.0)) {
+                return Err("a reference in no segment");
+            }
+        }
+        let base = self.targets + self.groups;
+        for i in 0..self.sources {
+            let b = self.record(base + i).ok_or("a file's record does not read")?;
+            let file = (Self::u32_in(b, 0) as usize, Self::u32_in(b, 4));
+            let calls = self.calls(file).filter(|_| file.0 < segments).ok_or("a file's calls do not decode")?;
+            if !calls.iter().flat_map(|c| c.defs.iter().flatten()).all(|d| d.0 .0 < segments) {
+                return Err("a call bound to a definition in no segment");
+            }
+        }
+        Ok((self.targets, self.sources))
+    }
+
     /// How many definitions some reference binds to.
     pub fn targets(&self) -> usize {
         self.targets
