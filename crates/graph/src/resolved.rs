@@ -368,7 +368,7 @@ impl Resolved {
         }
         let in_segment = |seg: usize| seg < segments || seg == GROUP;
         for i in 0..self.targets + self.groups {
-            if i < self.targets && !self.target(i).is_some_and(|t| (t.0 as usize) < segments) {
+            if i < self.targets && self.target(i).is_none_or(|t| (t.0 as usize) >= segments) {
                 return Err("a definition in no segment");
             }
             let sites = self.list(i).ok_or("a list of references does not decode")?;
