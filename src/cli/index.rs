@@ -527,7 +527,7 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
     let again = "`cg resolve` makes it again (questions resolve as they are asked meanwhile)";
     let mut checked = Vec::new();
     match Resolved::open(&index) {
-        Ok(r) => match r.verify(index.segments.len()) {
+        Ok(r) => match r.verify() {
             Ok((targets, sources)) => {
                 checked.push(format!("the resolved graph ({targets} definitions, {sources} files' calls)"))
             }

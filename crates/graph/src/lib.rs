@@ -1310,16 +1310,12 @@ impl<'i> Graph<'i> {
     }
 
     /// The calls of `f` bound to something (or ambiguous), as the generation's resolved
-    /// graph stores them: `None` without one, or when a call it lists is not
-    /// one of the file's calls or a definition is in no segment (resolve them
+    /// graph stores them: `None` without one, or when its list does not decode
+    /// or names a reference that is not one of the file's calls (resolve them
     /// as asked).
     pub(crate) fn stored_calls(&self, f: &FileGraph) -> Option<Vec<resolved::StoredCall>> {
         let calls = self.stored()?.calls(f.key)?;
-        let segments = self.index.segments.len();
-        let sound = calls.iter().all(|c| {
-            f.refs.get(c.reference as usize).is_some_and(|r| r.role == RefRole::Call)
-                && c.defs.iter().flatten().all(|d| d.0 .0 < segments)
-        });
+        let sound = calls.iter().all(|c| f.refs.get(c.reference as usize).is_some_and(|r| r.role == RefRole::Call));
         sound.then_some(calls)
     }
 

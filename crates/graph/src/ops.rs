@@ -550,13 +550,9 @@ impl Graph<'_> {
                 e.insert(bound);
             }
         };
-        let segments = self.index.segments.len();
         for &t in targets {
             let Some(list) = stored.sites(t) else { return Ok(None) };
             for s in list {
-                if s.file.0 != crate::resolved::GROUP && s.file.0 >= segments {
-                    return Ok(None);
-                }
                 if s.file.0 != crate::resolved::GROUP {
                     merge((s.file, s.reference), (s.rank, s.ambiguous, t));
                     continue;
@@ -564,9 +560,6 @@ impl Graph<'_> {
                 // The references of a resolution too wide to be listed under
                 // each of its definitions: `t` at rank `s.reference` in it.
                 let Some(group) = stored.group_sites(s.file.1) else { return Ok(None) };
-                if group.iter().any(|m| m.file.0 >= segments) {
-                    return Ok(None);
-                }
                 for m in group {
                     merge((m.file, m.reference), (s.reference, s.ambiguous, t));
                 }

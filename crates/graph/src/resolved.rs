@@ -233,6 +233,9 @@ pub struct Resolved {
     sums: usize,
     /// One bit per block: its sum checked already.
     checked: Box<[std::sync::atomic::AtomicU64]>,
+    /// The index's segments: a list naming another segment (other than
+    /// [`GROUP`]) does not decode (a file not written by cg).
+    segments: usize,
 }
 
 /// Whether the index has a resolved graph made from its generation, as
@@ -270,7 +273,9 @@ impl Resolved {
             Err(_) => return Err(NotRead::Corrupt("not a readable regular file")),
         };
         let map = Mapped::open(&file).map_err(|_| NotRead::Corrupt("cannot be mapped"))?;
-        Resolved::parse(map, generation_key(index))
+        let mut r = Resolved::parse(map, generation_key(index))?;
+        r.segments = index.segments.len();
+        Ok(r)
     }
 
     fn parse(map: Mapped, key: u64) -> Result<Resolved, NotRead> {
@@ -309,6 +314,7 @@ impl Resolved {
             lists: lists as usize,
             sums,
             checked,
+            segments: GROUP,
             map,
         })
     }
@@ -359,31 +365,24 @@ impl Resolved {
         Some(u64::from_le_bytes(self.record(self.targets + i)?[..8].try_into().ok()?))
     }
 
-    /// Every block's sum and every list, as `cg verify` checks them, for an
-    /// index of `segments` segments: the targets and the sources (files whose
-    /// calls are kept), or what does not hold.
-    pub fn verify(&self, segments: usize) -> Result<(usize, usize), &'static str> {
+    /// Every block's sum and every list, as `cg verify` checks them (each
+    /// naming the index's segments only): the targets and the sources (files
+    /// whose calls are kept), or what does not hold.
+    pub fn verify(&self) -> Result<(usize, usize), &'static str> {
         if self.body(0, self.sums - HEADER).is_none() {
             return Err("a block's checksum does not hold");
         }
-        let in_segment = |seg: usize| seg < segments || seg == GROUP;
         for i in 0..self.targets + self.groups {
-            if i < self.targets && self.target(i).is_none_or(|t| (t.0 as usize) >= segments) {
+            if i < self.targets && self.target(i).is_none_or(|t| t.0 >= self.segments as u64) {
                 return Err("a definition in no segment");
             }
-            let sites = self.list(i).ok_or("a list of references does not decode")?;
-            if !sites.iter().all(|s| in_segment(s.file.0)) {
-                return Err("a reference in no segment");
-            }
+            self.list(i).ok_or("a list of references does not decode")?;
         }
         let base = self.targets + self.groups;
         for i in 0..self.sources {
             let b = self.record(base + i).ok_or("a file's record does not read")?;
             let file = (Self::u32_in(b, 0) as usize, Self::u32_in(b, 4));
-            let calls = self.calls(file).filter(|_| file.0 < segments).ok_or("a file's calls do not decode")?;
-            if !calls.iter().flat_map(|c| c.defs.iter().flatten()).all(|d| d.0 .0 < segments) {
-                return Err("a call bound to a definition in no segment");
-            }
+            self.calls(file).filter(|_| file.0 < self.segments).ok_or("a file's calls do not decode")?;
         }
         Ok((self.targets, self.sources))
     }
@@ -433,6 +432,9 @@ impl Resolved {
                 Some(&(seg, slot)) if ds == 0 => (seg, slot.checked_add(u32::try_from(sl).ok()?)?),
                 last => (last.map_or(0, |l| l.0).checked_add(usize::try_from(ds).ok()?)?, u32::try_from(sl).ok()?),
             };
+            if file.0 >= self.segments {
+                return None;
+            }
             files.push(file);
         }
         let mut out = Vec::new();
@@ -490,6 +492,9 @@ impl Resolved {
                 let same_seg = !first && ds == 0;
                 seg = seg.checked_add(ds)?;
                 slot = if same_seg { slot.checked_add(sl)? } else { sl };
+            }
+            if new_file && seg >= self.segments as u64 && seg != GROUP as u64 {
+                return None;
             }
             let rank = if head & RANKED != 0 { get_varint(list, &mut pos)? } else { 0 };
             reference = if new_file { head >> 3 } else { reference.checked_add(head >> 3)? };
