@@ -247,7 +247,7 @@ pub fn run(args: Args) -> Result<()> {
             "build_s": secs(build_time), "build_mib_s": mib(source_bytes) / secs(build_time),
             "build_vs_parse_only": secs(parse_time) / secs(build_time),
             "phases_cpu_s": {"read": secs(t.read), "extract": secs(t.extract)},
-            "phases_s": {"add": secs(t.add), "finish": secs(t.finish), "write": secs(t.write)},
+            "phases_s": {"add": secs(t.add), "settle": secs(t.settle), "finish": secs(t.finish), "write": secs(t.write)},
             "languages": summary.languages.iter().map(|(l, s)| (l.name().to_string(), json!({
                 "files": s.files, "bytes": s.bytes, "extract_cpu_s": secs(s.extract),
                 "mib_s_per_thread": mib(s.bytes) / secs(s.extract).max(1e-9)}))).collect::<serde_json::Map<_, _>>(),
@@ -255,7 +255,7 @@ pub fn run(args: Args) -> Result<()> {
             "without_graph_facts": without_graph.as_ref().map(|w| json!({"build_s": secs(w.build),
                 "snapshot_bytes": w.snapshot_bytes, "phases_cpu_s": {"read": secs(w.timings.read),
                 "extract": secs(w.timings.extract)}, "phases_s": {"add": secs(w.timings.add),
-                "finish": secs(w.timings.finish), "write": secs(w.timings.write)},
+                "settle": secs(w.timings.settle), "finish": secs(w.timings.finish), "write": secs(w.timings.write)},
                 "section_bytes": w.sections.iter().map(|(s, b)| (s.name().to_string(), json!(b))).collect::<serde_json::Map<_, _>>()})),
             "section_bytes": sections.iter().map(|(s, b)| (s.name().to_string(), json!(b))).collect::<serde_json::Map<_, _>>(),
             "peak_rss_bytes": peak,
@@ -315,7 +315,8 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     writeln!(out, "    read (cpu, all threads)      {:>8.2} s", secs(t.read))?;
     writeln!(out, "    parse+extract (cpu)          {:>8.2} s", secs(t.extract))?;
-    writeln!(out, "    terms+postings (add)         {:>8.2} s", secs(t.add))?;
+    writeln!(out, "    slots (add, one thread)      {:>8.2} s", secs(t.add))?;
+    writeln!(out, "    terms+definitions (settle)   {:>8.2} s", secs(t.settle))?;
     writeln!(out, "    segments (finish)            {:>8.2} s", secs(t.finish))?;
     writeln!(out, "    write                        {:>8.2} s", secs(t.write))?;
     for (lang, s) in &summary.languages {

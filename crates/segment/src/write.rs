@@ -21,11 +21,33 @@ use crate::lang::Language;
 /// into a bitmap).
 type Postings = (Vec<u32>, Vec<u32>, Vec<u32>);
 
+/// Exact terms are kept in this many maps, by a hash of their spelling, so that
+/// a batch of files' terms goes in as that many tasks at once. A constant: the
+/// bytes written do not depend on the thread count.
+const TERM_PARTS: usize = 16;
+
+/// Files whose terms, definitions and vectors wait to be added ([`SegmentWriter::settle`])
+/// when nothing settles them sooner.
+const PENDING_FILES: usize = 1024;
+
+/// The map of [`TERM_PARTS`] holding `term`.
+fn term_part(term: &str) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    term.hash(&mut h);
+    // Bits the maps' own buckets do not use (their low bits, and the top seven
+    // for the control bytes).
+    (h.finish() >> 32) as usize % TERM_PARTS
+}
+
 /// Accumulates files, then writes a segment.
 pub struct SegmentWriter {
     max_slots: u32,
-    /// exact term → its postings: on other lines, and on definition lines
-    terms: FxHashMap<Box<str>, Postings>,
+    /// exact term → its postings: on other lines, and on definition lines;
+    /// in [`TERM_PARTS`] maps by [`term_part`]
+    terms: Vec<FxHashMap<Box<str>, Postings>>,
+    /// Files added whose terms, definitions and vectors are not in yet.
+    pending: Vec<PendingFile>,
     slots: Vec<SlotRecord>,
     strings: Vec<u8>,
     line_types: Vec<u8>,
@@ -35,6 +57,23 @@ pub struct SegmentWriter {
     vectors: Option<super::vectors::VectorWriter>,
     files: u32,
     lines: u64,
+}
+
+/// An extracted file whose slots are taken, waiting for [`SegmentWriter::settle`]
+/// to add its terms (each map's on its own task), definitions and vectors.
+struct PendingFile {
+    first_slot: u32,
+    parts: u32,
+    language: u8,
+    path: String,
+    terms: Vec<crate::extract::TermLines>,
+    /// `terms`' indices by map ([`term_part`]; too long terms left out), the
+    /// ones of map `p` at `by_part[part_starts[p]..part_starts[p + 1]]`.
+    by_part: Vec<u32>,
+    part_starts: [u32; TERM_PARTS + 1],
+    line_types: Vec<u8>,
+    structure: Vec<u8>,
+    ref_names: Option<super::reffiles::RefNames>,
 }
 
 struct SlotRecord {
@@ -103,6 +142,10 @@ pub struct Prepared {
     /// The names its references name ([`super::reffiles`]); `None` when it
     /// has no structure.
     ref_names: Option<super::reffiles::RefNames>,
+    /// The file's terms' indices by the map holding them ([`term_part`]),
+    /// those longer than [`MAX_TERM_BYTES`] left out.
+    by_part: Vec<u32>,
+    part_starts: [u32; TERM_PARTS + 1],
 }
 
 impl Prepared {
@@ -115,7 +158,67 @@ impl Prepared {
         let structure = if record.is_empty() { Vec::new() } else { record.to_archive() };
         let frame = dict.filter(|_| !structure.is_empty()).map(|d| d.ahead(&structure));
         let ref_names = (!structure.is_empty()).then(|| super::reffiles::ref_names_of(&record));
-        Prepared { line_types, line_marks, structure, frame, ref_names }
+        let (by_part, part_starts) = by_part(facts.terms.iter().map(|t| t.term.as_str()));
+        Prepared { line_types, line_marks, structure, frame, ref_names, by_part, part_starts }
+    }
+}
+
+/// Term indices grouped by [`term_part`], in increasing order within each map,
+/// those longer than [`MAX_TERM_BYTES`] left out; and where each map's start.
+fn by_part<'t>(terms: impl Iterator<Item = &'t str>) -> (Vec<u32>, [u32; TERM_PARTS + 1]) {
+    let parts: Vec<(u32, u8)> = terms
+        .enumerate()
+        .filter(|(_, t)| t.len() <= MAX_TERM_BYTES)
+        .map(|(i, t)| (i as u32, term_part(t) as u8))
+        .collect();
+    let mut starts = [0u32; TERM_PARTS + 1];
+    for &(_, p) in &parts {
+        starts[p as usize + 1] += 1;
+    }
+    for p in 0..TERM_PARTS {
+        starts[p + 1] += starts[p];
+    }
+    let mut at = starts;
+    let mut order = vec![0u32; parts.len()];
+    for (i, p) in parts {
+        order[at[p as usize] as usize] = i;
+        at[p as usize] += 1;
+    }
+    (order, starts)
+}
+
+/// Adds one file's term (its increasing 1-based `lines`) to the map holding it:
+/// each line's posting on the definition or other list by its line type, and
+/// the file's first slot on the term's reference files when the file's
+/// references name it (`ref_names`: [`SegmentWriter::add_entry_with`]).
+fn insert_term(
+    map: &mut FxHashMap<Box<str>, Postings>,
+    term: &str,
+    lines: &[u32],
+    first_slot: u32,
+    line_types: &[u8],
+    ref_names: &Option<super::reffiles::RefNames>,
+) {
+    let (rest, defs, refs) = match map.get_mut(term) {
+        Some(b) => b,
+        None => map.entry(term.into()).or_default(),
+    };
+    match ref_names {
+        Some(Some(names)) => {
+            if let Some(&received) = names.get(term) {
+                refs.push(super::reffiles::marked(first_slot, received));
+            }
+        }
+        Some(None) => refs.push(super::reffiles::marked(first_slot, true)),
+        None => {}
+    }
+    for &line in lines {
+        let part = (line - 1) / LINES_PER_SLOT;
+        let posting = pack(first_slot + part, line - part * LINES_PER_SLOT);
+        match line_type_code(line_types, line as usize - 1) {
+            Some(2..=4) => defs.push(posting),
+            _ => rest.push(posting),
+        }
     }
 }
 
@@ -129,7 +232,8 @@ impl SegmentWriter {
     pub fn new(max_slots: u32) -> SegmentWriter {
         SegmentWriter {
             max_slots: max_slots.clamp(1, MAX_SLOTS_PER_SEGMENT),
-            terms: FxHashMap::default(),
+            terms: (0..TERM_PARTS).map(|_| FxHashMap::default()).collect(),
+            pending: Vec::new(),
             slots: Vec::new(),
             strings: Vec::new(),
             line_types: Vec::new(),
@@ -177,12 +281,14 @@ impl SegmentWriter {
 
     /// Adds an extracted file. The caller checks [`SegmentWriter::fits`] first.
     pub fn add(&mut self, facts: &FileFacts) {
-        self.add_prepared(facts, Prepared::of(facts, None));
+        self.add_prepared(facts.clone(), Prepared::of(facts, None));
     }
 
     /// Adds an extracted file whose slot parts were made ahead (on another
-    /// thread). The caller checks [`SegmentWriter::fits`] first.
-    pub fn add_prepared(&mut self, facts: &FileFacts, prepared: Prepared) {
+    /// thread). Its slots are taken now; its terms, definitions and vectors go
+    /// in with the next [`SegmentWriter::settle`] (at the latest when the
+    /// segment is finished). The caller checks [`SegmentWriter::fits`] first.
+    pub fn add_prepared(&mut self, facts: FileFacts, prepared: Prepared) {
         let mut diagnostics = 0u8;
         let mut error_line = 0u32;
         for d in &facts.diagnostics {
@@ -216,8 +322,78 @@ impl SegmentWriter {
             line_marks: &prepared.line_marks,
             structure: &prepared.structure,
         };
-        let terms = facts.terms.iter().map(|t| (t.term.as_str(), t.lines.as_slice()));
-        self.add_entry_with(&entry, terms, prepared.frame, Some(prepared.ref_names));
+        let occurrences =
+            prepared.by_part.iter().fold(0u32, |n, &i| n.saturating_add(facts.terms[i as usize].lines.len() as u32));
+        let first_slot = self.place(&entry, prepared.frame, occurrences);
+        let FileFacts { path, terms, .. } = facts;
+        self.pending.push(PendingFile {
+            first_slot,
+            parts: slots_for(line_count),
+            language: meta.language,
+            path,
+            terms,
+            by_part: prepared.by_part,
+            part_starts: prepared.part_starts,
+            line_types: prepared.line_types,
+            structure: prepared.structure,
+            ref_names: prepared.ref_names,
+        });
+        if self.pending.len() >= PENDING_FILES {
+            self.settle();
+        }
+    }
+
+    /// Adds the terms, definitions and vectors of the files added since the last
+    /// call: each term map, the definitions and the vectors on a task of their
+    /// own, every one taking the files in the order they were added (so the
+    /// bytes do not depend on the threads).
+    pub fn settle(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let (maps, defs, vectors, pending) = (&mut self.terms, &mut self.defs, &mut self.vectors, &pending);
+        fn archived(f: &PendingFile) -> Option<&structure::ArchivedFileStructure> {
+            match f.structure.is_empty() {
+                true => None,
+                false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(&f.structure).ok(),
+            }
+        }
+        rayon::join(
+            || {
+                rayon::join(
+                    || {
+                        for f in pending {
+                            let terms: Vec<(&str, &[u32])> = f
+                                .terms
+                                .iter()
+                                .filter(|t| t.term.len() <= MAX_TERM_BYTES)
+                                .map(|t| (t.term.as_str(), t.lines.as_slice()))
+                                .collect();
+                            defs.add_archived(f.first_slot, Language::from_id(f.language), archived(f), &terms);
+                        }
+                    },
+                    || {
+                        if let Some(v) = vectors {
+                            for f in pending {
+                                v.add_file(&f.path, f.parts, archived(f));
+                            }
+                        }
+                    },
+                )
+            },
+            || {
+                maps.par_iter_mut().enumerate().for_each(|(p, map)| {
+                    for f in pending {
+                        let mine = &f.by_part[f.part_starts[p] as usize..f.part_starts[p + 1] as usize];
+                        for &i in mine {
+                            let t = &f.terms[i as usize];
+                            insert_term(map, &t.term, &t.lines, f.first_slot, &f.line_types, &f.ref_names);
+                        }
+                    }
+                })
+            },
+        );
     }
 
     /// The dictionary of this segment's structure frames, once trained: frames
@@ -226,23 +402,40 @@ impl SegmentWriter {
         self.structure.dict()
     }
 
-    /// Adds a file given as its parts: extracted facts ([`SegmentWriter::add`]) or a
-    /// file copied out of an existing segment (compaction). `terms` gives each
+    /// Adds a file given as its parts (a file copied out of an existing
+    /// segment: compaction, updates), all of it at once. `terms` gives each
     /// distinct term once with its increasing 1-based lines. The caller checks
     /// [`SegmentWriter::fits`] first.
     pub fn add_entry<'t>(&mut self, entry: &FileEntry<'_>, terms: impl Iterator<Item = (&'t str, &'t [u32])>) {
-        self.add_entry_with(entry, terms, None, None);
-    }
-
-    fn add_entry_with<'t>(
-        &mut self,
-        entry: &FileEntry<'_>,
-        terms: impl Iterator<Item = (&'t str, &'t [u32])>,
-        frame: Option<AheadFrame>,
-        ref_names: Option<Option<super::reffiles::RefNames>>,
-    ) {
+        // Postings stay in slot order: files added before go in first.
+        self.settle();
         // Longer words are not indexed.
         let terms: Vec<(&str, &[u32])> = terms.filter(|(t, _)| t.len() <= MAX_TERM_BYTES).collect();
+        let first_slot = self.slots.len() as u32;
+        // Checked once for the tables derived from it.
+        let archived = match entry.structure.is_empty() {
+            true => None,
+            false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(entry.structure).ok(),
+        };
+        self.defs.add_archived(first_slot, Language::from_id(entry.meta.language), archived, &terms);
+        // The names the file's references name (all of its terms when its
+        // references do not decode).
+        let ref_names = archived.map(super::reffiles::ref_names);
+        if let Some(v) = &mut self.vectors {
+            v.add_file(entry.path, slots_for(entry.line_count), archived);
+        }
+        let mut occurrences = 0u32;
+        for &(term, term_lines) in &terms {
+            occurrences = occurrences.saturating_add(term_lines.len() as u32);
+            insert_term(&mut self.terms[term_part(term)], term, term_lines, first_slot, entry.line_types, &ref_names);
+        }
+        self.place(entry, None, occurrences);
+    }
+
+    /// Takes the slots of a file: its path, line types and marks, its structure
+    /// archive (compressed now, or waiting for the segment's dictionary); returns
+    /// its first slot.
+    fn place(&mut self, entry: &FileEntry<'_>, frame: Option<AheadFrame>, occurrences: u32) -> u32 {
         let first_slot = self.slots.len() as u32;
         let lines = entry.line_count;
         let parts = slots_for(lines);
@@ -253,18 +446,6 @@ impl SegmentWriter {
         // a missing one is written as none, `u32::MAX`).
         let marks = 4 * super::line_mark_count(lines);
         self.line_types.extend(entry.line_marks.iter().copied().chain(std::iter::repeat(0xFF)).take(marks));
-        // Checked once for both tables derived from it.
-        let archived = match entry.structure.is_empty() {
-            true => None,
-            false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(entry.structure).ok(),
-        };
-        self.defs.add_archived(first_slot, Language::from_id(entry.meta.language), archived, &terms);
-        // The names the file's references name (all of its terms when its
-        // references do not decode), made ahead for an extracted file.
-        let ref_names = ref_names.unwrap_or_else(|| archived.map(super::reffiles::ref_names));
-        if let Some(v) = &mut self.vectors {
-            v.add_file(entry.path, parts, archived);
-        }
         // Set on the slot records once the archive is compressed (the first
         // archives wait for the segment's dictionary).
         let structure = StructureLoc::default();
@@ -273,32 +454,6 @@ impl SegmentWriter {
         } else {
             self.structure.add(first_slot as usize, entry.structure, frame)
         };
-        let first_record = self.slots.len();
-        let mut occurrences = 0u32;
-        for &(term, term_lines) in &terms {
-            let (rest, defs, refs) = match self.terms.get_mut(term) {
-                Some(b) => b,
-                None => self.terms.entry(term.into()).or_default(),
-            };
-            match &ref_names {
-                Some(Some(names)) => {
-                    if let Some(&received) = names.get(term) {
-                        refs.push(super::reffiles::marked(first_slot, received));
-                    }
-                }
-                Some(None) => refs.push(super::reffiles::marked(first_slot, true)),
-                None => {}
-            }
-            occurrences = occurrences.saturating_add(term_lines.len() as u32);
-            for &line in term_lines {
-                let part = (line - 1) / LINES_PER_SLOT;
-                let posting = pack(first_slot + part, line - part * LINES_PER_SLOT);
-                match line_type_code(entry.line_types, line as usize - 1) {
-                    Some(2..=4) => defs.push(posting),
-                    _ => rest.push(posting),
-                }
-            }
-        }
         for part in 0..parts {
             self.slots.push(SlotRecord {
                 path,
@@ -310,10 +465,10 @@ impl SegmentWriter {
                 occurrences,
             });
         }
-        debug_assert_eq!(self.slots.len() - first_record, parts as usize);
         self.place_archives(compressed);
         self.files += 1;
         self.lines += lines as u64;
+        first_slot
     }
 
     /// Records where compressed archives are on the slots of their files (each
@@ -326,14 +481,18 @@ impl SegmentWriter {
     /// terms' sections, the definitions, the last frames and the vectors side by
     /// side; postings, trigrams and frames each split over the threads); the bytes
     /// do not depend on the threads.
-    pub fn finish(self) -> Vec<u8> {
+    pub fn finish(mut self) -> Vec<u8> {
+        self.settle();
         let SegmentWriter {
             terms, mut slots, strings, line_types, structure: frames, defs, vectors, files, lines, ..
         } = self;
 
         // Exact terms by their fold, then by spelling (both in byte order).
-        let mut variants: Vec<Variant> =
-            terms.into_iter().map(|(term, postings)| Variant { fold: String::new(), term, postings }).collect();
+        let mut variants: Vec<Variant> = terms
+            .into_iter()
+            .flatten()
+            .map(|(term, postings)| Variant { fold: String::new(), term, postings })
+            .collect();
         variants.par_iter_mut().for_each(|v| v.fold = fold(&v.term));
         variants.par_sort_unstable_by(|a, b| a.fold.cmp(&b.fold).then_with(|| a.term.cmp(&b.term)));
         // Where each fold's variants start (fold ids are positions here), and one more.

@@ -29,19 +29,24 @@ const LAST_ROUND_FILES: usize = 64;
 /// made, or why it is skipped.
 type Extracted = (Result<(Prepared, crate::extract::FileFacts), Skip>, FileTiming);
 
-/// The build's rounds over `n` files: `batch` files each, the last ones
-/// halving (a round is extracted while the one before is added; the last one is
-/// added alone).
+/// The build's rounds over `n` files: `batch` files each, the first ones
+/// growing from [`LAST_ROUND_FILES`] by doubling and the last ones halving (a
+/// round is extracted while the one before is added; the last one is added
+/// alone). Small first rounds let a segment's structure dictionary be trained
+/// early, so that the threads extracting the later rounds compress their files'
+/// archives with it ([`Prepared::of`]) and the thread adding them does not.
 fn rounds(n: usize, batch: usize) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut at = 0;
+    let mut ramp = LAST_ROUND_FILES;
     while at < n {
         let left = n - at;
         let size = match left {
-            _ if left > 2 * batch => batch,
+            _ if left > 2 * batch => batch.min(ramp),
             _ if left > LAST_ROUND_FILES => left / 2,
             _ => left,
         };
+        ramp = ramp.saturating_mul(2);
         out.push(at..at + size);
         at += size;
     }
@@ -160,7 +165,8 @@ pub struct BuildSummary {
     pub walk_time: Duration,
     pub total_time: Duration,
     /// Where the time went. Reading and extraction are summed over threads (CPU
-    /// time); adding, finishing and writing segments run on the calling thread.
+    /// time); adding, settling, finishing and writing segments are wall times
+    /// (adding and writing on one thread, settling and finishing on the pool).
     pub timings: BuildTimings,
     /// Files, bytes and extraction time (summed over threads) per language.
     pub languages: BTreeMap<Language, LanguageStats>,
@@ -173,7 +179,12 @@ pub struct BuildSummary {
 pub struct BuildTimings {
     pub read: Duration,
     pub extract: Duration,
+    /// Taking each file's slots (on one thread).
     pub add: Duration,
+    /// Adding each round's terms, definitions and vectors
+    /// ([`SegmentWriter::settle`]): a task per term map on the pool, and one
+    /// each for the definitions and the vectors.
+    pub settle: Duration,
     pub finish: Duration,
     pub write: Duration,
 }
@@ -301,12 +312,16 @@ pub fn build(
                             for d in &facts.diagnostics {
                                 summary.diagnostics.push((facts.path.clone(), d.clone()));
                             }
-                            writer.add_prepared(&facts, prepared);
+                            writer.add_prepared(facts, prepared);
                             summary.timings.add += t.elapsed();
                         }
                         Err(skip) => summary.skipped.push(skip),
                     }
                 }
+                // The round's terms, definitions and vectors, as tasks on the pool.
+                let t = Instant::now();
+                writer.settle();
+                summary.timings.settle += t.elapsed();
             },
         );
         if let Some(e) = write_error.take() {
@@ -403,6 +418,10 @@ mod tests {
                 }
             }
         }
-        assert_eq!(rounds(14_104, 2048).len(), 5 + 7);
+        assert_eq!(rounds(14_104, 2048).len(), 5 + 4 + 7);
+        assert_eq!(
+            rounds(14_104, 2048)[..6].iter().map(|r| r.len()).collect::<Vec<_>>(),
+            [64, 128, 256, 512, 1024, 2048]
+        );
     }
 }
