@@ -137,6 +137,13 @@ impl FrameWriter {
     /// locations of the archives placed by this call, with their tags (none, or
     /// every waiting one's).
     pub fn add(&mut self, tag: usize, archive: &[u8], ahead: Option<AheadFrame>) -> Vec<(usize, StructureLoc)> {
+        self.push(tag, archive, ahead);
+        self.settle()
+    }
+
+    /// Adds an archive (with its frame when one was made ahead) without
+    /// compressing anything: [`FrameWriter::settle`] does, on the pool.
+    pub fn push(&mut self, tag: usize, archive: &[u8], ahead: Option<AheadFrame>) {
         match (&self.dict, ahead) {
             (Some(d), Some(a)) if a.dict_id == d.id => {
                 self.waiting_bytes += a.frame.len();
@@ -147,6 +154,12 @@ impl FrameWriter {
                 self.waiting.push((tag, Waiting::Archive(archive.to_vec())));
             }
         }
+    }
+
+    /// Trains the dictionary once [`DICT_SAMPLE_BYTES`] of archives wait, and
+    /// compresses the waiting archives once [`FLUSH_BYTES`] of them wait;
+    /// returns the locations of the archives placed, with their tags.
+    pub fn settle(&mut self) -> Vec<(usize, StructureLoc)> {
         match self.dict {
             None if self.waiting_bytes >= DICT_SAMPLE_BYTES => {
                 self.train();
@@ -157,18 +170,23 @@ impl FrameWriter {
         }
     }
 
-    /// Trains the dictionary on the waiting archives (none when they are too
-    /// few or training fails) and writes it.
+    /// Trains the dictionary on the first waiting archives, up to the one
+    /// reaching [`DICT_SAMPLE_BYTES`] (all of them when they are fewer; none
+    /// when they are too few or training fails), and writes it. The samples are
+    /// the segment's first archives however late this is called.
     fn train(&mut self) {
-        let dict = if self.waiting_bytes >= DICT_MIN_SAMPLE_BYTES {
-            let samples: Vec<&[u8]> = self
-                .waiting
-                .iter()
-                .filter_map(|(_, w)| match w {
-                    Waiting::Archive(a) => Some(a.as_slice()),
-                    Waiting::Frame(..) => None,
-                })
-                .collect();
+        let mut samples: Vec<&[u8]> = Vec::new();
+        let mut sampled = 0usize;
+        for (_, w) in &self.waiting {
+            if sampled >= DICT_SAMPLE_BYTES {
+                break;
+            }
+            if let Waiting::Archive(a) = w {
+                samples.push(a);
+                sampled += a.len();
+            }
+        }
+        let dict = if sampled >= DICT_MIN_SAMPLE_BYTES {
             zstd::dict::from_samples(&samples, DICT_BYTES).unwrap_or_default()
         } else {
             Vec::new()

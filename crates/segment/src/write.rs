@@ -28,7 +28,7 @@ const TERM_PARTS: usize = 16;
 
 /// Files whose terms, definitions and vectors wait to be added ([`SegmentWriter::settle`])
 /// when nothing settles them sooner.
-const PENDING_FILES: usize = 1024;
+const PENDING_FILES: usize = 4096;
 
 /// The map of [`TERM_PARTS`] holding `term`.
 fn term_part(term: &str) -> usize {
@@ -324,7 +324,7 @@ impl SegmentWriter {
         };
         let occurrences =
             prepared.by_part.iter().fold(0u32, |n, &i| n.saturating_add(facts.terms[i as usize].lines.len() as u32));
-        let first_slot = self.place(&entry, prepared.frame, occurrences);
+        let first_slot = self.place(&entry, prepared.frame, occurrences, false);
         let FileFacts { path, terms, .. } = facts;
         self.pending.push(PendingFile {
             first_slot,
@@ -344,56 +344,54 @@ impl SegmentWriter {
     }
 
     /// Adds the terms, definitions and vectors of the files added since the last
-    /// call: each term map, the definitions and the vectors on a task of their
-    /// own, every one taking the files in the order they were added (so the
-    /// bytes do not depend on the threads).
+    /// call, and compresses their structure archives: each term map, the
+    /// definitions, the vectors and the archives on a task of their own, every
+    /// one taking the files in the order they were added (so the bytes do not
+    /// depend on the threads).
     pub fn settle(&mut self) {
         if self.pending.is_empty() {
             return;
         }
         let pending = std::mem::take(&mut self.pending);
-        let (maps, defs, vectors, pending) = (&mut self.terms, &mut self.defs, &mut self.vectors, &pending);
+        let mut placed = Vec::new();
+        let (maps, defs, vectors, frames, pending) =
+            (&mut self.terms, &mut self.defs, &mut self.vectors, &mut self.structure, &pending);
         fn archived(f: &PendingFile) -> Option<&structure::ArchivedFileStructure> {
             match f.structure.is_empty() {
                 true => None,
                 false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(&f.structure).ok(),
             }
         }
-        rayon::join(
-            || {
-                rayon::join(
-                    || {
-                        for f in pending {
-                            let terms: Vec<(&str, &[u32])> = f
-                                .terms
-                                .iter()
-                                .filter(|t| t.term.len() <= MAX_TERM_BYTES)
-                                .map(|t| (t.term.as_str(), t.lines.as_slice()))
-                                .collect();
-                            defs.add_archived(f.first_slot, Language::from_id(f.language), archived(f), &terms);
-                        }
-                    },
-                    || {
-                        if let Some(v) = vectors {
-                            for f in pending {
-                                v.add_file(&f.path, f.parts, archived(f));
-                            }
-                        }
-                    },
-                )
-            },
-            || {
-                maps.par_iter_mut().enumerate().for_each(|(p, map)| {
-                    for f in pending {
-                        let mine = &f.by_part[f.part_starts[p] as usize..f.part_starts[p + 1] as usize];
-                        for &i in mine {
-                            let t = &f.terms[i as usize];
-                            insert_term(map, &t.term, &t.lines, f.first_slot, &f.line_types, &f.ref_names);
-                        }
+        let add_defs = || {
+            for f in pending {
+                let terms: Vec<(&str, &[u32])> = f
+                    .terms
+                    .iter()
+                    .filter(|t| t.term.len() <= MAX_TERM_BYTES)
+                    .map(|t| (t.term.as_str(), t.lines.as_slice()))
+                    .collect();
+                defs.add_archived(f.first_slot, Language::from_id(f.language), archived(f), &terms);
+            }
+        };
+        let add_vectors = || {
+            if let Some(v) = vectors {
+                for f in pending {
+                    v.add_file(&f.path, f.parts, archived(f));
+                }
+            }
+        };
+        let add_terms = || {
+            maps.par_iter_mut().enumerate().for_each(|(p, map)| {
+                for f in pending {
+                    for &i in &f.by_part[f.part_starts[p] as usize..f.part_starts[p + 1] as usize] {
+                        let t = &f.terms[i as usize];
+                        insert_term(map, &t.term, &t.lines, f.first_slot, &f.line_types, &f.ref_names);
                     }
-                })
-            },
-        );
+                }
+            })
+        };
+        rayon::join(|| rayon::join(|| placed = frames.settle(), add_defs), || rayon::join(add_vectors, add_terms));
+        self.place_archives(placed);
     }
 
     /// The dictionary of this segment's structure frames, once trained: frames
@@ -429,13 +427,13 @@ impl SegmentWriter {
             occurrences = occurrences.saturating_add(term_lines.len() as u32);
             insert_term(&mut self.terms[term_part(term)], term, term_lines, first_slot, entry.line_types, &ref_names);
         }
-        self.place(entry, None, occurrences);
+        self.place(entry, None, occurrences, true);
     }
 
     /// Takes the slots of a file: its path, line types and marks, its structure
-    /// archive (compressed now, or waiting for the segment's dictionary); returns
-    /// its first slot.
-    fn place(&mut self, entry: &FileEntry<'_>, frame: Option<AheadFrame>, occurrences: u32) -> u32 {
+    /// archive (compressed by the next [`SegmentWriter::settle`], or now when
+    /// `compress`); returns its first slot.
+    fn place(&mut self, entry: &FileEntry<'_>, frame: Option<AheadFrame>, occurrences: u32, compress: bool) -> u32 {
         let first_slot = self.slots.len() as u32;
         let lines = entry.line_count;
         let parts = slots_for(lines);
@@ -449,10 +447,13 @@ impl SegmentWriter {
         // Set on the slot records once the archive is compressed (the first
         // archives wait for the segment's dictionary).
         let structure = StructureLoc::default();
-        let compressed = if entry.structure.is_empty() {
-            Vec::new()
-        } else {
-            self.structure.add(first_slot as usize, entry.structure, frame)
+        let compressed = match (entry.structure.is_empty(), compress) {
+            (true, _) => Vec::new(),
+            (false, true) => self.structure.add(first_slot as usize, entry.structure, frame),
+            (false, false) => {
+                self.structure.push(first_slot as usize, entry.structure, frame);
+                Vec::new()
+            }
         };
         for part in 0..parts {
             self.slots.push(SlotRecord {
