@@ -611,6 +611,21 @@ fn bench_times_mcp_round_trips_on_the_trees_own_index() {
     assert!(text.contains("\nMCP (cg mcp over stdio") && text.contains("answer text median"), "{text}");
 }
 
+/// `--build-runs 3` times three alternated parse-only/build pairs and reports
+/// the pair whose ratio is the median.
+#[test]
+fn bench_build_runs_report_the_median_pair() {
+    let dir = project();
+    let b = cg(dir.path(), &["bench", "--queries", "3", "--no-graph", "--build-runs", "3", "--json"]);
+    assert!(b.status.success(), "{}", stderr(&b));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&b)).unwrap();
+    let mut ratios: Vec<f64> = v["build_runs_ratios"].as_array().unwrap().iter().map(|r| r.as_f64().unwrap()).collect();
+    assert_eq!(ratios.len(), 3, "{v}");
+    ratios.sort_by(f64::total_cmp);
+    assert_eq!(v["build_vs_parse_only"].as_f64().unwrap(), ratios[1], "{v}");
+    assert!(v["files"].as_u64().unwrap() > 0, "{v}");
+}
+
 #[test]
 fn bench_measures_a_tree_without_touching_its_index() {
     let dir = project();

@@ -47,6 +47,11 @@ pub struct Args {
     /// build time and snapshot size: docs/budgets.md's "graph facts' cost" row.
     #[arg(long)]
     graph_cost: bool,
+    /// Times the parse-only pass and the full build this many times,
+    /// alternated, and reports the pair whose ratio is the median (a machine
+    /// whose speed drifts between the two passes skews a single pair).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    build_runs: usize,
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
@@ -122,28 +127,37 @@ pub fn run(args: Args) -> Result<()> {
     let started = Instant::now();
     let walk = extract::walk(&root, &WalkOptions::default())?;
     let walk_time = started.elapsed();
-    note(&format!("parse-only pass over {} files", walk.files.len()));
-    let started = Instant::now();
-    let parsed_bytes = pool.install(|| extract::parse_files(&walk.files, extract::DEFAULT_MAX_FILE_BYTES));
-    let parse_time = started.elapsed();
-
-    // 2. The full build into a temporary folder.
+    // 2. The full build into a temporary folder, each after a parse-only pass.
     let dir = std::env::temp_dir().join(format!("cg-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let _cleanup = Cleanup(dir.clone());
-    let mut names = Vec::new();
-    let mut sink = |i: u32, bytes: Vec<u8>| -> io::Result<()> {
-        let name = format!("seg-{i:04}.cgs");
-        std::fs::write(dir.join(&name), bytes)?;
-        names.push(name);
-        Ok(())
-    };
     let total = walk.files.len();
-    let progress = |p: Progress| note(&format!("indexing {}/{} files", p.files_done, total));
-    let started = Instant::now();
+    let runs = args.build_runs.max(1);
     let build_options = BuildOptions { model: model.clone(), ..BuildOptions::default() };
-    let summary = pool.install(|| index::build(&root, &build_options, &mut sink, &progress))?;
-    let build_time = started.elapsed();
+    let mut pairs = Vec::with_capacity(runs);
+    let mut names = Vec::new();
+    for run in 0..runs {
+        let of = if runs > 1 { format!(" (run {} of {runs})", run + 1) } else { String::new() };
+        note(&format!("parse-only pass over {} files{of}", walk.files.len()));
+        let started = Instant::now();
+        let parsed_bytes = pool.install(|| extract::parse_files(&walk.files, extract::DEFAULT_MAX_FILE_BYTES));
+        let parse_time = started.elapsed();
+        names.clear();
+        let mut sink = |i: u32, bytes: Vec<u8>| -> io::Result<()> {
+            let name = format!("seg-{i:04}.cgs");
+            std::fs::write(dir.join(&name), bytes)?;
+            names.push(name);
+            Ok(())
+        };
+        let progress = |p: Progress| note(&format!("indexing {}/{} files{of}", p.files_done, total));
+        let started = Instant::now();
+        let summary = pool.install(|| index::build(&root, &build_options, &mut sink, &progress))?;
+        pairs.push((parse_time, started.elapsed(), parsed_bytes, summary));
+    }
+    let ratios: Vec<f64> = pairs.iter().map(|(p, b, ..)| secs(*p) / secs(*b).max(1e-9)).collect();
+    let mut order: Vec<usize> = (0..runs).collect();
+    order.sort_by(|&a, &b| ratios[a].total_cmp(&ratios[b]));
+    let (parse_time, build_time, parsed_bytes, summary) = pairs.swap_remove(order[runs / 2]);
     let peak = peak_rss_bytes();
     let snapshot_bytes: u64 = names.iter().filter_map(|n| std::fs::metadata(dir.join(n)).ok()).map(|m| m.len()).sum();
     // The build's bytes by section, and the same tree built without graph facts.
@@ -245,7 +259,7 @@ pub fn run(args: Args) -> Result<()> {
             "skipped": summary.skipped.len(),
             "walk_s": secs(walk_time), "parse_only_s": secs(parse_time), "parse_only_mib_s": mib(parsed_bytes) / secs(parse_time),
             "build_s": secs(build_time), "build_mib_s": mib(source_bytes) / secs(build_time),
-            "build_vs_parse_only": secs(parse_time) / secs(build_time),
+            "build_vs_parse_only": secs(parse_time) / secs(build_time), "build_runs_ratios": ratios,
             "phases_cpu_s": {"read": secs(t.read), "extract": secs(t.extract)},
             "phases_s": {"add": secs(t.add), "settle": secs(t.settle), "finish": secs(t.finish), "write": secs(t.write)},
             "languages": summary.languages.iter().map(|(l, s)| (l.name().to_string(), json!({
@@ -313,6 +327,10 @@ pub fn run(args: Args) -> Result<()> {
         summary.files as f64 / secs(build_time),
         100.0 * secs(parse_time) / secs(build_time)
     )?;
+    if ratios.len() > 1 {
+        let all: Vec<String> = ratios.iter().map(|r| format!("{:.0}%", 100.0 * r)).collect();
+        writeln!(out, "    the median of {} alternated runs: {}", ratios.len(), all.join(", "))?;
+    }
     writeln!(out, "    read (cpu, all threads)      {:>8.2} s", secs(t.read))?;
     writeln!(out, "    parse+extract (cpu)          {:>8.2} s", secs(t.extract))?;
     writeln!(out, "    slots (add, one thread)      {:>8.2} s", secs(t.add))?;
