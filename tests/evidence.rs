@@ -11,12 +11,21 @@ use codegraph::query::{Matcher, Mode};
 
 /// BM25 of every file for `words`, by brute force over the facts: a line
 /// counts once per word when one of its terms holds the word as a subword; a
-/// word in more than 30% of the files is left out.
+/// word in more than 30% of the files is left out. A file holding any of the
+/// words gains each word's idf once more when the word names a folder of its
+/// path or the file (a subword of the path without its extension, a plural
+/// `s` aside).
 fn brute_force(facts: &[FileFacts], words: &[&str]) -> Vec<(String, f64)> {
     let n = facts.len() as f64;
     let len = |f: &FileFacts| f.terms.iter().map(|t| t.lines.len()).sum::<usize>() as f64;
     let avg = (facts.iter().map(len).sum::<f64>() / n).max(1.0);
     let mut scores: Vec<(String, f64)> = facts.iter().map(|f| (f.path.clone(), 0.0)).collect();
+    let mut named = vec![0.0; facts.len()];
+    let names = |path: &str| -> Vec<String> {
+        let stem = &path[..path.rfind('.').unwrap_or(path.len())];
+        codegraph::extract::words::subwords(stem).map(|w| w.to_lowercase()).collect()
+    };
+    let plural = |a: &str, b: &str| a.len() > 3 && a.strip_suffix('s') == Some(b);
     for w in words {
         let m = Matcher::new(w, Mode::Subword, false).unwrap();
         let tf: Vec<usize> = facts
@@ -39,6 +48,14 @@ fn brute_force(facts: &[FileFacts], words: &[&str]) -> Vec<(String, f64)> {
             if t > 0.0 {
                 scores[i].1 += idf * t * 2.2 / (t + 1.2 * (0.25 + 0.75 * len(f) / avg));
             }
+            if names(&f.path).iter().any(|p| p == w || plural(p, w) || plural(w, p)) {
+                named[i] += idf;
+            }
+        }
+    }
+    for (s, named) in scores.iter_mut().zip(named) {
+        if s.1 > 0.0 {
+            s.1 += named;
         }
     }
     scores.retain(|s| s.1 > 0.0);
@@ -162,6 +179,32 @@ fn a_file_counts_once_in_a_words_document_frequency_regression() {
         assert_eq!(g.path, w.0);
         assert!((g.score - w.1).abs() < 1e-9, "{}: {} vs {}", g.path, g.score, w.1);
     }
+}
+
+/// Regression: a task naming the file it is about by the file's own name
+/// ("Fixed __in lookup crash when combining with filtered aggregates", django's
+/// `db/models/lookups.py`) left the file out of the bundle: other files held
+/// the task's words as often, and a path was not evidence.
+#[test]
+fn a_task_naming_a_files_own_name_ranks_it_regression() {
+    let body = "def resolve(query, rhs):\n    # an in lookup over a filtered aggregate\n    return query.aggregate(rhs, lookup=True)\n";
+    let mut files: Vec<(String, String)> = vec![
+        ("django/db/models/expressions.py".into(), body.into()),
+        ("django/db/models/lookups.py".into(), body.into()),
+        ("django/db/models/fields.py".into(), body.into()),
+    ];
+    for i in 0..20 {
+        files.push((format!("django/utils/part{i}.py"), format!("def helper_{i}(value):\n    return value + {i}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let task = "Fixed __in lookup crash when combining with filtered aggregates";
+    let words: Vec<String> = ["lookup", "crash", "combining", "filtered", "aggregates"].map(String::from).to_vec();
+    let evidence = rank_files(&index, &words, Aside::of(task), 10).unwrap();
+    assert_eq!(evidence[0].path, "django/db/models/lookups.py", "{evidence:#?}");
+    assert_eq!(evidence.len(), 3, "{evidence:#?}");
+    let bundle = codegraph::graph::Graph::new(&index).context(task, 2000, &[]).unwrap();
+    assert_eq!(bundle.focus[0].path, "django/db/models/lookups.py", "{:#?}", bundle.focus);
 }
 
 /// `cg search --files`: the hits grouped by file, best first, each with its

@@ -30,6 +30,10 @@ pub(crate) const TEST_FACTOR: f64 = 0.35;
 /// Vendored and minified files' evidence is multiplied by this unless the
 /// task names vendored code.
 const VENDORED_FACTOR: f64 = 0.35;
+/// What a task's word that names a folder or the file itself (`lookup` for
+/// `models/lookups.py`) adds to a file holding the task's words and not ranked
+/// down as a test, a copy or minified code, times the word's idf.
+const PATH_WEIGHT: f64 = 1.0;
 
 /// What a task is about, as far as ranking files down goes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -69,6 +73,28 @@ impl Aside {
 pub fn is_minified(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
     [".min.js", "-min.js", ".min.css", "-min.css", ".min.mjs"].iter().any(|s| file.ends_with(s))
+}
+
+/// The indices of `words` (folded) that name a folder of `path` or the file
+/// itself, in subwords, a plural `s` aside (`lookup` names `lookups.py`,
+/// `minifier` names `minifiers/`); the extension is not a name.
+fn path_words<'w>(path: &str, words: &'w [&str]) -> impl Iterator<Item = usize> + 'w {
+    let stem = path.rsplit_once('.').filter(|(_, ext)| !ext.contains('/')).map_or(path, |(s, _)| s);
+    let mut names: Vec<String> = Vec::new();
+    for part in crate::extract::words::subwords(stem) {
+        let part = crate::snapshot::fold(part);
+        let single = part.strip_suffix('s').filter(|p| p.len() >= 3).map(str::to_string);
+        names.push(part);
+        names.extend(single);
+    }
+    words
+        .iter()
+        .enumerate()
+        .filter(move |(_, w)| {
+            let single = w.strip_suffix('s').filter(|p| p.len() >= 3);
+            names.iter().any(|n| n == *w || Some(n.as_str()) == single)
+        })
+        .map(|(i, _)| i)
 }
 
 /// One file's evidence.
@@ -118,6 +144,7 @@ pub fn rank_files(
     // postings alone: no path, line type or text per line.
     let mut per_file: FxHashMap<FileKey, Vec<(usize, u32)>> = FxHashMap::default();
     let mut idfs: Vec<f64> = Vec::new();
+    let mut kept: Vec<&str> = Vec::new();
     for word in words.iter().take(MAX_WORDS) {
         let lists = match crate::query::postings(index, word, Mode::Subword) {
             Ok(l) => l,
@@ -141,6 +168,7 @@ pub fn rank_files(
         }
         let w = idfs.len();
         idfs.push((1.0 + (files - df as f64 + 0.5) / (df as f64 + 0.5)).ln());
+        kept.push(word);
         for (segment, list) in lists.iter().enumerate() {
             for &p in list {
                 let (slot, line_id) = crate::snapshot::unpack(p);
@@ -165,7 +193,15 @@ pub fn rank_files(
             score += idfs[w] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
             i = j;
         }
-        score *= aside.factor(seg.slot_path(&slot)?);
+        let path = seg.slot_path(&slot)?;
+        // A test's, a copy's or a minified script's name says what it tests or
+        // copies, not where the fix goes: only files not ranked down gain.
+        let factor = aside.factor(path);
+        if factor < 1.0 {
+            score *= factor;
+        } else {
+            score += PATH_WEIGHT * path_words(path, &kept).map(|w| idfs[w]).sum::<f64>();
+        }
         scored.push((score, key));
     }
     let path_of = |key: FileKey| -> Result<String, GraphError> {
