@@ -151,14 +151,15 @@ pub fn rank_files(
             Err(crate::query::QueryError::Snapshot(e)) => return Err(e.into()),
             Err(_) => continue,
         };
-        // Distinct files holding the word (postings are in slot order).
+        // Distinct current files holding the word (postings are in slot
+        // order; a file an update superseded is not one of the project's).
         let mut df = 0usize;
-        for list in &lists {
+        for (segment, list) in lists.iter().enumerate() {
             let mut last = None;
             for &p in list {
                 let slot = p >> 16;
                 if last != Some(slot) {
-                    df += 1;
+                    df += index.is_live(segment, slot) as usize;
                     last = Some(slot);
                 }
             }
@@ -172,7 +173,9 @@ pub fn rank_files(
         for (segment, list) in lists.iter().enumerate() {
             for &p in list {
                 let (slot, line_id) = crate::snapshot::unpack(p);
-                per_file.entry((segment, slot)).or_default().push((w, line_id));
+                if index.is_live(segment, slot) {
+                    per_file.entry((segment, slot)).or_default().push((w, line_id));
+                }
             }
         }
     }
