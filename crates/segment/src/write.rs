@@ -222,6 +222,15 @@ fn insert_term(
     }
 }
 
+/// A file's structure archive, checked; `None` when it has none or it does not
+/// check.
+fn archived(structure: &[u8]) -> Option<&structure::ArchivedFileStructure> {
+    match structure.is_empty() {
+        true => None,
+        false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(structure).ok(),
+    }
+}
+
 /// The slots a file of `lines` lines takes.
 pub fn slots_for(lines: u32) -> u32 {
     lines.div_ceil(LINES_PER_SLOT).max(1)
@@ -356,12 +365,6 @@ impl SegmentWriter {
         let mut placed = Vec::new();
         let (maps, defs, vectors, frames, pending) =
             (&mut self.terms, &mut self.defs, &mut self.vectors, &mut self.structure, &pending);
-        fn archived(f: &PendingFile) -> Option<&structure::ArchivedFileStructure> {
-            match f.structure.is_empty() {
-                true => None,
-                false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(&f.structure).ok(),
-            }
-        }
         let add_defs = || {
             for f in pending {
                 let terms: Vec<(&str, &[u32])> = f
@@ -370,13 +373,13 @@ impl SegmentWriter {
                     .filter(|t| t.term.len() <= MAX_TERM_BYTES)
                     .map(|t| (t.term.as_str(), t.lines.as_slice()))
                     .collect();
-                defs.add_archived(f.first_slot, Language::from_id(f.language), archived(f), &terms);
+                defs.add_archived(f.first_slot, Language::from_id(f.language), archived(&f.structure), &terms);
             }
         };
         let add_vectors = || {
             if let Some(v) = vectors {
                 for f in pending {
-                    v.add_file(&f.path, f.parts, archived(f));
+                    v.add_file(&f.path, f.parts, archived(&f.structure));
                 }
             }
         };
@@ -411,10 +414,7 @@ impl SegmentWriter {
         let terms: Vec<(&str, &[u32])> = terms.filter(|(t, _)| t.len() <= MAX_TERM_BYTES).collect();
         let first_slot = self.slots.len() as u32;
         // Checked once for the tables derived from it.
-        let archived = match entry.structure.is_empty() {
-            true => None,
-            false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(entry.structure).ok(),
-        };
+        let archived = archived(entry.structure);
         self.defs.add_archived(first_slot, Language::from_id(entry.meta.language), archived, &terms);
         // The names the file's references name (all of its terms when its
         // references do not decode).
