@@ -283,3 +283,51 @@ fn a_sentences_answer_does_not_depend_on_the_limit_regression() {
         }
     }
 }
+
+/// Regression: the bundle named only the files whose snippets fit its budget,
+/// so a file the task's words rank high but whose definitions are long was
+/// not in it at all (redis' Lua garbage-collector fix: `eval.c`, twelfth by
+/// its words, had no snippet). The files the evidence ranks first are named,
+/// as file entries saying why, whether or not a snippet of theirs fits.
+#[test]
+fn the_bundle_names_the_files_its_words_rank_first_when_their_snippets_do_not_fit_regression() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for i in 0..8 {
+        // Long functions holding the task's words, fewer of them further down.
+        let mut body = format!("def collect_garbage_{i}(state):\n");
+        for j in 0..70 {
+            let words =
+                if j < 8 - i { "# reset the garbage collector state before closing the vm" } else { "# unrelated" };
+            body.push_str(&format!("    value_{j} = state.step({j})  {words}\n"));
+        }
+        body.push_str("    return state\n");
+        files.push((format!("src/engine/part{i}.py"), body));
+    }
+    for i in 0..20 {
+        files.push((format!("src/other/util{i}.py"), format!("def helper_{i}(value):\n    return value + {i}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let task = "Reset the garbage collector state before closing the vm";
+    let bundle = codegraph::graph::Graph::new(&index).context(task, 1500, &[]).unwrap();
+    assert!(bundle.limits.used_estimate <= 1500, "{}", bundle.limits.used_estimate);
+    assert!(bundle.snippets.len() < 8, "the budget holds every snippet: {:#?}", bundle.snippets.len());
+    let words = codegraph::graph::search_words(task);
+    let evidence = rank_files(&index, &words, Aside::of(task), 12).unwrap();
+    assert_eq!(evidence.len(), 8, "{evidence:#?}");
+    for e in &evidence {
+        let entry = bundle.focus.iter().find(|f| f.path == e.path);
+        assert!(entry.is_some(), "{} is not named: {:#?}", e.path, bundle.focus);
+    }
+    let listed: Vec<&codegraph::graph::Focus> = bundle
+        .focus
+        .iter()
+        .filter(|f| f.kind == "file" && f.reason.starts_with("whose code holds the task's words"))
+        .collect();
+    assert!(!listed.is_empty(), "{:#?}", bundle.focus);
+    // Named with their best definition, in the evidence's order, none twice.
+    assert!(listed.iter().all(|f| f.reason.contains("collect_garbage_")), "{listed:#?}");
+    let order: Vec<usize> = listed.iter().map(|f| evidence.iter().position(|e| e.path == f.path).unwrap()).collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+    assert!(bundle.focus.iter().all(|f| !f.path.starts_with("src/other/")), "{:#?}", bundle.focus);
+}

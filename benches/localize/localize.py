@@ -141,7 +141,7 @@ def main():
                     out.write(json.dumps({"corpus": name, "patch": t["patch"], "ctx_any": bool(gold & set(ctx)),
                                           "ctx_all": gold <= set(ctx), "search5": bool(gold & set(srch[:5])),
                                           "search10": bool(gold & set(srch[:10])), "context": ctx,
-                                          "search": srch[:10], "gold": sorted(gold)}) + "\n")
+                                          "search": srch[:10], "bm25": b, "gold": sorted(gold)}) + "\n")
 
         tot.update(c)
         k = c["tasks"]

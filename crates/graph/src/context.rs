@@ -225,6 +225,12 @@ const EVIDENCE_FILES: usize = 12;
 const EVIDENCE_DEFS: usize = 3;
 /// The score of the best of those files' best definition (search hits: up to 20).
 const EVIDENCE_SCORE: f64 = 18.0;
+/// Files the focus names by their words' evidence, best first, whether or not
+/// a snippet of theirs fits: what to open next when the snippets do not hold
+/// the answer (each costs a line, not a snippet).
+const LISTED_FILES: usize = 12;
+/// Definitions a listed file's entry names.
+const LISTED_DEFS: usize = 2;
 
 /// `cands` best first, each search hit holding the same task words as others
 /// (`matches python`), and each definition of a file found by its path after
@@ -455,12 +461,27 @@ impl Graph<'_> {
         // Files whose own words hold the task's rare words (BM25 over the
         // index's postings): their definitions where those words are.
         let aside = super::evidence::Aside::of(task);
-        let evidence = super::evidence::rank_files(self.index, &words, aside, EVIDENCE_FILES)?;
+        let evidence = super::evidence::rank_files(self.index, &words, aside, LISTED_FILES.max(EVIDENCE_FILES))?;
         let best_file = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
-        for e in &evidence {
+        // (path, reason) of each file the evidence ranks, for the focus.
+        let mut listed: Vec<(String, String)> = Vec::new();
+        for (rank, e) in evidence.iter().enumerate() {
             let g = self.file(e.key)?;
             let nested = g.nested();
             let held = e.definitions(&g);
+            let names: Vec<&str> = held.iter().take(LISTED_DEFS).map(|&(_, i)| g.defs[i].name.as_str()).collect();
+            if rank < LISTED_FILES {
+                listed.push((
+                    g.path.clone(),
+                    match names.is_empty() {
+                        true => WORDS_IN_FILE.to_string(),
+                        false => format!("{WORDS_IN_FILE}: {}", names.join(", ")),
+                    },
+                ));
+            }
+            if rank >= EVIDENCE_FILES {
+                continue;
+            }
             let why = format!("in {}, {WORDS_IN_FILE}", g.path);
             let base = EVIDENCE_SCORE * e.score / best_file;
             if held.is_empty() {
@@ -551,7 +572,7 @@ impl Graph<'_> {
         let skeleton = Bundle {
             repo: Repo { root: root.clone(), rev: git_rev(&self.index.root) },
             intent: intent.to_string(),
-            focus: files.iter().map(|(path, reason)| file_focus(path, reason)).collect(),
+            focus: files.iter().chain(&listed).map(|(path, reason)| file_focus(path, reason)).collect(),
             snippets: Vec::new(),
             subgraph: Subgraph::default(),
             notes: Vec::new(),
@@ -659,6 +680,12 @@ impl Graph<'_> {
         }
         for (path, reason) in &files {
             focus.push(file_focus(path, reason));
+        }
+        // The files the evidence ranks that no entry above names.
+        for (path, reason) in &listed {
+            if !focus.iter().any(|f| f.path == *path) {
+                focus.push(file_focus(path, reason));
+            }
         }
         let mut edge_set: Vec<Edge> = Vec::new();
         for (a, b) in edges {
@@ -866,7 +893,7 @@ pub fn mentions(task: &str) -> Vec<String> {
 
 /// The task's words for symbol search: its subwords without the words that
 /// say nothing about the code.
-pub(crate) fn search_words(task: &str) -> Vec<String> {
+pub fn search_words(task: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in subwords(task) {
         let part = crate::snapshot::fold(part);
