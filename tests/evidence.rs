@@ -286,8 +286,8 @@ fn a_sentences_answer_does_not_depend_on_the_limit_regression() {
 
 /// Regression: the bundle named only the files whose snippets fit its budget,
 /// so a file the task's words rank high but whose definitions are long was
-/// not in it at all (redis' Lua garbage-collector fix: `eval.c`, twelfth by
-/// its words, had no snippet). The files the evidence ranks first are named,
+/// not in it at all (a file of long functions, outscored by shorter
+/// definitions of files ranked below it). The files the evidence ranks first are named,
 /// as file entries saying why, whether or not a snippet of theirs fits.
 #[test]
 fn the_bundle_names_the_files_its_words_rank_first_when_their_snippets_do_not_fit_regression() {
