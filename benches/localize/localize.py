@@ -89,7 +89,8 @@ def main():
     ap.add_argument("--tasks", default=os.path.join(HERE, "tasks.jsonl"))
     ap.add_argument("--half", choices=["a", "b"])
     ap.add_argument("--keep-index", action="store_true")
-    ap.add_argument("--per-task", help="append each task's answers (JSON lines) to this file")
+    ap.add_argument("--per-task", help="append each task's answers (JSON lines: cg's context and search files, "
+                    "BM25's files, the changed files) to this file")
     ap.add_argument("--search-files", action="store_true",
                     help="rank files with `cg search --files` (default: the files of the definitions `cg search` lists)")
     a = ap.parse_args()
