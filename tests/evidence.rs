@@ -6,7 +6,7 @@
 mod common;
 
 use codegraph::extract::FileFacts;
-use codegraph::graph::evidence::{rank_files, Aside};
+use codegraph::graph::evidence::{identifiers_of, rank_files, rank_files_naming, Aside};
 use codegraph::query::{Matcher, Mode};
 
 /// BM25 of every file for `words`, by brute force over the facts: a line
@@ -330,4 +330,62 @@ fn the_bundle_names_the_files_its_words_rank_first_when_their_snippets_do_not_fi
     let order: Vec<usize> = listed.iter().map(|f| evidence.iter().position(|e| e.path == f.path).unwrap()).collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
     assert!(bundle.focus.iter().all(|f| !f.path.starts_with("src/other/")), "{:#?}", bundle.focus);
+}
+
+/// The identifiers a task writes, whole and with one of three or more
+/// subwords left out, folded; plain words and one-subword names are not
+/// identifiers.
+#[test]
+fn a_tasks_identifiers_are_written_whole_and_nearly() {
+    let got = identifiers_of("Add support for USE_SYSTEM_JEMALLOC flag.");
+    assert_eq!(got, ["use_system_jemalloc", "system_jemalloc", "use_jemalloc", "use_system"]);
+    let got = identifiers_of("Made Query.clear_ordering() not to cause side effects; see getCurrentDirName");
+    assert_eq!(
+        got,
+        ["clear_ordering", "getcurrentdirname", "currentdirname", "getdirname", "getcurrentname", "getcurrentdir"]
+    );
+    assert!(identifiers_of("Fix a crash when the cache is full").is_empty());
+}
+
+/// Regression: a task naming a build flag the fix adds (`USE_SYSTEM_JEMALLOC`,
+/// redis) left out every file using the flag it extends (`USE_JEMALLOC`):
+/// its subwords alone are common (`use`, `system`) or fill another folder
+/// (`jemalloc` in the allocator's own sources). The identifier, whole or
+/// nearly, counts as one rare word.
+#[test]
+fn a_task_naming_an_identifier_nearly_ranks_the_files_using_it_regression() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "src/zmalloc.h".into(),
+            "#if defined(USE_JEMALLOC)\n#define ZMALLOC_LIB \"jemalloc\"\n#endif\nvoid *zmalloc(size_t size);\n".into(),
+        ),
+        ("src/debug.c".into(), "void debug_memory(void) {\n#ifdef USE_JEMALLOC\n    dump();\n#endif\n}\n".into()),
+    ];
+    // The allocator's own sources say `jemalloc` more often than the files
+    // using the flag.
+    for i in 0..4 {
+        let mut body = String::new();
+        for j in 0..4 {
+            body.push_str(&format!("void jemalloc_arena_{i}_{j}(void) {{ jemalloc_step(); }}\n"));
+        }
+        files.push((format!("src/alloc/arena{i}.c"), body));
+    }
+    for i in 0..20 {
+        files.push((format!("src/other/part{i}.c"), format!("int helper_{i}(int value) {{ return value + {i}; }}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let task = "Add support for USE_SYSTEM_JEMALLOC flag when building against the system allocator";
+    let words = codegraph::graph::search_words(task);
+    let aside = Aside::of(task);
+    let without = rank_files(&index, &words, aside, 3).unwrap();
+    assert!(without.iter().all(|e| e.path != "src/zmalloc.h" && e.path != "src/debug.c"), "{without:#?}");
+    let with = rank_files_naming(&index, &words, &identifiers_of(task), aside, 3).unwrap();
+    let mut first: Vec<&str> = with.iter().take(2).map(|e| e.path.as_str()).collect();
+    first.sort();
+    assert_eq!(first, ["src/debug.c", "src/zmalloc.h"], "{with:#?}");
+    let bundle = codegraph::graph::Graph::new(&index).context(task, 2000, &[]).unwrap();
+    for path in ["src/zmalloc.h", "src/debug.c"] {
+        assert!(bundle.focus.iter().any(|f| f.path == path), "{path}: {:#?}", bundle.focus);
+    }
 }

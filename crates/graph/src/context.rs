@@ -461,7 +461,14 @@ impl Graph<'_> {
         // Files whose own words hold the task's rare words (BM25 over the
         // index's postings): their definitions where those words are.
         let aside = super::evidence::Aside::of(task);
-        let evidence = super::evidence::rank_files(self.index, &words, aside, LISTED_FILES.max(EVIDENCE_FILES))?;
+        let identifiers = super::evidence::identifiers_of(task);
+        let evidence = super::evidence::rank_files_naming(
+            self.index,
+            &words,
+            &identifiers,
+            aside,
+            LISTED_FILES.max(EVIDENCE_FILES),
+        )?;
         let best_file = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
         // (path, reason) of each file the evidence ranks, for the focus.
         let mut listed: Vec<(String, String)> = Vec::new();

@@ -137,6 +137,50 @@ pub fn rank_files(
     aside: Aside,
     limit: usize,
 ) -> Result<Vec<FileEvidence>, GraphError> {
+    rank_files_naming(index, words, &[], aside, limit)
+}
+
+/// The identifiers a task writes (`Query.clear_ordering()`, `USE_SYSTEM_JEMALLOC`),
+/// each of two subwords or more, and each of three or more with one subword
+/// left out (`USE_JEMALLOC`: the name a fix renames or extends is often
+/// written nearly), to be counted whole as file evidence.
+pub fn identifiers_of(task: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |w: String| {
+        let w = crate::snapshot::fold(&w);
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    };
+    for m in super::context::mentions(task) {
+        for part in m.split(['.', ':', '/']).filter(|p| !p.is_empty()) {
+            let subs: Vec<&str> = crate::extract::words::subwords(part).collect();
+            if subs.len() < 2 {
+                continue;
+            }
+            push(part.to_string());
+            if subs.len() >= 3 {
+                let sep = if part.contains('_') { "_" } else { "" };
+                for skip in 0..subs.len() {
+                    let rest: Vec<&str> =
+                        subs.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, s)| *s).collect();
+                    push(rest.join(sep));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// [`rank_files`] with the task's `identifiers` ([`identifiers_of`]) counted
+/// too, each as one word: the lines holding it exactly (any case).
+pub fn rank_files_naming(
+    index: &Index,
+    words: &[String],
+    identifiers: &[String],
+    aside: Aside,
+    limit: usize,
+) -> Result<Vec<FileEvidence>, GraphError> {
     let (files, postings) = index.totals()?;
     let (files, postings) = (files.max(1) as f64, postings as f64);
     let avg_len = (postings / files).max(1.0);
@@ -145,8 +189,10 @@ pub fn rank_files(
     let mut per_file: FxHashMap<FileKey, Vec<(usize, u32)>> = FxHashMap::default();
     let mut idfs: Vec<f64> = Vec::new();
     let mut kept: Vec<&str> = Vec::new();
-    for word in words.iter().take(MAX_WORDS) {
-        let lists = match crate::query::postings(index, word, Mode::Subword) {
+    let terms =
+        words.iter().take(MAX_WORDS).map(|w| (w, Mode::Subword)).chain(identifiers.iter().map(|w| (w, Mode::Exact)));
+    for (word, mode) in terms {
+        let lists = match crate::query::postings(index, word, mode) {
             Ok(l) => l,
             Err(crate::query::QueryError::Snapshot(e)) => return Err(e.into()),
             Err(_) => continue,
@@ -270,7 +316,7 @@ impl super::Graph<'_> {
             return Ok(());
         }
         let aside = Aside::of(text);
-        let evidence = rank_files(self.index, &words, aside, FUSED_FILES)?;
+        let evidence = rank_files_naming(self.index, &words, &identifiers_of(text), aside, FUSED_FILES)?;
         let Some(best_file) = evidence.first().map(|e| e.score.max(1e-9)) else { return Ok(()) };
         let of_file: FxHashMap<FileKey, f64> = evidence.iter().map(|e| (e.key, e.score / best_file)).collect();
         let best_hit = found.hits.iter().map(|h| h.score).fold(0f64, f64::max).max(1e-9);
@@ -397,7 +443,7 @@ impl super::Graph<'_> {
         }
         let words = super::context::search_words(text);
         if words.len() >= SENTENCE_WORDS {
-            let evidence = rank_files(self.index, &words, Aside::of(text), limit)?;
+            let evidence = rank_files_naming(self.index, &words, &identifiers_of(text), Aside::of(text), limit)?;
             let best = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
             for e in evidence {
                 if !files.iter().any(|f| f.file == e.path) {
