@@ -476,8 +476,8 @@ impl Graph<'_> {
             let g = self.file(e.key)?;
             let nested = g.nested();
             let held = e.definitions(&g);
-            let names: Vec<&str> = held.iter().take(LISTED_DEFS).map(|&(_, i)| g.defs[i].name.as_str()).collect();
             if rank < LISTED_FILES {
+                let names: Vec<&str> = held.iter().take(LISTED_DEFS).map(|&(_, i)| g.defs[i].name.as_str()).collect();
                 listed.push((
                     g.path.clone(),
                     match names.is_empty() {

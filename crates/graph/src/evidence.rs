@@ -22,8 +22,8 @@ const B: f64 = 0.75;
 /// A word in more than this share of the files says little: skipped (its
 /// postings are the most costly to read).
 const MAX_DF_SHARE: f64 = 0.3;
-/// At most this many of a task's words are looked up (the rarest first would
-/// need their counts first; a task's first words are kept).
+/// At most this many of a task's words, and of its identifiers, are looked up
+/// (the rarest first would need their counts first; a task's first are kept).
 const MAX_WORDS: usize = 48;
 /// Test files' evidence is multiplied by this unless the task is about tests.
 pub(crate) const TEST_FACTOR: f64 = 0.35;
@@ -189,8 +189,11 @@ pub fn rank_files_naming(
     let mut per_file: FxHashMap<FileKey, Vec<(usize, u32)>> = FxHashMap::default();
     let mut idfs: Vec<f64> = Vec::new();
     let mut kept: Vec<&str> = Vec::new();
-    let terms =
-        words.iter().take(MAX_WORDS).map(|w| (w, Mode::Subword)).chain(identifiers.iter().map(|w| (w, Mode::Exact)));
+    let terms = words
+        .iter()
+        .take(MAX_WORDS)
+        .map(|w| (w, Mode::Subword))
+        .chain(identifiers.iter().take(MAX_WORDS).map(|w| (w, Mode::Exact)));
     for (word, mode) in terms {
         let lists = match crate::query::postings(index, word, mode) {
             Ok(l) => l,
