@@ -389,3 +389,117 @@ fn a_task_naming_an_identifier_nearly_ranks_the_files_using_it_regression() {
         assert!(bundle.focus.iter().any(|f| f.path == path), "{path}: {:#?}", bundle.focus);
     }
 }
+
+/// Regression: a task naming a member its type no longer has
+/// (`Objects.firstNonNull()` "was removed") ranked first the other type that
+/// still has a member of that name, and whose file holds more of the task's
+/// words, and left the type the member is to be written in far down
+/// (guava's `Objects.java` 7th). The qualifier's type is where the fix goes.
+#[test]
+fn a_member_its_type_lacks_ranks_the_type_first_regression() {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "base/Objects.java".into(),
+            "package base;\n\npublic final class Objects {\n  private Objects() {}\n\n  public static boolean equal(Object a, Object b) {\n    return a == b || (a != null && a.equals(b));\n  }\n}\n".into(),
+        ),
+        (
+            "base/MoreObjects.java".into(),
+            "package base;\n\npublic final class MoreObjects {\n  /** The first non-null of two values: the first when it is not null. */\n  public static <T> T firstNonNull(T first, T second) {\n    return first != null ? first : second;\n  }\n}\n".into(),
+        ),
+    ];
+    for i in 0..3 {
+        files.push((
+            format!("base/Caller{i}.java"),
+            format!("package base;\n\nclass Caller{i} {{\n  Object pick(Object a, Object b) {{\n    return MoreObjects.firstNonNull(a, b);\n  }}\n}}\n"),
+        ));
+    }
+    for i in 0..20 {
+        files.push((
+            format!("other/Part{i}.java"),
+            format!("package other;\n\nclass Part{i} {{\n  int helper(int value) {{ return value + {i}; }}\n}}\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let g = codegraph::graph::Graph::new(&index);
+    let first_file = |task: &str| {
+        let found = g.search_by(task, 10, codegraph::graph::SearchMode::Lexical, None).unwrap();
+        found.hits.first().map(|h| h.file.clone()).unwrap_or_default()
+    };
+    // Without the qualifier the member's only home is the other type.
+    assert_eq!(
+        first_file("Preserves the firstNonNull() method that was removed in release 21."),
+        "base/MoreObjects.java"
+    );
+    assert_eq!(
+        first_file("Preserves the Objects.firstNonNull() method that was removed in release 21."),
+        "base/Objects.java"
+    );
+    let files = g
+        .search_files(
+            "Preserves the Objects.firstNonNull() method that was removed in release 21.",
+            5,
+            codegraph::graph::SearchMode::Lexical,
+            None,
+        )
+        .unwrap();
+    assert_eq!(files[0].file, "base/Objects.java", "{files:#?}");
+}
+
+/// `cg search --files` puts first a file the task names by its name, as
+/// `cg context` reads it first, even when the file defines nothing the words
+/// match (a script).
+#[test]
+fn search_files_puts_first_the_file_a_task_names() {
+    let mut files: Vec<(String, String)> = vec![(
+        "bin/admin-tool.py".into(),
+        "#!/usr/bin/env python\nimport sys\n\nif __name__ == '__main__':\n    sys.exit(0)\n".into(),
+    )];
+    for i in 0..4 {
+        files.push((
+            format!("lib/shebang{i}.py"),
+            format!("def python_shebang_{i}(env):\n    return '#!/usr/bin/env python3'\n\ndef admin_launcher_{i}():\n    return python_shebang_{i}(None)\n"),
+        ));
+    }
+    for i in 0..20 {
+        files.push((format!("lib/other{i}.py"), format!("def helper_{i}(value):\n    return value + {i}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let g = codegraph::graph::Graph::new(&index);
+    let task = "Use the python3 env shebang for admin-tool.py launcher";
+    let found = g.search_files(task, 5, codegraph::graph::SearchMode::Lexical, None).unwrap();
+    assert_eq!(found[0].file, "bin/admin-tool.py", "{found:#?}");
+    assert!(found[0].score >= found[1].score, "{found:#?}");
+    // Without the file's name the words rank the other files first.
+    let found = g
+        .search_files(
+            "Use the python3 env shebang for the admin launcher",
+            5,
+            codegraph::graph::SearchMode::Lexical,
+            None,
+        )
+        .unwrap();
+    assert_ne!(found[0].file, "bin/admin-tool.py", "{found:#?}");
+}
+
+/// A file search names every file a hit is in: a definition whose copy
+/// (a fork's twin folder) was folded into one hit lists both files.
+#[test]
+fn search_files_names_every_copy_of_a_hit() {
+    let text =
+        "package base;\n\npublic final class Stopwatch {\n  public long elapsedNanos() {\n    return 0;\n  }\n}\n";
+    let files: Vec<(&str, &str)> = vec![
+        ("android/base/Stopwatch.java", text),
+        ("main/base/Stopwatch.java", text),
+        ("main/base/Other.java", "package base;\n\nclass Other {\n  int value() { return 1; }\n}\n"),
+    ];
+    let (_dir, index) = common::indexed_project(&files);
+    let g = codegraph::graph::Graph::new(&index);
+    let hits = g.search_by("Stopwatch", 5, codegraph::graph::SearchMode::Lexical, None).unwrap();
+    assert!(hits.hits.iter().any(|h| !h.duplicates.is_empty()), "the copies fold: {:#?}", hits.hits);
+    let found = g.search_files("Stopwatch", 5, codegraph::graph::SearchMode::Lexical, None).unwrap();
+    let names: Vec<&str> = found.iter().map(|f| f.file.as_str()).collect();
+    assert_eq!(&names[..2], ["android/base/Stopwatch.java", "main/base/Stopwatch.java"], "{found:#?}");
+    assert_eq!(found[0].score, found[1].score);
+}

@@ -53,8 +53,9 @@ pub struct SearchArgs {
     /// Static vectors only, even where transformer vectors exist (for measuring).
     #[arg(long, hide = true)]
     static_only: bool,
-    /// Files instead of definitions: the hits grouped by file (with the files
-    /// whose own words hold a task's rare ones), best first.
+    /// Files instead of definitions: the hits grouped by file (and their
+    /// copies' files, and the files whose own words hold a task's rare ones),
+    /// best first; a file the text names by its name leads.
     #[arg(long)]
     files: bool,
     /// As an editor's symbol picker (`cg lsp`'s workspace symbols): names

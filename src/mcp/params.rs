@@ -287,7 +287,7 @@ pub struct SearchParams {
     )]
     pub mode: Option<String>,
     #[schemars(
-        description = "Files instead of definitions: the hits grouped by file, each with its best definitions, plus files whose own words hold the task's rare ones; answers {query, mode, files:[{file, score, definitions:[{name, kind, line}]}]}."
+        description = "Files instead of definitions: the hits grouped by file (a hit's copies' files too), each with its best definitions, plus files whose own words hold the task's rare ones; a file the task names by its name first; answers {query, mode, files:[{file, score, definitions:[{name, kind, line}]}]}."
     )]
     pub files: Option<bool>,
     #[schemars(

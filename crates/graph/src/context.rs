@@ -730,7 +730,7 @@ impl Graph<'_> {
 
     /// The indexed file a task word names: its exact path, or the one path
     /// ending with it (`store.ts`, `pkg/store.go`).
-    fn file_named(&self, word: &str) -> Result<Option<String>, GraphError> {
+    pub(crate) fn file_named(&self, word: &str) -> Result<Option<String>, GraphError> {
         let word = word.trim_start_matches("./");
         if !word.contains('/') && !word.contains('.') {
             return Ok(None);

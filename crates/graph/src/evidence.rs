@@ -328,24 +328,26 @@ impl super::Graph<'_> {
             let s = h.score / best_hit * aside.factor(&h.file);
             h.score = s + FILE_WEIGHT * ev;
         }
-        // What the task names (`Query.clear_ordering()`, or its qualifier
-        // when the member is gone): as strong as the best hit.
+        // What the task names (`Query.clear_ordering()`): as strong as the
+        // best hit. A member the task names that its qualifier does not have
+        // (`Objects.firstNonNull()` "was removed") is to be written in the
+        // qualifier's type: that type counts as if its file held the most
+        // evidence, however many other files hold the member's name.
         for m in super::context::mentions(text) {
-            let defs = match self.find(&m) {
-                Ok(d) if !d.is_empty() => d,
+            let (defs, home) = match self.find(&m) {
+                Ok(d) if !d.is_empty() => (d, false),
                 _ => match m.rsplit_once(['.', ':']).map(|(q, _)| q.trim_end_matches(':')) {
-                    Some(q) if q.len() >= 3 => self.find(q).unwrap_or_default(),
-                    _ => Vec::new(),
+                    Some(q) if q.len() >= 3 => (self.missing_member_home(q)?, true),
+                    _ => continue,
                 },
             };
             let share = (defs.len().max(1) as f64).sqrt();
             for id in defs.into_iter().take(4) {
+                let ev = of_file.get(&id.0).copied().unwrap_or(0.0);
+                let add = MENTION_BONUS / share + if home { FILE_WEIGHT * (1.0 - ev) } else { 0.0 };
                 match found.hits.iter_mut().find(|h| ((h.segment as usize, h.slot), h.index) == id) {
-                    Some(h) => h.score += MENTION_BONUS / share,
-                    None => {
-                        let ev = of_file.get(&id.0).copied().unwrap_or(0.0);
-                        found.hits.push(self.hit_of(id, MENTION_BONUS / share + FILE_WEIGHT * ev)?);
-                    }
+                    Some(h) => h.score += add,
+                    None => found.hits.push(self.hit_of(id, add + FILE_WEIGHT * ev)?),
                 }
             }
         }
@@ -381,6 +383,20 @@ impl super::Graph<'_> {
             h.score = (h.score * 1000.0).round() / 1000.0;
         }
         Ok(())
+    }
+
+    /// The definitions named `qualifier` a missing member would be written
+    /// in: its types when it names any (not a constructor sharing the
+    /// type's name), else all of them.
+    fn missing_member_home(&self, qualifier: &str) -> Result<Vec<super::DefId>, GraphError> {
+        let defs = self.find(qualifier).unwrap_or_default();
+        let mut types = Vec::new();
+        for &id in &defs {
+            if self.def(id)?.1.cat == super::DefCat::Type {
+                types.push(id);
+            }
+        }
+        Ok(if types.is_empty() { defs } else { types })
     }
 
     /// A search hit for definition `id`, read from its file.
@@ -436,12 +452,17 @@ impl super::Graph<'_> {
     ) -> Result<Vec<FileHit>, GraphError> {
         let found = self.search_by(text, limit.saturating_mul(HITS_PER_FILE).max(limit), mode, model)?;
         let mut files: Vec<FileHit> = Vec::new();
+        // Each hit's file, then the files holding a copy of it (a fork's
+        // `android/` twin): a file search names every file the hit is in.
         for h in &found.hits {
-            let def = FileDef { name: h.name.clone(), kind: h.kind.clone(), line: h.line };
-            match files.iter_mut().find(|f| f.file == h.file) {
-                Some(f) if f.definitions.len() < 3 => f.definitions.push(def),
-                Some(_) => {}
-                None => files.push(FileHit { file: h.file.clone(), score: h.score, definitions: vec![def] }),
+            let at = std::iter::once((&h.file, h.line)).chain(h.duplicates.iter().map(|c| (&c.file, c.line)));
+            for (file, line) in at {
+                let def = FileDef { name: h.name.clone(), kind: h.kind.clone(), line };
+                match files.iter_mut().find(|f| f.file == *file) {
+                    Some(f) if f.definitions.len() < 3 => f.definitions.push(def),
+                    Some(_) => {}
+                    None => files.push(FileHit { file: file.clone(), score: h.score, definitions: vec![def] }),
+                }
             }
         }
         let words = super::context::search_words(text);
@@ -456,6 +477,25 @@ impl super::Graph<'_> {
             }
         }
         files.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.file.cmp(&b.file)));
+        // A file the text names by its name (`django-admin.py`, `src/anet.c`)
+        // comes first, as `context` reads it first, in the order named.
+        let mut named: Vec<String> = Vec::new();
+        for m in super::context::mentions(text) {
+            if let Some(path) = self.file_named(&m)? {
+                if !named.contains(&path) {
+                    named.push(path);
+                }
+            }
+        }
+        let top = files.first().map_or(0.0, |f| f.score);
+        for path in named.into_iter().rev() {
+            let mut hit = match files.iter().position(|f| f.file == path) {
+                Some(i) => files.remove(i),
+                None => FileHit { file: path, score: 0.0, definitions: Vec::new() },
+            };
+            hit.score = ((top + MENTION_BONUS) * 1000.0).round() / 1000.0;
+            files.insert(0, hit);
+        }
         files.truncate(limit);
         Ok(files)
     }
