@@ -482,29 +482,50 @@ impl SegmentWriter {
     /// terms' sections, the definitions, the last frames and the vectors side by
     /// side; postings, trigrams and frames each split over the threads); the bytes
     /// do not depend on the threads.
-    pub fn finish(mut self) -> Vec<u8> {
+    pub fn finish(self) -> Vec<u8> {
+        self.finish_timed().0
+    }
+
+    /// [`SegmentWriter::finish`], and how long of it ran on the pool (the
+    /// parts whose work is spread over its threads); the rest ran on the
+    /// calling thread alone.
+    pub fn finish_timed(mut self) -> (Vec<u8>, std::time::Duration) {
+        let timer = std::time::Instant::now;
+        let t = timer();
         self.settle();
+        let mut pool = t.elapsed();
         let SegmentWriter {
             terms, mut slots, strings, line_types, structure: frames, defs, vectors, files, lines, ..
         } = self;
 
-        // Exact terms by their fold, then by spelling (both in byte order).
-        let mut variants: Vec<Variant> = terms
-            .into_iter()
-            .flatten()
-            .map(|(term, postings)| Variant { fold: String::new(), term, postings })
-            .collect();
-        variants.par_iter_mut().for_each(|v| v.fold = fold(&v.term));
-        variants.par_sort_unstable_by(|a, b| a.fold.cmp(&b.fold).then_with(|| a.term.cmp(&b.term)));
+        // Exact terms by their fold, then by spelling (both in byte order),
+        // each term map taken by its own task; beside them, each definition
+        // name with how many there are (owned: `defs` goes to its own task
+        // below).
+        let t = timer();
+        let (variants, name_counts) = rayon::join(
+            || {
+                let mut variants: Vec<Variant> = terms
+                    .into_par_iter()
+                    .flat_map_iter(|map| {
+                        map.into_iter().map(|(term, postings)| Variant { fold: fold(&term), term, postings })
+                    })
+                    .collect();
+                variants.par_sort_unstable_by(|a, b| a.fold.cmp(&b.fold).then_with(|| a.term.cmp(&b.term)));
+                variants
+            },
+            || -> FxHashMap<Box<str>, u64> {
+                defs.name_counts().into_iter().map(|(name, count)| (name.into(), count)).collect()
+            },
+        );
         // Where each fold's variants start (fold ids are positions here), and one more.
-        let mut starts: Vec<usize> =
-            (0..variants.len()).filter(|&i| i == 0 || variants[i].fold != variants[i - 1].fold).collect();
+        let mut starts: Vec<usize> = (0..variants.len())
+            .into_par_iter()
+            .filter(|&i| i == 0 || variants[i].fold != variants[i - 1].fold)
+            .collect();
         starts.push(variants.len());
-        // Each definition name with how many there are (owned: `defs` goes
-        // to its own task below).
-        let name_counts: FxHashMap<Box<str>, u64> =
-            defs.name_counts().into_iter().map(|(name, count)| (name.into(), count)).collect();
         let is_def: Vec<bool> = variants.par_iter().map(|v| name_counts.contains_key(&*v.term)).collect();
+        pool += t.elapsed();
         let definitions: u64 = name_counts.values().sum();
 
         let mut terms_out = None;
@@ -516,6 +537,7 @@ impl SegmentWriter {
         let mut vectors_out = Vec::new();
         let mut ref_files = Vec::new();
         let parts: Vec<u16> = slots.iter().map(|s| s.part).collect();
+        let t = timer();
         rayon::scope(|s| {
             let (variants, starts, is_def, parts) = (&variants, &starts, &is_def, &parts);
             s.spawn(|_| {
@@ -542,10 +564,13 @@ impl SegmentWriter {
             s.spawn(|_| structure_out = Some(frames.finish()));
             s.spawn(|_| vectors_out = vectors.map(super::vectors::VectorWriter::finish).unwrap_or_default());
         });
+        pool += t.elapsed();
         let TermSections { folds, variants: variant_bytes, strings, postings, occurrences } =
             terms_out.expect("written in the scope");
         let variant_count = variants.len() as u32;
-        drop(variants);
+        // Freed on the pool while the rest is written: the terms' postings
+        // are millions of small lists.
+        rayon::spawn(move || drop(variants));
         let (gram_fst, gram_entries, gram_postings) = grams_out.expect("written in the scope");
         let (subword_fst, subword_lists) = subwords_out.expect("written in the scope");
         let (structure, rest) = structure_out.expect("written in the scope");
@@ -608,48 +633,66 @@ impl SegmentWriter {
         let table_end = HEADER_LEN + sections.len() * SECTION_ENTRY_LEN;
         let body: usize = sections.iter().map(|(_, b)| align16(b.len())).sum();
         let before_sums = align16(table_end) + body;
-        // Exact, so the block sums never make the buffer reallocate (and double).
-        let mut out = Vec::with_capacity(before_sums + before_sums.div_ceil(CHECK_BLOCK) * 8 + FOOTER_LEN);
-        out.extend_from_slice(MAGIC);
-        put_u32(&mut out, FORMAT_VERSION);
-        put_u32(&mut out, sections.len() as u32);
-        put_u32(&mut out, slots.len() as u32);
-        put_u32(&mut out, (folds.len() / FOLD_LEN - 1) as u32);
-        put_u32(&mut out, variant_count);
-        put_u32(&mut out, files);
-        put_u64(&mut out, lines);
-        put_u64(&mut out, occurrences);
-        out.resize(HEADER_LEN, 0);
-        out[56..64].copy_from_slice(&definitions.to_le_bytes());
-        let mut offset = align16(table_end);
-        for (kind, bytes) in &sections {
-            put_u32(&mut out, *kind as u32);
-            put_u32(&mut out, 0);
-            put_u64(&mut out, offset as u64);
-            put_u64(&mut out, bytes.len() as u64);
-            put_u64(&mut out, xxh3_64(bytes));
-            offset += align16(bytes.len());
-        }
+        let sums_len = before_sums.div_ceil(CHECK_BLOCK) * 8;
+        // One zeroed buffer of the exact length (its pages are first touched
+        // by the threads copying into them), the sections copied and hashed
+        // side by side on the pool.
+        let mut out = vec![0u8; before_sums + sums_len + FOOTER_LEN];
+        let (head, mut rest) = out.split_at_mut(align16(table_end));
+        let mut places: Vec<(&mut [u8], &[u8])> = Vec::with_capacity(sections.len());
         for (_, bytes) in &sections {
-            out.resize(align16(out.len()), 0);
-            out.extend_from_slice(bytes);
+            let (place, after) = std::mem::take(&mut rest).split_at_mut(align16(bytes.len()));
+            places.push((place, bytes));
+            rest = after;
         }
-        out.resize(align16(out.len()), 0);
+        let t = timer();
+        let hashes: Vec<u64> = places
+            .into_par_iter()
+            .map(|(place, bytes)| {
+                place[..bytes.len()].copy_from_slice(bytes);
+                xxh3_64(bytes)
+            })
+            .collect();
+        pool += t.elapsed();
+        let mut table = Vec::with_capacity(table_end);
+        table.extend_from_slice(MAGIC);
+        put_u32(&mut table, FORMAT_VERSION);
+        put_u32(&mut table, sections.len() as u32);
+        put_u32(&mut table, slots.len() as u32);
+        put_u32(&mut table, (folds.len() / FOLD_LEN - 1) as u32);
+        put_u32(&mut table, variant_count);
+        put_u32(&mut table, files);
+        put_u64(&mut table, lines);
+        put_u64(&mut table, occurrences);
+        table.resize(HEADER_LEN, 0);
         // Block sums: an xxh3 per CHECK_BLOCK bytes of everything before them
         // (header and table included), so a read checks only what it touches.
-        let sums_at = out.len();
-        out[48..56].copy_from_slice(&(sums_at as u64).to_le_bytes());
-        let sums: Vec<u64> = out.chunks(CHECK_BLOCK).map(xxh3_64).collect();
-        let mut sum_bytes = Vec::with_capacity(sums.len() * 8);
-        for s in sums {
-            put_u64(&mut sum_bytes, s);
+        table[48..56].copy_from_slice(&(before_sums as u64).to_le_bytes());
+        table[56..64].copy_from_slice(&definitions.to_le_bytes());
+        let mut offset = align16(table_end);
+        for ((kind, bytes), hash) in sections.iter().zip(hashes) {
+            put_u32(&mut table, *kind as u32);
+            put_u32(&mut table, 0);
+            put_u64(&mut table, offset as u64);
+            put_u64(&mut table, bytes.len() as u64);
+            put_u64(&mut table, hash);
+            offset += align16(bytes.len());
         }
-        out.extend_from_slice(&sum_bytes);
-        put_u64(&mut out, xxh3_64(&sum_bytes));
-        let checksum = xxh3_64(&out);
-        put_u64(&mut out, checksum);
-        out.extend_from_slice(FOOTER_MAGIC);
-        out
+        head[..table.len()].copy_from_slice(&table);
+        let (summed, tail) = out.split_at_mut(before_sums);
+        let (sum_bytes, footer) = tail.split_at_mut(sums_len);
+        let t = timer();
+        summed
+            .par_chunks(CHECK_BLOCK)
+            .zip(sum_bytes.par_chunks_mut(8))
+            .for_each(|(block, sum)| sum.copy_from_slice(&xxh3_64(block).to_le_bytes()));
+        pool += t.elapsed();
+        footer[..8].copy_from_slice(&xxh3_64(sum_bytes).to_le_bytes());
+        let end = out.len() - 16;
+        let checksum = xxh3_64(&out[..end]);
+        out[end..end + 8].copy_from_slice(&checksum.to_le_bytes());
+        out[end + 8..].copy_from_slice(FOOTER_MAGIC);
+        (out, pool)
     }
 }
 

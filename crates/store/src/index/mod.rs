@@ -186,6 +186,9 @@ pub struct BuildTimings {
     /// each for the definitions and the vectors.
     pub settle: Duration,
     pub finish: Duration,
+    /// Of `finish`, the parts spread over the pool's threads
+    /// ([`SegmentWriter::finish_timed`]).
+    pub finish_pool: Duration,
     pub write: Duration,
 }
 
@@ -293,8 +296,9 @@ pub fn build(
                             if !writer.fits(facts.line_count()) {
                                 let full = std::mem::replace(&mut writer, new_writer());
                                 let t = Instant::now();
-                                let bytes = full.finish();
+                                let (bytes, pool) = full.finish_timed();
                                 summary.timings.finish += t.elapsed();
+                                summary.timings.finish_pool += pool;
                                 let t = Instant::now();
                                 if let Err(source) = sink(segment, bytes) {
                                     write_error.get_or_insert(BuildError::Write { segment, source });
@@ -340,8 +344,9 @@ pub fn build(
     }
     if !writer.is_empty() || segment == 0 {
         let t = Instant::now();
-        let bytes = writer.finish();
+        let (bytes, pool) = writer.finish_timed();
         summary.timings.finish += t.elapsed();
+        summary.timings.finish_pool += pool;
         let t = Instant::now();
         sink(segment, bytes).map_err(|source| BuildError::Write { segment, source })?;
         summary.timings.write += t.elapsed();
