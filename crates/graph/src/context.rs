@@ -377,12 +377,11 @@ impl Graph<'_> {
                     if qualifier.len() < 3 {
                         continue;
                     }
-                    if let Ok(defs) = self.find(qualifier) {
-                        let share = (defs.len() as f64).sqrt();
-                        for id in defs.into_iter().take(4) {
-                            let reason = format!("{why}: {name} (its qualifier)");
-                            add(&mut cands, self.view(id)?, Some(id), 0.6 * score / share, reason);
-                        }
+                    let defs = self.missing_member_home(qualifier)?;
+                    let share = (defs.len().max(1) as f64).sqrt();
+                    for id in defs.into_iter().take(4) {
+                        let reason = format!("{why}: {name} (its qualifier)");
+                        add(&mut cands, self.view(id)?, Some(id), 0.6 * score / share, reason);
                     }
                 }
             }

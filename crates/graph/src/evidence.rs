@@ -388,7 +388,7 @@ impl super::Graph<'_> {
     /// The definitions named `qualifier` a missing member would be written
     /// in: its types when it names any (not a constructor sharing the
     /// type's name), else all of them.
-    fn missing_member_home(&self, qualifier: &str) -> Result<Vec<super::DefId>, GraphError> {
+    pub(crate) fn missing_member_home(&self, qualifier: &str) -> Result<Vec<super::DefId>, GraphError> {
         let defs = self.find(qualifier).unwrap_or_default();
         let mut types = Vec::new();
         for &id in &defs {
