@@ -16,7 +16,6 @@ use codegraph::embed::deep::{file_key, for_each_deep_chunk, DeepStore};
 use codegraph::embed::{quantize, ModelStore, StaticModel};
 use codegraph::graph::{deep_nearest, deep_vectors_in, nearest, Graph, SearchMode};
 use codegraph::project::{self, Index, InitOptions};
-use codegraph::snapshot::structure::ArchivedFileStructure;
 use codegraph::snapshot::vectors::dot_mixed;
 use common::tiny_model::{mcp_server, write_project, write_tiny_wheel};
 
@@ -42,10 +41,8 @@ fn check_rows(index: &Index, model: &StaticModel) {
         let table = f.seg.vectors().unwrap().expect("the segment has vectors");
         assert_eq!(table.model_id, model.id);
         let s = f.seg.structure(&f.slot).unwrap();
-        let archive = s.to_archive();
-        let archived = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive).unwrap();
         let mut texts = Vec::new();
-        for_each_chunk(f.path, archived, |t| texts.push(t.to_string()));
+        for_each_chunk(f.path, &s, |t| texts.push(t.to_string()));
         assert_eq!(texts.len(), s.types.len() + s.methods.len(), "{}", f.path);
         let rows = table.rows_of(f.slot_id);
         assert_eq!(rows.len(), texts.len(), "{}", f.path);
@@ -172,10 +169,8 @@ fn a_tiny_wheel_is_added_distilled_and_searched_by_meaning() {
     // A query that is a definition's own text finds it first.
     let store_go = index.locate("pkg/users/store.go").unwrap().unwrap();
     let s = store_go.seg.structure(&store_go.slot).unwrap();
-    let archive = s.to_archive();
-    let archived = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive).unwrap();
     let mut texts = Vec::new();
-    for_each_chunk(store_go.path, archived, |t| texts.push(t.to_string()));
+    for_each_chunk(store_go.path, &s, |t| texts.push(t.to_string()));
     let add = texts.iter().find(|t| t.contains("saves")).expect("Add's text has its doc comment");
     let found = g.search_by(add, 3, SearchMode::Semantic, Some(&model)).unwrap();
     assert_eq!(found.hits[0].qualified_name, "users.Store.Add", "{add:?}: {:?}", found.hits);
@@ -306,11 +301,10 @@ fn check_deep_rows(root: &Path, home: &Path) -> usize {
     for f in index.files().unwrap() {
         let Some(fi) = store.find_file(file_key(f.path, f.slot.meta.hash)) else { continue };
         assert_eq!(store.path(fi), f.path);
-        let archive = f.seg.structure(&f.slot).unwrap().to_archive();
-        let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive).unwrap();
+        let s = f.seg.structure(&f.slot).unwrap();
         let source = fs::read_to_string(root.join(f.path)).unwrap();
         let mut chunks = Vec::new();
-        for_each_deep_chunk(f.path, s, &source, |i, _, t| chunks.push((i, t.to_string())));
+        for_each_deep_chunk(f.path, &s, &source, |i, _, t| chunks.push((i, t.to_string())));
         for (i, t) in chunks {
             let Some(r) = store.find(file_key(f.path, f.slot.meta.hash), i) else { continue };
             let v = encoder.embed_tokens(&[encoder.tokens(&t)]).unwrap().pop().unwrap();
@@ -375,11 +369,10 @@ fn cg_embed_adds_transformer_vectors_resumably_and_incrementally() {
     let models = ModelStore { home: home.clone() };
     let deep = deep_vectors_in(&index, &models).expect("transformer vectors load");
     let f = index.locate("pkg/net/retry.go").unwrap().unwrap();
-    let archive = f.seg.structure(&f.slot).unwrap().to_archive();
-    let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&archive).unwrap();
+    let s = f.seg.structure(&f.slot).unwrap();
     let mut chunks = Vec::new();
     let source = fs::read_to_string(root.join(f.path)).unwrap();
-    for_each_deep_chunk(f.path, s, &source, |_, n, t| chunks.push((n.to_string(), t.to_string())));
+    for_each_deep_chunk(f.path, &s, &source, |_, n, t| chunks.push((n.to_string(), t.to_string())));
     let model = ModelStore { home: home.clone() }.load_static("tiny_bert").unwrap();
     let g = Graph::new(&index).with_deep(Some(deep.clone()));
     for (name, chunk) in &chunks {

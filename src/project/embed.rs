@@ -18,7 +18,7 @@ use super::{io_err, Index, ProjectError, DIR};
 use crate::embed::deep::{
     file_key, for_each_deep_chunk, DeepError, DeepRows, DeepStore, Encoder, CHUNK_VERSION, DEEP_FILE,
 };
-use crate::snapshot::structure::ArchivedFileStructure;
+use crate::snapshot::structure::FileStructure;
 use crate::snapshot::{fold, SnapshotError};
 
 /// Options of `cg embed`.
@@ -137,11 +137,9 @@ pub fn embed(
             let key = file_key(f.path, f.slot.meta.hash);
             let have = rows.files.get(&key);
             let mut todo = Vec::new();
-            let structure = f.seg.with_archive(f.slot.structure, |bytes| bytes.to_vec())?;
-            if structure.is_empty() {
-                return Ok((todo, 0, false));
-            }
-            let Ok(s) = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(&structure) else {
+            // None: the file has no structure, or its archive does not read.
+            let read = |bytes: &[u8]| (!bytes.is_empty()).then(|| FileStructure::from_archive(bytes)).flatten();
+            let Some(s) = f.seg.with_archive(f.slot.structure, read)? else {
                 return Ok((todo, 0, false));
             };
             let defs = (s.types.len() + s.methods.len()) as u64;
@@ -155,7 +153,7 @@ pub fn embed(
                 return Ok((todo, defs, true));
             };
             let source = String::from_utf8_lossy(&bytes);
-            for_each_deep_chunk(f.path, s, &source, |i, name, text| {
+            for_each_deep_chunk(f.path, &s, &source, |i, name, text| {
                 if !have.is_some_and(|h| h.rows.contains_key(&i)) {
                     let (name, path, text) = (name.to_string(), f.path.to_string(), text.to_string());
                     todo.push(Todo { uses: 0, name, key, path, index: i, text });

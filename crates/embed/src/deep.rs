@@ -18,7 +18,7 @@ use super::chunk::{push_words, MAX_MEMBERS};
 use super::quantize;
 use super::wordpiece::WordPiece;
 use crate::snapshot::mmap::Mapped;
-use crate::snapshot::structure::ArchivedFileStructure;
+use crate::snapshot::structure::FileStructure;
 use crate::snapshot::vectors::{dot_mixed, push_signs};
 
 /// The file in `.codegraph/`.
@@ -131,7 +131,7 @@ fn short_path(path: &str) -> &str {
 /// file (the definitions table's `index` order): what the transformer reads of
 /// it. `source` is the file's text as indexed (its lines give each
 /// definition's first lines).
-pub fn for_each_deep_chunk(path: &str, s: &ArchivedFileStructure, source: &str, mut f: impl FnMut(u32, &str, &str)) {
+pub fn for_each_deep_chunk(path: &str, s: &FileStructure, source: &str, mut f: impl FnMut(u32, &str, &str)) {
     let lines: Vec<&str> = source.lines().collect();
     let mut text = String::with_capacity(1024);
     let first_lines = |text: &mut String, line: u32, end: u32| {
@@ -189,7 +189,7 @@ pub fn for_each_deep_chunk(path: &str, s: &ArchivedFileStructure, source: &str, 
             text.push_str("\nmembers: ");
             text.push_str(&m.join(", "));
         }
-        first_lines(&mut text, t.line.to_native(), t.end_line.to_native());
+        first_lines(&mut text, t.line, t.end_line);
         f(index, t.name.as_str(), &text);
         index += 1;
     }
@@ -211,7 +211,7 @@ pub fn for_each_deep_chunk(path: &str, s: &ArchivedFileStructure, source: &str, 
             text.push('\n');
             text.push_str(doc);
         }
-        first_lines(&mut text, m.line.to_native(), m.end_line.to_native());
+        first_lines(&mut text, m.line, m.end_line);
         f(index, m.name.as_str(), &text);
         index += 1;
     }

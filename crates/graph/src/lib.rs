@@ -69,7 +69,7 @@ use crate::lang::rules::{Constructor, FileLocal, LibraryTypes, Mixins, Modules, 
 use crate::lang::Language;
 use crate::project::Index;
 use crate::query::{Matcher, Mode};
-use crate::snapshot::structure::{decode_refs, ArchivedFileStructure, ImportRecord, PackedReceiver, PackedRef};
+use crate::snapshot::structure::{decode_refs, FileStructure, ImportRecord, PackedReceiver, PackedRef};
 use crate::snapshot::{pack, unpack, SnapshotError};
 
 /// The deepest `--depth` of callers, callees, imports and impact.
@@ -913,7 +913,7 @@ impl SharedLevels {
 #[derive(Default)]
 pub(crate) struct FileCache(std::sync::Mutex<UsedLately<FileKey, Arc<FileGraph>>>);
 
-const CACHE_MIN_ARCHIVE: u32 = 32 * 1024;
+const CACHE_MIN_ARCHIVE: u32 = 22 * 1024;
 const CACHE_MAX_BYTES: usize = 256 << 20;
 
 impl FileCache {
@@ -1392,8 +1392,7 @@ impl<'i> Graph<'i> {
         let slot = seg.slot(key.1)?;
         let path = seg.slot_path(&slot)?.to_string();
         let language = Language::of_id(slot.meta.language);
-        // Straight from the archive: the header, docs and prototypes the graph
-        // does not use are never copied out.
+        // The header, docs and prototypes the graph does not use are not read.
         let built = seg.with_archive(slot.structure, |bytes| -> Option<FileGraph> {
             if bytes.is_empty() {
                 let (scope, defs, names, name_ends, refs, imports) = Default::default();
@@ -1410,56 +1409,61 @@ impl<'i> Graph<'i> {
                     lookups: FileLookups::default(),
                 });
             }
-            let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
-            let refs = decode_refs(s.refs.as_slice(), s.names.len())?;
-            let text = |a: &rkyv::string::ArchivedString| a.as_str().to_string();
-            let parent = |p: &rkyv::option::ArchivedOption<rkyv::string::ArchivedString>| p.as_ref().map(text);
+            let s = FileStructure::from_archive_without_text(bytes)?;
+            let refs = decode_refs(&s.refs, s.names.len())?;
             let mut defs = Vec::with_capacity(s.types.len() + s.methods.len() + s.properties.len());
-            for t in s.types.iter() {
-                let (line, end_line) = (t.line.to_native(), t.end_line.to_native().max(t.line.to_native()));
-                let (name, kind, parent) = (text(&t.name), kind_of(&t.kind), parent(&t.parent));
+            for t in s.types {
+                let (line, end_line) = (t.line, t.end_line.max(t.line));
+                let kind = kind_of(&t.kind);
                 let (outer, returns) = Default::default();
-                defs.push(Def { name, kind, cat: DefCat::Type, line, end_line, parent, outer, returns });
-            }
-            for m in s.methods.iter() {
-                let (line, end_line) = (m.line.to_native(), m.end_line.to_native().max(m.line.to_native()));
-                let kind = Cow::Borrowed(if m.parent.is_some() { "method" } else { "function" });
-                let (name, parent, returns) = (text(&m.name), parent(&m.parent), text(&m.returns));
                 defs.push(Def {
-                    name,
+                    name: t.name,
+                    kind,
+                    cat: DefCat::Type,
+                    line,
+                    end_line,
+                    parent: t.parent,
+                    outer,
+                    returns,
+                });
+            }
+            for m in s.methods {
+                let (line, end_line) = (m.line, m.end_line.max(m.line));
+                let kind = Cow::Borrowed(if m.parent.is_some() { "method" } else { "function" });
+                defs.push(Def {
+                    name: m.name,
                     kind,
                     cat: DefCat::Method,
                     line,
                     end_line,
-                    parent,
+                    parent: m.parent,
                     outer: String::new(),
-                    returns,
+                    returns: m.returns,
                 });
             }
-            for p in s.properties.iter() {
-                let (line, end_line) = (p.line.to_native(), p.end_line.to_native().max(p.line.to_native()));
+            for p in s.properties {
+                let (line, end_line) = (p.line, p.end_line.max(p.line));
                 let kind = Cow::Borrowed("property");
-                let (name, parent, returns) = (text(&p.name), parent(&p.parent), text(&p.ty));
                 defs.push(Def {
-                    name,
+                    name: p.name,
                     kind,
                     cat: DefCat::Property,
                     line,
                     end_line,
-                    parent,
+                    parent: p.parent,
                     outer: String::new(),
-                    returns,
+                    returns: p.ty,
                 });
             }
             set_outer(&mut defs);
             let mut names = String::with_capacity(s.names.iter().map(|n| n.len()).sum());
             let mut name_ends = Vec::with_capacity(s.names.len());
-            for n in s.names.iter() {
+            for n in &s.names {
                 names.push_str(n);
                 name_ends.push(names.len() as u32);
             }
-            let imports = rkyv::deserialize::<Vec<ImportRecord>, rkyv::rancor::Error>(&s.imports).ok()?;
-            let scope = text(&s.scope);
+            let imports = s.imports;
+            let scope = s.scope;
             Some(FileGraph {
                 key,
                 path: path.clone(),
@@ -3602,13 +3606,13 @@ impl<'i> Graph<'i> {
             let seg = &self.index.segments[key.0];
             let slot = seg.slot(key.1)?;
             let read = seg.with_archive(slot.structure, |bytes| -> Option<Vec<(u32, String, bool)>> {
-                let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
-                let found = s.methods.iter().filter(|m| m.name.as_str() == name && lines.contains(&m.line.to_native()));
+                let s = FileStructure::from_archive(bytes)?;
+                let found = s.methods.iter().filter(|m| m.name == name && lines.contains(&m.line));
                 Some(
                     found
                         .filter_map(|m| {
-                            let (t, generic) = crate::lang::arity::csharp_extended_type(m.prototype.as_str(), name)?;
-                            Some((m.line.to_native(), t, generic))
+                            let (t, generic) = crate::lang::arity::csharp_extended_type(&m.prototype, name)?;
+                            Some((m.line, t, generic))
                         })
                         .collect(),
                 )

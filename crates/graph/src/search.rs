@@ -28,7 +28,7 @@ use super::{Def, Graph, GraphError};
 use crate::extract::words::subwords;
 use crate::lang::Language;
 use crate::snapshot::defs::{DefEntry, StringIds};
-use crate::snapshot::structure::ArchivedFileStructure;
+use crate::snapshot::structure::FileStructure;
 use crate::snapshot::subwords::name_subwords;
 use crate::snapshot::{fold, Segment, SnapshotError, VariantRec};
 
@@ -196,11 +196,11 @@ impl Graph<'_> {
                     continue;
                 }
                 let names = seg.with_archive(rec.structure, |bytes| {
-                    let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(bytes).ok()?;
-                    let types = s.types.iter().map(|t| t.name.as_str());
-                    let methods = s.methods.iter().map(|m| m.name.as_str());
-                    let properties = s.properties.iter().map(|p| p.name.as_str());
-                    Some(types.chain(methods).chain(properties).map(str::to_string).collect::<Vec<_>>())
+                    let s = FileStructure::from_archive_without_text(bytes)?;
+                    let types = s.types.into_iter().map(|t| t.name);
+                    let methods = s.methods.into_iter().map(|m| m.name);
+                    let properties = s.properties.into_iter().map(|p| p.name);
+                    Some(types.chain(methods).chain(properties).collect::<Vec<_>>())
                 })?;
                 let names = names.ok_or_else(|| seg.corrupt("structure archive invalid"))?;
                 for name in names {

@@ -5,7 +5,7 @@
 //! identifier split into its subwords (`getUserById` → get user by id).
 
 use crate::extract::words::subwords;
-use crate::structure::ArchivedFileStructure;
+use crate::structure::FileStructure;
 
 /// Members of a type named in its text.
 pub const MAX_MEMBERS: usize = 24;
@@ -48,7 +48,7 @@ fn cut(s: &str, max: usize) -> &str {
 
 /// Calls `f(text)` for each type, then each function or method of the file, in
 /// archive order (the order of the definitions table's `index`).
-pub fn for_each_chunk(path: &str, s: &ArchivedFileStructure, mut f: impl FnMut(&str)) {
+pub fn for_each_chunk(path: &str, s: &FileStructure, mut f: impl FnMut(&str)) {
     let mut text = String::with_capacity(512);
     // The first members of each type, in archive order (methods, then
     // properties), gathered in one pass.

@@ -11,7 +11,7 @@
 use rustc_hash::FxHashMap;
 
 use super::postings::{get_varint, put_varint};
-use super::structure::ArchivedFileStructure;
+use super::structure::FileStructure;
 use crate::lang::arity::{arity_range, Arity};
 use crate::lang::Language;
 
@@ -149,63 +149,61 @@ impl DefTableWriter {
         if archive.is_empty() {
             return;
         }
-        let s = rkyv::access::<ArchivedFileStructure, rkyv::rancor::Error>(archive).ok();
-        self.add_archived(slot, language, s, terms);
+        let s = FileStructure::from_archive(archive);
+        self.add_structure(slot, language, s.as_ref(), terms);
     }
 
-    /// [`DefTableWriter::add_file`] with the archive already checked (`None`:
+    /// [`DefTableWriter::add_file`] with the archive already read (`None`:
     /// none, or invalid).
-    pub fn add_archived(
+    pub fn add_structure(
         &mut self,
         slot: u32,
         language: Option<Language>,
-        s: Option<&ArchivedFileStructure>,
+        s: Option<&FileStructure>,
         terms: &[(&str, &[u32])],
     ) {
         let Some(s) = s else { return };
         // (name, line, end_line, cat, kind, parent, returns, private, arity)
         type Fields<'a> = (&'a str, u32, u32, u8, &'a str, Option<&'a str>, &'a str, bool, Option<Arity>);
-        let private = |v: &rkyv::option::ArchivedOption<rkyv::string::ArchivedString>| {
-            v.as_ref().is_some_and(|v| v.as_str() == "private")
-        };
+        let private = |v: &Option<String>| v.as_deref() == Some("private");
         let mut defs: Vec<Fields<'_>> = Vec::new();
         for t in s.types.iter() {
-            let (line, end) = (t.line.to_native(), t.end_line.to_native());
+            let (line, end) = (t.line, t.end_line);
             defs.push((
                 t.name.as_str(),
                 line,
                 end.max(line),
                 0,
                 t.kind.as_str(),
-                t.parent.as_ref().map(|p| p.as_str()),
+                t.parent.as_deref(),
                 "",
                 private(&t.visibility),
                 None,
             ));
         }
         for m in s.methods.iter() {
-            let (line, end) = (m.line.to_native(), m.end_line.to_native());
+            let (line, end) = (m.line, m.end_line);
             defs.push((
                 m.name.as_str(),
                 line,
                 end.max(line),
                 1,
                 "",
-                m.parent.as_ref().map(|p| p.as_str()),
+                m.parent.as_deref(),
                 m.returns.as_str(),
                 private(&m.visibility),
                 language.and_then(|l| arity_range(l, m.name.as_str(), m.prototype.as_str())),
             ));
         }
         for p in s.properties.iter() {
-            let (line, end) = (p.line.to_native(), p.end_line.to_native());
+            let (line, end) = (p.line, p.end_line);
             defs.push((
                 p.name.as_str(),
                 line,
                 end.max(line),
                 2,
                 "",
-                p.parent.as_ref().map(|p| p.as_str()),
+                p.parent.as_deref(),
                 p.ty.as_str(),
                 private(&p.visibility),
                 None,

@@ -41,7 +41,7 @@ pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// `format/README.md`'s changelog, with any change to the layout or to what
 /// extraction records (an index of older facts would otherwise mix them with
 /// newer ones as files are updated).
-pub const FORMAT_VERSION: u32 = 26;
+pub const FORMAT_VERSION: u32 = 27;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
@@ -80,8 +80,8 @@ pub enum Section {
     Slots = 6,
     /// Four bits per line of every file.
     LineTypes = 7,
-    /// zstd-compressed blocks of rkyv archives, one archive per file: header
-    /// comments, types, methods, properties.
+    /// A zstd dictionary, then one zstd frame per file: its archive (header
+    /// comments, types, methods, properties, graph facts, in columns).
     Structure = 8,
     /// fst map: trigram of folded terms → gram entry.
     GramFst = 9,

@@ -924,7 +924,7 @@ impl Segment {
         Ok((increasing && inside).then_some(marks))
     }
 
-    /// Calls `f` with the rkyv archive of a file's structure (empty when it has
+    /// Calls `f` with the archive of a file's structure (empty when it has
     /// none), decompressing its frame unless it is one of the last read.
     pub fn with_archive<R>(&self, loc: StructureLoc, f: impl FnOnce(&[u8]) -> R) -> Result<R, SnapshotError> {
         if loc.len == 0 {

@@ -27,7 +27,7 @@ use super::postings::{get_varint, put_varint};
 
 use crate::extract::RefRole;
 
-use super::structure::{decode_refs, ArchivedFileStructure, FileStructure, PackedReceiver};
+use super::structure::{decode_refs, FileStructure, PackedReceiver};
 
 /// Variants naming fewer files are not listed: all their files are read.
 pub const REF_FILES_MIN: usize = 4;
@@ -38,15 +38,9 @@ pub const REF_FILES_MIN: usize = 4;
 /// marked, with a receiver: a file is never left out of a `refs`).
 pub type RefNames = Option<FxHashMap<Box<str>, bool>>;
 
-/// [`RefNames`] of a file's structure archive (a file copied from a segment).
-pub fn ref_names(s: &ArchivedFileStructure) -> RefNames {
-    let names: Vec<&str> = s.names.iter().map(|n| n.as_str()).collect();
-    let imports = s.imports.iter().flat_map(|i| i.names.iter().map(|n| n.name.as_str()));
-    names_of(s.refs.as_slice(), &names, imports)
-}
-
-/// [`RefNames`] of a file's structure before it is archived (an extracted
-/// file: made on the thread that extracted it).
+/// [`RefNames`] of a file's structure: before it is archived (an extracted
+/// file: made on the thread that extracted it) or read from its archive (a
+/// file copied from a segment).
 pub fn ref_names_of(s: &FileStructure) -> RefNames {
     let names: Vec<&str> = s.names.iter().map(String::as_str).collect();
     let imports = s.imports.iter().flat_map(|i| i.names.iter().map(|n| n.name.as_str()));

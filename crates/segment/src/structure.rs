@@ -1,17 +1,18 @@
 //! A file's structure (header comments, types, methods, properties, graph facts)
-//! as stored in a segment: one rkyv archive per file, each compressed alone as a
-//! zstd frame with a dictionary the segment trains on its first archives (stored
-//! at the head of the section). Reading a file decompresses its own frame only
-//! (kubernetes: 7 µs for an archive against 66 µs for the 64 KiB block of archives
-//! that format v9 and earlier decompressed), at a size close to that of the
-//! blocks (21.6 against 19.6 MiB of 78 MiB of archives: without a dictionary one
-//! archive alone compresses 3x, with one 3.6x). A read validates (bytecheck) the
-//! archive, so a corrupted archive is an error.
+//! as stored in a segment: one archive per file (its facts in columns, in an rkyv
+//! container: `columns.rs`), each compressed alone as a zstd frame with a
+//! dictionary the segment trains on its first archives (stored at the head of
+//! the section). Reading a file decompresses its own frame only (kubernetes: 7 µs
+//! for an archive against 66 µs for the 64 KiB block of archives that format v9
+//! and earlier decompressed); with the dictionary one archive compresses about
+//! 4x. A read validates (bytecheck) the container and checks every count, id and
+//! length of the columns, so a corrupted archive is an error.
 
 use std::sync::Arc;
 
-use rkyv::rancor::Error as RkyvError;
 use zstd::zstd_safe;
+
+mod columns;
 
 use super::postings::{get_varint, put_varint};
 
@@ -279,7 +280,7 @@ pub fn read_frame(section: &[u8], dict: &Dict, loc: StructureLoc) -> Option<Vec<
     (raw.len() == raw_len).then_some(raw)
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileStructure {
     pub header: String,
     pub types: Vec<TypeRecord>,
@@ -295,7 +296,7 @@ pub struct FileStructure {
     pub imports: Vec<ImportRecord>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportRecord {
     pub line: u32,
     pub spec: String,
@@ -304,7 +305,7 @@ pub struct ImportRecord {
     pub kind: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportName {
     pub name: String,
     pub alias: String,
@@ -440,7 +441,7 @@ pub fn decode_refs(bytes: &[u8], name_count: usize) -> Option<Vec<PackedRef>> {
     Some(out)
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TypeRecord {
     pub name: String,
     pub kind: String,
@@ -451,7 +452,7 @@ pub struct TypeRecord {
     pub doc: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MethodRecord {
     pub name: String,
     pub prototype: String,
@@ -467,7 +468,7 @@ pub struct MethodRecord {
     pub doc: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PropertyRecord {
     pub name: String,
     pub declaration: String,
@@ -567,15 +568,27 @@ impl FileStructure {
             && self.imports.is_empty()
     }
 
-    /// The file's rkyv archive (stored in a structure block).
+    /// The file's archive (compressed into the structure section).
     pub fn to_archive(&self) -> Vec<u8> {
-        rkyv::to_bytes::<RkyvError>(self).map(|v| v.to_vec()).unwrap_or_default()
+        let archive = columns::encode(self);
+        debug_assert_eq!(
+            columns::decode(&archive, true),
+            Some(columns::stored(self)),
+            "an archive reads back as written"
+        );
+        archive
     }
 
     /// Validates and reads an archive; `None` when the bytes are not a valid one.
     pub fn from_archive(bytes: &[u8]) -> Option<FileStructure> {
-        let archived = rkyv::access::<ArchivedFileStructure, RkyvError>(bytes).ok()?;
-        rkyv::deserialize::<FileStructure, RkyvError>(archived).ok()
+        columns::decode(bytes, true)
+    }
+
+    /// [`FileStructure::from_archive`] without the prose the graph does not
+    /// use: the header comments, doc comments, prototypes and declarations are
+    /// left empty, not read.
+    pub fn from_archive_without_text(bytes: &[u8]) -> Option<FileStructure> {
+        columns::decode(bytes, false)
     }
 }
 

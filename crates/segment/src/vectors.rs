@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use super::structure::ArchivedFileStructure;
+use super::structure::FileStructure;
 use crate::chunk;
 
 /// What embeds a definition's text as it is written into a segment: a static
@@ -80,7 +80,7 @@ impl VectorWriter {
 
     /// Adds the rows of the file whose `parts` slots come next (no archive, or
     /// an invalid one: no rows).
-    pub fn add_file(&mut self, path: &str, parts: u32, archive: Option<&ArchivedFileStructure>) {
+    pub fn add_file(&mut self, path: &str, parts: u32, archive: Option<&FileStructure>) {
         self.row_start.push(self.scales.len() as u32);
         if let Some(s) = archive {
             let (model, buf, scales, codes) = (&self.model, &mut self.buf, &mut self.scales, &mut self.codes);

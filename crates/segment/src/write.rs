@@ -125,7 +125,7 @@ pub struct FileEntry<'a> {
     pub line_types: &'a [u8],
     /// The file's line marks ([`super::line_marks`]), each a little-endian u32.
     pub line_marks: &'a [u8],
-    /// The structure's rkyv archive; empty when the file has none.
+    /// The structure's archive (`FileStructure::to_archive`); empty when the file has none.
     pub structure: &'a [u8],
 }
 
@@ -222,12 +222,12 @@ fn insert_term(
     }
 }
 
-/// A file's structure archive, checked; `None` when it has none or it does not
-/// check.
-fn archived(structure: &[u8]) -> Option<&structure::ArchivedFileStructure> {
-    match structure.is_empty() {
+/// A file's structure read from its archive; `None` when it has none or it
+/// does not read.
+fn structure_of(archive: &[u8]) -> Option<structure::FileStructure> {
+    match archive.is_empty() {
         true => None,
-        false => rkyv::access::<structure::ArchivedFileStructure, rkyv::rancor::Error>(structure).ok(),
+        false => structure::FileStructure::from_archive(archive),
     }
 }
 
@@ -373,13 +373,14 @@ impl SegmentWriter {
                     .filter(|t| t.term.len() <= MAX_TERM_BYTES)
                     .map(|t| (t.term.as_str(), t.lines.as_slice()))
                     .collect();
-                defs.add_archived(f.first_slot, Language::from_id(f.language), archived(&f.structure), &terms);
+                let s = structure_of(&f.structure);
+                defs.add_structure(f.first_slot, Language::from_id(f.language), s.as_ref(), &terms);
             }
         };
         let add_vectors = || {
             if let Some(v) = vectors {
                 for f in pending {
-                    v.add_file(&f.path, f.parts, archived(&f.structure));
+                    v.add_file(&f.path, f.parts, structure_of(&f.structure).as_ref());
                 }
             }
         };
@@ -413,14 +414,14 @@ impl SegmentWriter {
         // Longer words are not indexed.
         let terms: Vec<(&str, &[u32])> = terms.filter(|(t, _)| t.len() <= MAX_TERM_BYTES).collect();
         let first_slot = self.slots.len() as u32;
-        // Checked once for the tables derived from it.
-        let archived = archived(entry.structure);
-        self.defs.add_archived(first_slot, Language::from_id(entry.meta.language), archived, &terms);
+        // Read once for the tables derived from it.
+        let structure = structure_of(entry.structure);
+        self.defs.add_structure(first_slot, Language::from_id(entry.meta.language), structure.as_ref(), &terms);
         // The names the file's references name (all of its terms when its
         // references do not decode).
-        let ref_names = archived.map(super::reffiles::ref_names);
+        let ref_names = structure.as_ref().map(super::reffiles::ref_names_of);
         if let Some(v) = &mut self.vectors {
-            v.add_file(entry.path, slots_for(entry.line_count), archived);
+            v.add_file(entry.path, slots_for(entry.line_count), structure.as_ref());
         }
         let mut occurrences = 0u32;
         for &(term, term_lines) in &terms {
