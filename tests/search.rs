@@ -191,7 +191,20 @@ proptest! {
             for (j, (parts, style)) in chunk.iter().enumerate() {
                 text.push_str(&format!("func {}() {{}}\n", ident(parts, *style, i * 16 + j)));
             }
-            files.push((format!("d{}/f{i}.go", i % 3), text));
+            // Test and vendored files among them, whose paths cost their
+            // definitions a penalty the search keeps once it has read it.
+            // Some paths hold a query word, so that a later file can outrank
+            // an earlier one by its path.
+            let stem = match i % 2 {
+                0 => format!("f{i}"),
+                _ => format!("{}_f{i}", VOCAB[(i * 7) % VOCAB.len()]),
+            };
+            let path = match i % 5 {
+                1 | 3 => format!("d{}/{stem}_test.go", i % 3),
+                2 => format!("third_party/d{}/{stem}.go", i % 3),
+                _ => format!("d{}/{stem}.go", i % 3),
+            };
+            files.push((path, text));
         }
         let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
         let (_dir, index) = project(&refs);
@@ -205,6 +218,9 @@ proptest! {
             let (pruned, scored) = show(Graph::new(&index));
             let (all, all_scored) = show(Graph::new(&index).exhaustive());
             prop_assert_eq!(&pruned, &all, "{}", text);
+            // Again, with every path the answers read classed by the index.
+            let (again, _) = show(Graph::new(&index));
+            prop_assert_eq!(&again, &all, "{} (paths classed)", text);
             prop_assert!(pruned.len() <= limit);
             prop_assert!(scored <= all_scored);
         }
@@ -268,4 +284,37 @@ fn subword_queries_find_compound_identifiers() {
     assert_eq!(lines("to string"), ["util/convert.go:3"]);
     assert!(lines("olo").is_empty(), "a subword is whole, not a substring");
     let _ = Path::new("");
+}
+
+/// A name defined in many test files: once the index has read their paths,
+/// a search passes over those its penalty ranks below the answer without
+/// reading them again, and a later test file whose path holds a query word
+/// still displaces an earlier one. Searched twice (paths not yet classed,
+/// then classed), the answer is the exhaustive one.
+#[test]
+fn classed_test_paths_prune_only_what_cannot_enter_the_answer() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    let text = "package p\n\nfunc handleUser() {}\n".to_string();
+    for i in 0..10 {
+        files.push((format!("a/h{i:02}_test.go"), text.clone()));
+        files.push((format!("b/user_{i:02}_test.go"), text.clone()));
+    }
+    for i in 0..5 {
+        files.push((format!("c/h{i:02}.go"), text.clone()));
+    }
+    // Other names, so that `user` is rare enough to weigh.
+    for i in 0..20 {
+        let text: String = (0..50).map(|j| format!("func otherName{i}x{j}() {{}}\n")).collect();
+        files.push((format!("e/g{i:02}.go"), format!("package q\n\n{text}")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let (_dir, index) = project(&refs);
+    let answer = |g: Graph<'_>| -> Vec<String> {
+        g.search("handle user", 8).unwrap().hits.iter().map(|h| h.file.clone()).collect()
+    };
+    let all = answer(Graph::new(&index).exhaustive());
+    assert_eq!(&all[..5], ["c/h00.go", "c/h01.go", "c/h02.go", "c/h03.go", "c/h04.go"]);
+    assert_eq!(&all[5..], ["b/user_00_test.go", "b/user_01_test.go", "b/user_02_test.go"]);
+    assert_eq!(answer(Graph::new(&index)), all);
+    assert_eq!(answer(Graph::new(&index)), all, "with the paths classed");
 }

@@ -838,6 +838,8 @@ pub(crate) struct Kept {
     /// counting them decodes the name's postings on definition lines, `Get`'s
     /// thousands, for every `refs` of a `Get`).
     pub(crate) def_lines: std::sync::Mutex<UsedLately<String, usize>>,
+    /// Which files' paths are tests' or vendored code, once read.
+    pub(crate) path_classes: search::PathClasses,
 }
 
 /// A name named on more definition lines than this has its count kept.

@@ -385,6 +385,7 @@ impl Graph<'_> {
         let mut last_file: Option<((usize, u32), FileRank<'_>)> = None;
         let mut found: Vec<(f64, &str, usize, &str, Language, DefEntry, StringIds)> = Vec::new();
         let mut top = TopScores::new(limit);
+        let classes = self.kept.path_classes.of(self.index);
         // The definitions of the `keep` best names at most (a name's
         // definitions lift it by `lift` at most: the answer is rarely past them).
         for _ in 0..keep {
@@ -402,9 +403,12 @@ impl Graph<'_> {
                         1 => 0.2,
                         _ => 0.0,
                     } - if e.nested { 1.0 } else { 0.0 };
-                    // Its file can add at most `path_lift`: below the `limit`
-                    // best even so (with room for rounding), its file is not read.
-                    if top.full() && score + kind + path_lift + 0.001 < top.last() {
+                    // Its file can add at most `path_lift`, less its path's
+                    // penalty once known: below the `limit` best even so (with
+                    // room for rounding), its file is not read.
+                    let class = classes.get(si).and_then(|c| c.get(e.slot as usize));
+                    let known = class.map_or(0, |c| c.load(std::sync::atomic::Ordering::Relaxed));
+                    if top.full() && score + kind + path_lift - penalty(known) + 0.001 < top.last() {
                         continue;
                     }
                     if !self.index.is_live(si, e.slot) {
@@ -416,7 +420,11 @@ impl Graph<'_> {
                             let slot = seg.slot(e.slot)?;
                             let path = seg.slot_path(&slot)?;
                             let language = Language::of_id(slot.meta.language);
-                            let f = (path, language, file_score(path, &words));
+                            let (path_score, path_class) = file_score(path, &words);
+                            if let Some(c) = class {
+                                c.store(path_class, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            let f = (path, language, path_score);
                             last_file = Some(((si, e.slot), f));
                             f
                         }
@@ -631,9 +639,39 @@ impl TopScores {
     }
 }
 
+/// Whether each file's path is a test's or vendored code ([`file_score`]'s
+/// penalties), once a search has read it: symbol search passes over a file
+/// whose penalty ranks it below the answer without reading its path again
+/// (rustc defines `main` in 15,343 files, most of them tests). Kept by the
+/// opened index, a byte per slot.
+#[derive(Default)]
+pub(crate) struct PathClasses(std::sync::OnceLock<Vec<Vec<std::sync::atomic::AtomicU8>>>);
+
+impl PathClasses {
+    fn of(&self, index: &crate::project::Index) -> &[Vec<std::sync::atomic::AtomicU8>] {
+        self.0.get_or_init(|| {
+            let slots = |s: &Segment| (0..s.slot_count).map(|_| std::sync::atomic::AtomicU8::new(0)).collect();
+            index.segments.iter().map(slots).collect()
+        })
+    }
+}
+
+/// A path's class: [`CLASS_KNOWN`], with [`CLASS_TEST`] and [`CLASS_VENDORED`].
+const CLASS_KNOWN: u8 = 1;
+const CLASS_TEST: u8 = 2;
+const CLASS_VENDORED: u8 = 4;
+
+/// What a path of `class` loses in [`file_score`] (0 when not known).
+fn penalty(class: u8) -> f64 {
+    let test = if class & CLASS_TEST != 0 { 1.0 } else { 0.0 };
+    let vendored = if class & CLASS_VENDORED != 0 { 0.5 } else { 0.0 };
+    test + vendored
+}
+
 /// What a definition's file adds to its score: the query subwords its path
-/// holds (a share of their idf), less for test and vendored files.
-fn file_score(path: &str, words: &[Word]) -> f64 {
+/// holds (a share of their idf), less for test and vendored files; and the
+/// path's class.
+fn file_score(path: &str, words: &[Word]) -> (f64, u8) {
     let mut held = 0u32;
     // A path holds a subword only when it holds its letters (case aside): most
     // paths hold none of the query's, and are not split.
@@ -650,13 +688,16 @@ fn file_score(path: &str, words: &[Word]) -> f64 {
     }
     let mut s: f64 =
         words.iter().enumerate().filter(|(i, _)| held & (1 << i) != 0).map(|(_, w)| w.idf * PATH_WEIGHT).sum();
+    let mut class = CLASS_KNOWN;
     if super::is_test_file(path) {
+        class |= CLASS_TEST;
         s -= 1.0;
     }
     if crate::project::is_vendored(path) {
+        class |= CLASS_VENDORED;
         s -= 0.5;
     }
-    s
+    (s, class)
 }
 
 /// Whether `text` holds `lower` (ASCII lower case) in any case.
