@@ -363,24 +363,26 @@ impl SegmentWriter {
         }
         let pending = std::mem::take(&mut self.pending);
         let mut placed = Vec::new();
-        let (maps, defs, vectors, frames, pending) =
-            (&mut self.terms, &mut self.defs, &mut self.vectors, &mut self.structure, &pending);
+        // Each archive read once, for the definitions and the vectors.
+        let structures: Vec<Option<structure::FileStructure>> =
+            pending.par_iter().map(|f| structure_of(&f.structure)).collect();
+        let (maps, defs, vectors, frames, pending, structures) =
+            (&mut self.terms, &mut self.defs, &mut self.vectors, &mut self.structure, &pending, &structures);
         let add_defs = || {
-            for f in pending {
+            for (f, s) in pending.iter().zip(structures) {
                 let terms: Vec<(&str, &[u32])> = f
                     .terms
                     .iter()
                     .filter(|t| t.term.len() <= MAX_TERM_BYTES)
                     .map(|t| (t.term.as_str(), t.lines.as_slice()))
                     .collect();
-                let s = structure_of(&f.structure);
                 defs.add_structure(f.first_slot, Language::from_id(f.language), s.as_ref(), &terms);
             }
         };
         let add_vectors = || {
             if let Some(v) = vectors {
-                for f in pending {
-                    v.add_file(&f.path, f.parts, structure_of(&f.structure).as_ref());
+                for (f, s) in pending.iter().zip(structures) {
+                    v.add_file(&f.path, f.parts, s.as_ref());
                 }
             }
         };
