@@ -15,6 +15,7 @@ pub mod chunk;
 mod copy;
 pub mod defs;
 pub mod mmap;
+pub mod packed;
 pub mod postings;
 mod read;
 mod reffiles;
@@ -41,7 +42,7 @@ pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// `format/README.md`'s changelog, with any change to the layout or to what
 /// extraction records (an index of older facts would otherwise mix them with
 /// newer ones as files are updated).
-pub const FORMAT_VERSION: u32 = 27;
+pub const FORMAT_VERSION: u32 = 28;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;
@@ -50,8 +51,6 @@ pub const FOOTER_LEN: usize = 24;
 /// Every `CHECK_BLOCK` bytes of a segment before its block sums have an xxh3-64,
 /// checked the first time a read touches them.
 pub const CHECK_BLOCK: usize = 4096;
-pub const FOLD_LEN: usize = 8;
-pub const VARIANT_LEN: usize = 18;
 pub const SLOT_LEN: usize = 80;
 pub const GRAM_LEN: usize = 12;
 

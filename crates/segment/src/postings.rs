@@ -1,8 +1,8 @@
 //! Posting lists on disk: roaring's two-level layout (containers keyed by the high
-//! 16 bits of each value — the slot — holding the low 16 bits — the line id) in a
-//! compact serialization: varint container keys as deltas, array containers as
-//! delta-coded varints, dense containers as a raw 8 KiB bitmap. A term that occurs
-//! twice in a file costs about 4 bytes instead of roaring's portable 12.
+//! 16 bits of each value — the slot — holding the low 16 bits — the line id),
+//! Rice-coded in a bit stream: container keys and line ids as gaps, each group of
+//! numbers with the Rice parameter that codes it shortest (kubernetes: 14.6 MB
+//! against 19.1 for the same lists as byte varints).
 //!
 //! Reading streams values in order without building a bitmap, so "the first 50
 //! hits" costs 50 steps whatever the list's length; [`decode`] builds a
@@ -10,21 +10,27 @@
 //! with an error, never a panic.
 //!
 //! ```text
-//! list      := varint(containers) container*
-//! container := varint((key - previous key) << 1 | single)
-//!              single ? varint(low value)
-//!                     : varint((count - 2) << 1 | dense) body
-//! body      := dense ? 8192 bytes, bit i = low value i
-//!                    : varint(first low value) varint(next - previous - 1)*
+//! list      := varint(containers) [containers > 0: k_key:4 k_low:4 container*,
+//!                                  zero bits to the end of the byte]
+//! container := rice(k_key + 1, (key - previous key - 1; the first key as is) << 1
+//!                               | single)
+//!              not single: gamma(count - 1)
+//!              rice(k_low, first low value)
+//!              count > 1: k_gap:4 rice(k_gap, next - previous - 1)*
+//! rice(k, v) := (v >> k) zero bits, a one, then the low k bits of v
+//! gamma(c)   := (bit length of c - 1) zero bits, a one, then the bits of c below
+//!               its highest
 //! ```
+//!
+//! Bits fill each byte from its lowest; a field's lowest bit comes first.
 
 use roaring::RoaringBitmap;
 
 use super::SlotSet;
 
-/// A container is stored dense when it holds more values than this.
-const DENSE_ABOVE: u64 = 4096;
-const DENSE_BYTES: usize = 8192;
+/// The most values a container holds (every low half), and one more than the
+/// largest key, line id or gap a Rice code stands for.
+const CONTAINER_MAX: u64 = 65_536;
 
 pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
@@ -47,41 +53,225 @@ pub fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     None
 }
 
+/// Appends bits to a byte buffer, lowest first.
+struct BitWriter<'a> {
+    out: &'a mut Vec<u8>,
+    acc: u64,
+    len: u32,
+}
+
+impl BitWriter<'_> {
+    fn put(&mut self, v: u64, bits: u32) {
+        debug_assert!(bits <= 32 && v >> bits == 0);
+        self.acc |= v << self.len;
+        self.len += bits;
+        while self.len >= 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.len -= 8;
+        }
+    }
+
+    /// `n` zero bits and a one.
+    fn unary(&mut self, mut n: u64) {
+        while n >= 32 {
+            self.put(0, 32);
+            n -= 32;
+        }
+        self.put(1 << n, n as u32 + 1);
+    }
+
+    fn rice(&mut self, v: u64, k: u32) {
+        self.unary(v >> k);
+        self.put(v & ((1 << k) - 1), k);
+    }
+
+    fn gamma(&mut self, c: u64) {
+        debug_assert!(c >= 1);
+        let below = 63 - c.leading_zeros();
+        self.unary(below as u64);
+        self.put(c & ((1 << below) - 1), below);
+    }
+
+    fn finish(self) {
+        if self.len > 0 {
+            self.out.push(self.acc as u8);
+        }
+    }
+}
+
+/// The Rice parameter (0..=15) that codes `values` in the fewest bits, among
+/// the three around the one their mean suggests.
+fn rice_parameter<I: Iterator<Item = u64>>(values: impl Fn() -> I) -> u32 {
+    let (n, sum) = values().fold((0u64, 0u64), |(n, s), v| (n + 1, s + v));
+    let mean = sum / n.max(1);
+    let guess = if mean == 0 { 0 } else { (63 - mean.leading_zeros()).min(15) };
+    let cost = |k: u32| values().map(|v| (v >> k) + 1 + k as u64).sum::<u64>();
+    (guess.saturating_sub(1)..=(guess + 1).min(15)).min_by_key(|&k| (cost(k), k)).unwrap_or(0)
+}
+
 /// Appends the encoding of a strictly increasing list of values.
 pub fn encode(values: &[u32], out: &mut Vec<u8>) {
     debug_assert!(values.windows(2).all(|w| w[0] < w[1]));
-    let mut groups: Vec<(u32, Vec<u16>)> = Vec::new();
-    for &v in values {
-        let key = v >> 16;
+    // (key, first index, end index) of each container.
+    let mut groups: Vec<(u32, usize, usize)> = Vec::new();
+    for (i, &v) in values.iter().enumerate() {
         match groups.last_mut() {
-            Some((k, lows)) if *k == key => lows.push(v as u16),
-            _ => groups.push((key, vec![v as u16])),
+            Some((k, _, end)) if *k == v >> 16 => *end = i + 1,
+            _ => groups.push((v >> 16, i, i + 1)),
         }
     }
     put_varint(out, groups.len() as u64);
-    let mut prev_key = 0u32;
-    for (key, lows) in groups {
-        let count = lows.len() as u64;
-        put_varint(out, (((key - prev_key) as u64) << 1) | (count == 1) as u64);
-        prev_key = key;
-        let dense = count > DENSE_ABOVE;
-        if count > 1 {
-            put_varint(out, ((count - 2) << 1) | dense as u64);
+    if groups.is_empty() {
+        return;
+    }
+    let key_gap = |i: usize| match i {
+        0 => groups[0].0 as u64,
+        _ => (groups[i].0 - groups[i - 1].0 - 1) as u64,
+    };
+    let k_key = rice_parameter(|| (0..groups.len()).map(key_gap));
+    let k_low = rice_parameter(|| groups.iter().map(|&(_, first, _)| (values[first] & 0xFFFF) as u64));
+    let mut w = BitWriter { out, acc: 0, len: 0 };
+    w.put(k_key as u64, 4);
+    w.put(k_low as u64, 4);
+    for (i, &(_, first, end)) in groups.iter().enumerate() {
+        let single = end - first == 1;
+        w.rice(key_gap(i) << 1 | single as u64, k_key + 1);
+        if !single {
+            w.gamma((end - first - 1) as u64);
         }
-        if dense {
-            let mut bits = [0u8; DENSE_BYTES];
-            for low in lows {
-                bits[low as usize / 8] |= 1 << (low % 8);
-            }
-            out.extend_from_slice(&bits);
-        } else {
-            let mut prev = lows[0];
-            put_varint(out, prev as u64);
-            for &low in &lows[1..] {
-                put_varint(out, (low - prev - 1) as u64);
-                prev = low;
+        w.rice((values[first] & 0xFFFF) as u64, k_low);
+        if end - first > 1 {
+            let gaps = || values[first..end].windows(2).map(|p| (p[1] - p[0] - 1) as u64);
+            let k_gap = rice_parameter(gaps);
+            w.put(k_gap as u64, 4);
+            for g in gaps() {
+                w.rice(g, k_gap);
             }
         }
+    }
+    w.finish();
+}
+
+/// Reads bits from a byte slice, lowest first. The bits of `buf` above `avail`
+/// are the stream's next bits (or zero past its end), so loading a byte again
+/// at the same place changes nothing.
+struct BitReader<'a> {
+    bytes: &'a [u8],
+    /// The next byte not yet counted in `avail`.
+    pos: usize,
+    buf: u64,
+    /// Bits of `buf` not yet taken (at most 63).
+    avail: u32,
+}
+
+impl<'a> BitReader<'a> {
+    fn new(bytes: &'a [u8], pos: usize) -> BitReader<'a> {
+        BitReader { bytes, pos, buf: 0, avail: 0 }
+    }
+
+    #[inline(always)]
+    fn refill(&mut self) {
+        let mut whole = (63 - self.avail) / 8;
+        let word = match self.bytes.get(self.pos..self.pos + 8) {
+            Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
+            // A list's last bytes: what is left, zero above.
+            None => {
+                let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                whole = whole.min(rest.len() as u32);
+                rest.iter().rev().fold(0u64, |w, &b| (w << 8) | b as u64)
+            }
+        };
+        self.buf |= word << self.avail;
+        self.pos += whole as usize;
+        self.avail += whole * 8;
+    }
+
+    /// The next `k` bits (`k` ≤ 16) as a number; `None` past the end.
+    #[inline(always)]
+    fn bits(&mut self, k: u32) -> Option<u64> {
+        if self.avail < k {
+            self.refill();
+            if self.avail < k {
+                return None;
+            }
+        }
+        let v = self.buf & ((1u64 << k) - 1);
+        self.buf >>= k;
+        self.avail -= k;
+        Some(v)
+    }
+
+    /// The number of zero bits before the next one (which is taken too);
+    /// `None` past the end or when more than `limit`.
+    #[inline]
+    fn unary(&mut self, limit: u64) -> Option<u64> {
+        let mut zeros = 0u64;
+        loop {
+            let held = match self.avail {
+                0 => 0,
+                n => self.buf & (u64::MAX >> (64 - n)),
+            };
+            if held != 0 {
+                let t = held.trailing_zeros();
+                self.buf >>= t + 1;
+                self.avail -= t + 1;
+                zeros += t as u64;
+                return (zeros <= limit).then_some(zeros);
+            }
+            zeros += self.avail as u64;
+            if zeros > limit {
+                return None;
+            }
+            // Every bit held is zero: load afresh from `pos`.
+            self.buf = 0;
+            self.avail = 0;
+            self.refill();
+            if self.avail == 0 {
+                return None;
+            }
+        }
+    }
+
+    /// A Rice-coded number below `bound` (a power of two: `CONTAINER_MAX` for
+    /// a key, a line id or a gap; twice that for a key gap with its flag).
+    #[inline(always)]
+    fn rice(&mut self, k: u32, bound: u64) -> Option<u64> {
+        // Most codes lie within the bits held: one count of trailing zeros,
+        // and a load only when they do not.
+        for _ in 0..2 {
+            let zeros = self.buf.trailing_zeros();
+            let used = zeros + 1 + k;
+            if used <= self.avail {
+                let v = ((zeros as u64) << k) | ((self.buf >> (zeros + 1)) & ((1u64 << k) - 1));
+                self.buf >>= used;
+                self.avail -= used;
+                return (v < bound).then_some(v);
+            }
+            self.refill();
+        }
+        let q = self.unary((bound - 1) >> k)?;
+        let v = (q << k) | self.bits(k)?;
+        (v < bound).then_some(v)
+    }
+
+    /// A gamma-coded number (1..[`CONTAINER_MAX`]).
+    #[inline(always)]
+    fn gamma(&mut self) -> Option<u64> {
+        for _ in 0..2 {
+            let below = self.buf.trailing_zeros();
+            let used = 2 * below + 1;
+            if used <= self.avail {
+                let c = (1u64 << below) | ((self.buf >> (below + 1)) & ((1u64 << below) - 1));
+                self.buf >>= used;
+                self.avail -= used;
+                return (c < CONTAINER_MAX).then_some(c);
+            }
+            self.refill();
+        }
+        let below = self.unary(15)?;
+        let c = (1 << below) | self.bits(below as u32)?;
+        (c < CONTAINER_MAX).then_some(c)
     }
 }
 
@@ -91,14 +281,16 @@ pub struct Malformed;
 
 /// Streams the values of an encoded list in increasing order.
 pub struct PostingIter<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+    bits: BitReader<'a>,
     containers_left: u64,
+    k_key: u32,
+    k_low: u32,
+    k_gap: u32,
     key: u32,
     /// Values left in the current container.
     left: u64,
-    dense: Option<usize>,
-    dense_bit: usize,
+    /// The current container's first value is the next one.
+    first: bool,
     low: u32,
     started: bool,
     /// Containers (slots) left out: superseded files.
@@ -109,23 +301,33 @@ pub struct PostingIter<'a> {
 impl<'a> PostingIter<'a> {
     pub fn new(bytes: &'a [u8]) -> PostingIter<'a> {
         let mut pos = 0;
-        let (containers_left, error) = match get_varint(bytes, &mut pos) {
-            Some(n) => (n, None),
-            None => (0, Some(Malformed)),
-        };
-        PostingIter {
-            bytes,
-            pos,
-            containers_left,
+        let containers = get_varint(bytes, &mut pos).filter(|&n| n <= CONTAINER_MAX);
+        let mut it = PostingIter {
+            bits: BitReader::new(bytes, pos),
+            containers_left: containers.unwrap_or(0),
+            k_key: 0,
+            k_low: 0,
+            k_gap: 0,
             key: 0,
             left: 0,
-            dense: None,
-            dense_bit: 0,
+            first: false,
             low: 0,
             started: false,
             skip: None,
-            error,
+            error: None,
+        };
+        let params = match containers {
+            Some(0) => Some((0, 0)),
+            Some(_) => it.bits.bits(4).zip(it.bits.bits(4)),
+            None => None,
+        };
+        match params {
+            Some((k_key, k_low)) => (it.k_key, it.k_low) = (k_key as u32, k_low as u32),
+            None => {
+                it.fail();
+            }
         }
+        it
     }
 
     /// Leaves out every value whose container key (slot) is in `slots`.
@@ -136,8 +338,7 @@ impl<'a> PostingIter<'a> {
         self
     }
 
-    /// Counts the values left without decoding them: container headers are read,
-    /// bodies skipped (an array body is as many varints as it has values).
+    /// Counts the values left: container headers are read, bodies passed over.
     pub fn count_left(mut self) -> Result<u64, Malformed> {
         let mut n = self.left;
         self.skip_body().ok_or(Malformed)?;
@@ -155,8 +356,8 @@ impl<'a> PostingIter<'a> {
         }
     }
 
-    /// The next container key (slot), in order, without decoding values:
-    /// bodies are skipped, and so are no containers (`skipping` is not
+    /// The next container key (slot), in order, without yielding values:
+    /// bodies are passed over, and so are no containers (`skipping` is not
     /// applied). Malformed bytes end it, setting `error`.
     pub fn next_key(&mut self) -> Option<u32> {
         if self.skip_body().is_none() {
@@ -174,20 +375,9 @@ impl<'a> PostingIter<'a> {
 
     /// Moves past the rest of the current container.
     fn skip_body(&mut self) -> Option<()> {
-        if self.dense.is_none() && self.left > 0 {
-            let rest = self.bytes.get(self.pos..)?;
-            let mut n = self.left;
-            let mut i = 0;
-            while n > 0 {
-                let b = *rest.get(i)?;
-                i += 1;
-                if b & 0x80 == 0 {
-                    n -= 1;
-                }
-            }
-            self.pos += i;
+        while self.left > 0 {
+            self.next_low()?;
         }
-        self.left = 0;
         Some(())
     }
 
@@ -198,32 +388,39 @@ impl<'a> PostingIter<'a> {
         None
     }
 
+    #[inline(always)]
     fn open_container(&mut self) -> Option<()> {
-        let head = get_varint(self.bytes, &mut self.pos)?;
-        let (delta, single) = (head >> 1, head & 1 == 1);
-        let key = if self.started { self.key as u64 + delta } else { delta };
-        if key > 0xFFFF || (self.started && delta == 0) {
+        let head = self.bits.rice(self.k_key + 1, 2 * CONTAINER_MAX)?;
+        let gap = head >> 1;
+        let key = if self.started { self.key as u64 + gap + 1 } else { gap };
+        if key >= CONTAINER_MAX {
             return None;
         }
         self.key = key as u32;
         self.started = true;
-        let head = if single { 0 } else { get_varint(self.bytes, &mut self.pos)? };
-        let count = if single { 1 } else { (head >> 1).checked_add(2)? };
-        if count > 65_536 {
-            return None;
-        }
-        self.left = count;
-        if head & 1 == 1 {
-            let start = self.pos;
-            self.bytes.get(start..start.checked_add(DENSE_BYTES)?)?;
-            self.pos += DENSE_BYTES;
-            self.dense = Some(start);
-            self.dense_bit = 0;
-        } else {
-            self.dense = None;
-            self.low = u32::MAX;
-        }
+        self.left = if head & 1 == 1 { 1 } else { self.bits.gamma()? + 1 };
+        self.first = true;
         Some(())
+    }
+
+    /// The current container's next low half (`left` > 0).
+    #[inline(always)]
+    fn next_low(&mut self) -> Option<u32> {
+        self.left -= 1;
+        if self.first {
+            self.first = false;
+            self.low = self.bits.rice(self.k_low, CONTAINER_MAX)? as u32;
+            if self.left > 0 {
+                self.k_gap = self.bits.bits(4)? as u32;
+            }
+        } else {
+            let low = self.low as u64 + self.bits.rice(self.k_gap, CONTAINER_MAX)? + 1;
+            if low >= CONTAINER_MAX {
+                return None;
+            }
+            self.low = low as u32;
+        }
+        Some(self.low)
     }
 }
 
@@ -243,37 +440,10 @@ impl Iterator for PostingIter<'_> {
                 return self.fail();
             }
         }
-        self.left -= 1;
-        let low = match self.dense {
-            // The next set bit, a 64-bit word at a time (the 8 KiB body was
-            // bounds-checked when the container was opened).
-            Some(start) => loop {
-                let bit = self.dense_bit;
-                if bit >= DENSE_BYTES * 8 {
-                    return self.fail();
-                }
-                let at = start + bit / 64 * 8;
-                let mut word = [0u8; 8];
-                word.copy_from_slice(&self.bytes[at..at + 8]);
-                let rest = u64::from_le_bytes(word) >> (bit % 64);
-                if rest != 0 {
-                    let found = bit + rest.trailing_zeros() as usize;
-                    self.dense_bit = found + 1;
-                    break found as u32;
-                }
-                self.dense_bit = (bit / 64 + 1) * 64;
-            },
-            None => {
-                let Some(v) = get_varint(self.bytes, &mut self.pos) else { return self.fail() };
-                let low = if self.low == u32::MAX { v } else { self.low as u64 + v + 1 };
-                if low > 0xFFFF {
-                    return self.fail();
-                }
-                self.low = low as u32;
-                self.low
-            }
-        };
-        Some((self.key << 16) | low)
+        match self.next_low() {
+            Some(low) => Some((self.key << 16) | low),
+            None => self.fail(),
+        }
     }
 }
 
@@ -355,78 +525,44 @@ pub fn add_to_bits(bytes: &[u8], skip: &SlotSet, starts: &[u32], bits: &mut Line
     Ok(())
 }
 
-/// [`extend_into`], each value given to `emit`.
+/// [`extend_into`], each value given to `emit`: the iterator's steps in one
+/// loop over local state (a contains query or a sentence's evidence decodes
+/// thousands of lists, most of them a container or two).
 #[inline]
 fn decode_with(bytes: &[u8], skip: &SlotSet, mut emit: impl FnMut(u32)) -> Result<(), Malformed> {
     let mut pos = 0;
-    let containers = get_varint(bytes, &mut pos).ok_or(Malformed)?;
+    let containers = get_varint(bytes, &mut pos).filter(|&n| n <= CONTAINER_MAX).ok_or(Malformed)?;
+    if containers == 0 {
+        return Ok(());
+    }
+    let mut bits = BitReader::new(bytes, pos);
+    let (k_key, k_low) = bits.bits(4).zip(bits.bits(4)).ok_or(Malformed)?;
+    let (k_key, k_low) = (k_key as u32, k_low as u32);
     let mut key = 0u64;
     for i in 0..containers {
-        let head = get_varint(bytes, &mut pos).ok_or(Malformed)?;
-        let (delta, single) = (head >> 1, head & 1 == 1);
-        if i > 0 && delta == 0 {
+        let head = bits.rice(k_key + 1, 2 * CONTAINER_MAX).ok_or(Malformed)?;
+        key = if i > 0 { key + (head >> 1) + 1 } else { head >> 1 };
+        if key >= CONTAINER_MAX {
             return Err(Malformed);
         }
-        key = if i > 0 { key + delta } else { delta };
-        if key > 0xFFFF {
-            return Err(Malformed);
-        }
-        let high = (key as u32) << 16;
+        let count = if head & 1 == 1 { 1 } else { bits.gamma().ok_or(Malformed)? + 1 };
+        let mut low = bits.rice(k_low, CONTAINER_MAX).ok_or(Malformed)?;
+        // A skipped container is read as the iterator reads it: every gap checked.
         let skipped = skip.contains(key as u32);
-        if single {
-            let low = get_varint(bytes, &mut pos).ok_or(Malformed)?;
-            if low > 0xFFFF {
-                return Err(Malformed);
-            }
-            if !skipped {
-                emit(high | low as u32);
-            }
-            continue;
-        }
-        let head = get_varint(bytes, &mut pos).ok_or(Malformed)?;
-        let count = (head >> 1).checked_add(2).filter(|&c| c <= 65_536).ok_or(Malformed)?;
-        if head & 1 == 1 {
-            let body = bytes.get(pos..pos.checked_add(DENSE_BYTES).ok_or(Malformed)?).ok_or(Malformed)?;
-            pos += DENSE_BYTES;
-            if skipped {
-                continue;
-            }
-            // The first `count` set bits; fewer is malformed.
-            let mut left = count;
-            for (w, chunk) in body.chunks_exact(8).enumerate() {
-                let mut word = u64::from_le_bytes(chunk.try_into().map_err(|_| Malformed)?);
-                while word != 0 && left > 0 {
-                    emit(high | (w as u32 * 64 + word.trailing_zeros()));
-                    word &= word - 1;
-                    left -= 1;
-                }
-                if left == 0 {
-                    break;
-                }
-            }
-            if left > 0 {
-                return Err(Malformed);
-            }
-        } else if skipped {
-            // As many varints as values: count their last bytes.
-            let mut left = count;
-            while left > 0 {
-                let b = *bytes.get(pos).ok_or(Malformed)?;
-                pos += 1;
-                left -= (b & 0x80 == 0) as u64;
-            }
-        } else {
-            let mut low = get_varint(bytes, &mut pos).ok_or(Malformed)?;
-            if low > 0xFFFF {
-                return Err(Malformed);
-            }
+        let high = (key as u32) << 16;
+        if !skipped {
             emit(high | low as u32);
+        }
+        if count > 1 {
+            let k_gap = bits.bits(4).ok_or(Malformed)? as u32;
             for _ in 1..count {
-                low += get_varint(bytes, &mut pos).ok_or(Malformed)? + 1;
-                if low > 0xFFFF {
+                low += bits.rice(k_gap, CONTAINER_MAX).ok_or(Malformed)? + 1;
+                if low >= CONTAINER_MAX {
                     return Err(Malformed);
                 }
-                emit(high | low as u32);
+                if !skipped {
+                    emit(high | low as u32);
+                }
             }
         }
     }
@@ -683,13 +819,37 @@ mod tests {
     fn two_lines_in_one_file_cost_a_few_bytes() {
         let mut bytes = Vec::new();
         encode(&[(7 << 16) | 10, (7 << 16) | 12], &mut bytes);
-        assert_eq!(bytes, [1, 7 << 1, 0, 10, 1]);
+        // One container; k_key 2, k_low 2 (0100 0100), key 7 and not single
+        // (01 011), count 2 (1), line 10 (001 01), k_gap 0 (0000), gap 1 (01);
+        // lowest bit first.
+        assert_eq!(bytes, [1, 0x22, 0x3A, 0x05, 0x01]);
     }
 
     #[test]
     fn one_line_in_a_file_costs_a_key_and_the_line() {
         let mut bytes = Vec::new();
         encode(&[(7 << 16) | 10, (9 << 16) | 300], &mut bytes);
-        assert_eq!(bytes, [2, 7 << 1 | 1, 10, 2 << 1 | 1, 0xAC, 0x02]);
+        // k_key 1, k_low 6; key 7 and single (0001 11), line 10 (1 010100);
+        // key gap 1 and single (1 11), line 300 (00001 001101).
+        assert_eq!(bytes, [2, 0x61, 0x78, 0xE5, 0x90, 0x05]);
+    }
+
+    #[test]
+    fn a_full_container_costs_no_more_than_a_bitmap() {
+        let values: Vec<u32> = (0..65_536).map(|i| (3 << 16) | i).collect();
+        let mut bytes = Vec::new();
+        encode(&values, &mut bytes);
+        assert!(bytes.len() <= 8192 + 8, "{} bytes", bytes.len());
+        assert_eq!(PostingIter::new(&bytes).collect::<Vec<_>>(), values);
+        assert_eq!(PostingIter::new(&bytes).count_left(), Ok(65_536));
+    }
+
+    #[test]
+    fn the_empty_list_is_one_zero_byte() {
+        let mut bytes = Vec::new();
+        encode(&[], &mut bytes);
+        assert_eq!(bytes, [0]);
+        assert_eq!(PostingIter::new(&bytes).count(), 0);
+        assert_eq!(PostingIter::new(&bytes).count_left(), Ok(0));
     }
 }

@@ -11,6 +11,7 @@ use roaring::RoaringBitmap;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::mmap::Mapped;
+use super::packed;
 use super::postings::{self, Merged, PostingIter};
 use super::structure::{self, FileStructure, StructureLoc};
 use super::*;
@@ -65,6 +66,10 @@ pub struct Segment {
     /// slot in one probe instead of a binary search comparing ~17 paths (a
     /// question's import resolution looks up dozens of candidate paths).
     path_slots: OnceLock<Result<rustc_hash::FxHashMap<u64, u32>, String>>,
+    /// Where the fields of the folds' and the variants' records lie (read
+    /// from their tables' headers on open).
+    fold_layout: packed::Layout,
+    variant_layout: packed::Layout,
 }
 
 /// `(slot, part)` of each slot that is not its file's first, in slot order.
@@ -201,7 +206,7 @@ impl Segment {
         let (slot_count, fold_count, variant_count, file_count) = (header(16), header(20), header(24), header(28));
         let (line_count, occurrence_count) = (u64_at(b, 32).unwrap_or(0), u64_at(b, 40).unwrap_or(0));
         let definitions_total = u64_at(b, 56).unwrap_or(0);
-        let segment = Segment {
+        let mut segment = Segment {
             slot_count,
             fold_count,
             variant_count,
@@ -227,6 +232,8 @@ impl Segment {
             line_bits: Mutex::new(Vec::new()),
             later_parts: OnceLock::new(),
             path_slots: OnceLock::new(),
+            fold_layout: packed::Layout::default(),
+            variant_layout: packed::Layout::default(),
             bytes,
         };
         // The header and section table (the first block) are checked now: the
@@ -234,12 +241,19 @@ impl Segment {
         segment.check(0..HEADER_LEN + count * SECTION_ENTRY_LEN)?;
         // The fixed-record sections must hold the counts the header states.
         let fits = |s: Section, n: u32, width: usize| segment.section(s).len() >= n as usize * width;
-        if !fits(Section::Folds, segment.fold_count.saturating_add(1), FOLD_LEN)
-            || !fits(Section::Variants, segment.variant_count.saturating_add(1), VARIANT_LEN)
-            || !fits(Section::Slots, segment.slot_count, SLOT_LEN)
-            || segment.slot_count > MAX_SLOTS_PER_SEGMENT
-        {
+        if !fits(Section::Slots, segment.slot_count, SLOT_LEN) || segment.slot_count > MAX_SLOTS_PER_SEGMENT {
             return Err(segment.corrupt("record counts exceed their sections"));
+        }
+        // The packed tables' headers (a block each, checked now).
+        segment.check_in(Section::Folds, 0..8)?;
+        segment.check_in(Section::Variants, 0..8)?;
+        let layout = |s: Section, fields: usize, based: usize, records: u32| {
+            packed::Layout::parse(segment.section(s), fields, based, records as usize + 1)
+        };
+        match (layout(Section::Folds, 2, 1, segment.fold_count), layout(Section::Variants, 4, 2, segment.variant_count))
+        {
+            (Some(folds), Some(variants)) => (segment.fold_layout, segment.variant_layout) = (folds, variants),
+            _ => return Err(segment.corrupt("record counts exceed their sections")),
         }
         Ok(segment)
     }
@@ -567,20 +581,24 @@ impl Segment {
     }
 
     pub fn fold(&self, id: u32) -> Result<FoldRec, SnapshotError> {
-        let b = self.section(Section::Folds);
-        let o = id as usize * FOLD_LEN;
-        self.check_in(Section::Folds, o..o + 2 * FOLD_LEN)?;
+        if id >= self.fold_count {
+            return Err(self.corrupt("fold id out of range"));
+        }
+        let (b, layout, i) = (self.section(Section::Folds), &self.fold_layout, id as usize);
+        for range in layout.span(i, i + 2) {
+            self.check_in(Section::Folds, range)?;
+        }
         // A fold's variants end where the next record's (or the end record's) begin.
         let rec = (|| {
-            let first_variant = u32_at(b, o)?;
-            let end = u32_at(b, o + FOLD_LEN)?;
+            let first_variant = u32::try_from(layout.get(b, i, 0)?).ok()?;
+            let end = u32::try_from(layout.get(b, i + 1, 0)?).ok()?;
             Some(FoldRec {
                 first_variant,
                 variant_count: end.checked_sub(first_variant)?,
-                occurrences: u32_at(b, o + 4)? as u64,
+                occurrences: layout.get(b, i, 1)?,
             })
         })();
-        rec.filter(|_| id < self.fold_count).ok_or_else(|| self.corrupt("fold id out of range"))
+        rec.ok_or_else(|| self.corrupt("fold record"))
     }
 
     /// Starts loading fold `id`'s record (a prefetch, unchecked), so that reading
@@ -588,12 +606,14 @@ impl Segment {
     /// than once per record (a substring's candidate keys: fold, then first
     /// variant, then its spelling, each a cache miss that depends on the last).
     pub fn touch_fold(&self, id: u32) {
-        touch(self.section(Section::Folds), id as usize * FOLD_LEN);
+        let [_, bits] = self.fold_layout.span(id as usize, id as usize + 1);
+        touch(self.section(Section::Folds), bits.start);
     }
 
     /// As [`Segment::touch_fold`], variant `i`'s record.
     pub fn touch_variant(&self, i: u32) {
-        touch(self.section(Section::Variants), i as usize * VARIANT_LEN);
+        let [_, bits] = self.variant_layout.span(i as usize, i as usize + 1);
+        touch(self.section(Section::Variants), bits.start);
     }
 
     /// As [`Segment::touch_fold`], the start of the string at `(offset, length)`.
@@ -607,26 +627,30 @@ impl Segment {
     }
 
     pub fn variant(&self, i: u32) -> Result<VariantRec, SnapshotError> {
-        let b = self.section(Section::Variants);
-        let (o, next) = (i as usize * VARIANT_LEN, (i as usize + 1) * VARIANT_LEN);
-        self.check_in(Section::Variants, o..next + VARIANT_LEN)?;
+        if i >= self.variant_count {
+            return Err(self.corrupt("variant out of range"));
+        }
+        let (b, layout, n) = (self.section(Section::Variants), &self.variant_layout, i as usize);
+        for range in layout.span(n, n + 2) {
+            self.check_in(Section::Variants, range)?;
+        }
         // A variant's spelling and postings end where the next record's (or the
         // end record's) begin.
-        let u48_at = |at: usize| u64_at(b, at).map(|v| v & 0xFFFF_FFFF_FFFF);
         let rec = (|| {
-            let (term, term_end) = (u32_at(b, o)?, u32_at(b, next)?);
-            let (postings, postings_end) = (u48_at(o + 4)?, u48_at(next + 4)?);
-            let def_postings_len = u32_at(b, o + 10)?;
+            let (term, term_end) =
+                (u32::try_from(layout.get(b, n, 0)?).ok()?, u32::try_from(layout.get(b, n + 1, 0)?).ok()?);
+            let (postings, postings_end) = (layout.get(b, n, 1)?, layout.get(b, n + 1, 1)?);
+            let def_postings_len = u32::try_from(layout.get(b, n, 2)?).ok()?;
             let rest_len = postings_end.checked_sub(postings)?.checked_sub(def_postings_len as u64)?;
             Some(VariantRec {
                 id: i,
                 term: (term, term_end.checked_sub(term)?),
                 postings: (postings, u32::try_from(rest_len).ok()?),
                 def_postings_len,
-                occurrences: u32_at(b, o + 14)?,
+                occurrences: u32::try_from(layout.get(b, n, 3)?).ok()?,
             })
         })();
-        rec.filter(|_| i < self.variant_count).ok_or_else(|| self.corrupt("variant out of range"))
+        rec.ok_or_else(|| self.corrupt("variant record"))
     }
 
     pub fn str_at(&self, at: (u32, u32)) -> Result<&str, SnapshotError> {

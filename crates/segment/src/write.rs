@@ -568,7 +568,7 @@ impl SegmentWriter {
             s.spawn(|_| vectors_out = vectors.map(super::vectors::VectorWriter::finish).unwrap_or_default());
         });
         pool += t.elapsed();
-        let TermSections { folds, variants: variant_bytes, strings, postings, occurrences } =
+        let TermSections { fold_count, folds, variants: variant_bytes, strings, postings, occurrences } =
             terms_out.expect("written in the scope");
         let variant_count = variants.len() as u32;
         // Freed on the pool while the rest is written: the terms' postings
@@ -662,7 +662,7 @@ impl SegmentWriter {
         put_u32(&mut table, FORMAT_VERSION);
         put_u32(&mut table, sections.len() as u32);
         put_u32(&mut table, slots.len() as u32);
-        put_u32(&mut table, (folds.len() / FOLD_LEN - 1) as u32);
+        put_u32(&mut table, fold_count as u32);
         put_u32(&mut table, variant_count);
         put_u32(&mut table, files);
         put_u64(&mut table, lines);
@@ -719,6 +719,7 @@ struct Variant {
 
 /// The term sections but the fsts, and the segment's occurrences.
 struct TermSections {
+    fold_count: usize,
     folds: Vec<u8>,
     variants: Vec<u8>,
     strings: Vec<u8>,
@@ -780,8 +781,11 @@ fn write_variants(variants: &[Variant], starts: &[usize], mut strings: Vec<u8>) 
             (bytes, records, occurrences)
         })
         .collect();
-    let mut folds = Vec::with_capacity((fold_count + 1) * FOLD_LEN);
-    let mut records = Vec::with_capacity((variants.len() + 1) * VARIANT_LEN);
+    // Fold records: first variant, occurrences. Variant records: where the
+    // spelling and the postings start, the definition list's length, the
+    // occurrences. Each table ends with a record where the last one's extents end.
+    let mut folds: Vec<[u64; 2]> = Vec::with_capacity(fold_count + 1);
+    let mut records: Vec<[u64; 4]> = Vec::with_capacity(variants.len() + 1);
     let mut postings = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
     let mut occurrences = 0u64;
     let (mut f, mut v) = (0, 0);
@@ -789,25 +793,29 @@ fn write_variants(variants: &[Variant], starts: &[usize], mut strings: Vec<u8>) 
         let base = postings.len() as u64;
         postings.extend_from_slice(&bytes);
         for o in fold_occurrences {
-            put_u32(&mut folds, starts[f] as u32);
-            put_u32(&mut folds, o);
+            folds.push([starts[f] as u64, o as u64]);
             occurrences += o as u64;
             f += 1;
         }
         for (at, defs_len) in variant_parts {
             let var = &variants[v];
-            let str_off = strings.len() as u32;
+            let str_off = strings.len() as u64;
             strings.extend_from_slice(var.term.as_bytes());
-            let count = (var.postings.0.len() + var.postings.1.len()) as u32;
-            put_variant(&mut records, str_off, base + at, defs_len, count);
+            let count = (var.postings.0.len() + var.postings.1.len()) as u64;
+            records.push([str_off, base + at, defs_len as u64, count]);
             v += 1;
         }
     }
-    // The end records: a record's extents end where the next one's begin.
-    put_u32(&mut folds, variants.len() as u32);
-    put_u32(&mut folds, 0);
-    put_variant(&mut records, strings.len() as u32, postings.len() as u64, 0, 0);
-    TermSections { folds, variants: records, strings, postings, occurrences }
+    folds.push([variants.len() as u64, 0]);
+    records.push([strings.len() as u64, postings.len() as u64, 0, 0]);
+    TermSections {
+        fold_count,
+        folds: super::packed::write(&folds, 1),
+        variants: super::packed::write(&records, 2),
+        strings,
+        postings,
+        occurrences,
+    }
 }
 
 /// The term fst: each fold key to its fold id.
@@ -861,16 +869,6 @@ fn write_grams(variants: &[Variant], starts: &[usize]) -> (Vec<u8>, Vec<u8>, Vec
         put_u32(&mut entries, (postings.len() as u64 - off) as u32);
     }
     (builder.into_inner().expect("in-memory fst"), entries, postings)
-}
-
-/// A variant record: where its spelling and its postings start (each ends where the
-/// next record's starts), the length of its definition list (the last part of its
-/// postings) and its occurrences.
-fn put_variant(out: &mut Vec<u8>, term_start: u32, postings_start: u64, defs_len: u32, occurrences: u32) {
-    put_u32(out, term_start);
-    out.extend_from_slice(&postings_start.to_le_bytes()[..6]);
-    put_u32(out, defs_len);
-    put_u32(out, occurrences);
 }
 
 fn align16(n: usize) -> usize {
