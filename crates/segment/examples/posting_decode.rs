@@ -19,7 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         lists.push(rest);
         lists.push(defs);
     }
-    let bytes: usize = lists.iter().map(|l| l.len()).sum();
+    let bytes: usize = lists.iter().map(|l| l.bytes().len()).sum();
     let skip = SlotSet::default();
     let median = |f: &dyn Fn() -> u64| {
         let mut runs: Vec<(f64, u64)> = (0..5)
@@ -37,16 +37,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let mut n = 0;
         for l in &lists {
             out.clear();
-            extend_into(l, &skip, &mut out).expect("well-formed");
+            extend_into(*l, &skip, &mut out).expect("well-formed");
             n += out.len() as u64;
         }
         n
     });
     println!("{} lists, {:.1} MiB, {n} postings", lists.len(), bytes as f64 / 1048576.0);
     println!("extend_into  {:.1} ms  {:.2} ns/posting", t * 1e3, t * 1e9 / n as f64);
-    let (t, n) = median(&|| lists.iter().map(|l| PostingIter::new(l).count() as u64).sum());
+    let (t, n) = median(&|| lists.iter().map(|l| PostingIter::new(*l).count() as u64).sum());
     println!("PostingIter  {:.1} ms  {:.2} ns/posting", t * 1e3, t * 1e9 / n as f64);
-    let (t, n) = median(&|| lists.iter().map(|l| PostingIter::new(l).count_left().expect("well-formed")).sum());
+    let (t, n) = median(&|| lists.iter().map(|l| PostingIter::new(*l).count_left().expect("well-formed")).sum());
     println!("count_left   {:.1} ms  {:.2} ns/posting", t * 1e3, t * 1e9 / n as f64);
     Ok(())
 }

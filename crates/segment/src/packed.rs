@@ -3,16 +3,21 @@
 //! A field that is an offset into another section (non-decreasing from record
 //! to record) is stored as its distance from an absolute base kept per block
 //! of [`BLOCK`] records, so its width is that of a block's span, not of the
-//! section. Record `i`'s field is one unaligned 8-byte read (and a base).
+//! section. A block holds its bases and then its records' bits, so a record,
+//! the next one and their bases usually lie in one checked block of the file;
+//! a field is one unaligned 8-byte read (and a base).
 //!
 //! ```text
-//! table   := fields u8, based u8, width u8 × fields, zero bytes to 8
-//!            bases: per block of BLOCK records, per based field, u64
-//!            bits: each record's fields in order, widths as the header says,
-//!                  lowest bit first; then 8 zero bytes
+//! table := fields u8, based u8, width u8 × fields, zero bytes to 8
+//!          block*: per based field, the block's first record's value u64;
+//!                  then its records' fields in order, each as wide as the
+//!                  header says, lowest bit first, zero bits to the byte
+//!          8 zero bytes
 //! ```
 
-/// Records per block of bases.
+use std::ops::Range;
+
+/// Records per block.
 pub const BLOCK: usize = 64;
 
 /// The widest field: any field is then one 8-byte read at its byte.
@@ -42,26 +47,26 @@ pub fn write<const F: usize>(records: &[[u64; F]], based: usize) -> Vec<u8> {
     let mut out = vec![F as u8, based as u8];
     out.extend(widths.iter().map(|&w| w as u8));
     out.resize(HEADER, 0);
-    for block in records.chunks(BLOCK) {
+    for (b, block) in records.chunks(BLOCK).enumerate() {
         for v in &block[0][..based] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-    }
-    let (mut acc, mut len) = (0u64, 0u32);
-    for i in 0..records.len() {
-        for (f, &w) in widths.iter().enumerate() {
-            // `len` < 8 before each field and a field is at most 56 bits.
-            acc |= stored(i, f) << len;
-            len += w;
-            while len >= 8 {
-                out.push(acc as u8);
-                acc >>= 8;
-                len -= 8;
+        let (mut acc, mut len) = (0u64, 0u32);
+        for i in b * BLOCK..b * BLOCK + block.len() {
+            for (f, &w) in widths.iter().enumerate() {
+                // `len` < 8 before each field and a field is at most 56 bits.
+                acc |= stored(i, f) << len;
+                len += w;
+                while len >= 8 {
+                    out.push(acc as u8);
+                    acc >>= 8;
+                    len -= 8;
+                }
             }
         }
-    }
-    if len > 0 {
-        out.push(acc as u8);
+        if len > 0 {
+            out.push(acc as u8);
+        }
     }
     out.extend_from_slice(&[0; 8]);
     out
@@ -75,7 +80,8 @@ pub struct Layout {
     /// Each field's bit offset within a record.
     starts: [u32; 4],
     record_bits: usize,
-    bits_at: usize,
+    /// The bytes of a whole block: its bases and its records.
+    block_bytes: usize,
 }
 
 impl Layout {
@@ -83,7 +89,7 @@ impl Layout {
     /// first `based` of them based; `None` when `section` is not one.
     pub fn parse(section: &[u8], fields: usize, based: usize, records: usize) -> Option<Layout> {
         let head = section.get(..HEADER)?;
-        if fields > 4 || head[0] as usize != fields || head[1] as usize != based {
+        if fields > 4 || based > fields || head[0] as usize != fields || head[1] as usize != based {
             return None;
         }
         let mut layout = Layout { based, ..Layout::default() };
@@ -97,30 +103,41 @@ impl Layout {
             at += w;
         }
         layout.record_bits = at as usize;
-        layout.bits_at = records.div_ceil(BLOCK).checked_mul(based * 8)?.checked_add(HEADER)?;
-        let bytes = records.checked_mul(layout.record_bits)?.div_ceil(8);
-        (section.len() >= layout.bits_at.checked_add(bytes)?.checked_add(8)?).then_some(layout)
+        layout.block_bytes = based * 8 + (BLOCK * layout.record_bits).div_ceil(8);
+        let (whole, rest) = (records / BLOCK, records % BLOCK);
+        let last = match rest {
+            0 => 0,
+            n => based * 8 + (n * layout.record_bits).div_ceil(8),
+        };
+        let len = whole.checked_mul(layout.block_bytes)?.checked_add(HEADER + last + 8)?;
+        (section.len() >= len).then_some(layout)
     }
 
-    /// The bytes reading records `first..end` touches (for the block checks).
-    pub fn span(&self, first: usize, end: usize) -> [std::ops::Range<usize>; 2] {
-        let bases =
-            HEADER + first / BLOCK * self.based * 8..HEADER + (end - 1) / BLOCK * self.based * 8 + self.based * 8;
-        let bits = self.bits_at + first * self.record_bits / 8..self.bits_at + (end * self.record_bits).div_ceil(8) + 8;
-        [bases, bits]
+    /// The bytes reading records `first..end` (`first < end`) touches, for the
+    /// block checks.
+    pub fn span(&self, first: usize, end: usize) -> Range<usize> {
+        let last = end - 1;
+        let last_bits = (last % BLOCK + 1) * self.record_bits;
+        HEADER + first / BLOCK * self.block_bytes
+            ..HEADER + last / BLOCK * self.block_bytes + self.based * 8 + last_bits.div_ceil(8) + 8
+    }
+
+    /// The byte where record `i`'s bits start (for a prefetch).
+    pub fn record_at(&self, i: usize) -> usize {
+        HEADER + i / BLOCK * self.block_bytes + self.based * 8 + i % BLOCK * self.record_bits / 8
     }
 
     /// Field `f` of record `i` (a based field with its base added); `None`
     /// past the section's end.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, section: &[u8], i: usize, f: usize) -> Option<u64> {
-        let bit = i * self.record_bits + self.starts[f] as usize;
-        let at = self.bits_at + bit / 8;
+        let block = HEADER + i / BLOCK * self.block_bytes;
+        let bit = i % BLOCK * self.record_bits + self.starts[f] as usize;
+        let at = block + self.based * 8 + bit / 8;
         let word = u64::from_le_bytes(section.get(at..at + 8)?.try_into().ok()?);
         let v = (word >> (bit % 8)) & ((1u64 << self.widths[f]) - 1);
         if f < self.based {
-            let b = HEADER + (i / BLOCK * self.based + f) * 8;
-            let base = u64::from_le_bytes(section.get(b..b + 8)?.try_into().ok()?);
+            let base = u64::from_le_bytes(section.get(block + f * 8..block + f * 8 + 8)?.try_into().ok()?);
             return base.checked_add(v);
         }
         Some(v)
@@ -152,9 +169,8 @@ mod tests {
                     prop_assert_eq!(layout.get(&bytes, i, f), Some(want));
                 }
                 // What a read touches lies inside the section.
-                for range in layout.span(i, i + 1) {
-                    prop_assert!(range.end <= bytes.len());
-                }
+                prop_assert!(layout.span(i, i + 1).end <= bytes.len());
+                prop_assert!(layout.span(i.saturating_sub(1), i + 1).end <= bytes.len());
             }
             // A shorter section, or another shape, is not this table.
             prop_assert!(Layout::parse(&bytes[..bytes.len() - 1], 4, 2, records.len()).is_none());
@@ -177,7 +193,7 @@ mod tests {
         // Offsets 0, 3, 9 (a span of 9: 4 bits) and counts up to 5 (3 bits).
         let bytes = write(&[[0, 1], [3, 5], [9, 0]], 1);
         assert_eq!(&bytes[..HEADER], [2, 1, 4, 3, 0, 0, 0, 0]);
-        // One base (0), then 3 records of 7 bits, then 8 zero bytes.
+        // One block: its base (0), then 3 records of 7 bits; then 8 zero bytes.
         assert_eq!(bytes.len(), HEADER + 8 + 3 + 8);
         // Record 0: 0000 100; record 1: 1100 101; record 2: 1001 000.
         assert_eq!(bytes[HEADER + 8..HEADER + 11], [0x90, 0x69, 0x02]);

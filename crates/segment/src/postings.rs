@@ -153,11 +153,43 @@ pub fn encode(values: &[u32], out: &mut Vec<u8>) {
     w.finish();
 }
 
+/// An encoded list: its bytes, and perhaps bytes after them that may be
+/// loaded but are not read as the list's (the rest of the postings section:
+/// a list's last bytes are then one 8-byte load, not a copy).
+#[derive(Debug, Clone, Copy)]
+pub struct List<'a> {
+    bytes: &'a [u8],
+    len: usize,
+}
+
+impl<'a> List<'a> {
+    /// The first `len` bytes of `bytes` (all of them when fewer).
+    pub fn with_slack(bytes: &'a [u8], len: usize) -> List<'a> {
+        List { bytes, len: len.min(bytes.len()) }
+    }
+
+    /// The list's own bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl<'a, T: AsRef<[u8]> + ?Sized> From<&'a T> for List<'a> {
+    fn from(bytes: &'a T) -> List<'a> {
+        let bytes = bytes.as_ref();
+        List { bytes, len: bytes.len() }
+    }
+}
+
 /// Reads bits from a byte slice, lowest first. The bits of `buf` above `avail`
-/// are the stream's next bits (or zero past its end), so loading a byte again
-/// at the same place changes nothing.
+/// are the slice's next bits (or zero past its end), so loading a byte again
+/// at the same place changes nothing; a code is taken only from the bits
+/// counted in `avail`, which end at the stream's end.
 struct BitReader<'a> {
     bytes: &'a [u8],
+    /// Where the stream ends in `bytes` (bytes past it may be loaded, never
+    /// counted in `avail`).
+    end: usize,
     /// The next byte not yet counted in `avail`.
     pos: usize,
     buf: u64,
@@ -166,25 +198,35 @@ struct BitReader<'a> {
 }
 
 impl<'a> BitReader<'a> {
-    fn new(bytes: &'a [u8], pos: usize) -> BitReader<'a> {
-        BitReader { bytes, pos, buf: 0, avail: 0 }
+    fn new(list: List<'a>, pos: usize) -> BitReader<'a> {
+        BitReader { bytes: list.bytes, end: list.len, pos, buf: 0, avail: 0 }
     }
 
     #[inline(always)]
     fn refill(&mut self) {
         let mut whole = (63 - self.avail) / 8;
+        let left = self.end - self.pos;
+        if whole as usize > left {
+            whole = left as u32;
+        }
         let word = match self.bytes.get(self.pos..self.pos + 8) {
             Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
-            // A list's last bytes: what is left, zero above.
-            None => {
-                let rest = self.bytes.get(self.pos..).unwrap_or_default();
-                whole = whole.min(rest.len() as u32);
-                rest.iter().rev().fold(0u64, |w, &b| (w << 8) | b as u64)
-            }
+            None => self.last_word(),
         };
         self.buf |= word << self.avail;
         self.pos += whole as usize;
         self.avail += whole * 8;
+    }
+
+    /// The slice's last bytes as a word, zero above: a list given without the
+    /// bytes after it (a section's postings are read with them).
+    #[cold]
+    #[inline(never)]
+    fn last_word(&self) -> u64 {
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        u64::from_le_bytes(word)
     }
 
     /// The next `k` bits (`k` ≤ 16) as a number; `None` past the end.
@@ -299,11 +341,12 @@ pub struct PostingIter<'a> {
 }
 
 impl<'a> PostingIter<'a> {
-    pub fn new(bytes: &'a [u8]) -> PostingIter<'a> {
+    pub fn new(list: impl Into<List<'a>>) -> PostingIter<'a> {
+        let list = list.into();
         let mut pos = 0;
-        let containers = get_varint(bytes, &mut pos).filter(|&n| n <= CONTAINER_MAX);
+        let containers = get_varint(list.bytes(), &mut pos).filter(|&n| n <= CONTAINER_MAX);
         let mut it = PostingIter {
-            bits: BitReader::new(bytes, pos),
+            bits: BitReader::new(list, pos),
             containers_left: containers.unwrap_or(0),
             k_key: 0,
             k_low: 0,
@@ -504,15 +547,20 @@ impl Iterator for Merged<'_> {
 /// in one tight loop (a contains query gathers the lists of thousands of
 /// terms, most of them containers of one or two values). Malformed bytes are an
 /// error where the iterator would stop with one; `out` then holds a prefix.
-pub fn extend_into(bytes: &[u8], skip: &SlotSet, out: &mut Vec<u32>) -> Result<(), Malformed> {
-    decode_with(bytes, skip, |v| out.push(v))
+pub fn extend_into<'a>(list: impl Into<List<'a>>, skip: &SlotSet, out: &mut Vec<u32>) -> Result<(), Malformed> {
+    decode_with(list.into(), skip, |v| out.push(v))
 }
 
 /// Adds the values of an encoded list to `bits`, whose slots' lines start at
 /// `starts` (see [`LineBits`]); a value past its slot's lines is malformed.
-pub fn add_to_bits(bytes: &[u8], skip: &SlotSet, starts: &[u32], bits: &mut LineBits) -> Result<(), Malformed> {
+pub fn add_to_bits<'a>(
+    list: impl Into<List<'a>>,
+    skip: &SlotSet,
+    starts: &[u32],
+    bits: &mut LineBits,
+) -> Result<(), Malformed> {
     let mut outside = false;
-    decode_with(bytes, skip, |v| {
+    decode_with(list.into(), skip, |v| {
         let slot = (v >> 16) as usize;
         match (starts.get(slot), starts.get(slot + 1)) {
             (Some(&start), Some(&end)) if start + (v & 0xFFFF) < end => bits.set((start + (v & 0xFFFF)) as usize),
@@ -529,13 +577,13 @@ pub fn add_to_bits(bytes: &[u8], skip: &SlotSet, starts: &[u32], bits: &mut Line
 /// loop over local state (a contains query or a sentence's evidence decodes
 /// thousands of lists, most of them a container or two).
 #[inline]
-fn decode_with(bytes: &[u8], skip: &SlotSet, mut emit: impl FnMut(u32)) -> Result<(), Malformed> {
+fn decode_with(list: List<'_>, skip: &SlotSet, mut emit: impl FnMut(u32)) -> Result<(), Malformed> {
     let mut pos = 0;
-    let containers = get_varint(bytes, &mut pos).filter(|&n| n <= CONTAINER_MAX).ok_or(Malformed)?;
+    let containers = get_varint(list.bytes(), &mut pos).filter(|&n| n <= CONTAINER_MAX).ok_or(Malformed)?;
     if containers == 0 {
         return Ok(());
     }
-    let mut bits = BitReader::new(bytes, pos);
+    let mut bits = BitReader::new(list, pos);
     let (k_key, k_low) = bits.bits(4).zip(bits.bits(4)).ok_or(Malformed)?;
     let (k_key, k_low) = (k_key as u32, k_low as u32);
     let mut key = 0u64;
@@ -664,8 +712,8 @@ impl LineBits {
 }
 
 /// Decodes a whole list into a bitmap.
-pub fn decode(bytes: &[u8]) -> Result<RoaringBitmap, Malformed> {
-    let mut iter = PostingIter::new(bytes);
+pub fn decode<'a>(list: impl Into<List<'a>>) -> Result<RoaringBitmap, Malformed> {
+    let mut iter = PostingIter::new(list);
     let bitmap = RoaringBitmap::from_sorted_iter(&mut iter).map_err(|_| Malformed)?;
     match iter.error {
         Some(e) => Err(e),
@@ -695,7 +743,20 @@ mod tests {
             encode(&bitmap.iter().collect::<Vec<_>>(), &mut bytes);
             prop_assert_eq!(decode(&bytes).unwrap(), bitmap.clone());
             let streamed: Vec<u32> = PostingIter::new(&bytes).collect();
-            prop_assert_eq!(streamed, bitmap.iter().collect::<Vec<_>>());
+            prop_assert_eq!(&streamed, &bitmap.iter().collect::<Vec<_>>());
+            // Bytes after the list (the next lists of a section) may be loaded,
+            // never read as the list's, and a list cut short is malformed.
+            let len = bytes.len();
+            bytes.extend_from_slice(&[0xFF, 0, 0x55, 0xAA, 1, 2, 3, 4, 5]);
+            let slack = List::with_slack(&bytes, len);
+            prop_assert_eq!(PostingIter::new(slack).collect::<Vec<_>>(), streamed.clone());
+            let mut out = Vec::new();
+            prop_assert_eq!(extend_into(slack, &SlotSet::default(), &mut out), Ok(()));
+            prop_assert_eq!(out, streamed);
+            if len > 1 {
+                let cut = List::with_slack(&bytes, len - 1);
+                prop_assert_eq!(extend_into(cut, &SlotSet::default(), &mut Vec::new()), Err(Malformed));
+            }
         }
 
         #[test]

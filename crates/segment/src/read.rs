@@ -66,10 +66,10 @@ pub struct Segment {
     /// slot in one probe instead of a binary search comparing ~17 paths (a
     /// question's import resolution looks up dozens of candidate paths).
     path_slots: OnceLock<Result<rustc_hash::FxHashMap<u64, u32>, String>>,
-    /// Where the fields of the folds' and the variants' records lie (read
-    /// from their tables' headers on open).
-    fold_layout: packed::Layout,
-    variant_layout: packed::Layout,
+    /// Where the fields of the folds' and the variants' records lie, read
+    /// from their tables' headers on first use (`None`: not such a table).
+    fold_layout: OnceLock<Option<packed::Layout>>,
+    variant_layout: OnceLock<Option<packed::Layout>>,
 }
 
 /// `(slot, part)` of each slot that is not its file's first, in slot order.
@@ -206,7 +206,7 @@ impl Segment {
         let (slot_count, fold_count, variant_count, file_count) = (header(16), header(20), header(24), header(28));
         let (line_count, occurrence_count) = (u64_at(b, 32).unwrap_or(0), u64_at(b, 40).unwrap_or(0));
         let definitions_total = u64_at(b, 56).unwrap_or(0);
-        let mut segment = Segment {
+        let segment = Segment {
             slot_count,
             fold_count,
             variant_count,
@@ -232,8 +232,8 @@ impl Segment {
             line_bits: Mutex::new(Vec::new()),
             later_parts: OnceLock::new(),
             path_slots: OnceLock::new(),
-            fold_layout: packed::Layout::default(),
-            variant_layout: packed::Layout::default(),
+            fold_layout: OnceLock::new(),
+            variant_layout: OnceLock::new(),
             bytes,
         };
         // The header and section table (the first block) are checked now: the
@@ -243,17 +243,6 @@ impl Segment {
         let fits = |s: Section, n: u32, width: usize| segment.section(s).len() >= n as usize * width;
         if !fits(Section::Slots, segment.slot_count, SLOT_LEN) || segment.slot_count > MAX_SLOTS_PER_SEGMENT {
             return Err(segment.corrupt("record counts exceed their sections"));
-        }
-        // The packed tables' headers (a block each, checked now).
-        segment.check_in(Section::Folds, 0..8)?;
-        segment.check_in(Section::Variants, 0..8)?;
-        let layout = |s: Section, fields: usize, based: usize, records: u32| {
-            packed::Layout::parse(segment.section(s), fields, based, records as usize + 1)
-        };
-        match (layout(Section::Folds, 2, 1, segment.fold_count), layout(Section::Variants, 4, 2, segment.variant_count))
-        {
-            (Some(folds), Some(variants)) => (segment.fold_layout, segment.variant_layout) = (folds, variants),
-            _ => return Err(segment.corrupt("record counts exceed their sections")),
         }
         Ok(segment)
     }
@@ -580,14 +569,54 @@ impl Segment {
         }
     }
 
+    /// The layout of a packed table (its header's block checked first).
+    #[inline(always)]
+    fn layout<'a>(
+        &'a self,
+        cell: &'a OnceLock<Option<packed::Layout>>,
+        s: Section,
+        fields: usize,
+        based: usize,
+        records: u32,
+    ) -> Result<&'a packed::Layout, SnapshotError> {
+        match cell.get() {
+            Some(Some(layout)) => Ok(layout),
+            _ => self.layout_first(cell, s, fields, based, records),
+        }
+    }
+
+    #[cold]
+    fn layout_first<'a>(
+        &'a self,
+        cell: &'a OnceLock<Option<packed::Layout>>,
+        s: Section,
+        fields: usize,
+        based: usize,
+        records: u32,
+    ) -> Result<&'a packed::Layout, SnapshotError> {
+        let layout = cell.get_or_init(|| {
+            self.check_in(s, 0..8).ok()?;
+            packed::Layout::parse(self.section(s), fields, based, records as usize + 1)
+        });
+        layout.as_ref().ok_or_else(|| self.corrupt(&format!("{} table does not hold its records", s.name())))
+    }
+
+    #[inline]
+    fn fold_layout(&self) -> Result<&packed::Layout, SnapshotError> {
+        self.layout(&self.fold_layout, Section::Folds, 2, 1, self.fold_count)
+    }
+
+    #[inline]
+    fn variant_layout(&self) -> Result<&packed::Layout, SnapshotError> {
+        self.layout(&self.variant_layout, Section::Variants, 4, 2, self.variant_count)
+    }
+
     pub fn fold(&self, id: u32) -> Result<FoldRec, SnapshotError> {
         if id >= self.fold_count {
             return Err(self.corrupt("fold id out of range"));
         }
-        let (b, layout, i) = (self.section(Section::Folds), &self.fold_layout, id as usize);
-        for range in layout.span(i, i + 2) {
-            self.check_in(Section::Folds, range)?;
-        }
+        let (b, layout, i) = (self.section(Section::Folds), self.fold_layout()?, id as usize);
+        self.check_in(Section::Folds, layout.span(i, i + 2))?;
         // A fold's variants end where the next record's (or the end record's) begin.
         let rec = (|| {
             let first_variant = u32::try_from(layout.get(b, i, 0)?).ok()?;
@@ -606,14 +635,16 @@ impl Segment {
     /// than once per record (a substring's candidate keys: fold, then first
     /// variant, then its spelling, each a cache miss that depends on the last).
     pub fn touch_fold(&self, id: u32) {
-        let [_, bits] = self.fold_layout.span(id as usize, id as usize + 1);
-        touch(self.section(Section::Folds), bits.start);
+        if let Ok(layout) = self.fold_layout() {
+            touch(self.section(Section::Folds), layout.record_at(id as usize));
+        }
     }
 
     /// As [`Segment::touch_fold`], variant `i`'s record.
     pub fn touch_variant(&self, i: u32) {
-        let [_, bits] = self.variant_layout.span(i as usize, i as usize + 1);
-        touch(self.section(Section::Variants), bits.start);
+        if let Ok(layout) = self.variant_layout() {
+            touch(self.section(Section::Variants), layout.record_at(i as usize));
+        }
     }
 
     /// As [`Segment::touch_fold`], the start of the string at `(offset, length)`.
@@ -630,10 +661,8 @@ impl Segment {
         if i >= self.variant_count {
             return Err(self.corrupt("variant out of range"));
         }
-        let (b, layout, n) = (self.section(Section::Variants), &self.variant_layout, i as usize);
-        for range in layout.span(n, n + 2) {
-            self.check_in(Section::Variants, range)?;
-        }
+        let (b, layout, n) = (self.section(Section::Variants), self.variant_layout()?, i as usize);
+        self.check_in(Section::Variants, layout.span(n, n + 2))?;
         // A variant's spelling and postings end where the next record's (or the
         // end record's) begin.
         let rec = (|| {
@@ -705,11 +734,11 @@ impl Segment {
 
     /// The encoded lists of a variant (on other lines, on definition lines), for
     /// [`postings::extend_into`]; a stored length of 0 is an empty list.
-    pub fn posting_lists(&self, v: &VariantRec) -> Result<(&[u8], &[u8]), SnapshotError> {
+    pub fn posting_lists(&self, v: &VariantRec) -> Result<(postings::List<'_>, postings::List<'_>), SnapshotError> {
         let (off, len) = self.def_list(v)?;
         let list = |off: usize, len: usize| match len {
-            0 => Ok(&[0u8][..]),
-            _ => self.posting_bytes(off, len),
+            0 => Ok(postings::List::from(&[0u8])),
+            _ => self.posting_list(off, len),
         };
         Ok((list(v.postings.0 as usize, v.postings.1 as usize)?, list(off, len)?))
     }
@@ -836,22 +865,25 @@ impl Segment {
     fn list_iter(&self, off: usize, len: usize) -> Result<PostingIter<'_>, SnapshotError> {
         match len {
             0 => Ok(PostingIter::new(&[0])),
-            _ => Ok(PostingIter::new(self.posting_bytes(off, len)?)),
+            _ => Ok(PostingIter::new(self.posting_list(off, len)?)),
         }
     }
 
-    fn posting_bytes(&self, off: usize, len: usize) -> Result<&[u8], SnapshotError> {
+    /// A list's checked bytes, with up to 8 bytes of the section after them
+    /// that a decoder may load but does not read as the list's.
+    fn posting_list(&self, off: usize, len: usize) -> Result<postings::List<'_>, SnapshotError> {
         let b = self.section(Section::Postings);
-        let end = off.checked_add(len).ok_or_else(|| self.corrupt("postings out of bounds"))?;
+        let end =
+            off.checked_add(len).filter(|&end| end <= b.len()).ok_or_else(|| self.corrupt("postings out of bounds"))?;
         self.check_in(Section::Postings, off..end)?;
-        b.get(off..end).ok_or_else(|| self.corrupt("postings out of bounds"))
+        Ok(postings::List::with_slack(&b[off..(end + 8).min(b.len())], len))
     }
 
     fn bitmap(&self, off: usize, len: usize) -> Result<RoaringBitmap, SnapshotError> {
         if len == 0 {
             return Ok(RoaringBitmap::new());
         }
-        postings::decode(self.posting_bytes(off, len)?).map_err(|_| self.corrupt("postings malformed"))
+        postings::decode(self.posting_list(off, len)?).map_err(|_| self.corrupt("postings malformed"))
     }
 
     pub fn slot(&self, i: u32) -> Result<SlotRec, SnapshotError> {
