@@ -21,6 +21,14 @@ STOP = set("the a an and or of to in for on with is are be by this that it as at
            "use used using can should would into fix fixed fixes add added make made allow".split())
 
 
+
+def fail_on_error(p, tree):
+    """Stops the run when cg failed (exit 2: an index of another format, a
+    corrupt one): a task scored on an empty answer would read as a miss. Exit 1
+    is `cg search` finding nothing."""
+    if p.returncode not in (0, 1):
+        sys.exit(f"localize: {' '.join(map(str, p.args[:2]))} in {tree} failed ({p.returncode}): {p.stderr.strip()}")
+
 def words(text):
     out = []
     for tok in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text):
@@ -111,7 +119,8 @@ def main():
             subprocess.run(["cp", "-al", os.path.join(a.corpus, name), tree], check=True)
         t0 = time.time()
         if not (a.keep_index and os.path.isdir(os.path.join(tree, ".codegraph"))):
-            subprocess.run([a.cg, "init", tree], cwd=tree, capture_output=True)
+            p = subprocess.run([a.cg, "init", tree], cwd=tree, capture_output=True, text=True)
+            fail_on_error(p, tree)
         init_s = time.time() - t0
         bm = BM25(tree)
         c = collections.Counter()
@@ -119,6 +128,7 @@ def main():
             gold = set(t["files"])
             p = subprocess.run([a.cg, "context", t["task"], "--budget", str(a.budget), "--json"], cwd=tree,
                                capture_output=True, text=True, timeout=300)
+            fail_on_error(p, tree)
             try:
                 ctx = files_of(json.loads(p.stdout))
             except json.JSONDecodeError:
@@ -126,6 +136,7 @@ def main():
             p = subprocess.run([a.cg, "search", t["task"], "--limit", "10", "--json"]
                                + (["--files"] if a.search_files else []), cwd=tree,
                                capture_output=True, text=True, timeout=300)
+            fail_on_error(p, tree)
             try:
                 srch = files_of(json.loads(p.stdout))
             except json.JSONDecodeError:
