@@ -68,9 +68,16 @@ pub struct Segment {
     path_slots: OnceLock<Result<rustc_hash::FxHashMap<u64, u32>, String>>,
     /// Where the fields of the folds' and the variants' records lie, read
     /// from their tables' headers on first use (`None`: not such a table).
-    fold_layout: OnceLock<Option<packed::Layout>>,
-    variant_layout: OnceLock<Option<packed::Layout>>,
+    fold_layout: LayoutCell,
+    variant_layout: LayoutCell,
 }
+
+/// A packed table's layout once read (`None`: the section is not the table).
+type LayoutCell = OnceLock<Option<packed::Layout>>;
+
+/// A packed table: its section, fields and based fields (the end record
+/// counted, its records are the header's count plus one).
+type Table = (Section, usize, usize);
 
 /// `(slot, part)` of each slot that is not its file's first, in slot order.
 type LaterParts = Box<[(u32, u16)]>;
@@ -571,29 +578,23 @@ impl Segment {
 
     /// The layout of a packed table (its header's block checked first).
     #[inline(always)]
-    fn layout<'a>(
-        &'a self,
-        cell: &'a OnceLock<Option<packed::Layout>>,
-        s: Section,
-        fields: usize,
-        based: usize,
-        records: u32,
-    ) -> Result<&'a packed::Layout, SnapshotError> {
+    fn layout<'a>(&'a self, cell: &'a LayoutCell, table: Table) -> Result<&'a packed::Layout, SnapshotError> {
         match cell.get() {
             Some(Some(layout)) => Ok(layout),
-            _ => self.layout_first(cell, s, fields, based, records),
+            _ => self.layout_first(cell, table),
         }
     }
 
     #[cold]
     fn layout_first<'a>(
         &'a self,
-        cell: &'a OnceLock<Option<packed::Layout>>,
-        s: Section,
-        fields: usize,
-        based: usize,
-        records: u32,
+        cell: &'a LayoutCell,
+        (s, fields, based): Table,
     ) -> Result<&'a packed::Layout, SnapshotError> {
+        let records = match s {
+            Section::Folds => self.fold_count,
+            _ => self.variant_count,
+        };
         let layout = cell.get_or_init(|| {
             self.check_in(s, 0..8).ok()?;
             packed::Layout::parse(self.section(s), fields, based, records as usize + 1)
@@ -603,12 +604,12 @@ impl Segment {
 
     #[inline]
     fn fold_layout(&self) -> Result<&packed::Layout, SnapshotError> {
-        self.layout(&self.fold_layout, Section::Folds, 2, 1, self.fold_count)
+        self.layout(&self.fold_layout, (Section::Folds, 2, 1))
     }
 
     #[inline]
     fn variant_layout(&self) -> Result<&packed::Layout, SnapshotError> {
-        self.layout(&self.variant_layout, Section::Variants, 4, 2, self.variant_count)
+        self.layout(&self.variant_layout, (Section::Variants, 4, 2))
     }
 
     pub fn fold(&self, id: u32) -> Result<FoldRec, SnapshotError> {
