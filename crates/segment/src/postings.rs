@@ -1,8 +1,9 @@
 //! Posting lists on disk: roaring's two-level layout (containers keyed by the high
 //! 16 bits of each value — the slot — holding the low 16 bits — the line id),
 //! Rice-coded in a bit stream: container keys and line ids as gaps, each group of
-//! numbers with the Rice parameter that codes it shortest (kubernetes: 14.6 MB
-//! against 19.1 for the same lists as byte varints).
+//! numbers with the Rice parameter, of the three around log2 of their mean, that
+//! codes it shortest (kubernetes: 14.6 MB against 19.1 for the same lists as byte
+//! varints).
 //!
 //! Reading streams values in order without building a bitmap, so "the first 50
 //! hits" costs 50 steps whatever the list's length; [`decode`] builds a

@@ -75,9 +75,9 @@ pub struct Segment {
 /// A packed table's layout once read (`None`: the section is not the table).
 type LayoutCell = OnceLock<Option<packed::Layout>>;
 
-/// A packed table: its section, fields and based fields (the end record
-/// counted, its records are the header's count plus one).
-type Table = (Section, usize, usize);
+/// A packed table: its section, fields, based fields and records (the
+/// header's count plus the end record).
+type Table = (Section, usize, usize, u32);
 
 /// `(slot, part)` of each slot that is not its file's first, in slot order.
 type LaterParts = Box<[(u32, u16)]>;
@@ -589,27 +589,23 @@ impl Segment {
     fn layout_first<'a>(
         &'a self,
         cell: &'a LayoutCell,
-        (s, fields, based): Table,
+        (s, fields, based, records): Table,
     ) -> Result<&'a packed::Layout, SnapshotError> {
-        let records = match s {
-            Section::Folds => self.fold_count,
-            _ => self.variant_count,
-        };
         let layout = cell.get_or_init(|| {
             self.check_in(s, 0..8).ok()?;
-            packed::Layout::parse(self.section(s), fields, based, records as usize + 1)
+            packed::Layout::parse(self.section(s), fields, based, records as usize)
         });
         layout.as_ref().ok_or_else(|| self.corrupt(&format!("{} table does not hold its records", s.name())))
     }
 
     #[inline]
     fn fold_layout(&self) -> Result<&packed::Layout, SnapshotError> {
-        self.layout(&self.fold_layout, (Section::Folds, 2, 1))
+        self.layout(&self.fold_layout, (Section::Folds, 2, 1, self.fold_count.saturating_add(1)))
     }
 
     #[inline]
     fn variant_layout(&self) -> Result<&packed::Layout, SnapshotError> {
-        self.layout(&self.variant_layout, (Section::Variants, 4, 2))
+        self.layout(&self.variant_layout, (Section::Variants, 4, 2, self.variant_count.saturating_add(1)))
     }
 
     pub fn fold(&self, id: u32) -> Result<FoldRec, SnapshotError> {
