@@ -294,3 +294,57 @@ proptest! {
         }
     }
 }
+
+/// The number of blocks of blocked section `kind` (format/README.md, Blocked
+/// sections) in a segment file's bytes.
+fn block_count(seg: &[u8], kind: usize) -> u32 {
+    let entry = 64 + 32 * (kind - 1);
+    let offset = u64::from_le_bytes(seg[entry + 8..entry + 16].try_into().unwrap()) as usize;
+    u32::from_le_bytes(seg[offset..offset + 4].try_into().unwrap())
+}
+
+/// A tree whose strings, line types and definition records each take several
+/// zstd blocks: every query of the spread, and definitions named in the first
+/// and in the last files, read items from every block like a brute-force scan
+/// of the facts.
+#[test]
+fn sections_of_many_blocks_answer_like_a_brute_force_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("a/folder/with/a/rather/long/name");
+    fs::create_dir_all(&folder).unwrap();
+    for f in 0..24 {
+        let text: String = (0..1500)
+            .map(|i| match i % 3 {
+                0 => format!("pub fn blocked_{f}_{i}_name(value_{i}: u32) -> u32 {{ value_{i} }}\n"),
+                1 => format!("// a comment on word_{f}_{i}\n"),
+                _ => format!("struct Kind{f}x{i} {{ field_{i}: u8 }}\n"),
+            })
+            .collect();
+        fs::write(folder.join(format!("file_{f}.rs")), text).unwrap();
+    }
+    let facts = facts_of(dir.path());
+    let index = build(dir.path(), 65_536);
+    let seg_path = fs::read_dir(dir.path().join(".codegraph"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "cgs"))
+        .unwrap();
+    let seg = fs::read(seg_path).unwrap();
+    // Strings (4), line types (7), definition records (13).
+    for kind in [4, 7, 13] {
+        assert!(block_count(&seg, kind) > 1, "section {kind}: {} block(s)", block_count(&seg, kind));
+    }
+    for q in queries_for(&facts) {
+        check(&index, &facts, &q);
+    }
+    let segment = &index.segments[0];
+    for (f, i) in [(0, 0), (0, 1497), (11, 750), (23, 0), (23, 1497)] {
+        let name = format!("blocked_{f}_{i}_name");
+        let defs = segment.definitions(&name).unwrap();
+        assert_eq!(defs.len(), 1, "{name}");
+        let slot = segment.slot(defs[0].slot).unwrap();
+        assert_eq!(segment.slot_path(&slot).unwrap(), format!("a/folder/with/a/rather/long/name/file_{f}.rs"));
+        assert_eq!(defs[0].line, i + 1, "{name}");
+        check(&index, &facts, &Query::new(&name, Mode::Exact));
+    }
+}

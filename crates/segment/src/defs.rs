@@ -104,7 +104,10 @@ pub fn relation_key(name: &str, relation: Relation) -> Vec<u8> {
 /// The bytes of the five sections a [`DefTableWriter`] makes.
 pub struct DefSections {
     pub fst: Vec<u8>,
+    /// The records, uncompressed (the writer blocks them, see [`crate::blocks`]).
     pub records: Vec<u8>,
+    /// Where each group of records starts.
+    pub group_starts: Vec<usize>,
     pub strings: Vec<u8>,
     pub relation_fst: Vec<u8>,
     pub relations: Vec<u8>,
@@ -305,7 +308,7 @@ impl DefTableWriter {
         // Files arrive in slot order and their definitions in index order: a
         // stable sort by name keeps both within a name.
         self.rows.sort_by(|a, b| a.0.cmp(&b.0));
-        let (fst, records) = write_groups(
+        let (fst, records, group_starts) = write_groups(
             &self.rows,
             |(name, _)| name.as_bytes(),
             |(_, r)| r.slot,
@@ -327,7 +330,7 @@ impl DefTableWriter {
         );
         // Edges arrive in slot and line order: a stable sort by key keeps it.
         self.edges.sort_by(|a, b| a.0.cmp(&b.0));
-        let (edge_fst, edge_records) = write_groups(
+        let (edge_fst, edge_records, _) = write_groups(
             &self.edges,
             |e| &e.0,
             |e| e.1,
@@ -347,7 +350,7 @@ impl DefTableWriter {
         for s in &self.strings {
             strings.extend_from_slice(s.as_bytes());
         }
-        DefSections { fst, records, strings, relation_fst: edge_fst, relations: edge_records }
+        DefSections { fst, records, group_starts, strings, relation_fst: edge_fst, relations: edge_records }
     }
 }
 
@@ -360,15 +363,17 @@ fn write_groups<T>(
     key: impl Fn(&T) -> &[u8],
     slot: impl Fn(&T) -> u32,
     mut rest: impl FnMut(&mut Vec<u8>, &T),
-) -> (Vec<u8>, Vec<u8>) {
+) -> (Vec<u8>, Vec<u8>, Vec<usize>) {
     let mut builder = fst::MapBuilder::memory();
     let mut records = Vec::new();
+    let mut starts = Vec::new();
     let mut i = 0;
     while i < rows.len() {
         let k = key(&rows[i]);
         let end = rows[i..].iter().position(|r| key(r) != k).map_or(rows.len(), |n| i + n);
         let group = &rows[i..end.min(i + MAX_GROUP)];
         let offset = records.len() as u64;
+        starts.push(records.len());
         let mut prev_slot = 0;
         for r in group {
             put_varint(&mut records, (slot(r) - prev_slot) as u64);
@@ -378,7 +383,7 @@ fn write_groups<T>(
         builder.insert(k, offset << 24 | group.len() as u64).expect("keys come sorted");
         i = end;
     }
-    (builder.into_inner().expect("in-memory fst"), records)
+    (builder.into_inner().expect("in-memory fst"), records, starts)
 }
 
 /// One record as stored: its slot (the delta added), its strings as ids.

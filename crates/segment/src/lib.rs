@@ -11,6 +11,7 @@
 
 #![deny(unsafe_code)]
 
+pub mod blocks;
 pub mod chunk;
 mod copy;
 pub mod defs;
@@ -42,7 +43,7 @@ pub const FOOTER_MAGIC: &[u8; 8] = b"CGSEGEND";
 /// `format/README.md`'s changelog, with any change to the layout or to what
 /// extraction records (an index of older facts would otherwise mix them with
 /// newer ones as files are updated).
-pub const FORMAT_VERSION: u32 = 28;
+pub const FORMAT_VERSION: u32 = 29;
 
 pub const HEADER_LEN: usize = 64;
 pub const SECTION_ENTRY_LEN: usize = 32;

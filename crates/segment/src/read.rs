@@ -70,7 +70,15 @@ pub struct Segment {
     /// from their tables' headers on first use (`None`: not such a table).
     fold_layout: LayoutCell,
     variant_layout: LayoutCell,
+    /// The blocked sections' indexes, read on first use, with the blocks
+    /// decompressed so far (`None`: not a blocked section).
+    string_blocks: BlocksCell,
+    line_type_blocks: BlocksCell,
+    def_blocks: BlocksCell,
 }
+
+/// A blocked section's index once read (see [`super::blocks`]).
+type BlocksCell = OnceLock<Option<super::blocks::Index>>;
 
 /// A packed table's layout once read (`None`: the section is not the table).
 type LayoutCell = OnceLock<Option<packed::Layout>>;
@@ -238,6 +246,9 @@ impl Segment {
             line_starts: OnceLock::new(),
             line_bits: Mutex::new(Vec::new()),
             later_parts: OnceLock::new(),
+            string_blocks: OnceLock::new(),
+            line_type_blocks: OnceLock::new(),
+            def_blocks: OnceLock::new(),
             path_slots: OnceLock::new(),
             fold_layout: OnceLock::new(),
             variant_layout: OnceLock::new(),
@@ -337,6 +348,60 @@ impl Segment {
         self.check(start..end)
     }
 
+    /// A blocked section's index (see [`super::blocks`]), read on first use.
+    fn block_index<'a>(&'a self, cell: &'a BlocksCell, s: Section) -> Result<&'a super::blocks::Index, SnapshotError> {
+        cell.get_or_init(|| {
+            let b = self.section(s);
+            let count = u32::from_le_bytes(b.get(..4)?.try_into().ok()?) as usize;
+            self.check_in(s, 0..count.checked_add(1)?.checked_mul(16)?.checked_add(8)?).ok()?;
+            super::blocks::Index::parse(b)
+        })
+        .as_ref()
+        .ok_or_else(|| self.corrupt(&format!("{} block index", s.name())))
+    }
+
+    /// The bytes of a blocked section from uncompressed offset `at` to the end
+    /// of its block (an item never crosses a block), decompressing the block on
+    /// its first read.
+    fn blocked_from<'a>(&'a self, cell: &'a BlocksCell, s: Section, at: u64) -> Result<&'a [u8], SnapshotError> {
+        let index = self.block_index(cell, s)?;
+        let (i, range) =
+            index.block_of(at).ok_or_else(|| self.corrupt(&format!("{} offset out of bounds", s.name())))?;
+        let block = match index.cached(i) {
+            Some(b) => b,
+            None => {
+                self.check_in(s, index.frame(i))?;
+                index.block(self.section(s), i).ok_or_else(|| self.corrupt(&format!("{} block malformed", s.name())))?
+            }
+        };
+        Ok(&block[(at - range.start) as usize..])
+    }
+
+    /// Bytes `at..at + len` of a blocked section (within one item).
+    fn blocked<'a>(&'a self, cell: &'a BlocksCell, s: Section, at: u64, len: usize) -> Result<&'a [u8], SnapshotError> {
+        if len == 0 {
+            return Ok(&[]);
+        }
+        let rest = self.blocked_from(cell, s, at)?;
+        rest.get(..len).ok_or_else(|| self.corrupt(&format!("{} read crosses a block", s.name())))
+    }
+
+    /// Decompresses every block of the blocked sections (for `cg verify`):
+    /// each frame holds its block.
+    pub fn verify_blocks(&self) -> Result<(), SnapshotError> {
+        for (cell, s) in [
+            (&self.string_blocks, Section::Strings),
+            (&self.line_type_blocks, Section::LineTypes),
+            (&self.def_blocks, Section::Defs),
+        ] {
+            let index = self.block_index(cell, s)?;
+            for i in 0..index.block_count() {
+                self.blocked_from(cell, s, index.range(i).start)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The term dictionary. The fst crate may panic on corrupted bytes, so the
     /// first use checks the section's checksum (once per opened segment: a few
     /// hundred microseconds for a large segment, never on open).
@@ -400,6 +465,14 @@ impl Segment {
         Ok(map.get(name).map_or((0, 0), |v| ((v >> 24) as usize, (v & 0xff_ffff) as usize)))
     }
 
+    /// The records of a group from its first (to the end of its block).
+    fn def_records(&self, offset: usize, count: usize) -> Result<&[u8], SnapshotError> {
+        match count {
+            0 => Ok(&[]),
+            _ => self.blocked_from(&self.def_blocks, Section::Defs, offset as u64),
+        }
+    }
+
     /// How many definitions of this segment are named `name` (exactly).
     pub fn definition_count(&self, name: &str) -> Result<usize, SnapshotError> {
         Ok(self.def_group(name)?.1)
@@ -415,7 +488,7 @@ impl Segment {
     pub fn definitions(&self, name: &str) -> Result<Vec<super::defs::DefEntry>, SnapshotError> {
         let (offset, count) = self.def_group(name)?;
         let defs =
-            super::defs::read_group(self.section(Section::Defs), self.section(Section::DefStrings), offset, count)
+            super::defs::read_group(self.def_records(offset, count)?, self.section(Section::DefStrings), 0, count)
                 .ok_or_else(|| self.corrupt("definition records malformed"))?;
         if defs.iter().any(|d| d.slot >= self.slot_count) {
             return Err(self.corrupt("definition of a slot out of range"));
@@ -431,7 +504,7 @@ impl Segment {
         name: &str,
     ) -> Result<Vec<(super::defs::DefEntry, super::defs::StringIds)>, SnapshotError> {
         let (offset, count) = self.def_group(name)?;
-        let defs = super::defs::read_heads(self.section(Section::Defs), offset, count)
+        let defs = super::defs::read_heads(self.def_records(offset, count)?, 0, count)
             .ok_or_else(|| self.corrupt("definition records malformed"))?;
         if defs.iter().any(|(d, _)| d.slot >= self.slot_count) {
             return Err(self.corrupt("definition of a slot out of range"));
@@ -563,7 +636,7 @@ impl Segment {
     /// checks `failed` after, and slots against [`Segment::slot_count`]).
     pub fn definition_lines(&self, name: &str) -> Result<super::defs::DefLines<'_>, SnapshotError> {
         let (offset, count) = self.def_group(name)?;
-        Ok(super::defs::DefLines::new(self.section(Section::Defs), offset, count))
+        Ok(super::defs::DefLines::new(self.def_records(offset, count)?, 0, count))
     }
 
     fn checked(&self, cell: &OnceLock<Option<&'static str>>, sections: &[Section]) -> Result<(), SnapshotError> {
@@ -645,8 +718,15 @@ impl Segment {
     }
 
     /// As [`Segment::touch_fold`], the start of the string at `(offset, length)`.
+    /// A string whose block was not read yet is left alone (reading it would
+    /// decompress the block).
     pub fn touch_bytes(&self, (off, _): (u32, u32)) {
-        touch(self.section(Section::Strings), off as usize);
+        let Some(Some(index)) = self.string_blocks.get() else { return };
+        if let Some((i, range)) = index.block_of(off as u64) {
+            if let Some(block) = index.cached(i) {
+                touch(block, (off as u64 - range.start) as usize);
+            }
+        }
     }
 
     /// As [`Segment::touch_fold`], the start of a variant's postings.
@@ -685,10 +765,7 @@ impl Segment {
 
     /// A string's bytes, not checked to be UTF-8 (matching compares bytes).
     pub fn bytes_at(&self, (off, len): (u32, u32)) -> Result<&[u8], SnapshotError> {
-        let b = self.section(Section::Strings);
-        let range = off as usize..off as usize + len as usize;
-        self.check_in(Section::Strings, range.clone())?;
-        b.get(range).ok_or_else(|| self.corrupt("string out of bounds"))
+        self.blocked(&self.string_blocks, Section::Strings, off as u64, len as usize)
     }
 
     /// All postings of a variant.
@@ -935,33 +1012,23 @@ impl Segment {
         if line == 0 || line > slot.line_count {
             return Err(self.corrupt("line out of range"));
         }
-        let b = self.section(Section::LineTypes);
-        let at = (slot.line_types_off as usize).saturating_add((line as usize - 1) / 2);
-        self.check_in(Section::LineTypes, at..at.saturating_add(1))?;
-        (slot.line_types_off as usize)
-            .checked_add((line as usize - 1) / 2)
-            .and_then(|at| line_type_code(b.get(at..)?, (line as usize - 1) % 2))
-            .and_then(LineType::from_u8)
-            .ok_or_else(|| self.corrupt("line type"))
+        let at = slot.line_types_off.saturating_add((line as u64 - 1) / 2);
+        let b = self.blocked(&self.line_type_blocks, Section::LineTypes, at, 1)?;
+        line_type_code(b, (line as usize - 1) % 2).and_then(LineType::from_u8).ok_or_else(|| self.corrupt("line type"))
     }
 
     /// The packed line types of a slot's whole file (two to a byte).
     pub fn line_type_bytes(&self, slot: &SlotRec) -> Result<&[u8], SnapshotError> {
-        let start = slot.line_types_off as usize;
-        self.check_in(Section::LineTypes, start..start.saturating_add((slot.line_count as usize).div_ceil(2)))?;
-        start
-            .checked_add((slot.line_count as usize).div_ceil(2))
-            .and_then(|end| self.section(Section::LineTypes).get(start..end))
-            .ok_or_else(|| self.corrupt("line types out of bounds"))
+        let len = (slot.line_count as usize).div_ceil(2);
+        self.blocked(&self.line_type_blocks, Section::LineTypes, slot.line_types_off, len)
     }
 
     /// The line marks of a slot's whole file as stored (after its line types,
     /// [`super::line_mark_count`] little-endian u32s).
     pub fn line_mark_bytes(&self, slot: &SlotRec) -> Result<&[u8], SnapshotError> {
-        let start = (slot.line_types_off as usize).saturating_add((slot.line_count as usize).div_ceil(2));
-        let end = start.saturating_add(4 * super::line_mark_count(slot.line_count));
-        self.check_in(Section::LineTypes, start..end)?;
-        self.section(Section::LineTypes).get(start..end).ok_or_else(|| self.corrupt("line marks out of bounds"))
+        let types = (slot.line_count as usize).div_ceil(2);
+        let len = types + 4 * super::line_mark_count(slot.line_count);
+        Ok(&self.blocked(&self.line_type_blocks, Section::LineTypes, slot.line_types_off, len)?[types..])
     }
 
     /// Where every [`super::LINES_PER_MARK`]th line of a slot's file starts
@@ -1066,6 +1133,7 @@ impl Segment {
                 return Err(self.corrupt(&format!("{} checksum mismatch", s.name())));
             }
         }
+        self.verify_blocks()?;
         self.term_fst()?.as_fst().verify().map_err(|e| self.corrupt(&format!("term fst: {e}")))?;
         self.gram_fst()?.as_fst().verify().map_err(|e| self.corrupt(&format!("gram fst: {e}")))?;
         for v in 0..self.variant_count {

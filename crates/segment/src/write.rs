@@ -53,6 +53,8 @@ pub struct SegmentWriter {
     line_types: Vec<u8>,
     /// The structure archives, compressed.
     structure: FrameWriter,
+    /// The zstd level of the blocked sections ([`super::blocks`]).
+    block_level: i32,
     defs: super::defs::DefTableWriter,
     vectors: Option<super::vectors::VectorWriter>,
     files: u32,
@@ -247,6 +249,7 @@ impl SegmentWriter {
             strings: Vec::new(),
             line_types: Vec::new(),
             structure: FrameWriter::new(structure::ZSTD_LEVEL),
+            block_level: super::blocks::LEVEL,
             defs: Default::default(),
             vectors: None,
             files: 0,
@@ -259,6 +262,7 @@ impl SegmentWriter {
     pub fn fast(mut self) -> SegmentWriter {
         debug_assert!(self.slots.is_empty());
         self.structure = FrameWriter::new(structure::ZSTD_LEVEL_FAST);
+        self.block_level = super::blocks::LEVEL_FAST;
         self
     }
 
@@ -498,7 +502,17 @@ impl SegmentWriter {
         self.settle();
         let mut pool = t.elapsed();
         let SegmentWriter {
-            terms, mut slots, strings, line_types, structure: frames, defs, vectors, files, lines, ..
+            terms,
+            mut slots,
+            strings,
+            line_types,
+            structure: frames,
+            block_level,
+            defs,
+            vectors,
+            files,
+            lines,
+            ..
         } = self;
 
         // Exact terms by their fold, then by spelling (both in byte order),
@@ -540,14 +554,18 @@ impl SegmentWriter {
         let mut vectors_out = Vec::new();
         let mut ref_files = Vec::new();
         let parts: Vec<u16> = slots.iter().map(|s| s.part).collect();
+        let path_starts: Vec<usize> = slots.iter().map(|s| s.path.0 as usize).collect();
+        let line_type_starts: Vec<usize> = slots.iter().map(|s| s.line_types_off as usize).collect();
+        let mut line_type_blocks = Vec::new();
         let t = timer();
         rayon::scope(|s| {
             let (variants, starts, is_def, parts) = (&variants, &starts, &is_def, &parts);
+            s.spawn(|_| line_type_blocks = super::blocks::write(&line_types, line_type_starts, block_level));
             s.spawn(|_| {
                 let lists = variants.iter().map(|v| (&v.postings.0[..], &v.postings.1[..], &v.postings.2[..]));
                 ref_files = super::reffiles::write(lists, parts);
             });
-            s.spawn(|_| terms_out = Some(write_variants(variants, starts, strings)));
+            s.spawn(|_| terms_out = Some(write_variants(variants, starts, strings, path_starts, block_level)));
             s.spawn(|_| term_fst = write_term_fst(variants, starts));
             s.spawn(|_| grams_out = Some(write_grams(variants, starts)));
             s.spawn(|_| {
@@ -563,7 +581,11 @@ impl SegmentWriter {
                 }
                 subwords_out = Some(w.finish());
             });
-            s.spawn(|_| def_sections = Some(defs.finish()));
+            s.spawn(|_| {
+                let mut d = defs.finish();
+                d.records = super::blocks::write(&d.records, std::mem::take(&mut d.group_starts), block_level);
+                def_sections = Some(d);
+            });
             s.spawn(|_| structure_out = Some(frames.finish()));
             s.spawn(|_| vectors_out = vectors.map(super::vectors::VectorWriter::finish).unwrap_or_default());
         });
@@ -610,6 +632,7 @@ impl SegmentWriter {
             strings: def_strings,
             relation_fst,
             relations,
+            ..
         } = def_sections.expect("written in the scope");
         let sections: [(Section, &[u8]); 20] = [
             (Section::TermFst, &term_fst),
@@ -618,7 +641,7 @@ impl SegmentWriter {
             (Section::Strings, &strings),
             (Section::Postings, &postings),
             (Section::Slots, &slot_bytes),
-            (Section::LineTypes, &line_types),
+            (Section::LineTypes, &line_type_blocks),
             (Section::Structure, &structure),
             (Section::GramFst, &gram_fst),
             (Section::Grams, &gram_entries),
@@ -740,7 +763,13 @@ fn fold_chunk(folds: usize) -> usize {
 /// starting at `starts`), and the strings section: `strings` (the paths) with
 /// every spelling appended. Postings are encoded in chunks of folds in parallel,
 /// then put together in order.
-fn write_variants(variants: &[Variant], starts: &[usize], mut strings: Vec<u8>) -> TermSections {
+fn write_variants(
+    variants: &[Variant],
+    starts: &[usize],
+    mut strings: Vec<u8>,
+    path_starts: Vec<usize>,
+    level: i32,
+) -> TermSections {
     let fold_count = starts.len() - 1;
     let chunk = fold_chunk(fold_count);
     let parts: Vec<ChunkPostings> = (0..fold_count.div_ceil(chunk))
@@ -808,11 +837,12 @@ fn write_variants(variants: &[Variant], starts: &[usize], mut strings: Vec<u8>) 
     }
     folds.push([variants.len() as u64, 0]);
     records.push([strings.len() as u64, postings.len() as u64, 0, 0]);
+    let items = path_starts.into_iter().chain(records.iter().map(|r| r[0] as usize));
     TermSections {
         fold_count,
         folds: super::packed::write(&folds, 1),
+        strings: super::blocks::write(&strings, items, level),
         variants: super::packed::write(&records, 2),
-        strings,
         postings,
         occurrences,
     }
