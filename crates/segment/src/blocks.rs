@@ -91,6 +91,10 @@ pub struct Index {
     /// Absolute offsets in the section of each frame, and the end of the last.
     frames: Box<[u64]>,
     cache: Box<[std::sync::OnceLock<Box<[u8]>>]>,
+    /// Per [`TARGET`] bytes of the uncompressed section, the block holding its
+    /// first byte: an offset's block is that one or, as blocks the writer
+    /// makes are at least [`TARGET`] long, the next (a lookup in O(1)).
+    pages: Box<[u32]>,
 }
 
 impl Index {
@@ -119,7 +123,21 @@ impl Index {
             return None;
         }
         let cache = (0..count).map(|_| std::sync::OnceLock::new()).collect();
-        Some(Index { starts: starts.into(), frames: frames.into(), cache })
+        let pages = usize::try_from(starts[count].div_ceil(TARGET as u64)).ok()?;
+        // A section that cannot be so long (its blocks' frames are in the file).
+        if pages > section.len().saturating_mul(64) {
+            return None;
+        }
+        let mut block = 0;
+        let pages = (0..pages as u64)
+            .map(|p| {
+                while starts[block + 1] <= p * TARGET as u64 {
+                    block += 1;
+                }
+                block as u32
+            })
+            .collect();
+        Some(Index { starts: starts.into(), frames: frames.into(), cache, pages })
     }
 
     /// The uncompressed section's length.
@@ -137,8 +155,14 @@ impl Index {
 
     /// The block holding uncompressed offset `at`: its index and bytes range.
     pub fn block_of(&self, at: u64) -> Option<(usize, std::ops::Range<u64>)> {
-        let i = self.starts.partition_point(|&s| s <= at).checked_sub(1)?;
-        (i < self.block_count()).then(|| (i, self.range(i)))
+        if at >= self.len() {
+            return None;
+        }
+        let mut i = *self.pages.get((at / TARGET as u64) as usize)? as usize;
+        while self.starts[i + 1] <= at {
+            i += 1;
+        }
+        Some((i, self.range(i)))
     }
 
     /// The uncompressed bytes block `i` holds.
@@ -261,6 +285,30 @@ mod tests {
         bad[last] ^= 0xFF;
         let index = Index::parse(&bad).unwrap();
         assert!(index.block(&bad, 0).is_none_or(|b| b != &data[..]));
+    }
+
+    #[test]
+    fn blocks_shorter_than_the_target_are_found() {
+        // Blocks of 3 bytes, as another writer could cut them: each offset's
+        // block found by walking on from its page's first.
+        let data: Vec<u8> = (0..40_000u32).map(|i| (i / 3) as u8).collect();
+        let mut s = Vec::new();
+        let count = data.len() / 3 + 1;
+        s.extend_from_slice(&(count as u32).to_le_bytes());
+        s.extend_from_slice(&0u32.to_le_bytes());
+        for i in 0..=count {
+            let start = (3 * i).min(data.len()) as u64;
+            s.extend_from_slice(&start.to_le_bytes());
+            s.extend_from_slice(&start.to_le_bytes());
+        }
+        s.extend_from_slice(&data);
+        let index = Index::parse(&s).unwrap();
+        for at in [0u64, 2, 3, 16_383, 16_384, 16_385, 39_999] {
+            let (i, range) = index.block_of(at).unwrap();
+            assert_eq!((i as u64, range.contains(&at)), (at / 3, true), "{at}");
+            assert_eq!(read(&s, &index, at, 1).unwrap(), [data[at as usize]]);
+        }
+        assert!(index.block_of(40_000).is_none());
     }
 
     proptest! {
