@@ -262,7 +262,8 @@ pub fn run(args: Args) -> Result<()> {
             "build_vs_parse_only": secs(parse_time) / secs(build_time), "build_runs_ratios": ratios,
             "phases_cpu_s": {"read": secs(t.read), "extract": secs(t.extract)},
             "phases_s": {"add": secs(t.add), "settle": secs(t.settle), "finish": secs(t.finish),
-                "finish_pool": secs(t.finish_pool), "write": secs(t.write)},
+                "finish_pool": secs(t.finish_pool), "write": secs(t.write), "rounds": t.rounds,
+                "extract_longer": secs(t.extract_longer), "add_longer": secs(t.add_longer)},
             "languages": summary.languages.iter().map(|(l, s)| (l.name().to_string(), json!({
                 "files": s.files, "bytes": s.bytes, "extract_cpu_s": secs(s.extract),
                 "mib_s_per_thread": mib(s.bytes) / secs(s.extract).max(1e-9)}))).collect::<serde_json::Map<_, _>>(),
@@ -349,6 +350,13 @@ pub fn run(args: Args) -> Result<()> {
         secs(t.finish_pool)
     )?;
     writeln!(out, "    write                        {:>8.2} s", secs(t.write))?;
+    writeln!(
+        out,
+        "    {} rounds: extracting longer than adding by {:.2} s, adding longer by {:.2} s (wall)",
+        t.rounds,
+        secs(t.extract_longer),
+        secs(t.add_longer)
+    )?;
     for (lang, s) in &summary.languages {
         writeln!(
             out,

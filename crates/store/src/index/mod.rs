@@ -190,6 +190,14 @@ pub struct BuildTimings {
     /// ([`SegmentWriter::finish_timed`]).
     pub finish_pool: Duration,
     pub write: Duration,
+    /// Rounds (each extracts its files while the round before is added).
+    pub rounds: u32,
+    /// Over the rounds, how much longer extracting took than adding, where
+    /// it did (the adding side's thread then helps extract)...
+    pub extract_longer: Duration,
+    /// ...and how much longer adding took than extracting, where it did
+    /// (the threads done extracting can only take the settle's tasks).
+    pub add_longer: Duration,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -275,13 +283,15 @@ pub fn build(
         // while round r - 1 is added to the writer.
         let to_add = std::mem::take(&mut pending);
         let dict = writer.frame_dict();
-        let (extracted, ()) = rayon::join(
+        let round_start = Instant::now();
+        let ((extracted, extract_wall), add_wall) = rayon::join(
             || {
-                let Some(range) = rounds.get(r) else { return Vec::new() };
+                let Some(range) = rounds.get(r) else { return (Vec::new(), Duration::ZERO) };
                 let mut which = if r == 0 { early(0) } else { Vec::new() };
                 which.extend(early(r + 1));
                 which.extend(range.clone().filter(|&i| files[i].size < EARLY_FILE_BYTES));
-                which.iter().copied().zip(extract(&which, dict)).collect::<Vec<(usize, Extracted)>>()
+                let out = which.iter().copied().zip(extract(&which, dict)).collect::<Vec<(usize, Extracted)>>();
+                (out, round_start.elapsed())
             },
             || {
                 for (outcome, timing) in to_add {
@@ -326,8 +336,12 @@ pub fn build(
                 let t = Instant::now();
                 writer.settle();
                 summary.timings.settle += t.elapsed();
+                round_start.elapsed()
             },
         );
+        summary.timings.rounds += 1;
+        summary.timings.extract_longer += extract_wall.saturating_sub(add_wall);
+        summary.timings.add_longer += add_wall.saturating_sub(extract_wall);
         if let Some(e) = write_error.take() {
             return Err(e);
         }
