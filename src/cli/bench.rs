@@ -260,7 +260,7 @@ pub fn run(args: Args) -> Result<()> {
             "walk_s": secs(summary.walk_time), "first_walk_s": secs(walk_time), "parse_only_s": secs(parse_time), "parse_only_mib_s": mib(parsed_bytes) / secs(parse_time),
             "build_s": secs(build_time), "build_mib_s": mib(source_bytes) / secs(build_time),
             "build_vs_parse_only": secs(parse_time) / secs(build_time), "build_runs_ratios": ratios,
-            "phases_cpu_s": {"read": secs(t.read), "extract": secs(t.extract)},
+            "phases_cpu_s": {"read": secs(t.read), "extract": secs(t.extract), "prepare": secs(t.prepare)},
             "phases_s": {"add": secs(t.add), "settle": secs(t.settle), "finish": secs(t.finish),
                 "finish_pool": secs(t.finish_pool), "write": secs(t.write), "rounds": t.rounds,
                 "extract_longer": secs(t.extract_longer), "add_longer": secs(t.add_longer)},
@@ -341,6 +341,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     writeln!(out, "    read (cpu, all threads)      {:>8.2} s", secs(t.read))?;
     writeln!(out, "    parse+extract (cpu)          {:>8.2} s", secs(t.extract))?;
+    writeln!(out, "    prepare (cpu: archives)      {:>8.2} s", secs(t.prepare))?;
     writeln!(out, "    slots (add, one thread)      {:>8.2} s", secs(t.add))?;
     writeln!(out, "    terms+definitions (settle)   {:>8.2} s", secs(t.settle))?;
     writeln!(

@@ -179,6 +179,9 @@ pub struct BuildSummary {
 pub struct BuildTimings {
     pub read: Duration,
     pub extract: Duration,
+    /// Each file's archive and line types made ready for the writer, on the
+    /// thread that extracted it ([`Prepared::of`]).
+    pub prepare: Duration,
     /// Taking each file's slots (on one thread).
     pub add: Duration,
     /// Adding each round's terms, definitions and vectors
@@ -269,8 +272,11 @@ pub fn build(
     // segment's dictionary, once it is trained (the writer takes them when the
     // file lands in that segment, and compresses the others itself).
     let extract = |which: &[usize], dict: Option<Arc<FrameDict>>| {
-        extract::extract_at(&files, which, max_bytes, options.graph_facts, |outcome, timing| {
-            (outcome.map(|facts| (Prepared::of(&facts, dict.as_deref()), facts)), timing)
+        extract::extract_at(&files, which, max_bytes, options.graph_facts, |outcome, mut timing| {
+            let t = Instant::now();
+            let outcome = outcome.map(|facts| (Prepared::of(&facts, dict.as_deref()), facts));
+            timing.prepare = t.elapsed();
+            (outcome, timing)
         })
     };
     // Outcomes of the next round's large files, by position.
@@ -297,6 +303,7 @@ pub fn build(
                 for (outcome, timing) in to_add {
                     summary.timings.read += timing.read;
                     summary.timings.extract += timing.extract;
+                    summary.timings.prepare += timing.prepare;
                     match outcome {
                         Ok((prepared, facts)) => {
                             let lang = summary.languages.entry(facts.language).or_default();

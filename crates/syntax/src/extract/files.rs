@@ -517,7 +517,7 @@ fn extract_one<T>(
             })
         })
         .map_err(|reason| Skip { path: file.rel.clone(), reason });
-    let timing = FileTiming { read: read_done - started, extract: read_done.elapsed() };
+    let timing = FileTiming { read: read_done - started, extract: read_done.elapsed(), prepare: Duration::ZERO };
     f(outcome, timing)
 }
 
@@ -527,6 +527,9 @@ pub struct FileTiming {
     pub read: Duration,
     /// Parsing and extraction.
     pub extract: Duration,
+    /// What the caller did with the file's facts on the same thread (the
+    /// build: its archive and line types made ready for the writer).
+    pub prepare: Duration,
 }
 
 /// Reads and only parses `files` (the baseline for extraction's overhead); returns
