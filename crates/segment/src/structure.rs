@@ -579,6 +579,12 @@ impl FileStructure {
         archive
     }
 
+    /// The structure as its archive reads back ([`FileStructure::from_archive`]
+    /// of [`FileStructure::to_archive`]): a NUL within a string is U+FFFD.
+    pub fn into_stored(self) -> FileStructure {
+        columns::into_stored(self)
+    }
+
     /// Validates and reads an archive; `None` when the bytes are not a valid one.
     pub fn from_archive(bytes: &[u8]) -> Option<FileStructure> {
         columns::decode(bytes, true)

@@ -74,7 +74,9 @@ struct PendingFile {
     by_part: Vec<u32>,
     part_starts: [u32; TERM_PARTS + 1],
     line_types: Vec<u8>,
-    structure: Vec<u8>,
+    /// Its structure as the archive reads back, for the definitions and the
+    /// vectors (`None`: no archive).
+    record: Option<FileStructure>,
     ref_names: Option<super::reffiles::RefNames>,
 }
 
@@ -138,6 +140,8 @@ pub struct Prepared {
     line_types: Vec<u8>,
     line_marks: Vec<u8>,
     structure: Vec<u8>,
+    /// `structure` read back (so the writer does not decode the archive it was made from).
+    record: Option<FileStructure>,
     /// The archive compressed with the dictionary of the segment being written
     /// when the file was extracted; taken if the file lands in that segment.
     frame: Option<AheadFrame>,
@@ -160,8 +164,9 @@ impl Prepared {
         let structure = if record.is_empty() { Vec::new() } else { record.to_archive() };
         let frame = dict.filter(|_| !structure.is_empty()).map(|d| d.ahead(&structure));
         let ref_names = (!structure.is_empty()).then(|| super::reffiles::ref_names_of(&record));
+        let record = (!structure.is_empty()).then(|| record.into_stored());
         let (by_part, part_starts) = by_part(facts.terms.iter().map(|t| t.term.as_str()));
-        Prepared { line_types, line_marks, structure, frame, ref_names, by_part, part_starts }
+        Prepared { line_types, line_marks, structure, record, frame, ref_names, by_part, part_starts }
     }
 }
 
@@ -348,7 +353,7 @@ impl SegmentWriter {
             by_part: prepared.by_part,
             part_starts: prepared.part_starts,
             line_types: prepared.line_types,
-            structure: prepared.structure,
+            record: prepared.record,
             ref_names: prepared.ref_names,
         });
         if self.pending.len() >= PENDING_FILES {
@@ -367,13 +372,11 @@ impl SegmentWriter {
         }
         let pending = std::mem::take(&mut self.pending);
         let mut placed = Vec::new();
-        // Each archive read once, for the definitions and the vectors.
-        let structures: Vec<Option<structure::FileStructure>> =
-            pending.par_iter().map(|f| structure_of(&f.structure)).collect();
-        let (maps, defs, vectors, frames, pending, structures) =
-            (&mut self.terms, &mut self.defs, &mut self.vectors, &mut self.structure, &pending, &structures);
+        let (maps, defs, vectors, frames, pending) =
+            (&mut self.terms, &mut self.defs, &mut self.vectors, &mut self.structure, &pending);
         let add_defs = || {
-            for (f, s) in pending.iter().zip(structures) {
+            for f in pending {
+                let s = &f.record;
                 let terms: Vec<(&str, &[u32])> = f
                     .terms
                     .iter()
@@ -385,8 +388,8 @@ impl SegmentWriter {
         };
         let add_vectors = || {
             if let Some(v) = vectors {
-                for (f, s) in pending.iter().zip(structures) {
-                    v.add_file(&f.path, f.parts, s.as_ref());
+                for f in pending {
+                    v.add_file(&f.path, f.parts, f.record.as_ref());
                 }
             }
         };

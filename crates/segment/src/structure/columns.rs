@@ -155,7 +155,11 @@ pub(super) fn encode(f: &FileStructure) -> Vec<u8> {
 
 /// `f` as [`decode`] gives it back: a NUL within a string is U+FFFD.
 pub(super) fn stored(f: &FileStructure) -> FileStructure {
-    let mut f = f.clone();
+    into_stored(f.clone())
+}
+
+/// [`stored`], taking `f`.
+pub(super) fn into_stored(mut f: FileStructure) -> FileStructure {
     let fix = |s: &mut String| {
         if s.contains('\0') {
             *s = s.replace('\0', "\u{FFFD}");
