@@ -195,14 +195,20 @@ impl Index {
         if raw_len > MAX_BLOCK_BYTES {
             return None;
         }
-        let raw = decompress(frame, raw_len)?;
+        let raw = decompress_exact(frame, raw_len, None)?.into_boxed_slice();
         Some(&self.cache[i].get_or_init(|| raw)[..])
     }
 }
 
-/// One zstd frame holding exactly `raw_len` bytes.
-fn decompress(frame: &[u8], raw_len: usize) -> Option<Box<[u8]>> {
-    // One context per thread: making one costs more than a block's decompression.
+/// One zstd frame holding exactly `raw_len` bytes (compressed with `dict`
+/// when given); `None` when it does not.
+pub(crate) fn decompress_exact(
+    frame: &[u8],
+    raw_len: usize,
+    dict: Option<&zstd_safe::DDict<'static>>,
+) -> Option<Vec<u8>> {
+    // One context per thread: making one costs more than many a frame's
+    // decompression.
     thread_local! {
         static DCTX: std::cell::RefCell<Option<zstd_safe::DCtx<'static>>> = const { std::cell::RefCell::new(None) };
     }
@@ -210,10 +216,14 @@ fn decompress(frame: &[u8], raw_len: usize) -> Option<Box<[u8]>> {
         let mut d = d.try_borrow_mut().ok()?;
         let dctx = d.get_or_insert_with(zstd_safe::DCtx::create);
         let mut out: Vec<u8> = Vec::with_capacity(raw_len);
-        dctx.decompress(&mut out, frame).ok()?;
+        match dict {
+            Some(ddict) => dctx.decompress_using_ddict(&mut out, frame, ddict),
+            None => dctx.decompress(&mut out, frame),
+        }
+        .ok()?;
         Some(out)
     })?;
-    (raw.len() == raw_len).then(|| raw.into_boxed_slice())
+    (raw.len() == raw_len).then_some(raw)
 }
 
 #[cfg(test)]

@@ -261,23 +261,7 @@ pub fn read_frame(section: &[u8], dict: &Dict, loc: StructureLoc) -> Option<Vec<
     }
     let at = usize::try_from(loc.frame).ok()?;
     let frame = section.get(at..at.checked_add(loc.frame_len as usize)?)?;
-    // One decompression context per thread: making one per frame costs more
-    // than many a frame's decompression.
-    thread_local! {
-        static DCTX: std::cell::RefCell<Option<zstd_safe::DCtx<'static>>> = const { std::cell::RefCell::new(None) };
-    }
-    let raw = DCTX.with(|d| {
-        let mut d = d.try_borrow_mut().ok()?;
-        let dctx = d.get_or_insert_with(zstd_safe::DCtx::create);
-        let mut out: Vec<u8> = Vec::with_capacity(raw_len);
-        let done = match &dict.0 {
-            Some(ddict) => dctx.decompress_using_ddict(&mut out, frame, ddict),
-            None => dctx.decompress(&mut out, frame),
-        };
-        done.ok()?;
-        Some(out)
-    })?;
-    (raw.len() == raw_len).then_some(raw)
+    super::blocks::decompress_exact(frame, raw_len, dict.0.as_ref())
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
