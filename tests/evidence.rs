@@ -91,7 +91,8 @@ fn file_evidence_is_bm25_over_the_files_words() {
         [&["memory", "float"][..], &["retry", "backoff", "token"], &["printer"], &["cache", "limit", "nothing"]]
     {
         let words: Vec<String> = query.iter().map(|w| w.to_string()).collect();
-        let got = rank_files(&index, &words, Aside { tests: true, vendored: true }, 100).unwrap();
+        let got =
+            rank_files(&index, &words, &Aside { tests: true, vendored: true, ..Default::default() }, 100).unwrap();
         let want = brute_force(&facts, query);
         let got: Vec<(String, f64)> = got.into_iter().map(|e| (e.path, e.score)).collect();
         assert_eq!(got.len(), want.len(), "{query:?}: {got:?} vs {want:?}");
@@ -146,14 +147,14 @@ fn a_fixs_library_file_ranks_before_tests_vendored_and_minified_code() {
     // about the library's (search and the bundle, below and above, put the
     // library first).
     let evidence =
-        rank_files(&index, &["floatformat".into(), "memory".into(), "excessive".into()], Aside::of(TASK), 10).unwrap();
+        rank_files(&index, &["floatformat".into(), "memory".into(), "excessive".into()], &Aside::of(TASK), 10).unwrap();
     let rank = |path: &str| evidence.iter().position(|e| e.path == path).unwrap_or(usize::MAX);
     let library = rank("django/template/defaultfilters.py");
     assert!(library < 2, "{evidence:#?}");
     assert!(library < rank("vendor/numfmt/floatformat.py") && library < rank("django/static/floatformat.min.js"));
     // Asked about tests, the tests lead.
     let about_tests = format!("{TASK} in the tests");
-    let evidence = rank_files(&index, &["floatformat".into(), "memory".into()], Aside::of(&about_tests), 10).unwrap();
+    let evidence = rank_files(&index, &["floatformat".into(), "memory".into()], &Aside::of(&about_tests), 10).unwrap();
     assert_eq!(evidence[0].path, "tests/template_tests/test_floatformat.py", "{evidence:#?}");
 
     let bundle = g.context(TASK, 2000, &[]).unwrap();
@@ -172,7 +173,7 @@ fn a_file_counts_once_in_a_words_document_frequency_regression() {
     let facts = common::facts_of(dir.path());
     let query = ["floatformat", "memory", "excessive"];
     let words: Vec<String> = query.iter().map(|w| w.to_string()).collect();
-    let got = rank_files(&index, &words, Aside { tests: true, vendored: true }, 100).unwrap();
+    let got = rank_files(&index, &words, &Aside { tests: true, vendored: true, ..Default::default() }, 100).unwrap();
     let want = brute_force(&facts, &query);
     assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
     for (g, w) in got.iter().zip(&want) {
@@ -200,7 +201,7 @@ fn a_task_naming_a_files_own_name_ranks_it_regression() {
     let (_dir, index) = common::indexed_project(&refs);
     let task = "Fixed __in lookup crash when combining with filtered aggregates";
     let words: Vec<String> = ["lookup", "crash", "combining", "filtered", "aggregates"].map(String::from).to_vec();
-    let evidence = rank_files(&index, &words, Aside::of(task), 10).unwrap();
+    let evidence = rank_files(&index, &words, &Aside::of(task), 10).unwrap();
     assert_eq!(evidence[0].path, "django/db/models/lookups.py", "{evidence:#?}");
     assert_eq!(evidence.len(), 3, "{evidence:#?}");
     let bundle = codegraph::graph::Graph::new(&index).context(task, 2000, &[]).unwrap();
@@ -313,7 +314,7 @@ fn the_bundle_names_the_files_its_words_rank_first_when_their_snippets_do_not_fi
     assert!(bundle.limits.used_estimate <= 1500, "{}", bundle.limits.used_estimate);
     assert!(bundle.snippets.len() < 8, "the budget holds every snippet: {:#?}", bundle.snippets.len());
     let words = codegraph::graph::search_words(task);
-    let evidence = rank_files(&index, &words, Aside::of(task), 12).unwrap();
+    let evidence = rank_files(&index, &words, &Aside::of(task), 12).unwrap();
     assert_eq!(evidence.len(), 8, "{evidence:#?}");
     for e in &evidence {
         let entry = bundle.focus.iter().find(|f| f.path == e.path);
@@ -378,9 +379,9 @@ fn a_task_naming_an_identifier_nearly_ranks_the_files_using_it_regression() {
     let task = "Add support for USE_SYSTEM_JEMALLOC flag when building against the system allocator";
     let words = codegraph::graph::search_words(task);
     let aside = Aside::of(task);
-    let without = rank_files(&index, &words, aside, 3).unwrap();
+    let without = rank_files(&index, &words, &aside, 3).unwrap();
     assert!(without.iter().all(|e| e.path != "src/zmalloc.h" && e.path != "src/debug.c"), "{without:#?}");
-    let with = rank_files_naming(&index, &words, &identifiers_of(task), aside, 3).unwrap();
+    let with = rank_files_naming(&index, &words, &identifiers_of(task), &aside, 3).unwrap();
     let mut first: Vec<&str> = with.iter().take(2).map(|e| e.path.as_str()).collect();
     first.sort();
     assert_eq!(first, ["src/debug.c", "src/zmalloc.h"], "{with:#?}");
@@ -502,4 +503,35 @@ fn search_files_names_every_copy_of_a_hit() {
     let names: Vec<&str> = found.iter().map(|f| f.file.as_str()).collect();
     assert_eq!(&names[..2], ["android/base/Stopwatch.java", "main/base/Stopwatch.java"], "{found:#?}");
     assert_eq!(found[0].score, found[1].score);
+}
+
+/// Regression: a task about a vendored package ("Add compiler-rt fallbacks for
+/// sync builtins on armv5te-musl", rustc's `vendor/compiler_builtins/`) had the
+/// package's files ranked down as vendored code, since the task did not say
+/// "vendor"; the package's own name in the task now says it is about them.
+#[test]
+fn a_vendored_package_the_task_names_is_not_ranked_down_regression() {
+    let arm = "// sync builtins: fallbacks for arm\npub unsafe extern \"C\" fn sync_fetch_and_add(ptr: *mut u32, val: u32) -> u32 {\n    // a fallback for the sync builtins\n    sync_fallback(ptr, val)\n}\n";
+    let mut files: Vec<(String, String)> = vec![
+        ("vendor/compiler_builtins/src/arm_linux.rs".into(), arm.into()),
+        ("vendor/libc/src/arm_linux.rs".into(), arm.into()),
+        ("src/bootstrap/compile.rs".into(), "// sync the builtins\nfn copy_builtins() {}\n".into()),
+    ];
+    for i in 0..20 {
+        files.push((format!("src/part{i}.rs"), format!("fn helper_{i}(value: u32) -> u32 {{\n    value + {i}\n}}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let rank_for = |task: &str| {
+        let evidence = rank_files(&index, &codegraph::graph::search_words(task), &Aside::of(task), 10).unwrap();
+        let paths: Vec<String> = evidence.into_iter().map(|e| e.path).collect();
+        paths
+    };
+    let named = rank_for("Add compiler-rt fallbacks for sync builtins on armv5te-musl");
+    assert_eq!(named[0], "vendor/compiler_builtins/src/arm_linux.rs", "{named:#?}");
+    let pos = |paths: &[String], p: &str| paths.iter().position(|x| x == p).unwrap_or(usize::MAX);
+    assert!(pos(&named, "src/bootstrap/compile.rs") < pos(&named, "vendor/libc/src/arm_linux.rs"), "{named:#?}");
+    // A task naming only one of the package's two subwords is not about it.
+    let unnamed = rank_for("Add fallbacks for sync builtins on armv5te-musl");
+    assert_eq!(unnamed[0], "src/bootstrap/compile.rs", "{unnamed:#?}");
 }

@@ -239,7 +239,7 @@ const LISTED_DEFS: usize = 2;
 /// does not fill the bundle before the task's other words are heard. (Hits
 /// holding all `words` the search looked for, and what the task names, keep
 /// their scores.)
-fn diversified(mut cands: Vec<&Cand>, words: usize, aside: super::evidence::Aside) -> Vec<&Cand> {
+fn diversified<'c>(mut cands: Vec<&'c Cand>, words: usize, aside: &super::evidence::Aside) -> Vec<&'c Cand> {
     let by_score = |a: &(f64, &Cand), b: &(f64, &Cand)| b.0.total_cmp(&a.0).then(a.1.order.cmp(&b.1.order));
     // Tests count less unless the task is about them (a fix's tests name its
     // feature many times and would fill the bundle), vendored and minified
@@ -465,7 +465,7 @@ impl Graph<'_> {
             self.index,
             &words,
             &identifiers,
-            aside,
+            &aside,
             LISTED_FILES.max(EVIDENCE_FILES),
         )?;
         let best_file = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
@@ -507,7 +507,7 @@ impl Graph<'_> {
 
         // 3. The best functions expanded: callees, callers (one level), and
         //    tests of them when the task is about tests.
-        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, aside);
+        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, &aside);
         let seeds: Vec<(Option<DefId>, DefView, f64)> =
             ranked.iter().take(EXPANDED).map(|c| (c.id, c.view.clone(), c.score)).collect();
         let mut edges: Vec<(CandKey, CandKey)> = Vec::new();
@@ -571,7 +571,7 @@ impl Graph<'_> {
         }
 
         // 4. Snippets, best first, while they fit.
-        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, aside);
+        let ranked: Vec<&Cand> = diversified(cands.values().collect(), searched, &aside);
         let limit_bytes = budget.saturating_mul(BYTES_PER_TOKEN);
         // What the bundle takes without snippets: its skeleton with the file
         // focus entries, and room for the notes.
@@ -1059,7 +1059,7 @@ mod tests {
             cand("TestGetA", 12.5, "in get_test.go, a file the task names", 10),
             cand("TestGetB", 12.4, "in get_test.go, a file the task names", 11),
         ];
-        let order: Vec<&str> = diversified(cands.iter().collect(), 3, crate::evidence::Aside::default())
+        let order: Vec<&str> = diversified(cands.iter().collect(), 3, &crate::evidence::Aside::default())
             .iter()
             .map(|c| c.view.name.as_str())
             .collect();

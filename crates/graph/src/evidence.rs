@@ -36,12 +36,15 @@ const VENDORED_FACTOR: f64 = 0.35;
 const PATH_WEIGHT: f64 = 1.0;
 
 /// What a task is about, as far as ranking files down goes.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Aside {
     /// The task is about tests: test files are not ranked down.
     pub tests: bool,
     /// The task names vendored or third-party code: it is not ranked down.
     pub vendored: bool,
+    /// The task's words (folded): a vendored package they name
+    /// ([`names_package`]) is not ranked down.
+    pub words: Vec<String>,
 }
 
 impl Aside {
@@ -52,6 +55,7 @@ impl Aside {
             vendored: ["vendor", "third_party", "third-party", "thirdparty", "node_modules"]
                 .iter()
                 .any(|w| lower.contains(w)),
+            words: super::context::search_words(task),
         }
     }
 
@@ -62,11 +66,58 @@ impl Aside {
         if !self.tests && super::is_test_file(path) {
             f *= TEST_FACTOR;
         }
-        if !self.vendored && (crate::project::is_vendored(path) || is_minified(path)) {
+        if !self.vendored
+            && (is_minified(path) || (crate::project::is_vendored(path) && !names_package(path, &self.words)))
+        {
             f *= VENDORED_FACTOR;
         }
         f
     }
+}
+
+/// Whether `words` (folded) name the vendored package `path` lies in: a folder
+/// below the vendored one (`vendor/compiler_builtins/src/arm_linux.rs`), not
+/// a host (`github.com`), whose every subword is one of the words
+/// (`compiler-rt fallbacks for sync builtins`), of two subwords or more, or
+/// one of four letters or more (`cobra`). A task about the copy is about it.
+pub fn names_package(path: &str, words: &[String]) -> bool {
+    if words.is_empty() {
+        return false;
+    }
+    let mut below = false;
+    let mut parts = path.split('/').peekable();
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            break;
+        }
+        if !below {
+            below = crate::project::is_vendored(part);
+            continue;
+        }
+        if part.contains('.') {
+            continue;
+        }
+        // Most folders' first subword is none of the words: one comparison
+        // per word, nothing allocated for ASCII.
+        let (mut count, mut all, mut long) = (0, true, false);
+        for sub in crate::extract::words::subwords(part) {
+            count += 1;
+            let held = if sub.is_ascii() {
+                words.iter().any(|w| w.eq_ignore_ascii_case(sub))
+            } else {
+                words.contains(&crate::snapshot::fold(sub))
+            };
+            if !held {
+                all = false;
+                break;
+            }
+            long = sub.len() >= 4;
+        }
+        if all && (count >= 2 || (count == 1 && long)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// A minified script or style sheet (`jquery.min.js`, `app-min.css`).
@@ -134,7 +185,7 @@ impl FileEvidence {
 pub fn rank_files(
     index: &Index,
     words: &[String],
-    aside: Aside,
+    aside: &Aside,
     limit: usize,
 ) -> Result<Vec<FileEvidence>, GraphError> {
     rank_files_naming(index, words, &[], aside, limit)
@@ -178,7 +229,7 @@ pub fn rank_files_naming(
     index: &Index,
     words: &[String],
     identifiers: &[String],
-    aside: Aside,
+    aside: &Aside,
     limit: usize,
 ) -> Result<Vec<FileEvidence>, GraphError> {
     let (files, postings) = index.totals()?;
@@ -319,7 +370,7 @@ impl super::Graph<'_> {
             return Ok(());
         }
         let aside = Aside::of(text);
-        let evidence = rank_files_naming(self.index, &words, &identifiers_of(text), aside, FUSED_FILES)?;
+        let evidence = rank_files_naming(self.index, &words, &identifiers_of(text), &aside, FUSED_FILES)?;
         let Some(best_file) = evidence.first().map(|e| e.score.max(1e-9)) else { return Ok(()) };
         let of_file: FxHashMap<FileKey, f64> = evidence.iter().map(|e| (e.key, e.score / best_file)).collect();
         let best_hit = found.hits.iter().map(|h| h.score).fold(0f64, f64::max).max(1e-9);
@@ -467,7 +518,7 @@ impl super::Graph<'_> {
         }
         let words = super::context::search_words(text);
         if words.len() >= SENTENCE_WORDS {
-            let evidence = rank_files_naming(self.index, &words, &identifiers_of(text), Aside::of(text), limit)?;
+            let evidence = rank_files_naming(self.index, &words, &identifiers_of(text), &Aside::of(text), limit)?;
             let best = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
             for e in evidence {
                 if !files.iter().any(|f| f.file == e.path) {
@@ -498,5 +549,31 @@ impl super::Graph<'_> {
         }
         files.truncate(limit);
         Ok(files)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_package;
+
+    #[test]
+    fn a_package_is_named_by_all_its_subwords_below_the_vendored_folder() {
+        let words: Vec<String> = ["add", "compiler", "rt", "fallbacks", "sync", "builtins", "cobra", "net", "github"]
+            .map(String::from)
+            .to_vec();
+        assert!(names_package("vendor/compiler_builtins/src/arm_linux.rs", &words));
+        assert!(names_package("rustc/vendor/compiler_builtins/build.rs", &words));
+        // A host is not a package; a package's own name is.
+        assert!(names_package("vendor/github.com/spf13/cobra/command.go", &words));
+        assert!(!names_package("vendor/github.com/spf13/pflag/flag.go", &words));
+        // Short single names say too little; a file's name is not a package.
+        assert!(!names_package("vendor/golang.org/x/net/http.go", &words));
+        assert!(!names_package("vendor/cobra.go", &words));
+        // Every subword, not some.
+        assert!(!names_package("vendor/compiler_rt_extras/lib.rs", &words));
+        // Only below a vendored folder.
+        assert!(!names_package("src/cobra/command.go", &words));
+        assert!(!names_package("third_party/zlib/inflate.c", &words));
+        assert!(names_package("third_party/zlib/inflate.c", &["zlib".to_string()]));
     }
 }
