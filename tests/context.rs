@@ -99,9 +99,9 @@ fn files_whose_paths_hold_the_task_words_are_found_by_their_paths() {
     assert_eq!(
         by_path,
         [
-            "pkg/endpoints/endpoints_controller.go endpoints.RunA: in pkg/endpoints/endpoints_controller.go, a file the task names",
-            "pkg/Controller/endpoints.go controller.RunB: in pkg/Controller/endpoints.go, a file the task names",
-            "api/api_client.go api.RunD: in api/api_client.go, whose path matches the task",
+            "pkg/endpoints/endpoints_controller.go endpoints.RunA: a file the task names",
+            "pkg/Controller/endpoints.go controller.RunB: a file the task names",
+            "api/api_client.go api.RunD: whose path matches the task",
         ],
         "{:#?}",
         b.focus

@@ -288,8 +288,9 @@ fn a_sentences_answer_does_not_depend_on_the_limit_regression() {
 /// Regression: the bundle named only the files whose snippets fit its budget,
 /// so a file the task's words rank high but whose definitions are long was
 /// not in it at all (a file of long functions, outscored by shorter
-/// definitions of files ranked below it). The files the evidence ranks first are named,
-/// as file entries saying why, whether or not a snippet of theirs fits.
+/// definitions of files ranked below it). The files ranking's first files
+/// (which the evidence's first files lead) are named, as file entries saying
+/// their rank, whether or not a snippet of theirs fits.
 #[test]
 fn the_bundle_names_the_files_its_words_rank_first_when_their_snippets_do_not_fit_regression() {
     let mut files: Vec<(String, String)> = Vec::new();
@@ -320,17 +321,89 @@ fn the_bundle_names_the_files_its_words_rank_first_when_their_snippets_do_not_fi
         let entry = bundle.focus.iter().find(|f| f.path == e.path);
         assert!(entry.is_some(), "{} is not named: {:#?}", e.path, bundle.focus);
     }
-    let listed: Vec<&codegraph::graph::Focus> = bundle
-        .focus
-        .iter()
-        .filter(|f| f.kind == "file" && f.reason.starts_with("whose code holds the task's words"))
-        .collect();
+    let listed: Vec<&codegraph::graph::Focus> =
+        bundle.focus.iter().filter(|f| f.kind == "file" && f.reason.starts_with("file rank ")).collect();
     assert!(!listed.is_empty(), "{:#?}", bundle.focus);
-    // Named with their best definition, in the evidence's order, none twice.
+    // Named with their best definition, in the files ranking's order (`cg
+    // search --files`), each with its rank there, none twice.
     assert!(listed.iter().all(|f| f.reason.contains("collect_garbage_")), "{listed:#?}");
-    let order: Vec<usize> = listed.iter().map(|f| evidence.iter().position(|e| e.path == f.path).unwrap()).collect();
+    let ranking = codegraph::graph::Graph::new(&index)
+        .search_files(task, 40, codegraph::graph::SearchMode::Lexical, None)
+        .unwrap();
+    let order: Vec<usize> = listed.iter().map(|f| ranking.iter().position(|r| r.file == f.path).unwrap()).collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+    for (f, &at) in listed.iter().zip(&order) {
+        assert!(f.reason.starts_with(&format!("file rank {}:", at + 1)), "{f:#?}");
+    }
     assert!(bundle.focus.iter().all(|f| !f.path.starts_with("src/other/")), "{:#?}", bundle.focus);
+}
+
+/// One graph answering several questions (an MCP server's) remembers the last
+/// task's file evidence: every answer is the one a fresh graph gives, whatever
+/// was asked before and at whichever limit.
+#[test]
+fn a_graph_that_answered_other_questions_answers_as_a_fresh_one() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    let words = [
+        "memory limit",
+        "token printer",
+        "retry backoff",
+        "float format",
+        "cache runs out",
+        "parse header",
+        "user session",
+        "socket close",
+        "config loader",
+        "lock timeout",
+        "queue size",
+        "render page",
+    ];
+    // Names holding the words in some files, only comments in most: more
+    // files hold a task's words than the evidence remembered for a task.
+    for i in 0..150 {
+        let (a, b) = (words[i % 12], words[(i / 12 + i) % 12]);
+        let name = if i % 3 == 0 { b.replace(' ', "_") } else { "step".to_string() };
+        files.push((
+            format!("src/part{i}.py"),
+            format!("def {name}_{i}(value):\n    # the {a} of the {b}\n    return value + {i}\n"),
+        ));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_dir, index) = common::indexed_project(&refs);
+    let tasks = [
+        "Limit the memory the token printer uses on retry",
+        "Backoff and retry when the memory cache runs out",
+        "Parse the float format of a memory limit token",
+    ];
+    let files_of = |g: &codegraph::graph::Graph, task: &str, limit: usize| -> Vec<(String, f64)> {
+        let found = g.search_files(task, limit, codegraph::graph::SearchMode::Lexical, None).unwrap();
+        found.into_iter().map(|f| (f.file, f.score)).collect()
+    };
+    let bundle_of =
+        |g: &codegraph::graph::Graph, task: &str| serde_json::to_string(&g.context(task, 3000, &[]).unwrap());
+    let shared = codegraph::graph::Graph::new(&index);
+    for round in 0..2 {
+        for task in tasks {
+            for limit in [5, 120, 3] {
+                let fresh = files_of(&codegraph::graph::Graph::new(&index), task, limit);
+                assert!(!fresh.is_empty(), "{task}");
+                // Every file the evidence ranks is among the files (the limit
+                // cuts none of them here), however few were asked for before.
+                let words = codegraph::graph::search_words(task);
+                let evidence = rank_files_naming(&index, &words, &identifiers_of(task), &Aside::of(task), limit);
+                let evidence = evidence.unwrap();
+                if limit > fresh.len() {
+                    assert!(evidence.len() > 40, "{task}: {}", evidence.len());
+                    for e in &evidence {
+                        assert!(fresh.iter().any(|f| f.0 == e.path), "{task}: {} is not ranked", e.path);
+                    }
+                }
+                assert_eq!(files_of(&shared, task, limit), fresh, "round {round}, {task}, limit {limit}");
+            }
+            let fresh = bundle_of(&codegraph::graph::Graph::new(&index), task).unwrap();
+            assert_eq!(bundle_of(&shared, task).unwrap(), fresh, "round {round}, {task}");
+        }
+    }
 }
 
 /// The identifiers a task writes, whole and with one of three or more

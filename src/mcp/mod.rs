@@ -474,7 +474,7 @@ impl CodegraphServer {
 
     #[tool(
         name = "codegraph_context",
-        description = "What to read for a task, in one call, under a token budget (default 8000): the definitions the task names (identifiers, paths, hints) or its words match, what they call and what calls them, as code snippets (definition extents), each with why it is there, plus the calls between them; the files whose code holds the task's words most are named in focus even when no snippet of theirs fits (open them next). Start here on a new task instead of searching and reading files. Returns {repo:{root, rev}, intent, focus:[{type, path, qualified_name?, line?, reason}], snippets:[{path, start, end, sha256, text}], subgraph:{nodes, edges}, notes, limits:{budget, used_estimate}}."
+        description = "What to read for a task, in one call, under a token budget (default 8000): the definitions the task names (identifiers, paths, hints) or its words match, what they call and what calls them, as code snippets (definition extents), each with why it is there, plus the calls between them; the first files of the task's files ranking (codegraph_search with files) are named in focus with their rank even when no snippet of theirs fits (open them next). Start here on a new task instead of searching and reading files. Returns {repo:{root, rev}, intent, focus:[{type, path, qualified_name?, line?, reason}], snippets:[{path, start, end, sha256, text}], subgraph:{nodes, edges}, notes, limits:{budget, used_estimate}}."
     )]
     async fn codegraph_context(&self, Parameters(p): Parameters<ContextParams>) -> Result<CallToolResult, ErrorData> {
         self.blocking_fit(p.max_tokens, move |me| {

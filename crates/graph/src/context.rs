@@ -225,12 +225,20 @@ const EVIDENCE_FILES: usize = 12;
 const EVIDENCE_DEFS: usize = 3;
 /// The score of the best of those files' best definition (search hits: up to 20).
 const EVIDENCE_SCORE: f64 = 18.0;
-/// Files the focus names by their words' evidence, best first, whether or not
-/// a snippet of theirs fits: what to open next when the snippets do not hold
-/// the answer (each costs a line, not a snippet).
-const LISTED_FILES: usize = 12;
+/// The focus names the files ranking's best files (`cg search --files`),
+/// whether or not a snippet of theirs fits: what to open next when the
+/// snippets do not hold the answer. An entry costs about 40 tokens; past
+/// [`MIN_LISTED_FILES`], one file for each this many tokens of the budget
+/// keeps the list to a tenth of it (20 files in 8,000 tokens).
+const TOKENS_PER_LISTED_FILE: usize = 400;
+/// Files listed however small the budget.
+const MIN_LISTED_FILES: usize = 12;
+/// At most this many files listed, however large the budget.
+const MAX_LISTED_FILES: usize = 40;
 /// Definitions a listed file's entry names.
 const LISTED_DEFS: usize = 2;
+/// The reason of a listed file, before its rank.
+const FILE_RANK: &str = "file rank ";
 
 /// `cands` best first, each search hit holding the same task words as others
 /// (`matches python`), and each definition of a file found by its path after
@@ -249,8 +257,11 @@ fn diversified<'c>(mut cands: Vec<&'c Cand>, words: usize, aside: &super::eviden
         .map(|c| (if c.score > 0.0 { c.score * aside.factor(&c.view.file) } else { c.score }, c))
         .collect();
     scored.sort_by(by_score);
-    let mut seen: FxHashMap<&str, i32> = FxHashMap::default();
+    // (reason, the file for a file's reasons): the entry's path is beside its
+    // reason, which need not spell it again.
+    let mut seen: FxHashMap<(&str, &str), i32> = FxHashMap::default();
     for (score, c) in scored.iter_mut() {
+        let of_file = [NAMED_FILE, PATH_MATCHES, WORDS_IN_FILE].contains(&c.reason.as_str());
         // Hits holding every word are what the task describes
         // (`TestGetImageUser` and `TestGetUserFromImageUser` for "get user
         // from image user test").
@@ -259,14 +270,13 @@ fn diversified<'c>(mut cands: Vec<&'c Cand>, words: usize, aside: &super::eviden
             Some(_) => {}
             // A file's definitions found by its path: one file does not fill
             // the bundle either.
-            None if c.reason.ends_with(NAMED_FILE)
-                || c.reason.ends_with(PATH_MATCHES)
-                || c.reason.ends_with(WORDS_IN_FILE) => {}
+            None if of_file => {}
             // The callers and callees of one function: a few, then others.
             None if c.reason.starts_with(CALLS) || c.reason.starts_with(CALLED_BY) => {}
             None => continue,
         }
-        let n = seen.entry(c.reason.as_str()).or_insert(0);
+        let file = if of_file { c.view.file.as_str() } else { "" };
+        let n = seen.entry((c.reason.as_str(), file)).or_insert(0);
         if *score > 0.0 {
             *score *= SAME_REASON_DECAY.powi(*n);
         }
@@ -435,8 +445,8 @@ impl Graph<'_> {
                 false => 0.0,
             };
             let why = match base > 0.0 {
-                true => format!("in {path}, {NAMED_FILE}"),
-                false => format!("in {path}, {PATH_MATCHES}"),
+                true => NAMED_FILE.to_string(),
+                false => PATH_MATCHES.to_string(),
             };
             let mut any = false;
             let nested = g.nested();
@@ -461,34 +471,13 @@ impl Graph<'_> {
         // index's postings): their definitions where those words are.
         let aside = super::evidence::Aside::of(task);
         let identifiers = super::evidence::identifiers_of(task);
-        let evidence = super::evidence::rank_files_naming(
-            self.index,
-            &words,
-            &identifiers,
-            &aside,
-            LISTED_FILES.max(EVIDENCE_FILES),
-        )?;
+        let evidence = self.file_evidence(&words, &identifiers, &aside, EVIDENCE_FILES)?;
         let best_file = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
-        // (path, reason) of each file the evidence ranks, for the focus.
-        let mut listed: Vec<(String, String)> = Vec::new();
-        for (rank, e) in evidence.iter().enumerate() {
+        for e in &evidence {
             let g = self.file(e.key)?;
             let nested = g.nested();
             let held = e.definitions(&g);
-            if rank < LISTED_FILES {
-                let names: Vec<&str> = held.iter().take(LISTED_DEFS).map(|&(_, i)| g.defs[i].name.as_str()).collect();
-                listed.push((
-                    g.path.clone(),
-                    match names.is_empty() {
-                        true => WORDS_IN_FILE.to_string(),
-                        false => format!("{WORDS_IN_FILE}: {}", names.join(", ")),
-                    },
-                ));
-            }
-            if rank >= EVIDENCE_FILES {
-                continue;
-            }
-            let why = format!("in {}, {WORDS_IN_FILE}", g.path);
+            let why = WORDS_IN_FILE.to_string();
             let base = EVIDENCE_SCORE * e.score / best_file;
             if held.is_empty() {
                 if let Some(i) = (0..g.defs.len()).find(|&i| !nested[i]) {
@@ -499,6 +488,25 @@ impl Graph<'_> {
             for &(s, i) in held.iter().take(EVIDENCE_DEFS) {
                 let d = &g.defs[i];
                 add(&mut cands, file_view(&g, d), Some((g.key, i as u32)), base * (0.6 + 0.4 * s / top), why.clone());
+            }
+        }
+        // (path, reason) of the files ranking's best files, for the focus.
+        let mut listed: Vec<(String, String)> = Vec::new();
+        let room = (budget / TOKENS_PER_LISTED_FILE).clamp(MIN_LISTED_FILES, MAX_LISTED_FILES);
+        if !words.is_empty() {
+            let (mode, model) = match self.model.as_deref() {
+                Some(m) if super::SearchMode::default_for(self.index, Some(m)) == super::SearchMode::Hybrid => {
+                    (super::SearchMode::Hybrid, Some(m))
+                }
+                _ => (super::SearchMode::Lexical, None),
+            };
+            for (rank, f) in self.search_files(task, room, mode, model)?.into_iter().enumerate() {
+                let names: Vec<&str> = f.definitions.iter().take(LISTED_DEFS).map(|d| d.name.as_str()).collect();
+                let reason = match names.is_empty() {
+                    true => format!("{FILE_RANK}{}", rank + 1),
+                    false => format!("{FILE_RANK}{}: {}", rank + 1, names.join(", ")),
+                };
+                listed.push((f.file, reason));
             }
         }
         if cands.is_empty() && files.is_empty() {
@@ -687,7 +695,7 @@ impl Graph<'_> {
         for (path, reason) in &files {
             focus.push(file_focus(path, reason));
         }
-        // The files the evidence ranks that no entry above names.
+        // The files ranking's first files that no entry above names.
         for (path, reason) in &listed {
             if !focus.iter().any(|f| f.path == *path) {
                 focus.push(file_focus(path, reason));
@@ -1045,7 +1053,7 @@ mod tests {
             reason: reason.into(),
             order,
         };
-        let cands = [
+        let mut cands = [
             cand("to_python_a", 20.0, "matches python", 0),
             cand("to_python_b", 19.0, "matches python", 1),
             cand("to_python_c", 18.0, "matches python", 2),
@@ -1056,15 +1064,19 @@ mod tests {
             cand("TestGetUserFromImageUser", 13.1, "matches get, image, user", 7),
             cand("GetImage", 12.0, "matches get, image", 8),
             cand("GetImage2", 11.9, "matches get, image", 9),
-            cand("TestGetA", 12.5, "in get_test.go, a file the task names", 10),
-            cand("TestGetB", 12.4, "in get_test.go, a file the task names", 11),
+            cand("TestGetA", 12.5, NAMED_FILE, 10),
+            cand("TestGetB", 12.4, NAMED_FILE, 11),
+            cand("TestOther", 12.3, NAMED_FILE, 12),
         ];
+        // Two definitions of one file the task names, one of another.
+        cands[10].view.file = "get.go".into();
+        cands[11].view.file = "get.go".into();
         let order: Vec<&str> = diversified(cands.iter().collect(), 3, &crate::evidence::Aside::default())
             .iter()
             .map(|c| c.view.name.as_str())
             .collect();
-        // python: 20, 13.3, 8.8; get, image: 12, 8.3; one file's: 12.5, 8.7;
-        // what the task names, and hits holding every word searched for
+        // python: 20, 13.3, 8.8; get, image: 12, 8.3; one file's: 12.5, 8.7,
+        // the other file's 12.3; what the task names, and hits holding every word searched for
         // (three), keep their scores.
         assert_eq!(
             order,
@@ -1077,6 +1089,7 @@ mod tests {
                 "TestGetImageUser",
                 "TestGetUserFromImageUser",
                 "TestGetA",
+                "TestOther",
                 "GetImage",
                 "to_python_c",
                 "TestGetB",

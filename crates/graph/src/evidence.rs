@@ -36,7 +36,7 @@ const VENDORED_FACTOR: f64 = 0.35;
 const PATH_WEIGHT: f64 = 1.0;
 
 /// What a task is about, as far as ranking files down goes.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Aside {
     /// The task is about tests: test files are not ranked down.
     pub tests: bool,
@@ -352,7 +352,48 @@ const FUSED_FILES: usize = 20;
 /// Files whose best definitions join a search's hits by their evidence alone.
 const JOINING_FILES: usize = 5;
 
+/// Files ranked per task at least: the most any caller asks for
+/// ([`FUSED_FILES`], a bundle's listed files), so that one ranking serves them
+/// all.
+const EVIDENCE_POOL: usize = 40;
+
+/// A task's file evidence, kept for the next question on the same task.
+pub(crate) struct Memo {
+    words: Vec<String>,
+    identifiers: Vec<String>,
+    aside: Aside,
+    files: Vec<FileEvidence>,
+    /// How many were asked for ([`EVIDENCE_POOL`] or more): `files` are the
+    /// first that many, or every file holding the words.
+    asked: usize,
+}
+
 impl super::Graph<'_> {
+    /// [`rank_files_naming`], remembered for the last task: a bundle ranks
+    /// its files by evidence, then ranks the files again for its list, and
+    /// both rankings ask for the same evidence. The first `limit` files of a
+    /// longer ranking are the ranking of `limit` (ties past the cut are
+    /// ordered by path either way).
+    pub(crate) fn file_evidence(
+        &self,
+        words: &[String],
+        identifiers: &[String],
+        aside: &Aside,
+        limit: usize,
+    ) -> Result<Vec<FileEvidence>, GraphError> {
+        if let Some(m) = self.evidence.borrow().as_ref() {
+            if m.asked >= limit && m.words == words && m.identifiers == identifiers && m.aside == *aside {
+                return Ok(m.files.iter().take(limit).cloned().collect());
+            }
+        }
+        let asked = limit.max(EVIDENCE_POOL);
+        let files = rank_files_naming(self.index, words, identifiers, aside, asked)?;
+        let out = files.iter().take(limit).cloned().collect();
+        *self.evidence.borrow_mut() =
+            Some(Memo { words: words.to_vec(), identifiers: identifiers.to_vec(), aside: aside.clone(), files, asked });
+        Ok(out)
+    }
+
     /// For a query written as a sentence ([`SENTENCE_WORDS`] words or more):
     /// each hit's score over the best plus its file's evidence over the best
     /// file's, and the best definitions of the files with the most evidence
@@ -370,7 +411,7 @@ impl super::Graph<'_> {
             return Ok(());
         }
         let aside = Aside::of(text);
-        let evidence = rank_files_naming(self.index, &words, &identifiers_of(text), &aside, FUSED_FILES)?;
+        let evidence = self.file_evidence(&words, &identifiers_of(text), &aside, FUSED_FILES)?;
         let Some(best_file) = evidence.first().map(|e| e.score.max(1e-9)) else { return Ok(()) };
         let of_file: FxHashMap<FileKey, f64> = evidence.iter().map(|e| (e.key, e.score / best_file)).collect();
         let best_hit = found.hits.iter().map(|h| h.score).fold(0f64, f64::max).max(1e-9);
@@ -518,7 +559,7 @@ impl super::Graph<'_> {
         }
         let words = super::context::search_words(text);
         if words.len() >= SENTENCE_WORDS {
-            let evidence = rank_files_naming(self.index, &words, &identifiers_of(text), &Aside::of(text), limit)?;
+            let evidence = self.file_evidence(&words, &identifiers_of(text), &Aside::of(text), limit)?;
             let best = evidence.first().map_or(1.0, |e| e.score.max(1e-9));
             for e in evidence {
                 if !files.iter().any(|f| f.file == e.path) {

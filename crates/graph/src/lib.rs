@@ -1221,6 +1221,9 @@ pub struct Graph<'i> {
     cut: std::cell::Cell<bool>,
     /// Transformer vectors, when searches by meaning should use them.
     deep: Option<std::sync::Arc<semantic::Deep>>,
+    /// The last task's file evidence ([`Graph::file_evidence`]): a context
+    /// bundle and the files ranking it lists ask for the same.
+    evidence: RefCell<Option<evidence::Memo>>,
 }
 
 impl<'i> Graph<'i> {
@@ -1247,6 +1250,7 @@ impl<'i> Graph<'i> {
             deadline: None,
             cut: Default::default(),
             deep: None,
+            evidence: RefCell::default(),
         }
     }
 
