@@ -397,16 +397,19 @@ impl Graph<'_> {
             }
         }
 
-        // 2. Symbol search over the task's words.
+        // 2. Symbol search over the task's words, by meaning too when the
+        //    index's vectors came from the graph's model.
         let words: Vec<String> = search_words(task);
+        let hybrid = self
+            .model
+            .as_deref()
+            .filter(|&m| super::SearchMode::default_for(self.index, Some(m)) == super::SearchMode::Hybrid);
         // How many words the search looked for.
         let mut searched = 0;
         if !words.is_empty() {
-            let found = match self.model.as_deref() {
-                Some(m) if super::SearchMode::default_for(self.index, Some(m)) == super::SearchMode::Hybrid => {
-                    self.search_by(&words.join(" "), SEARCH_RESULTS, super::SearchMode::Hybrid, Some(m))?
-                }
-                _ => self.search(&words.join(" "), SEARCH_RESULTS)?,
+            let found = match hybrid {
+                Some(m) => self.search_by(&words.join(" "), SEARCH_RESULTS, super::SearchMode::Hybrid, Some(m))?,
+                None => self.search(&words.join(" "), SEARCH_RESULTS)?,
             };
             searched = found.subwords.len();
             let top = found.hits.first().map_or(1.0, |h| h.score.max(1e-9));
@@ -494,13 +497,11 @@ impl Graph<'_> {
         let mut listed: Vec<(String, String)> = Vec::new();
         let room = (budget / TOKENS_PER_LISTED_FILE).clamp(MIN_LISTED_FILES, MAX_LISTED_FILES);
         if !words.is_empty() {
-            let (mode, model) = match self.model.as_deref() {
-                Some(m) if super::SearchMode::default_for(self.index, Some(m)) == super::SearchMode::Hybrid => {
-                    (super::SearchMode::Hybrid, Some(m))
-                }
-                _ => (super::SearchMode::Lexical, None),
+            let mode = match hybrid {
+                Some(_) => super::SearchMode::Hybrid,
+                None => super::SearchMode::Lexical,
             };
-            for (rank, f) in self.search_files(task, room, mode, model)?.into_iter().enumerate() {
+            for (rank, f) in self.search_files(task, room, mode, hybrid)?.into_iter().enumerate() {
                 let names: Vec<&str> = f.definitions.iter().take(LISTED_DEFS).map(|d| d.name.as_str()).collect();
                 let reason = match names.is_empty() {
                     true => format!("{FILE_RANK}{}", rank + 1),
