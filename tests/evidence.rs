@@ -224,8 +224,11 @@ fn search_by_files_groups_hits_and_leads_with_the_library_file() {
     assert_eq!(files.len(), 3, "{v}");
     assert_eq!(files[0]["file"], "django/template/defaultfilters.py", "{v}");
     assert_eq!(files[0]["definitions"][0]["name"], "floatformat", "{v}");
+    // The mode the command chose: hybrid when this process's model store
+    // named a default model and `init` embedded with it, else lexical.
+    let (mode, model) = codegraph::graph::search_mode(&index, None).unwrap();
     let g = codegraph::graph::Graph::new(&index);
-    let direct = g.search_files(TASK, 3, codegraph::graph::SearchMode::Lexical, None).unwrap();
+    let direct = g.search_files(TASK, 3, mode, model.as_deref()).unwrap();
     assert_eq!(serde_json::to_value(&direct).unwrap(), v["files"]);
     // Each file once, scores not increasing.
     let names: Vec<&str> = files.iter().map(|f| f["file"].as_str().unwrap()).collect();
