@@ -11,12 +11,15 @@
 //!     CG_BENCH_INDEX=~/union cargo bench --bench graph
 //!     CG_BENCH_ROWS=refs CG_BENCH_QUERIES=300 cargo bench --bench graph
 //!     CG_BENCH_ROWS=search,context cargo bench --bench graph
+//!     CG_BENCH_ROWS=search_sentence,context_sentence cargo bench --bench graph
 //!     CG_BENCH_ROWS=impact cargo bench --bench graph   (`cg impact --depth 3`)
 //!     CG_BENCH_ROWS=refs CG_BENCH_SYMBOL=transport.tlsListener.Close CG_BENCH_EACH=1 cargo bench --bench graph
 //!     CG_BENCH_ROWS=card CG_BENCH_SYMBOLS=symbols.txt CG_BENCH_PASSES=20 cargo bench --bench graph
 //!
 //! (`CG_BENCH_SYMBOLS`: a file of symbols, one per line, instead of the sample;
-//! `CG_BENCH_PASSES`: timed passes over them, for a profiler to see more of them.)
+//! `CG_BENCH_PASSES`: timed passes over them, for a profiler to see more of them.
+//! The `_sentence` rows ask `cg bench`'s sentences, the first sentences of
+//! sampled doc comments, instead of the methods.)
 
 /// The allocator `cg` runs with (src/main.rs): what costs allocation here is
 /// what it costs a user (the graph bench on the four corpora, 100 methods, two
@@ -29,19 +32,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use codegraph::extract::words::subwords;
-use codegraph::graph::{DefCat, Graph};
+use codegraph::graph::Graph;
+use codegraph::project::sample::{doc_sentences, methods, XorShift};
 use codegraph::project::Index;
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 fn index_root() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("CG_BENCH_INDEX") {
@@ -77,22 +70,8 @@ fn main() {
     let rows = std::env::var("CG_BENCH_ROWS").unwrap_or_else(|_| "refs,callers,callees,symbol".into());
     // The sample of `cg bench` (src/cli/bench.rs, graph_queries), seed 42.
     let files = index.files().expect("files");
-    let mut rng = XorShift(42 ^ 0x9e37_79b9_7f4a_7c15 | 1);
-    let mut symbols: Vec<String> = Vec::new();
-    let g = Graph::new(&index);
-    for _ in 0..n * 4 {
-        if symbols.len() >= n || files.is_empty() {
-            break;
-        }
-        let x = &files[(rng.next() % files.len() as u64) as usize];
-        let f = g.file((x.segment, x.slot_id)).expect("file");
-        let methods: Vec<_> = f.defs.iter().filter(|d| d.cat == DefCat::Method).collect();
-        if methods.is_empty() {
-            continue;
-        }
-        let d = methods[(rng.next() % methods.len() as u64) as usize];
-        symbols.push(f.qualified_name(d));
-    }
+    let mut symbols: Vec<String> =
+        methods(&index, n, 42).expect("sample methods").into_iter().map(|(q, _)| q).collect();
     // `CG_BENCH_SYMBOL=S` times S alone, as many times as queries (to profile it).
     if let Ok(s) = std::env::var("CG_BENCH_SYMBOL") {
         symbols = vec![s; n];
@@ -111,7 +90,7 @@ fn main() {
         let mut rng = XorShift(7 ^ 0x9e37_79b9_7f4a_7c15 | 1);
         let keys: Vec<_> = (0..want.min(files.len()))
             .map(|_| {
-                let x = &files[(rng.next() % files.len() as u64) as usize];
+                let x = &files[(rng.next_u64() % files.len() as u64) as usize];
                 (x.segment, x.slot_id)
             })
             .collect();
@@ -196,9 +175,35 @@ fn main() {
         eprintln!("find     {} of {} methods found alike through the qualifier index", alike.count(), symbols.len());
     }
     let question_time = std::env::var_os("CG_BENCH_QUESTION_TIME").is_some();
+    // The sentences of `cg bench`'s sentence rows (seed 42), each with its file.
+    let sentences =
+        if rows.contains("_sentence") { doc_sentences(&index, n, 42).expect("sample sentences") } else { Vec::new() };
     for row in rows.split(',').filter(|&r| r != "resolve" && r != "same") {
         let run = |symbol: &str| -> (u64, usize) {
             let g = if question_time { Graph::new(&index).question_time() } else { Graph::new(&index) };
+            // A sentence's rows (`symbol` is the sentence): found when its
+            // file is among search's first 5 files / the bundle's snippets,
+            // as `cg bench` counts.
+            if let Some(file) =
+                row.ends_with("_sentence").then(|| sentences.iter().find(|(t, _)| t == symbol)).flatten()
+            {
+                let file = file.1.as_str();
+                let found = if row == "search_sentence" {
+                    g.search_by(symbol, 10, codegraph::graph::SearchMode::Lexical, None).map_or(0, |r| {
+                        let mut files: Vec<&str> = Vec::new();
+                        for h in &r.hits {
+                            if !files.contains(&h.file.as_str()) {
+                                files.push(&h.file);
+                            }
+                        }
+                        files.iter().take(5).any(|f| *f == file) as u64
+                    })
+                } else {
+                    g.context(symbol, codegraph::graph::DEFAULT_BUDGET, &[])
+                        .map_or(0, |b| b.snippets.iter().any(|s| s.path == file) as u64)
+                };
+                return (found, g.files_read());
+            }
             // `search` and `context` take the method's name as words, as
             // `cg bench` does ("get user by id"; the task "fix get user by id").
             if row == "search" || row == "context" {
@@ -226,7 +231,12 @@ fn main() {
         };
         // The first pass fills what an opened index keeps between questions (the
         // definitions of common names, go.mod files): its p50 is a new server's.
-        let mut first: Vec<Duration> = symbols
+        let asked: Vec<String> = if row.ends_with("_sentence") {
+            sentences.iter().map(|(t, _)| t.clone()).collect()
+        } else {
+            symbols.clone()
+        };
+        let mut first: Vec<Duration> = asked
             .iter()
             .map(|s| {
                 let t = Instant::now();
@@ -236,7 +246,7 @@ fn main() {
             .collect();
         first.sort();
         let (mut times, mut found, mut reads) = (Vec::new(), 0, Vec::new());
-        for s in symbols.iter().cycle().take(symbols.len() * passes) {
+        for s in asked.iter().cycle().take(asked.len() * passes) {
             let t = Instant::now();
             let (f, r) = run(s);
             times.push(t.elapsed());

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use codegraph::extract::{self, WalkOptions};
 use codegraph::index::{self, BuildOptions, Progress};
+use codegraph::project::sample::{doc_sentences, methods, XorShift};
 use codegraph::project::Index;
 use codegraph::query::{search, Mode, Query};
 use codegraph::snapshot::{Section, Segment};
@@ -76,18 +77,6 @@ fn note(msg: &str) {
         eprint!("\r\x1b[Kcg bench: {msg}");
     } else {
         eprintln!("cg bench: {msg}");
-    }
-}
-
-/// A tiny deterministic generator for the term sample.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
 
@@ -823,27 +812,9 @@ fn graph_queries(
     model: Option<&codegraph::embed::StaticModel>,
     no_graph: bool,
 ) -> Result<(GraphRows, Option<Resolving>)> {
-    use codegraph::graph::{DefCat, Graph};
-    let files = index.files()?;
-    let mut rng = XorShift(seed ^ 0x9e37_79b9_7f4a_7c15 | 1);
-    let mut symbols: Vec<String> = Vec::new();
-    // The sampled methods' names, for symbol search.
-    let mut names: Vec<String> = Vec::new();
-    let g = Graph::new(index);
-    for _ in 0..n * 4 {
-        if symbols.len() >= n || files.is_empty() {
-            break;
-        }
-        let x = &files[(rng.next() % files.len() as u64) as usize];
-        let f = g.file((x.segment, x.slot_id))?;
-        let methods: Vec<_> = f.defs.iter().filter(|d| d.cat == DefCat::Method).collect();
-        if methods.is_empty() {
-            continue;
-        }
-        let d = methods[(rng.next() % methods.len() as u64) as usize];
-        symbols.push(f.qualified_name(d));
-        names.push(d.name.clone());
-    }
+    use codegraph::graph::Graph;
+    // The sampled methods' qualified names, and their names for symbol search.
+    let (symbols, names): (Vec<String>, Vec<String>) = methods(index, n, seed)?.into_iter().unzip();
     let mut out = Vec::new();
     let graph_rows: &[&'static str] = if no_graph { &[] } else { &["refs", "callers", "callees", "symbol", "impact"] };
     // First as they are asked with nothing stored (`_question_time`), then
@@ -938,13 +909,14 @@ fn graph_queries(
     let (p, found) = timed(&tasks, run);
     out.push(("context", p, found));
     // A sentence, as an agent writes a task: the first sentence of sampled
-    // methods' doc comments. `search_sentence` is `cg search` (found: the
+    // methods' doc comments. `search_sentence` is `cg search` without a model
+    // (lexical, its hits ranked again with their files' evidence; found: the
     // method's file among the first 5 files of its hits); `context_sentence`
     // the bundle (found: the method's file among its snippets).
     let sentences = doc_sentences(index, n, seed)?;
     let run = |(text, file): &(String, String)| -> u64 {
         let g = Graph::new(index);
-        g.search(text, 10).map_or(0, |r| {
+        g.search_by(text, 10, codegraph::graph::SearchMode::Lexical, None).map_or(0, |r| {
             let mut files: Vec<&str> = Vec::new();
             for h in &r.hits {
                 if !files.contains(&h.file.as_str()) {
@@ -971,36 +943,6 @@ type GraphRows = Vec<(&'static str, Option<Percentiles>, u64)>;
 
 /// Making the resolved graph: how long, what it holds, on how many threads.
 type Resolving = (Duration, codegraph::graph::resolved::ResolveStats, usize);
-
-/// Words a sentence row's sentence has at least and at most.
-const SENTENCE_WORDS: std::ops::RangeInclusive<usize> = 5..=40;
-
-/// Up to `n` sentences with the file each comes from: the first sentence of the
-/// doc comments of methods and functions in a seeded sample of files (5 to 40
-/// words, code spans and markup as they are written).
-fn doc_sentences(index: &Index, n: usize, seed: u64) -> Result<Vec<(String, String)>> {
-    let files = index.files()?;
-    let mut rng = XorShift(seed ^ 0x5bd1_e995_0000_0001 | 1);
-    let mut out: Vec<(String, String)> = Vec::new();
-    for _ in 0..n * 8 {
-        if out.len() >= n || files.is_empty() {
-            break;
-        }
-        let f = &files[(rng.next() % files.len() as u64) as usize];
-        let s = f.seg.structure(&f.slot)?;
-        let docs: Vec<&str> = s.methods.iter().map(|m| m.doc.as_str()).filter(|d| !d.is_empty()).collect();
-        if docs.is_empty() {
-            continue;
-        }
-        let doc = docs[(rng.next() % docs.len() as u64) as usize];
-        let words: Vec<&str> = doc.split_whitespace().collect();
-        let end = words.iter().position(|w| w.ends_with('.')).map_or(words.len(), |i| i + 1);
-        if SENTENCE_WORDS.contains(&end) && !out.iter().any(|(_, p)| p == f.path) {
-            out.push((words[..end].join(" "), f.path.to_string()));
-        }
-    }
-    Ok(out)
-}
 
 /// Runs the transformer `name` over the chunks of a sample of 512 types and
 /// functions (from about 256 files spread over the tree), timed on `pool` (chunks made first):
@@ -1094,7 +1036,7 @@ fn sample_terms(index: &Index, n: usize, seed: u64) -> Result<Vec<String>> {
     }
     for i in 0..n {
         let bucket = i % 3;
-        let pick = bucket * third + (rng.next() as usize % third);
+        let pick = bucket * third + (rng.next_u64() as usize % third);
         out.push(all[pick].1.clone());
     }
     Ok(out)
@@ -1123,7 +1065,7 @@ fn sample_subwords(index: &Index, n: usize, seed: u64) -> Result<Vec<String>> {
     if third == 0 {
         return Ok(all.into_iter().map(|(_, t)| t).take(n).collect());
     }
-    Ok((0..n).map(|i| all[(i % 3) * third + (rng.next() as usize % third)].1.clone()).collect())
+    Ok((0..n).map(|i| all[(i % 3) * third + (rng.next_u64() as usize % third)].1.clone()).collect())
 }
 
 fn query_for(term: &str, mode: Mode) -> Query {

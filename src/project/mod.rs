@@ -10,6 +10,7 @@ pub mod docs;
 pub mod embed;
 pub mod git;
 pub mod links;
+pub mod sample;
 pub mod shard;
 mod signature;
 pub mod summary;

@@ -1918,22 +1918,47 @@ impl Graph<'_> {
     }
 }
 
-/// Test files by each language's conventions: Go `_test.go`; `.test.` / `.spec.`
-/// (TS/JS); a `test`, `tests`, `__tests__` or `Tests` folder; C# `*Tests.cs` /
-/// `*Test.cs`; Rust `tests/`.
+/// Test files by each language's conventions: Go `_test.go` (and fixtures
+/// under `testdata`); TS/JS `.test.` / `.spec.`; Python `test_*.py`,
+/// `*_test.py`, `tests.py`, `conftest.py`; Ruby `*_spec.rb`, `*_test.rb` and
+/// `.rb` files under `spec`; C and C++ `*_test.c(c|pp|xx)`,
+/// `*_unittest.c(c|pp)`; Rust `tests.rs` (a module's unit tests); Java
+/// `*Test.java` / `*Tests.java`, PHP `*Test.php`, C# `*Tests.cs` /
+/// `*Test.cs` and C# test projects (`Foo.Tests/`); any file in a `test`,
+/// `tests`, `Test`, `Tests`, `__tests__` or `testing` folder.
 pub fn is_test_file(path: &str) -> bool {
     let b = path.as_bytes();
     let file = memchr::memrchr(b'/', b).map_or(b, |i| &b[i + 1..]);
-    file.ends_with(b"_test.go")
-        || file.ends_with(b"Tests.cs")
-        || file.ends_with(b"Test.cs")
+    const ENDINGS: [&[u8]; 16] = [
+        b"_test.go",
+        b"Tests.cs",
+        b"Test.cs",
+        b"_test.py",
+        b"_spec.rb",
+        b"_test.rb",
+        b"_test.c",
+        b"_test.cc",
+        b"_test.cpp",
+        b"_test.cxx",
+        b"_unittest.cc",
+        b"_unittest.cpp",
+        b"Test.java",
+        b"Tests.java",
+        b"Test.php",
+        b"Tests.php",
+    ];
+    ENDINGS.iter().any(|e| file.ends_with(e))
         || file.windows(6).any(|w| w == b".test." || w == b".spec.")
+        || (file.starts_with(b"test_") && file.ends_with(b".py"))
+        || matches!(file, b"tests.py" | b"conftest.py" | b"tests.rs")
         // A folder (or the file) named so; the names are 4 to 9 letters, all
         // starting `t`, `T` or `_`: most components are passed at one byte.
         || path_components(b).any(|p| {
-            (4..=9).contains(&p.len())
+            ((4..=9).contains(&p.len())
                 && matches!(p[0], b't' | b'T' | b'_')
-                && matches!(p, b"test" | b"tests" | b"__tests__" | b"Tests" | b"testing")
+                && matches!(p, b"test" | b"tests" | b"__tests__" | b"Test" | b"Tests" | b"testing" | b"testdata"))
+                || p.strip_suffix(b".Tests").or_else(|| p.strip_suffix(b".Test")).is_some_and(|n| !n.is_empty())
+                || (p == b"spec" && file.ends_with(b".rb"))
         })
 }
 
@@ -2009,12 +2034,34 @@ mod tests {
     /// The string-splitting definitions the bytewise ones replaced (oracle).
     fn test_file_by_strings(path: &str) -> bool {
         let file = path.rsplit('/').next().unwrap_or(path);
-        file.ends_with("_test.go")
+        let endings = [
+            "_test.go",
+            "Tests.cs",
+            "Test.cs",
+            "_test.py",
+            "_spec.rb",
+            "_test.rb",
+            "_test.c",
+            "_test.cc",
+            "_test.cpp",
+            "_test.cxx",
+            "_unittest.cc",
+            "_unittest.cpp",
+            "Test.java",
+            "Tests.java",
+            "Test.php",
+            "Tests.php",
+        ];
+        endings.iter().any(|e| file.ends_with(e))
             || file.contains(".test.")
             || file.contains(".spec.")
-            || file.ends_with("Tests.cs")
-            || file.ends_with("Test.cs")
-            || path.split('/').any(|p| matches!(p, "test" | "tests" | "__tests__" | "Tests" | "testing"))
+            || (file.starts_with("test_") && file.ends_with(".py"))
+            || ["tests.py", "conftest.py", "tests.rs"].contains(&file)
+            || path.split('/').any(|p| {
+                matches!(p, "test" | "tests" | "__tests__" | "Test" | "Tests" | "testing" | "testdata")
+                    || p.strip_suffix(".Tests").or_else(|| p.strip_suffix(".Test")).is_some_and(|n| !n.is_empty())
+                    || (p == "spec" && file.ends_with(".rb"))
+            })
     }
 
     fn vendored_by_strings(path: &str) -> bool {
@@ -2040,6 +2087,22 @@ mod tests {
             ("web/node_modules/a/index.js", false, true),
             ("src/vendors/a.c", false, false),
             ("test", true, false),
+            ("django/forms/tests.py", true, false),
+            ("pkg/test_utils.py", true, false),
+            ("pkg/conftest.py", true, false),
+            ("pkg/latest.py", false, false),
+            ("spec/models/user_spec.rb", true, false),
+            ("spec/support/helpers.rb", true, false),
+            ("vendor/go-openapi/spec/schema.go", false, true),
+            ("db/db_test.cc", true, false),
+            ("util/hash_unittest.cc", true, false),
+            ("library/std/src/sys_common/net/tests.rs", true, false),
+            ("src/Foo/BarTest.php", true, false),
+            ("src/main/java/a/Contest.java", false, false),
+            ("mcs/class/System/Test/System.Net/FooTest.cs", true, false),
+            ("src/Mono.Cecil.Tests/Resolver.cs", true, false),
+            ("src/Tests.Common/Util.cs", false, false),
+            ("staging/src/k8s.io/cli-runtime/pkg/testdata/a.go", true, false),
         ] {
             assert_eq!((is_test_file(path), is_vendored(path)), (test, vendored), "{path}");
         }
@@ -2049,7 +2112,7 @@ mod tests {
         #[test]
         fn bytewise_test_and_vendored_checks_match_the_string_ones(
             parts in proptest::collection::vec(
-                "(test|tests|Tests|__tests__|testing|vendor|vendored|third_party|third-party|thirdparty|external|node_modules|a_test\\.go|b\\.test\\.ts|c\\.spec\\.js|DTests\\.cs|ETest\\.cs|[a-zT_.]{0,6})",
+                "(test|tests|Test|Tests|__tests__|testing|testdata|spec|A\\.Tests|\\.Test|vendor|vendored|third_party|third-party|thirdparty|external|node_modules|a_test\\.go|b\\.test\\.ts|c\\.spec\\.js|DTests\\.cs|ETest\\.cs|test_f\\.py|tests\\.py|tests\\.rs|x_spec\\.rb|y\\.rb|d_test\\.cc|e_unittest\\.cc|FTest\\.java|GTest\\.php|[a-zT_.]{0,6})",
                 0..5,
             )
         ) {
