@@ -16,6 +16,17 @@ use codegraph::query::{Matcher, Mode};
 /// path or the file (a subword of the path without its extension, a plural
 /// `s` aside).
 fn brute_force(facts: &[FileFacts], words: &[&str]) -> Vec<(String, f64)> {
+    let parts = brute_force_parts(facts, words);
+    let mut scores: Vec<(String, f64)> =
+        parts.into_iter().map(|(p, s, named)| (p, if s > 0.0 { s + named } else { s })).collect();
+    scores.retain(|s| s.1 > 0.0);
+    scores.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    scores
+}
+
+/// Per file of [`brute_force`]: its path, its BM25 and what the words naming
+/// its path add.
+fn brute_force_parts(facts: &[FileFacts], words: &[&str]) -> Vec<(String, f64, f64)> {
     let n = facts.len() as f64;
     let len = |f: &FileFacts| f.terms.iter().map(|t| t.lines.len()).sum::<usize>() as f64;
     let avg = (facts.iter().map(len).sum::<f64>() / n).max(1.0);
@@ -53,14 +64,7 @@ fn brute_force(facts: &[FileFacts], words: &[&str]) -> Vec<(String, f64)> {
             }
         }
     }
-    for (s, named) in scores.iter_mut().zip(named) {
-        if s.1 > 0.0 {
-            s.1 += named;
-        }
-    }
-    scores.retain(|s| s.1 > 0.0);
-    scores.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    scores
+    scores.into_iter().zip(named).map(|((p, s), n)| (p, s, n)).collect()
 }
 
 /// Generated sources over a small vocabulary, so that words recur across
@@ -610,4 +614,95 @@ fn a_vendored_package_the_task_names_is_not_ranked_down_regression() {
     // A task naming only one of the package's two subwords is not about it.
     let unnamed = rank_for("Add fallbacks for sync builtins on armv5te-musl");
     assert_eq!(unnamed[0], "src/bootstrap/compile.rs", "{unnamed:#?}");
+}
+
+/// The files ranking reads each path's class and words once per opened index
+/// (kept between questions): its scores equal the brute force's with tests,
+/// vendored and minified code ranked down as each task says (classes written
+/// here by hand), in a fresh index and in one that answered other tasks first,
+/// and with the index's files in two segments (an update's).
+#[test]
+fn files_ranking_by_path_class_equals_the_brute_force_kept_or_fresh() {
+    let body = |words: &str| format!("# {words}\ndef run(value):\n    return value  # {words}\n");
+    let files: Vec<(String, String)> = vec![
+        ("app/lookups.py".into(), body("lookup over a filtered aggregate")),
+        ("app/aggregates/query.py".into(), body("aggregate lookup lookup")),
+        ("tests/test_lookups.py".into(), body("lookup lookup lookup aggregate")),
+        ("app/lookup_test.py".into(), body("lookup aggregate")),
+        ("vendor/filterkit/lookups.py".into(), body("filtered lookup lookup")),
+        ("vendor/other/agg.py".into(), body("aggregate lookup filtered")),
+        ("static/lookups.min.js".into(), body("lookup aggregate filtered")),
+    ]
+    .into_iter()
+    .chain((0..16).map(|i| (format!("app/part{i}.py"), body(&format!("helper {i}")))))
+    .collect();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (dir, first) = common::indexed_project(&refs);
+    // An update: a second segment holding one file anew.
+    std::fs::write(dir.path().join("app/part3.py"), body("lookup filtered helper")).unwrap();
+    let request = codegraph::project::Request::Update(vec!["app/part3.py".into()]);
+    codegraph::project::update(dir.path(), &request, &Default::default(), &|_| {}).unwrap();
+    drop(first);
+    let index = codegraph::project::Index::open(dir.path()).unwrap();
+    assert!(index.segments.len() >= 2, "the update wrote a second segment");
+    let facts = common::facts_of(dir.path());
+    // What each task ranks down by hand: (test, vendored unless named, minified).
+    let class = |path: &str| -> (bool, bool, bool) {
+        (
+            path.starts_with("tests/") || path.ends_with("_test.py"),
+            path.starts_with("vendor/"),
+            path.ends_with(".min.js"),
+        )
+    };
+    let tasks = [
+        ("Fix the lookup over a filtered aggregate", false, ""),
+        ("Tests for the lookup over a filtered aggregate fail", true, ""),
+        ("Fix filterkit lookup over a filtered aggregate", false, "vendor/filterkit/"),
+        ("The vendored copy of the lookup over a filtered aggregate", false, "vendor/"),
+    ];
+    let oracle = |task: &str, tests: bool, named: &str| -> Vec<(String, f64)> {
+        let words = codegraph::graph::search_words(task);
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let vendored_task = task.contains("vendor");
+        let mut want: Vec<(String, f64)> = brute_force_parts(&facts, &words)
+            .into_iter()
+            .filter(|p| p.1 > 0.0)
+            .map(|(path, raw, bonus)| {
+                let (test, vendored, minified) = class(&path);
+                let mut factor = 1.0;
+                if test && !tests {
+                    factor *= 0.35;
+                }
+                let named = !named.is_empty() && path.starts_with(named);
+                if !vendored_task && (minified || (vendored && !named)) {
+                    factor *= 0.35;
+                }
+                let score = if factor < 1.0 { raw * factor } else { raw + bonus };
+                (path, score)
+            })
+            .collect();
+        want.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        want
+    };
+    let rank = |index: &codegraph::project::Index, task: &str| -> Vec<(String, f64)> {
+        let words = codegraph::graph::search_words(task);
+        let aside = Aside::of(task);
+        rank_files_naming(index, &words, &[], &aside, 100).unwrap().into_iter().map(|e| (e.path, e.score)).collect()
+    };
+    for (task, tests, named) in tasks {
+        assert_eq!(Aside::of(task).tests, tests, "{task}");
+        let want = oracle(task, tests, named);
+        assert!(want.len() >= 6, "{task}: {want:?}");
+        // Kept: the index answered the tasks before this one.
+        let kept = rank(&index, task);
+        let fresh = rank(&codegraph::project::Index::open(dir.path()).unwrap(), task);
+        for got in [&kept, &fresh] {
+            let paths: Vec<&str> = got.iter().map(|g| g.0.as_str()).collect();
+            let wanted: Vec<&str> = want.iter().map(|w| w.0.as_str()).collect();
+            assert_eq!(paths, wanted, "{task}");
+            for (g, w) in got.iter().zip(&want) {
+                assert!((g.1 - w.1).abs() < 1e-9, "{task}: {} {} vs {}", g.0, g.1, w.1);
+            }
+        }
+    }
 }

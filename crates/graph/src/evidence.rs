@@ -11,6 +11,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::slot_facts::{Facts, SlotFact, CLASS_MINIFIED, CLASS_TEST, CLASS_VENDORED};
 use super::{FileKey, GraphError};
 use crate::project::Index;
 use crate::query::Mode;
@@ -129,15 +130,8 @@ pub fn is_minified(path: &str) -> bool {
 /// The indices of `words` (folded) that name a folder of `path` or the file
 /// itself, in subwords, a plural `s` aside (`lookup` names `lookups.py`,
 /// `minifier` names `minifiers/`); the extension is not a name.
-fn path_words<'w>(path: &str, words: &'w [&str]) -> impl Iterator<Item = usize> + 'w {
-    let stem = path.rsplit_once('.').filter(|(_, ext)| !ext.contains('/')).map_or(path, |(s, _)| s);
-    let mut names: Vec<String> = Vec::new();
-    for part in crate::extract::words::subwords(stem) {
-        let part = crate::snapshot::fold(part);
-        let single = part.strip_suffix('s').filter(|p| p.len() >= 3).map(str::to_string);
-        names.push(part);
-        names.extend(single);
-    }
+pub fn path_words<'w>(path: &str, words: &'w [&str]) -> impl Iterator<Item = usize> + 'w {
+    let names = super::slot_facts::path_names(path);
     words
         .iter()
         .enumerate()
@@ -223,6 +217,32 @@ pub fn identifiers_of(task: &str) -> Vec<String> {
     out
 }
 
+/// How much a slot's evidence counts ([`Aside::factor`] of its path, from
+/// its facts); `named` memoizes [`names_package`] per vendored folder (0: not
+/// asked, 1: no, 2: yes).
+fn factor_of(facts: &Facts, fact: &SlotFact, aside: &Aside, named: &mut Vec<u8>) -> f64 {
+    let mut f = 1.0;
+    if !aside.tests && fact.class & CLASS_TEST != 0 {
+        f *= TEST_FACTOR;
+    }
+    let mut vendored = || {
+        if named.len() < facts.folders() {
+            named.resize(facts.folders(), 0);
+        }
+        let at = fact.folder as usize;
+        if named[at] == 0 {
+            // `names_package` reads a path's folders: the folder with an
+            // empty file name.
+            named[at] = 1 + names_package(&format!("{}/", facts.folder(fact)), &aside.words) as u8;
+        }
+        named[at] == 1
+    };
+    if !aside.vendored && (fact.class & CLASS_MINIFIED != 0 || (fact.class & CLASS_VENDORED != 0 && vendored())) {
+        f *= VENDORED_FACTOR;
+    }
+    f
+}
+
 /// [`rank_files`] with the task's `identifiers` ([`identifiers_of`]) counted
 /// too, each as one word: the lines holding it exactly (any case).
 pub fn rank_files_naming(
@@ -235,11 +255,17 @@ pub fn rank_files_naming(
     let (files, postings) = index.totals()?;
     let (files, postings) = (files.max(1) as f64, postings as f64);
     let avg_len = (postings / files).max(1.0);
-    // Per file: per word, the lines holding it (word, line id), read from the
-    // postings alone: no path, line type or text per line.
-    let mut per_file: FxHashMap<FileKey, Vec<(usize, u32)>> = FxHashMap::default();
+    let kept_facts = index.kept::<super::Kept>();
+    let mut facts = kept_facts.slot_facts.lock();
+    // Per segment, per slot: the BM25 score so far (0: no word yet), and the
+    // slots scored, read from the postings alone: no path, line type or text
+    // per line. Each word's postings are kept for the evidence lines of the
+    // files ranked first.
+    let mut scores: Vec<Vec<f64>> = vec![Vec::new(); index.segments.len()];
+    let mut touched: Vec<FileKey> = Vec::new();
     let mut idfs: Vec<f64> = Vec::new();
     let mut kept: Vec<&str> = Vec::new();
+    let mut kept_lists: Vec<Vec<Vec<u32>>> = Vec::new();
     let terms = words
         .iter()
         .take(MAX_WORDS)
@@ -267,67 +293,90 @@ pub fn rank_files_naming(
         if df == 0 || df as f64 > MAX_DF_SHARE * files {
             continue;
         }
-        let w = idfs.len();
-        idfs.push((1.0 + (files - df as f64 + 0.5) / (df as f64 + 0.5)).ln());
-        kept.push(word);
+        let idf = (1.0 + (files - df as f64 + 0.5) / (df as f64 + 0.5)).ln();
         for (segment, list) in lists.iter().enumerate() {
-            for &p in list {
-                let (slot, line_id) = crate::snapshot::unpack(p);
+            let mut i = 0;
+            while i < list.len() {
+                let slot = list[i] >> 16;
+                let j = list[i..].iter().position(|&p| p >> 16 != slot).map_or(list.len(), |n| i + n);
                 if index.is_live(segment, slot) {
-                    per_file.entry((segment, slot)).or_default().push((w, line_id));
+                    let fact = facts.of(index, (segment, slot))?;
+                    let (tf, len) = ((j - i) as f64, fact.occurrences as f64);
+                    let scores = &mut scores[segment];
+                    if scores.is_empty() {
+                        scores.resize(index.segments[segment].slot_count as usize, 0.0);
+                    }
+                    let s = &mut scores[slot as usize];
+                    if *s == 0.0 {
+                        touched.push((segment, slot));
+                    }
+                    *s += idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
                 }
+                i = j;
+            }
+        }
+        idfs.push(idf);
+        kept.push(word);
+        kept_lists.push(lists);
+    }
+    // The names of the kept words' paths: a file whose path names a word
+    // (`path_words`) gains its idf, in the words' order.
+    let mut naming: Vec<(u32, usize)> = Vec::new();
+    for (w, word) in kept.iter().enumerate() {
+        let single = word.strip_suffix('s').filter(|p| p.len() >= 3);
+        for form in std::iter::once(*word).chain(single) {
+            if let Some(id) = facts.id(form) {
+                naming.push((id, w));
             }
         }
     }
-    // Scores first (a path read per file for the aside factor, not kept), then
-    // the evidence lines and paths of the files kept.
-    let mut scored: Vec<(f64, FileKey)> = Vec::with_capacity(per_file.len());
-    for (&key, held) in per_file.iter_mut() {
-        let seg = &index.segments[key.0];
-        let slot = seg.slot(key.1)?;
-        let len = slot.occurrences as f64;
-        held.sort_unstable();
-        let mut score = 0.0;
-        let mut i = 0;
-        while i < held.len() {
-            let w = held[i].0;
-            let j = held[i..].iter().position(|h| h.0 != w).map_or(held.len(), |n| i + n);
-            let tf = (j - i) as f64;
-            score += idfs[w] * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
-            i = j;
-        }
-        let path = seg.slot_path(&slot)?;
+    let mut named: Vec<u8> = Vec::new();
+    let mut scored: Vec<(f64, FileKey)> = Vec::with_capacity(touched.len());
+    for &key in &touched {
+        let fact = facts.of(index, key)?;
+        let mut score = scores[key.0][key.1 as usize];
         // A test's, a copy's or a minified script's name says what it tests or
         // copies, not where the fix goes: only files not ranked down gain.
-        let factor = aside.factor(path);
+        let factor = factor_of(&facts, &fact, aside, &mut named);
         if factor < 1.0 {
             score *= factor;
-        } else {
-            score += PATH_WEIGHT * path_words(path, &kept).map(|w| idfs[w]).sum::<f64>();
+        } else if !naming.is_empty() {
+            let ids = facts.names(&fact);
+            let mut held = [false; 2 * MAX_WORDS];
+            for &(id, w) in &naming {
+                if ids.contains(&id) {
+                    held[w] = true;
+                }
+            }
+            score += PATH_WEIGHT * (0..kept.len()).filter(|&w| held[w]).map(|w| idfs[w]).sum::<f64>();
         }
         scored.push((score, key));
     }
+    drop(facts);
     let path_of = |key: FileKey| -> Result<String, GraphError> {
         let seg = &index.segments[key.0];
         Ok(seg.slot_path(&seg.slot(key.1)?)?.to_string())
     };
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     // Files past the `limit`th score are left out; those tied with it are
-    // kept until their paths order them.
-    let kept = match limit {
-        0 => 0,
-        _ if scored.len() <= limit => scored.len(),
-        _ => {
-            let cut = scored[limit - 1].0;
-            scored.iter().take_while(|s| s.0 >= cut).count()
-        }
-    };
-    let mut out: Vec<FileEvidence> = Vec::with_capacity(kept);
-    for &(score, key) in &scored[..kept] {
+    // kept until their paths order them (the `limit` best chosen, not every
+    // file sorted).
+    let best = |a: &(f64, FileKey), b: &(f64, FileKey)| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1));
+    if limit == 0 {
+        scored.clear();
+    } else if scored.len() > limit {
+        let cut = scored.select_nth_unstable_by(limit - 1, best).1 .0;
+        scored.retain(|s| s.0 >= cut);
+    }
+    let mut out: Vec<FileEvidence> = Vec::with_capacity(scored.len());
+    for &(score, key) in &scored {
         let slot = index.segments[key.0].slot(key.1)?;
         let mut lines: FxHashMap<u32, f64> = FxHashMap::default();
-        for &(w, line_id) in &per_file[&key] {
-            *lines.entry(slot.line_number(line_id)).or_default() += idfs[w];
+        for (w, lists) in kept_lists.iter().enumerate() {
+            let list = &lists[key.0];
+            let from = list.partition_point(|&p| p >> 16 < key.1);
+            for &p in list[from..].iter().take_while(|&&p| p >> 16 == key.1) {
+                *lines.entry(slot.line_number(crate::snapshot::unpack(p).1)).or_default() += idfs[w];
+            }
         }
         let mut lines: Vec<(u32, f64)> = lines.into_iter().collect();
         lines.sort_unstable_by_key(|l| l.0);

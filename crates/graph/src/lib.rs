@@ -47,6 +47,7 @@ mod ops;
 pub mod resolved;
 mod search;
 mod semantic;
+mod slot_facts;
 
 pub use card::*;
 pub use context::*;
@@ -838,8 +839,9 @@ pub(crate) struct Kept {
     /// counting them decodes the name's postings on definition lines, `Get`'s
     /// thousands, for every `refs` of a `Get`).
     pub(crate) def_lines: std::sync::Mutex<UsedLately<String, usize>>,
-    /// Which files' paths are tests' or vendored code, once read.
-    pub(crate) path_classes: search::PathClasses,
+    /// What ranking by files reads of each slot (its length, its path's
+    /// class and words), once read.
+    pub(crate) slot_facts: slot_facts::SlotFacts,
 }
 
 /// A name named on more definition lines than this has its count kept.

@@ -24,6 +24,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
+use super::slot_facts::{CLASS_TEST, CLASS_VENDORED};
 use super::{Def, Graph, GraphError};
 use crate::extract::words::subwords;
 use crate::lang::Language;
@@ -385,7 +386,11 @@ impl Graph<'_> {
         let mut last_file: Option<((usize, u32), FileRank<'_>)> = None;
         let mut found: Vec<(f64, &str, usize, &str, Language, DefEntry, StringIds)> = Vec::new();
         let mut top = TopScores::new(limit);
-        let classes = self.kept.path_classes.of(self.index);
+        // Paths' classes and subwords, read once per opened index; the
+        // query subwords' ids among them (a path read since may give more).
+        let mut facts = self.kept.slot_facts.lock();
+        let mut word_ids: Vec<Option<u32>> = words.iter().map(|w| facts.id(&w.text)).collect();
+        let mut interned = facts.interned();
         // The definitions of the `keep` best names at most (a name's
         // definitions lift it by `lift` at most: the answer is rarely past them).
         for _ in 0..keep {
@@ -406,8 +411,7 @@ impl Graph<'_> {
                     // Its file can add at most `path_lift`, less its path's
                     // penalty once known: below the `limit` best even so (with
                     // room for rounding), its file is not read.
-                    let class = classes.get(si).and_then(|c| c.get(e.slot as usize));
-                    let known = class.map_or(0, |c| c.load(std::sync::atomic::Ordering::Relaxed));
+                    let known = facts.known((si, e.slot)).map_or(0, |f| f.class);
                     if top.full() && score + kind + path_lift - penalty(known) + 0.001 < top.last() {
                         continue;
                     }
@@ -420,10 +424,12 @@ impl Graph<'_> {
                             let slot = seg.slot(e.slot)?;
                             let path = seg.slot_path(&slot)?;
                             let language = Language::of_id(slot.meta.language);
-                            let (path_score, path_class) = file_score(path, &words);
-                            if let Some(c) = class {
-                                c.store(path_class, std::sync::atomic::Ordering::Relaxed);
+                            let fact = facts.of(self.index, (si, e.slot))?;
+                            if facts.interned() != interned {
+                                word_ids = words.iter().map(|w| facts.id(&w.text)).collect();
+                                interned = facts.interned();
                             }
+                            let path_score = file_score(facts.subwords(&fact), fact.class, &words, &word_ids);
                             let f = (path, language, path_score);
                             last_file = Some(((si, e.slot), f));
                             f
@@ -639,28 +645,6 @@ impl TopScores {
     }
 }
 
-/// Whether each file's path is a test's or vendored code ([`file_score`]'s
-/// penalties), once a search has read it: symbol search passes over a file
-/// whose penalty ranks it below the answer without reading its path again
-/// (rustc defines `main` in 15,343 files, most of them tests). Kept by the
-/// opened index, a byte per slot.
-#[derive(Default)]
-pub(crate) struct PathClasses(std::sync::OnceLock<Vec<Vec<std::sync::atomic::AtomicU8>>>);
-
-impl PathClasses {
-    fn of(&self, index: &crate::project::Index) -> &[Vec<std::sync::atomic::AtomicU8>] {
-        self.0.get_or_init(|| {
-            let slots = |s: &Segment| (0..s.slot_count).map(|_| std::sync::atomic::AtomicU8::new(0)).collect();
-            index.segments.iter().map(slots).collect()
-        })
-    }
-}
-
-/// A path's class: [`CLASS_KNOWN`], with [`CLASS_TEST`] and [`CLASS_VENDORED`].
-const CLASS_KNOWN: u8 = 1;
-const CLASS_TEST: u8 = 2;
-const CLASS_VENDORED: u8 = 4;
-
 /// What a path of `class` loses in [`file_score`] (0 when not known).
 fn penalty(class: u8) -> f64 {
     let test = if class & CLASS_TEST != 0 { 1.0 } else { 0.0 };
@@ -669,43 +653,13 @@ fn penalty(class: u8) -> f64 {
 }
 
 /// What a definition's file adds to its score: the query subwords its path
-/// holds (a share of their idf), less for test and vendored files; and the
-/// path's class.
-fn file_score(path: &str, words: &[Word]) -> (f64, u8) {
-    let mut held = 0u32;
-    // A path holds a subword only when it holds its letters (case aside): most
-    // paths hold none of the query's, and are not split.
-    if words.iter().any(|w| !w.text.is_ascii() || contains_folded(path, &w.text)) {
-        let mut buf = [0u8; 64];
-        for part in subwords(path) {
-            let part = folded(part, &mut buf);
-            for (i, w) in words.iter().enumerate() {
-                if *part == *w.text {
-                    held |= 1 << i;
-                }
-            }
-        }
-    }
-    let mut s: f64 =
-        words.iter().enumerate().filter(|(i, _)| held & (1 << i) != 0).map(|(_, w)| w.idf * PATH_WEIGHT).sum();
-    let mut class = CLASS_KNOWN;
-    if super::is_test_file(path) {
-        class |= CLASS_TEST;
-        s -= 1.0;
-    }
-    if crate::project::is_vendored(path) {
-        class |= CLASS_VENDORED;
-        s -= 0.5;
-    }
-    (s, class)
-}
-
-/// Whether `text` holds `lower` (ASCII lower case) in any case.
-fn contains_folded(text: &str, lower: &str) -> bool {
-    let (t, w) = (text.as_bytes(), lower.as_bytes());
-    let Some(&first) = w.first() else { return true };
-    memchr::memchr2_iter(first, first.to_ascii_uppercase(), t)
-        .any(|i| t.get(i..i + w.len()).is_some_and(|s| s.eq_ignore_ascii_case(w)))
+/// holds (a share of their idf), less for test and vendored files.
+/// `subwords` are the ids of the path's subwords, `ids` the query subwords'
+/// ([`super::slot_facts::Facts`]).
+fn file_score(subwords: &[u32], class: u8, words: &[Word], ids: &[Option<u32>]) -> f64 {
+    let held = |id: &Option<u32>| id.is_some_and(|id| subwords.contains(&id));
+    let s: f64 = words.iter().zip(ids).filter(|(_, id)| held(id)).map(|(w, _)| w.idf * PATH_WEIGHT).sum();
+    s - penalty(class)
 }
 
 /// `part` case-folded: in `buf` when it is short ASCII, else allocated.
