@@ -255,8 +255,6 @@ pub fn rank_files_naming(
     let (files, postings) = index.totals()?;
     let (files, postings) = (files.max(1) as f64, postings as f64);
     let avg_len = (postings / files).max(1.0);
-    let kept_facts = index.kept::<super::Kept>();
-    let mut facts = kept_facts.slot_facts.lock();
     // Per segment, per slot: the BM25 score so far (0: no word yet), and the
     // slots scored, read from the postings alone: no path, line type or text
     // per line. Each word's postings are kept for the evidence lines of the
@@ -270,9 +268,20 @@ pub fn rank_files_naming(
         .iter()
         .take(MAX_WORDS)
         .map(|w| (w, Mode::Subword))
-        .chain(identifiers.iter().take(MAX_WORDS).map(|w| (w, Mode::Exact)));
-    for (word, mode) in terms {
-        let lists = match crate::query::postings(index, word, mode) {
+        .chain(identifiers.iter().take(MAX_WORDS).map(|w| (w, Mode::Exact)))
+        .collect::<Vec<_>>();
+    // Each word's postings, read on the pool's threads (most of a ranking's
+    // time is decoding and merging the lists of a subword's many terms).
+    let read: Vec<_> = {
+        use rayon::prelude::*;
+        terms.par_iter().map(|&(word, mode)| crate::query::postings(index, word, mode)).collect()
+    };
+    // The slots' facts, locked once the lists are read (a search running
+    // alongside locks them for its definitions' files).
+    let kept_facts = index.kept::<super::Kept>();
+    let mut facts = kept_facts.slot_facts.lock();
+    for (&(word, _), lists) in terms.iter().zip(read) {
+        let lists = match lists {
             Ok(l) => l,
             Err(crate::query::QueryError::Snapshot(e)) => return Err(e.into()),
             Err(_) => continue,
@@ -440,6 +449,33 @@ impl super::Graph<'_> {
         let out = files.iter().take(limit).cloned().collect();
         *self.evidence.borrow_mut() =
             Some(Memo { words: words.to_vec(), identifiers: identifiers.to_vec(), aside: aside.clone(), files, asked });
+        Ok(out)
+    }
+
+    /// `work` (a search for `text`), with the task's file evidence ranked at
+    /// the same time on another thread when `text` is a sentence and the last
+    /// task's evidence is not it: kept for [`Graph::file_evidence`], so that
+    /// ranking the hits with it reads nothing more. The two read different
+    /// things and take about as long on the largest trees.
+    pub(crate) fn evidence_alongside<T>(&self, text: &str, work: impl FnOnce() -> T) -> Result<T, GraphError> {
+        let words = super::context::search_words(text);
+        if words.len() < SENTENCE_WORDS {
+            return Ok(work());
+        }
+        let (identifiers, aside) = (identifiers_of(text), Aside::of(text));
+        if let Some(m) = self.evidence.borrow().as_ref() {
+            if m.asked >= EVIDENCE_POOL && m.words == words && m.identifiers == identifiers && m.aside == aside {
+                return Ok(work());
+            }
+        }
+        let index = self.index;
+        let (out, files) = std::thread::scope(|s| {
+            let ranking = s.spawn(|| rank_files_naming(index, &words, &identifiers, &aside, EVIDENCE_POOL));
+            let out = work();
+            (out, ranking.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        });
+        let files = files?;
+        *self.evidence.borrow_mut() = Some(Memo { words, identifiers, aside, files, asked: EVIDENCE_POOL });
         Ok(out)
     }
 

@@ -474,7 +474,11 @@ impl Graph<'_> {
         // that a smaller limit shows the first hits of a larger one.
         let sentence = super::context::search_words(text).len() >= super::evidence::SENTENCE_WORDS;
         let pool = if sentence { wanted.max(SENTENCE_POOL) } else { wanted };
-        let mut found = self.search_uncollapsed(text, pool, mode, model, weight)?;
+        let mut found = if sentence {
+            self.evidence_alongside(text, || self.search_uncollapsed(text, pool, mode, model, weight))??
+        } else {
+            self.search_uncollapsed(text, pool, mode, model, weight)?
+        };
         self.fuse_file_evidence(text, &mut found, pool)?;
         collapse_copies(self.index, model, &mut found.hits, limit);
         Ok(found)
