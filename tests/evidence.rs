@@ -706,3 +706,68 @@ fn files_ranking_by_path_class_equals_the_brute_force_kept_or_fresh() {
         }
     }
 }
+
+/// Regression: a sentence naming a file by its name (`django-admin.py`) put
+/// the file first in `cg search --files` and in the bundle, but `cg search`
+/// could not list it when it defines nothing (a script), and listed a named
+/// file's definitions only as their words ranked them.
+#[test]
+fn a_file_the_sentence_names_comes_first_in_search_even_defining_nothing_regression() {
+    let script = "#!/usr/bin/env python\nimport sys\n\nfrom tool import management\n\nif __name__ == \"__main__\":\n    management.execute(sys.argv)\n";
+    let mut files: Vec<(String, String)> = vec![
+        ("tool/bin/tool-admin.py".into(), script.into()),
+        (
+            "tool/core/management.py".into(),
+            "def execute(argv):\n    \"\"\"Run the admin command line with the python shebang.\"\"\"\n    return run_admin_command(argv)\n".into(),
+        ),
+        ("tool/core/env.py".into(), "def read_env(shebang):\n    return shebang\n".into()),
+        (
+            "tool/core/shebang.py".into(),
+            "def python_shebang(env):\n    # the env shebang of a python script\n    return '#!/usr/bin/env python3'\n\ndef env_python(path):\n    return path\n".into(),
+        ),
+    ];
+    for i in 0..20 {
+        files.push((format!("tool/utils/part{i}.py"), format!("def helper_{i}(value):\n    return value + {i}\n")));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (dir, index) = common::indexed_project(&refs);
+    let g = codegraph::graph::Graph::new(&index);
+    let lexical = codegraph::graph::SearchMode::Lexical;
+
+    // The script, which defines nothing, is the first hit: the file itself.
+    let task = "Use the env python3 shebang for tool-admin.py";
+    let found = g.search_by(task, 5, lexical, None).unwrap();
+    let first = &found.hits[0];
+    assert_eq!(
+        (first.file.as_str(), first.kind.as_str(), first.line),
+        ("tool/bin/tool-admin.py", "file", 1),
+        "{found:#?}"
+    );
+    assert!(first.is_whole_file() && first.name == "tool-admin.py");
+    assert!(first.score > found.hits[1].score, "{found:#?}");
+    // Without the name, the words rank the shebang helpers first.
+    let unnamed = g.search_by("Use the env python3 shebang for the admin script", 5, lexical, None).unwrap();
+    assert!(unnamed.hits.iter().all(|h| !h.is_whole_file()), "{unnamed:#?}");
+
+    // Through the command line: the file's first line as its text, and the
+    // files ranking naming it with no definitions.
+    let cg = |args: &[&str]| -> serde_json::Value {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_cg")).args(args).current_dir(dir.path()).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = cg(&["search", "--json", "--limit", "5", task]);
+    assert_eq!(v["results"][0]["file"], "tool/bin/tool-admin.py", "{v}");
+    assert_eq!(v["results"][0]["kind"], "file", "{v}");
+    assert_eq!(v["results"][0]["text"], "#!/usr/bin/env python", "{v}");
+    let v = cg(&["search", "--files", "--json", "--limit", "5", task]);
+    assert_eq!(v["files"][0]["file"], "tool/bin/tool-admin.py", "{v}");
+    assert_eq!(v["files"][0]["definitions"], serde_json::json!([]), "{v}");
+    let v = cg(&["context", "--json", task]);
+    assert!(v["focus"].as_array().unwrap().iter().any(|f| f["path"] == "tool/bin/tool-admin.py"), "{v}");
+
+    // A named file that defines something: its best definition first.
+    let found = g.search_by("Quote the argv of the admin command line in management.py", 5, lexical, None).unwrap();
+    assert_eq!((found.hits[0].file.as_str(), found.hits[0].name.as_str()), ("tool/core/management.py", "execute"));
+}

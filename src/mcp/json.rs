@@ -517,7 +517,8 @@ pub mod graph {
             .iter()
             .map(|h| {
                 let mut v = serde_json::to_value(h).unwrap_or(Value::Null);
-                let matcher = Matcher::new(&h.name, Mode::Exact, true).ok();
+                // A whole file's first line is shown as it is now.
+                let matcher = (!h.is_whole_file()).then(|| Matcher::new(&h.name, Mode::Exact, true).ok()).flatten();
                 let mut reader = text::TextReader::new(g.index, matcher.as_ref());
                 let hit = Hit {
                     path: h.file.clone(),

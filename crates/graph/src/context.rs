@@ -413,7 +413,9 @@ impl Graph<'_> {
             };
             searched = found.subwords.len();
             let top = found.hits.first().map_or(1.0, |h| h.score.max(1e-9));
-            for h in &found.hits {
+            // A whole file's hit (a file the words name) is not a definition:
+            // the files the task names are read in step 1.
+            for h in found.hits.iter().filter(|h| !h.is_whole_file()) {
                 let id = ((h.segment as usize, h.slot), h.index);
                 let held: Vec<String> = subwords(&h.name)
                     .map(crate::snapshot::fold)

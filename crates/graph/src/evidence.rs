@@ -555,11 +555,52 @@ impl super::Graph<'_> {
             *n += 1;
         }
         found.hits.sort_by(order);
+        // A file the text names by its name (`django-admin.py`, `src/anet.c`)
+        // comes first, in the order named, as in the files ranking and the
+        // bundle: its best hit, else its best definition by the evidence,
+        // else the file itself (a script may define nothing).
+        let top = found.hits.first().map_or(0.0, |h| h.score);
+        for path in self.files_named(text)?.into_iter().rev() {
+            let Some(f) = self.index.locate(&path)? else { continue };
+            let key = (f.segment, f.slot_id);
+            let mut hit = match found.hits.iter().position(|h| (h.segment as usize, h.slot) == key) {
+                Some(i) => found.hits.remove(i),
+                None => {
+                    let g = self.file(key)?;
+                    let nested = g.nested();
+                    let best = evidence
+                        .iter()
+                        .find(|e| e.key == key)
+                        .and_then(|e| e.definitions(&g).first().map(|d| d.1))
+                        .or_else(|| (0..g.defs.len()).find(|&i| !nested[i]));
+                    match best {
+                        Some(i) => self.hit_of((key, i as u32), 0.0)?,
+                        None => super::SymbolHit::whole_file(&path, key.0, key.1, f.slot.line_count, 0.0),
+                    }
+                }
+            };
+            hit.score = top + MENTION_BONUS;
+            found.hits.insert(0, hit);
+        }
         found.hits.truncate(limit);
         for h in found.hits.iter_mut() {
             h.score = (h.score * 1000.0).round() / 1000.0;
         }
         Ok(())
+    }
+
+    /// The indexed files `text` names by their names ([`Graph::file_named`]),
+    /// in the order named.
+    fn files_named(&self, text: &str) -> Result<Vec<String>, GraphError> {
+        let mut named: Vec<String> = Vec::new();
+        for m in super::context::mentions(text) {
+            if let Some(path) = self.file_named(&m)? {
+                if !named.contains(&path) {
+                    named.push(path);
+                }
+            }
+        }
+        Ok(named)
     }
 
     /// The definitions named `qualifier` a missing member would be written
@@ -634,11 +675,16 @@ impl super::Graph<'_> {
         for h in &found.hits {
             let at = std::iter::once((&h.file, h.line)).chain(h.duplicates.iter().map(|c| (&c.file, c.line)));
             for (file, line) in at {
-                let def = FileDef { name: h.name.clone(), kind: h.kind.clone(), line };
+                // A whole file's hit is the file, not one of its definitions.
+                let def = (!h.is_whole_file()).then(|| FileDef { name: h.name.clone(), kind: h.kind.clone(), line });
                 match files.iter_mut().find(|f| f.file == *file) {
-                    Some(f) if f.definitions.len() < 3 => f.definitions.push(def),
+                    Some(f) if f.definitions.len() < 3 => f.definitions.extend(def),
                     Some(_) => {}
-                    None => files.push(FileHit { file: file.clone(), score: h.score, definitions: vec![def] }),
+                    None => files.push(FileHit {
+                        file: file.clone(),
+                        score: h.score,
+                        definitions: def.into_iter().collect(),
+                    }),
                 }
             }
         }
@@ -656,16 +702,8 @@ impl super::Graph<'_> {
         files.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.file.cmp(&b.file)));
         // A file the text names by its name (`django-admin.py`, `src/anet.c`)
         // comes first, as `context` reads it first, in the order named.
-        let mut named: Vec<String> = Vec::new();
-        for m in super::context::mentions(text) {
-            if let Some(path) = self.file_named(&m)? {
-                if !named.contains(&path) {
-                    named.push(path);
-                }
-            }
-        }
         let top = files.first().map_or(0.0, |f| f.score);
-        for path in named.into_iter().rev() {
+        for path in self.files_named(text)?.into_iter().rev() {
             let mut hit = match files.iter().position(|f| f.file == path) {
                 Some(i) => files.remove(i),
                 None => FileHit { file: path, score: 0.0, definitions: Vec::new() },

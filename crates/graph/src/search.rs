@@ -99,7 +99,34 @@ impl SymbolHit {
             duplicates: Vec::new(),
         }
     }
+
+    /// A hit that is a whole file (kind `file`, named by its file name, from
+    /// its first line): a file a sentence names that holds no definition.
+    pub fn whole_file(path: &str, segment: usize, slot: u32, lines: u32, score: f64) -> SymbolHit {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        SymbolHit {
+            name: name.to_string(),
+            kind: "file".to_string(),
+            qualified_name: path.to_string(),
+            file: path.to_string(),
+            line: 1,
+            end_line: lines.max(1),
+            score,
+            segment: segment as u32,
+            slot,
+            index: WHOLE_FILE,
+            duplicates: Vec::new(),
+        }
+    }
+
+    /// Whether it is a whole file ([`SymbolHit::whole_file`]), not a definition.
+    pub fn is_whole_file(&self) -> bool {
+        self.index == WHOLE_FILE
+    }
 }
+
+/// [`SymbolHit::index`] of a whole file's hit: no definition has it.
+pub const WHOLE_FILE: u32 = u32::MAX;
 
 /// Where a copy of a definition is.
 #[derive(Clone, Debug, Serialize, PartialEq)]

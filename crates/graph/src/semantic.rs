@@ -603,7 +603,7 @@ const COPY_COSINE: f32 = 0.9;
 /// Folds copies into the first (best) of them, keeping at most `limit` hits.
 fn collapse_copies(index: &Index, model: Option<&StaticModel>, hits: &mut Vec<SymbolHit>, limit: usize) {
     let vector = |h: &SymbolHit| -> Option<Vec<f32>> {
-        let m = model?;
+        let m = model.filter(|_| !h.is_whole_file())?;
         let t = index.segments.get(h.segment as usize)?.vectors().ok()??;
         if t.model_id != m.id {
             return None;
