@@ -144,7 +144,10 @@ async function search(q, mode) {
           el("div", {}, `${h.kind} `, el("strong", {}, h.qualified_name)),
           el("div", { class: "where" }, `${h.file}:${h.line}`), el("code", {}, h.text || "")));
       }
-      $("search-info").textContent = `${(r.results || []).length} definitions` + (r.mode ? ` (${r.mode})` : "");
+      // A file the words name that defines nothing is a result of kind file.
+      const all = r.results || [], files = all.filter((h) => h.kind === "file").length;
+      $("search-info").textContent = `${all.length - files} definitions` + (files ? `, ${files} file${files > 1 ? "s" : ""}` : "")
+        + (r.mode ? ` (${r.mode})` : "");
     }
   } catch (e) { $("search-info").textContent = e.message; }
 }
