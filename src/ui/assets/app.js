@@ -140,7 +140,7 @@ async function search(q, mode) {
       $("search-info").textContent = `${r.total ?? n} matches`;
     } else {
       for (const h of r.results || []) {
-        ol.append(el("li", { onclick: () => openFile(h.file, h.line, h.name) },
+        ol.append(el("li", { onclick: () => openFile(h.file, h.line, h.kind === "file" ? undefined : h.name) },
           el("div", {}, `${h.kind} `, el("strong", {}, h.qualified_name)),
           el("div", { class: "where" }, `${h.file}:${h.line}`), el("code", {}, h.text || "")));
       }
